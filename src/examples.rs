@@ -1,0 +1,293 @@
+//! The built-in scenes, shaped like the figures of seed 000.
+//!
+//! Each example is built as a [`SceneDoc`] and validated like any loaded
+//! file, so the examples exercise the same path as user scenes.
+
+use glam::{Quat, Vec2, Vec3};
+
+use crate::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
+
+/// The names `Lab.example` accepts, in the order the page lists them.
+pub const EXAMPLE_NAMES: [&str; 6] = [
+    "two-bone",
+    "two-bone-smooth",
+    "y-junction",
+    "y-junction-unweighted",
+    "tube",
+    "chain",
+];
+
+/// Builds the example called `name`, or `None` for an unknown name.
+pub fn example(name: &str) -> Option<Scene> {
+    let doc = match name {
+        "two-bone" => two_bone(false),
+        "two-bone-smooth" => two_bone(true),
+        "y-junction" => y_junction(true),
+        "y-junction-unweighted" => y_junction(false),
+        "tube" => tube(),
+        "chain" => chain(CHAIN_BONES),
+        _ => return None,
+    };
+    // The examples are fixed data covered by tests; a failure here is a bug
+    // in this file, reported as "unknown" rather than a panic in the page.
+    Scene::from_doc(&doc).ok()
+}
+
+/// Bones in the `chain` example: more than a uniform array of matrices can
+/// hold on most GPUs, so the palette must travel another way.
+pub const CHAIN_BONES: usize = 300;
+
+/// Collects triangles, turning each so its face normal points along
+/// `outward` (counter-clockwise seen from there).
+#[derive(Default)]
+struct MeshBuilder {
+    positions: Vec<Vec3>,
+    indices: Vec<u32>,
+    influences: Vec<Vec<(u32, f32)>>,
+}
+
+impl MeshBuilder {
+    fn vertex(&mut self, position: Vec3, influences: Vec<(u32, f32)>) -> u32 {
+        self.positions.push(position);
+        self.influences.push(influences);
+        (self.positions.len() - 1) as u32
+    }
+
+    fn triangle(&mut self, [a, b, c]: [u32; 3], outward: Vec3) {
+        let [pa, pb, pc] = [a, b, c].map(|v| self.positions[v as usize]);
+        if (pb - pa).cross(pc - pa).dot(outward) >= 0.0 {
+            self.indices.extend([a, b, c]);
+        } else {
+            self.indices.extend([a, c, b]);
+        }
+    }
+
+    /// The quad `a b c d` (in order around its edge) as two triangles.
+    fn quad(&mut self, [a, b, c, d]: [u32; 4], outward: Vec3) {
+        self.triangle([a, b, c], outward);
+        self.triangle([a, c, d], outward);
+    }
+
+    fn into_doc(self, bones: Vec<BoneDoc>) -> SceneDoc {
+        SceneDoc {
+            bones,
+            mesh: MeshDoc {
+                positions: self.positions.iter().flat_map(|p| p.to_array()).collect(),
+                indices: self.indices,
+            },
+            influences: self.influences,
+            pose: Vec::new(),
+        }
+    }
+}
+
+fn bone(name: &str, parent: Option<u32>, orientation: Quat, length: f32) -> BoneDoc {
+    BoneDoc {
+        name: name.to_owned(),
+        parent,
+        origin: [0.0; 3],
+        orientation: orientation.to_array(),
+        length,
+    }
+}
+
+/// Seed 000's strip: two bones of length 2 lying along +X, a strip of 9 × 2
+/// vertices around them. Rigid: the vertices left of the joint belong to
+/// bone 1, the rest to bone 2. Smooth: bone 2's weight rises linearly from 0
+/// at x = 1 to 1 at x = 3.
+fn two_bone(smooth: bool) -> SceneDoc {
+    let mut mesh = MeshBuilder::default();
+    let mut columns = Vec::new();
+    for column in 0..=8 {
+        let x = column as f32 * 0.5;
+        let to_bone_2 = if smooth {
+            ((x - 1.0) / 2.0).clamp(0.0, 1.0)
+        } else if x < 2.0 {
+            0.0
+        } else {
+            1.0
+        };
+        let weights: Vec<(u32, f32)> = [(0, 1.0 - to_bone_2), (1, to_bone_2)]
+            .into_iter()
+            .filter(|&(_, w)| w > 0.0)
+            .collect();
+        let bottom = mesh.vertex(Vec3::new(x, -0.5, 0.0), weights.clone());
+        let top = mesh.vertex(Vec3::new(x, 0.5, 0.0), weights);
+        columns.push((bottom, top));
+    }
+    for pair in columns.windows(2) {
+        let ((b0, t0), (b1, t1)) = (pair[0], pair[1]);
+        mesh.quad([b0, b1, t1, t0], Vec3::Z);
+    }
+    let along_x = Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2);
+    mesh.into_doc(vec![
+        bone("bone 1", None, along_x, 2.0),
+        bone("bone 2", Some(0), Quat::IDENTITY, 2.0),
+    ])
+}
+
+/// Seed 000's Y: a stem of length 2 up the Y axis and two branches of length
+/// 2 leaving its tip at ±40°. The fork vertex, where the branches' inner
+/// edges meet, belongs to both branches (weighted) or to the left one only
+/// (unweighted), which makes it tear when the right branch bends.
+fn y_junction(fork_weighted: bool) -> SceneDoc {
+    let half_angle = 40_f32.to_radians();
+    let half_width = 0.5;
+    let mut mesh = MeshBuilder::default();
+    let mut stem = Vec::new();
+    for row in 0..=4 {
+        let y = row as f32 * 0.5;
+        let left = mesh.vertex(Vec3::new(-half_width, y, 0.0), vec![(0, 1.0)]);
+        let right = mesh.vertex(Vec3::new(half_width, y, 0.0), vec![(0, 1.0)]);
+        stem.push((left, right));
+    }
+    for pair in stem.windows(2) {
+        let ((l0, r0), (l1, r1)) = (pair[0], pair[1]);
+        mesh.quad([l0, r0, r1, l1], Vec3::Z);
+    }
+    // The fork sits where both branches, centred on their bones, have the
+    // stem's half width on their inner side.
+    let fork_height = half_width / half_angle.tan();
+    let fork_influences = if fork_weighted {
+        vec![(1, 0.5), (2, 0.5)]
+    } else {
+        vec![(1, 1.0)]
+    };
+    let fork = mesh.vertex(Vec3::new(0.0, 2.0 + fork_height, 0.0), fork_influences);
+    let (top_left, top_right) = stem[4];
+    mesh.triangle([top_left, top_right, fork], Vec3::Z);
+    for (bone_index, side, outer_start) in [(1_u32, -1.0_f32, top_left), (2, 1.0, top_right)] {
+        let direction = Vec2::new(side * half_angle.sin(), half_angle.cos());
+        let outer_origin = mesh.positions[outer_start as usize];
+        let inner_origin = mesh.positions[fork as usize];
+        let (mut outer, mut inner) = (outer_start, fork);
+        for step in 1..=4 {
+            let offset = (direction * 0.5 * step as f32).extend(0.0);
+            let next_outer = mesh.vertex(outer_origin + offset, vec![(bone_index, 1.0)]);
+            let next_inner = mesh.vertex(inner_origin + offset, vec![(bone_index, 1.0)]);
+            mesh.quad([outer, inner, next_inner, next_outer], Vec3::Z);
+            (outer, inner) = (next_outer, next_inner);
+        }
+    }
+    mesh.into_doc(vec![
+        bone("stem", None, Quat::IDENTITY, 2.0),
+        bone("left branch", Some(0), Quat::from_rotation_z(half_angle), 2.0),
+        bone("right branch", Some(0), Quat::from_rotation_z(-half_angle), 2.0),
+    ])
+}
+
+/// Rings in the tube, and where the joint's ring is.
+pub const TUBE_RINGS: usize = 17;
+/// The ring at the joint between the tube's two bones (y = 2).
+pub const TUBE_JOINT_RING: usize = 8;
+/// Vertices per ring of the tube.
+pub const TUBE_SEGMENTS: usize = 24;
+/// The tube's rest radius.
+pub const TUBE_RADIUS: f32 = 0.5;
+
+/// An open cylinder of radius 0.5 along +Y from 0 to 4 over two bones of
+/// length 2, 17 rings of 24 vertices. Bone 2's weight rises linearly from 0
+/// at y = 1 to 1 at y = 3, so the joint ring is half and half: twisting bone
+/// 2 by 180° collapses it under LBS (the candy wrapper) and not under DQS.
+fn tube() -> SceneDoc {
+    let mut mesh = MeshBuilder::default();
+    let mut rings = Vec::new();
+    for ring in 0..TUBE_RINGS {
+        let y = ring as f32 * 0.25;
+        let to_bone_2 = ((y - 1.0) / 2.0).clamp(0.0, 1.0);
+        let weights: Vec<(u32, f32)> = [(0, 1.0 - to_bone_2), (1, to_bone_2)]
+            .into_iter()
+            .filter(|&(_, w)| w > 0.0)
+            .collect();
+        let vertices: Vec<u32> = (0..TUBE_SEGMENTS)
+            .map(|k| {
+                let angle = std::f32::consts::TAU * k as f32 / TUBE_SEGMENTS as f32;
+                let position = Vec3::new(TUBE_RADIUS * angle.cos(), y, TUBE_RADIUS * angle.sin());
+                mesh.vertex(position, weights.clone())
+            })
+            .collect();
+        rings.push(vertices);
+    }
+    for pair in rings.windows(2) {
+        for k in 0..TUBE_SEGMENTS {
+            let next = (k + 1) % TUBE_SEGMENTS;
+            let quad = [pair[0][k], pair[0][next], pair[1][next], pair[1][k]];
+            let centre = quad.iter().map(|&v| mesh.positions[v as usize]).sum::<Vec3>() / 4.0;
+            mesh.quad(quad, Vec3::new(centre.x, 0.0, centre.z));
+        }
+    }
+    mesh.into_doc(vec![
+        bone("bone 1", None, Quat::IDENTITY, 2.0),
+        bone("bone 2", Some(0), Quat::IDENTITY, 2.0),
+    ])
+}
+
+/// A strip along +Y driven by a chain of `bones` short bones, each vertex
+/// row blended between the two nearest bones: a stress test for the palette.
+fn chain(bones: usize) -> SceneDoc {
+    let bone_length = 0.05;
+    let mut mesh = MeshBuilder::default();
+    let mut rows = Vec::new();
+    for row in 0..=bones {
+        let y = row as f32 * bone_length;
+        let influences = if row == 0 {
+            vec![(0, 1.0)]
+        } else if row == bones {
+            vec![(row as u32 - 1, 1.0)]
+        } else {
+            vec![(row as u32 - 1, 0.5), (row as u32, 0.5)]
+        };
+        let left = mesh.vertex(Vec3::new(-0.2, y, 0.0), influences.clone());
+        let right = mesh.vertex(Vec3::new(0.2, y, 0.0), influences);
+        rows.push((left, right));
+    }
+    for pair in rows.windows(2) {
+        let ((l0, r0), (l1, r1)) = (pair[0], pair[1]);
+        mesh.quad([l0, r0, r1, l1], Vec3::Z);
+    }
+    let bones = (0..bones)
+        .map(|i| {
+            let parent = i.checked_sub(1).map(|p| p as u32);
+            bone(&format!("link {}", i + 1), parent, Quat::IDENTITY, bone_length)
+        })
+        .collect();
+    mesh.into_doc(bones)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_example_builds() {
+        for name in EXAMPLE_NAMES {
+            let scene = example(name).unwrap_or_else(|| panic!("{name} builds"));
+            assert!(scene.mesh.vertex_count() > 0, "{name}");
+            assert!(
+                scene.mesh.normals_model.iter().all(|n| n.z > 0.99) || name == "tube",
+                "{name}: flat examples face the viewer"
+            );
+        }
+        assert!(example("no-such").is_none());
+    }
+
+    #[test]
+    fn the_fork_is_shared_only_when_weighted() {
+        let weighted = example("y-junction").unwrap();
+        let unweighted = example("y-junction-unweighted").unwrap();
+        let fork = fork_vertex(&weighted);
+        assert_eq!(weighted.influences[fork].weight_of(1), 0.5);
+        assert_eq!(weighted.influences[fork].weight_of(2), 0.5);
+        assert_eq!(unweighted.influences[fork].weight_of(1), 1.0);
+    }
+
+    /// The fork: the vertex bound to a branch that lies on the Y axis.
+    pub(crate) fn fork_vertex(scene: &Scene) -> usize {
+        scene
+            .mesh
+            .positions_model
+            .iter()
+            .position(|p| p.x.abs() < 1e-6 && p.y > 2.0)
+            .unwrap()
+    }
+}

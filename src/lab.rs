@@ -1,0 +1,399 @@
+//! The lab: one scene, its current pose and the buffers that skinning fills.
+//!
+//! This is the state behind the JavaScript `Lab`, kept free of
+//! wasm-bindgen so that every edit and every error is tested natively.
+
+use glam::{Mat4, Quat, Vec3};
+
+use crate::dual_quat::RigidScale;
+use crate::influences::{Fitting, VertexInfluences};
+use crate::pose::{pose_to_model, skinning_palette, BoneTransform};
+use crate::scene::{validate_bone_transform, validate_vertex_influences, PoseDoc, Scene, SceneError};
+use crate::skinning::{dqs_palette, skin_dqs, skin_lbs};
+
+/// How the mesh is deformed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkinningMethod {
+    /// Linear blend skinning: the weighted mean of `M_i · P`.
+    Lbs,
+    /// Dual quaternion skinning: the normalised weighted sum of rigid parts.
+    Dqs,
+}
+
+impl std::str::FromStr for SkinningMethod {
+    type Err = EditError;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        match name {
+            "lbs" => Ok(Self::Lbs),
+            "dqs" => Ok(Self::Dqs),
+            _ => Err(EditError::UnknownMethod { name: name.to_owned() }),
+        }
+    }
+}
+
+/// Why an edit or a query was refused. The lab is unchanged when it is.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum EditError {
+    /// No bone has this index.
+    #[error("bone {bone} is out of range (the scene has {bone_count} bones)")]
+    BoneOutOfRange {
+        /// The index asked for.
+        bone: usize,
+        /// Bones in the scene.
+        bone_count: usize,
+    },
+    /// No vertex has this index.
+    #[error("vertex {vertex} is out of range (the mesh has {vertex_count} vertices)")]
+    VertexOutOfRange {
+        /// The index asked for.
+        vertex: usize,
+        /// Vertices in the mesh.
+        vertex_count: usize,
+    },
+    /// An index argument is negative, fractional or not a number.
+    #[error("{what}: {value} is not a valid index")]
+    NotAnIndex {
+        /// Which argument.
+        what: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// An argument has the wrong number of components.
+    #[error("{what}: expected {expected} numbers, got {found}")]
+    WrongArity {
+        /// Which argument.
+        what: &'static str,
+        /// How many it needs.
+        expected: usize,
+        /// How many it got.
+        found: usize,
+    },
+    /// The skinning method is neither `lbs` nor `dqs`.
+    #[error("unknown skinning method '{name}'; use 'lbs' or 'dqs'")]
+    UnknownMethod {
+        /// The name given.
+        name: String,
+    },
+    /// No built-in example has this name.
+    #[error("unknown example '{name}'; known examples: {known}")]
+    UnknownExample {
+        /// The name given.
+        name: String,
+        /// The names that exist.
+        known: String,
+    },
+    /// A value failed the same check a scene file would.
+    #[error(transparent)]
+    Invalid(#[from] SceneError),
+}
+
+/// A scene with its pose and skinning buffers, recomputed lazily.
+#[derive(Clone, Debug)]
+pub struct Lab {
+    scene: Scene,
+    model_from_bone_posed: Vec<Mat4>,
+    palette: Vec<Mat4>,
+    dqs_palette: Vec<RigidScale>,
+    skinned_positions: Vec<Vec3>,
+    skinned_normals: Vec<Vec3>,
+    skinned_with: Option<SkinningMethod>,
+    palette_current: bool,
+    revision: u64,
+}
+
+impl Lab {
+    /// Wraps a validated scene.
+    pub fn new(scene: Scene) -> Self {
+        let bones = scene.skeleton.len();
+        let vertices = scene.mesh.vertex_count();
+        Self {
+            scene,
+            model_from_bone_posed: vec![Mat4::IDENTITY; bones],
+            palette: vec![Mat4::IDENTITY; bones],
+            dqs_palette: vec![RigidScale::from_affine(&Mat4::IDENTITY); bones],
+            skinned_positions: vec![Vec3::ZERO; vertices],
+            skinned_normals: vec![Vec3::ZERO; vertices],
+            skinned_with: None,
+            palette_current: false,
+            revision: 0,
+        }
+    }
+
+    /// Parses and validates scene JSON.
+    pub fn from_json(text: &str) -> Result<Self, SceneError> {
+        Scene::from_json(text).map(Self::new)
+    }
+
+    /// One of [`crate::examples::EXAMPLE_NAMES`].
+    pub fn example(name: &str) -> Result<Self, EditError> {
+        crate::examples::example(name).map(Self::new).ok_or_else(|| EditError::UnknownExample {
+            name: name.to_owned(),
+            known: crate::examples::EXAMPLE_NAMES.join(", "),
+        })
+    }
+
+    /// The scene, for reading.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The scene with the current pose and influences, as JSON.
+    pub fn scene_json(&self) -> String {
+        self.scene.to_json()
+    }
+
+    /// Number of bones.
+    pub fn bone_count(&self) -> usize {
+        self.scene.skeleton.len()
+    }
+
+    /// Number of vertices.
+    pub fn vertex_count(&self) -> usize {
+        self.scene.mesh.vertex_count()
+    }
+
+    /// Grows by one on every change; a renderer compares it to know when to
+    /// draw again.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    fn changed(&mut self) {
+        self.revision += 1;
+        self.palette_current = false;
+        self.skinned_with = None;
+    }
+
+    fn check_bone(&self, bone: usize) -> Result<(), EditError> {
+        if bone < self.bone_count() {
+            Ok(())
+        } else {
+            Err(EditError::BoneOutOfRange {
+                bone,
+                bone_count: self.bone_count(),
+            })
+        }
+    }
+
+    fn check_vertex(&self, vertex: usize) -> Result<(), EditError> {
+        if vertex < self.vertex_count() {
+            Ok(())
+        } else {
+            Err(EditError::VertexOutOfRange {
+                vertex,
+                vertex_count: self.vertex_count(),
+            })
+        }
+    }
+
+    /// Sets bone `bone`'s animation `A_i = T(translation) · Rot(rotation) ·
+    /// S(scale)`. The rotation is normalised; NaN, infinity and the zero
+    /// quaternion are refused and leave the pose as it was.
+    pub fn set_bone_pose(
+        &mut self,
+        bone: usize,
+        rotation: [f32; 4],
+        translation: [f32; 3],
+        scale: [f32; 3],
+    ) -> Result<(), EditError> {
+        self.check_bone(bone)?;
+        let doc = PoseDoc {
+            rotation: Some(rotation),
+            translation: Some(translation),
+            scale: Some(scale),
+        };
+        let transform = validate_bone_transform(&format!("pose[{bone}]"), &doc)?;
+        self.set_bone_transform(bone, transform)
+    }
+
+    /// Sets a validated transform (see [`Lab::set_bone_pose`]).
+    pub fn set_bone_transform(&mut self, bone: usize, transform: BoneTransform) -> Result<(), EditError> {
+        self.check_bone(bone)?;
+        self.scene.pose[bone] = transform;
+        self.changed();
+        Ok(())
+    }
+
+    /// Bone `bone`'s animation.
+    pub fn bone_pose(&self, bone: usize) -> Result<BoneTransform, EditError> {
+        self.check_bone(bone)?;
+        Ok(self.scene.pose[bone])
+    }
+
+    /// Puts every bone back in its rest pose.
+    pub fn reset_pose(&mut self) {
+        self.scene.pose.fill(BoneTransform::IDENTITY);
+        self.changed();
+    }
+
+    /// Vertex `vertex`'s (bone, weight) pairs, normalised, largest first.
+    pub fn influences(&self, vertex: usize) -> Result<Vec<(u16, f32)>, EditError> {
+        self.check_vertex(vertex)?;
+        Ok(self.scene.influences[vertex].pairs().collect())
+    }
+
+    /// Replaces vertex `vertex`'s influences, validated as in a scene file,
+    /// normalised and pruned to four. Says how many pairs were pruned.
+    pub fn set_influences(&mut self, vertex: usize, pairs: &[(u32, f32)]) -> Result<Fitting, EditError> {
+        self.check_vertex(vertex)?;
+        let (influences, fitting) = validate_vertex_influences(vertex, pairs, self.bone_count())?;
+        self.scene.influences[vertex] = influences;
+        self.changed();
+        Ok(fitting)
+    }
+
+    /// All vertices' influences.
+    pub fn all_influences(&self) -> &[VertexInfluences] {
+        &self.scene.influences
+    }
+
+    fn update_palette(&mut self) {
+        if self.palette_current {
+            return;
+        }
+        pose_to_model(&self.scene.skeleton, &self.scene.pose, &mut self.model_from_bone_posed);
+        skinning_palette(&self.scene.skeleton, &self.model_from_bone_posed, &mut self.palette);
+        dqs_palette(&self.palette, &mut self.dqs_palette);
+        self.palette_current = true;
+    }
+
+    /// `R'_i` for every bone: the posed own frames, model space.
+    pub fn model_from_bone_posed(&mut self) -> &[Mat4] {
+        self.update_palette();
+        &self.model_from_bone_posed
+    }
+
+    /// The palette `M_i = R'_i · R_i⁻¹` for every bone.
+    pub fn palette(&mut self) -> &[Mat4] {
+        self.update_palette();
+        &self.palette
+    }
+
+    /// The palette split for DQS, one entry per bone.
+    pub fn dqs_palette(&mut self) -> &[RigidScale] {
+        self.update_palette();
+        &self.dqs_palette
+    }
+
+    /// `M_i` of one bone.
+    pub fn skinning_matrix(&mut self, bone: usize) -> Result<Mat4, EditError> {
+        self.check_bone(bone)?;
+        Ok(self.palette()[bone])
+    }
+
+    /// The CPU reference: every vertex skinned by `method`, model space.
+    pub fn skinned_positions(&mut self, method: SkinningMethod) -> &[Vec3] {
+        self.skin(method);
+        &self.skinned_positions
+    }
+
+    /// The skinned normals matching [`Lab::skinned_positions`].
+    pub fn skinned_normals(&mut self, method: SkinningMethod) -> &[Vec3] {
+        self.skin(method);
+        &self.skinned_normals
+    }
+
+    fn skin(&mut self, method: SkinningMethod) {
+        if self.skinned_with == Some(method) {
+            return;
+        }
+        self.update_palette();
+        let (mesh, influences) = (&self.scene.mesh, &self.scene.influences);
+        match method {
+            SkinningMethod::Lbs => skin_lbs(
+                mesh,
+                influences,
+                &self.palette,
+                &mut self.skinned_positions,
+                &mut self.skinned_normals,
+            ),
+            SkinningMethod::Dqs => skin_dqs(
+                mesh,
+                influences,
+                &self.dqs_palette,
+                &mut self.skinned_positions,
+                &mut self.skinned_normals,
+            ),
+        }
+        self.skinned_with = Some(method);
+    }
+}
+
+/// Turns a number from JavaScript into an index, refusing negative,
+/// fractional, NaN and too-large values.
+pub fn index_from_f64(what: &'static str, value: f64) -> Result<usize, EditError> {
+    if value.is_finite() && value >= 0.0 && value.fract() == 0.0 && value <= u32::MAX as f64 {
+        Ok(value as usize)
+    } else {
+        Err(EditError::NotAnIndex { what, value })
+    }
+}
+
+/// Checks that `values` has exactly `N` components and narrows them to `f32`.
+pub fn fixed_from_f64<const N: usize>(what: &'static str, values: &[f64]) -> Result<[f32; N], EditError> {
+    if values.len() != N {
+        return Err(EditError::WrongArity {
+            what,
+            expected: N,
+            found: values.len(),
+        });
+    }
+    Ok(std::array::from_fn(|k| values[k] as f32))
+}
+
+/// A rotation about `axis` by `angle` radians, the quaternion `[x, y, z, w]`
+/// the pose API takes.
+pub fn rotation_about(axis: Vec3, angle: f32) -> [f32; 4] {
+    Quat::from_axis_angle(axis.normalize(), angle).to_array()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refused_edit_changes_nothing() {
+        let mut lab = Lab::example("two-bone").unwrap();
+        lab.set_bone_pose(1, rotation_about(Vec3::Z, 0.5), [0.0; 3], [1.0; 3]).unwrap();
+        let before = lab.scene_json();
+        let revision = lab.revision();
+        let nan = lab.set_bone_pose(1, [f32::NAN, 0.0, 0.0, 1.0], [0.0; 3], [1.0; 3]);
+        assert!(nan.unwrap_err().to_string().contains("pose[1].rotation[0]"));
+        assert!(lab.set_bone_pose(9, [0.0, 0.0, 0.0, 1.0], [0.0; 3], [1.0; 3]).is_err());
+        let negative = lab.set_influences(0, &[(0, -1.0)]).unwrap_err();
+        assert!(negative.to_string().contains("negative"), "{negative}");
+        assert!(lab.set_influences(0, &[(5, 1.0)]).is_err());
+        assert!(lab.influences(1000).is_err());
+        assert_eq!(lab.scene_json(), before);
+        assert_eq!(lab.revision(), revision);
+    }
+
+    #[test]
+    fn unknown_names_list_what_exists() {
+        let error = Lab::example("three-bone").unwrap_err().to_string();
+        assert!(error.contains("'three-bone'") && error.contains("y-junction"), "{error}");
+        let error = "lsb".parse::<SkinningMethod>().unwrap_err().to_string();
+        assert!(error.contains("'lsb'"), "{error}");
+    }
+
+    #[test]
+    fn indices_from_javascript_numbers() {
+        assert_eq!(index_from_f64("bone", 3.0).unwrap(), 3);
+        for bad in [-1.0, 0.5, f64::NAN, f64::INFINITY] {
+            assert!(index_from_f64("bone", bad).is_err(), "{bad}");
+        }
+        assert!(fixed_from_f64::<3>("translation", &[1.0, 2.0]).is_err());
+    }
+
+    #[test]
+    fn skinned_output_follows_edits() {
+        let mut lab = Lab::example("two-bone").unwrap();
+        let rest = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
+        assert_eq!(rest, lab.scene().mesh.positions_model);
+        lab.set_bone_pose(1, rotation_about(Vec3::Z, 1.0), [0.0; 3], [1.0; 3]).unwrap();
+        assert_ne!(lab.skinned_positions(SkinningMethod::Lbs), rest.as_slice());
+        lab.reset_pose();
+        assert_eq!(lab.skinned_positions(SkinningMethod::Dqs), rest.as_slice());
+    }
+}

@@ -1,0 +1,431 @@
+//! The scene JSON: the interchange format for a whole scene.
+//!
+//! [`SceneDoc`] is the authoring form, exactly as serde reads and writes it;
+//! [`Scene`] is the validated runtime form. Validation names the field and
+//! the index of the first problem, and a scene is built only when everything
+//! is valid: nothing is partly loaded.
+
+use glam::{Quat, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::influences::{Fitting, VertexInfluences};
+use crate::mesh::Mesh;
+use crate::pose::BoneTransform;
+use crate::skeleton::{check_finite, Bone, Skeleton};
+
+/// Why a scene was refused. Each variant names where the problem is.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SceneError {
+    /// The text is not JSON of the scene's shape.
+    #[error("scene JSON: {path}: {message}")]
+    Json {
+        /// Where in the document, e.g. `bones[1].origin`.
+        path: String,
+        /// What serde found wrong there.
+        message: String,
+    },
+    /// `bones` is empty.
+    #[error("bones: a scene needs at least one bone")]
+    EmptyBones,
+    /// More bones than joint indices can address.
+    #[error("bones: {count} bones, at most {max} are supported")]
+    TooManyBones {
+        /// Bones in the scene.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// `bones[bone].parent` is not a bone of this scene.
+    #[error("bones[{bone}].parent: bone {parent} does not exist")]
+    UnknownParent {
+        /// The child.
+        bone: usize,
+        /// The missing parent.
+        parent: usize,
+    },
+    /// `bones[bone].parent` comes after the bone; parents must come first.
+    #[error("bones[{bone}].parent: parent {parent} is listed after its child; list parents first")]
+    ParentAfterChild {
+        /// The child.
+        bone: usize,
+        /// The parent listed too late.
+        parent: usize,
+    },
+    /// Following parents from `bone` leads back to it.
+    #[error("bones[{bone}].parent: the parent chain loops back to bone {bone}")]
+    Cycle {
+        /// A bone on the loop.
+        bone: usize,
+    },
+    /// Two bones have no parent.
+    #[error("bones[{second}].parent: a second root (bone {first} is already the root); a scene has exactly one")]
+    MultipleRoots {
+        /// The first root.
+        first: usize,
+        /// The second root.
+        second: usize,
+    },
+    /// `bones[bone].length` is negative.
+    #[error("bones[{bone}].length: {length} is negative")]
+    NegativeLength {
+        /// The bone.
+        bone: usize,
+        /// Its length.
+        length: f32,
+    },
+    /// A rotation or orientation is the zero quaternion.
+    #[error("{field}: the zero quaternion is not a rotation")]
+    ZeroQuaternion {
+        /// The field, e.g. `bones[2].orientation`.
+        field: String,
+    },
+    /// A number is NaN or infinite.
+    #[error("{field}: {value} is not a finite number")]
+    NonFinite {
+        /// The field and index, e.g. `mesh.positions[7]`.
+        field: String,
+        /// The value found.
+        value: f32,
+    },
+    /// An array has the wrong length.
+    #[error("{field}: length {found}, expected {expected}")]
+    WrongLength {
+        /// The array.
+        field: String,
+        /// What it should be, e.g. `a multiple of 3`.
+        expected: String,
+        /// What it is.
+        found: usize,
+    },
+    /// A bone index points past the last bone.
+    #[error("{field}: bone {bone} is out of range (the scene has {bone_count} bones)")]
+    BoneOutOfRange {
+        /// Where the index is, e.g. `influences[4][1]`.
+        field: String,
+        /// The index.
+        bone: usize,
+        /// Bones in the scene.
+        bone_count: usize,
+    },
+    /// A vertex index points past the last vertex.
+    #[error("{field}: vertex {vertex} is out of range (the mesh has {vertex_count} vertices)")]
+    VertexOutOfRange {
+        /// Where the index is, e.g. `mesh.indices[12]`.
+        field: String,
+        /// The index.
+        vertex: usize,
+        /// Vertices in the mesh.
+        vertex_count: usize,
+    },
+    /// A weight is below zero.
+    #[error("influences[{vertex}][{slot}]: weight {weight} is negative")]
+    NegativeWeight {
+        /// The vertex.
+        vertex: usize,
+        /// The position of the pair in the vertex's list.
+        slot: usize,
+        /// The weight.
+        weight: f32,
+    },
+    /// A vertex lists the same bone twice.
+    #[error("influences[{vertex}][{slot}]: bone {bone} is listed twice for this vertex")]
+    DuplicateBone {
+        /// The vertex.
+        vertex: usize,
+        /// The position of the repeat.
+        slot: usize,
+        /// The bone.
+        bone: usize,
+    },
+}
+
+/// One bone as written in the scene JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoneDoc {
+    /// A label.
+    #[serde(default)]
+    pub name: String,
+    /// An earlier bone's index, or `null` for the root.
+    pub parent: Option<u32>,
+    /// The origin in the frame the parent hands on.
+    pub origin: [f32; 3],
+    /// The rest orientation `[x, y, z, w]`.
+    pub orientation: [f32; 4],
+    /// Length along the bone's +Y.
+    pub length: f32,
+}
+
+/// The mesh as written in the scene JSON: flat arrays.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshDoc {
+    /// `x, y, z` per vertex, model space, rest pose.
+    pub positions: Vec<f32>,
+    /// `a, b, c` per triangle.
+    #[serde(default)]
+    pub indices: Vec<u32>,
+}
+
+/// One bone's animation as written; missing fields are the identity.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoseDoc {
+    /// `[x, y, z, w]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<[f32; 4]>,
+    /// `[x, y, z]`, in the bone's own frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub translation: Option<[f32; 3]>,
+    /// `[x, y, z]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<[f32; 3]>,
+}
+
+/// The whole scene document, as DESIGN.md §2 describes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SceneDoc {
+    /// Bones, parents first.
+    pub bones: Vec<BoneDoc>,
+    /// The skin.
+    pub mesh: MeshDoc,
+    /// `[[bone, weight], ...]` per vertex.
+    pub influences: Vec<Vec<(u32, f32)>>,
+    /// Per-bone animation; may be shorter than `bones` or missing.
+    #[serde(default)]
+    pub pose: Vec<PoseDoc>,
+}
+
+/// A validated scene: skeleton, mesh, influences and the current pose.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// The skeleton with its rest frames.
+    pub skeleton: Skeleton,
+    /// The rest mesh.
+    pub mesh: Mesh,
+    /// One entry per vertex, normalised, at most four bones.
+    pub influences: Vec<VertexInfluences>,
+    /// One transform per bone.
+    pub pose: Vec<BoneTransform>,
+    /// Vertices that listed more than four bones and were pruned on load.
+    pub pruned_vertices: usize,
+}
+
+impl Scene {
+    /// Parses and validates scene JSON.
+    pub fn from_json(text: &str) -> Result<Self, SceneError> {
+        let deserializer = &mut serde_json::Deserializer::from_str(text);
+        let doc: SceneDoc = serde_path_to_error::deserialize(deserializer).map_err(|error| {
+            let path = error.path().to_string();
+            SceneError::Json {
+                path: if path == "." { "document".to_owned() } else { path },
+                message: error.into_inner().to_string(),
+            }
+        })?;
+        Self::from_doc(&doc)
+    }
+
+    /// Validates a document and builds the runtime scene.
+    pub fn from_doc(doc: &SceneDoc) -> Result<Self, SceneError> {
+        let bones = doc
+            .bones
+            .iter()
+            .enumerate()
+            .map(|(index, bone)| {
+                let parent = match bone.parent {
+                    None => None,
+                    Some(parent) if (parent as usize) < doc.bones.len() => Some(parent as u16),
+                    Some(parent) => {
+                        return Err(SceneError::UnknownParent {
+                            bone: index,
+                            parent: parent as usize,
+                        })
+                    }
+                };
+                Ok(Bone {
+                    name: bone.name.clone(),
+                    parent,
+                    origin_in_parent: Vec3::from_array(bone.origin),
+                    orientation: Quat::from_array(bone.orientation),
+                    length: bone.length,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let skeleton = Skeleton::new(bones)?;
+        let mesh = validate_mesh(&doc.mesh)?;
+        let (influences, pruned_vertices) =
+            validate_influences(&doc.influences, mesh.vertex_count(), skeleton.len())?;
+        let pose = validate_pose(&doc.pose, skeleton.len())?;
+        Ok(Self {
+            skeleton,
+            mesh,
+            influences,
+            pose,
+            pruned_vertices,
+        })
+    }
+
+    /// The authoring document for this scene; `from_doc(to_doc())` gives the
+    /// same scene back.
+    pub fn to_doc(&self) -> SceneDoc {
+        SceneDoc {
+            bones: self
+                .skeleton
+                .bones()
+                .iter()
+                .map(|bone| BoneDoc {
+                    name: bone.name.clone(),
+                    parent: bone.parent.map(u32::from),
+                    origin: bone.origin_in_parent.to_array(),
+                    orientation: bone.orientation.to_array(),
+                    length: bone.length,
+                })
+                .collect(),
+            mesh: MeshDoc {
+                positions: self.mesh.positions_model.iter().flat_map(|p| p.to_array()).collect(),
+                indices: self.mesh.indices.clone(),
+            },
+            influences: self
+                .influences
+                .iter()
+                .map(|vertex| vertex.pairs().map(|(bone, weight)| (u32::from(bone), weight)).collect())
+                .collect(),
+            pose: self.pose.iter().map(pose_doc).collect(),
+        }
+    }
+
+    /// The scene as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        // A SceneDoc holds only strings, numbers and arrays: serialising it
+        // cannot fail.
+        serde_json::to_string_pretty(&self.to_doc()).unwrap_or_default()
+    }
+}
+
+fn pose_doc(transform: &BoneTransform) -> PoseDoc {
+    PoseDoc {
+        rotation: Some(transform.rotation.to_array()),
+        translation: Some(transform.translation.to_array()),
+        scale: Some(transform.scale.to_array()),
+    }
+}
+
+fn validate_mesh(doc: &MeshDoc) -> Result<Mesh, SceneError> {
+    if doc.positions.len() % 3 != 0 {
+        return Err(SceneError::WrongLength {
+            field: "mesh.positions".to_owned(),
+            expected: "a multiple of 3 (x, y, z per vertex)".to_owned(),
+            found: doc.positions.len(),
+        });
+    }
+    if doc.indices.len() % 3 != 0 {
+        return Err(SceneError::WrongLength {
+            field: "mesh.indices".to_owned(),
+            expected: "a multiple of 3 (three vertices per triangle)".to_owned(),
+            found: doc.indices.len(),
+        });
+    }
+    check_finite("mesh.positions", &doc.positions)?;
+    let vertex_count = doc.positions.len() / 3;
+    if let Some((k, &vertex)) = doc.indices.iter().enumerate().find(|(_, &v)| v as usize >= vertex_count) {
+        return Err(SceneError::VertexOutOfRange {
+            field: format!("mesh.indices[{k}]"),
+            vertex: vertex as usize,
+            vertex_count,
+        });
+    }
+    let positions = doc.positions.chunks_exact(3).map(Vec3::from_slice).collect();
+    Ok(Mesh::new(positions, doc.indices.clone()))
+}
+
+/// Checks one vertex's `[bone, weight]` list and fits it to four influences.
+pub fn validate_vertex_influences(
+    vertex: usize,
+    pairs: &[(u32, f32)],
+    bone_count: usize,
+) -> Result<(VertexInfluences, Fitting), SceneError> {
+    let mut fitted = Vec::with_capacity(pairs.len());
+    for (slot, &(bone, weight)) in pairs.iter().enumerate() {
+        let bone = bone as usize;
+        if bone >= bone_count {
+            return Err(SceneError::BoneOutOfRange {
+                field: format!("influences[{vertex}][{slot}]"),
+                bone,
+                bone_count,
+            });
+        }
+        check_finite(&format!("influences[{vertex}][{slot}] weight"), &[weight])?;
+        if weight < 0.0 {
+            return Err(SceneError::NegativeWeight { vertex, slot, weight });
+        }
+        if pairs[..slot].iter().any(|&(earlier, _)| earlier as usize == bone) {
+            return Err(SceneError::DuplicateBone { vertex, slot, bone });
+        }
+        fitted.push((bone as u16, weight));
+    }
+    Ok(VertexInfluences::from_pairs(&fitted))
+}
+
+fn validate_influences(
+    lists: &[Vec<(u32, f32)>],
+    vertex_count: usize,
+    bone_count: usize,
+) -> Result<(Vec<VertexInfluences>, usize), SceneError> {
+    if lists.len() != vertex_count {
+        return Err(SceneError::WrongLength {
+            field: "influences".to_owned(),
+            expected: format!("one list per vertex ({vertex_count})"),
+            found: lists.len(),
+        });
+    }
+    let mut pruned_vertices = 0;
+    let mut influences = Vec::with_capacity(vertex_count);
+    for (vertex, pairs) in lists.iter().enumerate() {
+        let (fitted, fitting) = validate_vertex_influences(vertex, pairs, bone_count)?;
+        pruned_vertices += usize::from(fitting.pruned > 0);
+        influences.push(fitted);
+    }
+    Ok((influences, pruned_vertices))
+}
+
+/// Checks one bone's animation and fills missing fields with the identity.
+/// A rotation is normalised; the zero quaternion is refused.
+pub fn validate_bone_transform(field: &str, doc: &PoseDoc) -> Result<BoneTransform, SceneError> {
+    let mut transform = BoneTransform::IDENTITY;
+    if let Some(rotation) = doc.rotation {
+        check_finite(&format!("{field}.rotation"), &rotation)?;
+        let rotation = Quat::from_array(rotation);
+        let norm = rotation.length();
+        if norm < 1e-6 {
+            return Err(SceneError::ZeroQuaternion {
+                field: format!("{field}.rotation"),
+            });
+        }
+        transform.rotation = rotation / norm;
+    }
+    if let Some(translation) = doc.translation {
+        check_finite(&format!("{field}.translation"), &translation)?;
+        transform.translation = Vec3::from_array(translation);
+    }
+    if let Some(scale) = doc.scale {
+        check_finite(&format!("{field}.scale"), &scale)?;
+        transform.scale = Vec3::from_array(scale);
+    }
+    Ok(transform)
+}
+
+fn validate_pose(docs: &[PoseDoc], bone_count: usize) -> Result<Vec<BoneTransform>, SceneError> {
+    if docs.len() > bone_count {
+        return Err(SceneError::WrongLength {
+            field: "pose".to_owned(),
+            expected: format!("at most one entry per bone ({bone_count})"),
+            found: docs.len(),
+        });
+    }
+    let mut pose = vec![BoneTransform::IDENTITY; bone_count];
+    for (bone, doc) in docs.iter().enumerate() {
+        pose[bone] = validate_bone_transform(&format!("pose[{bone}]"), doc)?;
+    }
+    Ok(pose)
+}
