@@ -121,14 +121,20 @@ impl RigidScale {
 /// The orthogonal factor `Q` of `A = Q S` by Higham's iteration
 /// `Q ← ½ (Q + Q⁻ᵀ)`; `None` when `det A` is not clearly positive.
 fn polar_rotation(linear: &Mat3) -> Option<Mat3> {
-    let scale = linear.to_cols_array().iter().fold(0.0_f32, |m, v| m.max(v.abs()));
+    let scale = linear
+        .to_cols_array()
+        .iter()
+        .fold(0.0_f32, |m, v| m.max(v.abs()));
     if scale == 0.0 || linear.determinant() <= 1e-9 * scale * scale * scale {
         return None;
     }
     let mut rotation = *linear;
     for _ in 0..32 {
         let next = (rotation + rotation.inverse().transpose()) * 0.5;
-        let change = (next - rotation).to_cols_array().iter().fold(0.0_f32, |m, v| m.max(v.abs()));
+        let change = (next - rotation)
+            .to_cols_array()
+            .iter()
+            .fold(0.0_f32, |m, v| m.max(v.abs()));
         rotation = next;
         if change < 1e-7 {
             break;

@@ -171,8 +171,18 @@ fn y_junction(fork_weighted: bool) -> SceneDoc {
     }
     mesh.into_doc(vec![
         bone("stem", None, Quat::IDENTITY, 2.0),
-        bone("left branch", Some(0), Quat::from_rotation_z(half_angle), 2.0),
-        bone("right branch", Some(0), Quat::from_rotation_z(-half_angle), 2.0),
+        bone(
+            "left branch",
+            Some(0),
+            Quat::from_rotation_z(half_angle),
+            2.0,
+        ),
+        bone(
+            "right branch",
+            Some(0),
+            Quat::from_rotation_z(-half_angle),
+            2.0,
+        ),
     ])
 }
 
@@ -212,7 +222,11 @@ fn tube() -> SceneDoc {
         for k in 0..TUBE_SEGMENTS {
             let next = (k + 1) % TUBE_SEGMENTS;
             let quad = [pair[0][k], pair[0][next], pair[1][next], pair[1][k]];
-            let centre = quad.iter().map(|&v| mesh.positions[v as usize]).sum::<Vec3>() / 4.0;
+            let centre = quad
+                .iter()
+                .map(|&v| mesh.positions[v as usize])
+                .sum::<Vec3>()
+                / 4.0;
             mesh.quad(quad, Vec3::new(centre.x, 0.0, centre.z));
         }
     }
@@ -248,7 +262,12 @@ fn chain(bones: usize) -> SceneDoc {
     let bones = (0..bones)
         .map(|i| {
             let parent = i.checked_sub(1).map(|p| p as u32);
-            bone(&format!("link {}", i + 1), parent, Quat::IDENTITY, bone_length)
+            bone(
+                &format!("link {}", i + 1),
+                parent,
+                Quat::IDENTITY,
+                bone_length,
+            )
         })
         .collect();
     mesh.into_doc(bones)

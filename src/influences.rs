@@ -78,7 +78,10 @@ impl VertexInfluences {
 
     /// The weight this vertex gives `bone` (0 if none).
     pub fn weight_of(&self, bone: u16) -> f32 {
-        self.pairs().filter(|&(b, _)| b == bone).map(|(_, w)| w).sum()
+        self.pairs()
+            .filter(|&(b, _)| b == bone)
+            .map(|(_, w)| w)
+            .sum()
     }
 }
 
@@ -100,7 +103,11 @@ pub fn quantise_unorm8(weights: &[f32; MAX_INFLUENCES]) -> [u8; MAX_INFLUENCES] 
         let rb = scaled[b] - scaled[b].floor();
         rb.total_cmp(&ra)
     });
-    for &slot in order.iter().cycle().take(255_u32.saturating_sub(sum) as usize) {
+    for &slot in order
+        .iter()
+        .cycle()
+        .take(255_u32.saturating_sub(sum) as usize)
+    {
         quantised[slot] += 1;
     }
     quantised
@@ -150,7 +157,11 @@ pub fn quantisation_report(influences: &[VertexInfluences]) -> QuantisationRepor
     }
     QuantisationReport {
         max_weight_error,
-        mean_weight_error: if count == 0 { 0.0 } else { (sum / count as f64) as f32 },
+        mean_weight_error: if count == 0 {
+            0.0
+        } else {
+            (sum / count as f64) as f32
+        },
     }
 }
 
@@ -186,10 +197,22 @@ mod tests {
 
     #[test]
     fn quantised_weights_sum_to_exactly_255() {
-        for weights in [[1.0 / 3.0; 3].iter().chain(&[0.0]).copied().collect::<Vec<_>>(), vec![0.5, 0.5, 0.0, 0.0], vec![0.97, 0.01, 0.01, 0.01]] {
+        for weights in [
+            [1.0 / 3.0; 3]
+                .iter()
+                .chain(&[0.0])
+                .copied()
+                .collect::<Vec<_>>(),
+            vec![0.5, 0.5, 0.0, 0.0],
+            vec![0.97, 0.01, 0.01, 0.01],
+        ] {
             let weights: [f32; 4] = weights.try_into().unwrap();
             let q = quantise_unorm8(&weights);
-            assert_eq!(q.iter().map(|&v| u32::from(v)).sum::<u32>(), 255, "{weights:?} → {q:?}");
+            assert_eq!(
+                q.iter().map(|&v| u32::from(v)).sum::<u32>(),
+                255,
+                "{weights:?} → {q:?}"
+            );
             for (w, q) in weights.iter().zip(q) {
                 assert!((w * 255.0 - f32::from(q)).abs() <= 1.0);
             }

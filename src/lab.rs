@@ -8,7 +8,9 @@ use glam::{Mat4, Quat, Vec3};
 use crate::dual_quat::RigidScale;
 use crate::influences::{Fitting, VertexInfluences};
 use crate::pose::{pose_to_model, skinning_palette, BoneTransform};
-use crate::scene::{validate_bone_transform, validate_vertex_influences, PoseDoc, Scene, SceneError};
+use crate::scene::{
+    validate_bone_transform, validate_vertex_influences, PoseDoc, Scene, SceneError,
+};
 use crate::skinning::{dqs_palette, skin_dqs, skin_lbs};
 
 /// How the mesh is deformed.
@@ -27,7 +29,9 @@ impl std::str::FromStr for SkinningMethod {
         match name {
             "lbs" => Ok(Self::Lbs),
             "dqs" => Ok(Self::Dqs),
-            _ => Err(EditError::UnknownMethod { name: name.to_owned() }),
+            _ => Err(EditError::UnknownMethod {
+                name: name.to_owned(),
+            }),
         }
     }
 }
@@ -127,10 +131,12 @@ impl Lab {
 
     /// One of [`crate::examples::EXAMPLE_NAMES`].
     pub fn example(name: &str) -> Result<Self, EditError> {
-        crate::examples::example(name).map(Self::new).ok_or_else(|| EditError::UnknownExample {
-            name: name.to_owned(),
-            known: crate::examples::EXAMPLE_NAMES.join(", "),
-        })
+        crate::examples::example(name)
+            .map(Self::new)
+            .ok_or_else(|| EditError::UnknownExample {
+                name: name.to_owned(),
+                known: crate::examples::EXAMPLE_NAMES.join(", "),
+            })
     }
 
     /// The scene, for reading.
@@ -208,7 +214,11 @@ impl Lab {
     }
 
     /// Sets a validated transform (see [`Lab::set_bone_pose`]).
-    pub fn set_bone_transform(&mut self, bone: usize, transform: BoneTransform) -> Result<(), EditError> {
+    pub fn set_bone_transform(
+        &mut self,
+        bone: usize,
+        transform: BoneTransform,
+    ) -> Result<(), EditError> {
         self.check_bone(bone)?;
         self.scene.pose[bone] = transform;
         self.changed();
@@ -235,7 +245,11 @@ impl Lab {
 
     /// Replaces vertex `vertex`'s influences, validated as in a scene file,
     /// normalised and pruned to four. Says how many pairs were pruned.
-    pub fn set_influences(&mut self, vertex: usize, pairs: &[(u32, f32)]) -> Result<Fitting, EditError> {
+    pub fn set_influences(
+        &mut self,
+        vertex: usize,
+        pairs: &[(u32, f32)],
+    ) -> Result<Fitting, EditError> {
         self.check_vertex(vertex)?;
         let (influences, fitting) = validate_vertex_influences(vertex, pairs, self.bone_count())?;
         self.scene.influences[vertex] = influences;
@@ -252,8 +266,16 @@ impl Lab {
         if self.palette_current {
             return;
         }
-        pose_to_model(&self.scene.skeleton, &self.scene.pose, &mut self.model_from_bone_posed);
-        skinning_palette(&self.scene.skeleton, &self.model_from_bone_posed, &mut self.palette);
+        pose_to_model(
+            &self.scene.skeleton,
+            &self.scene.pose,
+            &mut self.model_from_bone_posed,
+        );
+        skinning_palette(
+            &self.scene.skeleton,
+            &self.model_from_bone_posed,
+            &mut self.palette,
+        );
         dqs_palette(&self.palette, &mut self.dqs_palette);
         self.palette_current = true;
     }
@@ -331,7 +353,10 @@ pub fn index_from_f64(what: &'static str, value: f64) -> Result<usize, EditError
 }
 
 /// Checks that `values` has exactly `N` components and narrows them to `f32`.
-pub fn fixed_from_f64<const N: usize>(what: &'static str, values: &[f64]) -> Result<[f32; N], EditError> {
+pub fn fixed_from_f64<const N: usize>(
+    what: &'static str,
+    values: &[f64],
+) -> Result<[f32; N], EditError> {
     if values.len() != N {
         return Err(EditError::WrongArity {
             what,
@@ -355,12 +380,15 @@ mod tests {
     #[test]
     fn a_refused_edit_changes_nothing() {
         let mut lab = Lab::example("two-bone").unwrap();
-        lab.set_bone_pose(1, rotation_about(Vec3::Z, 0.5), [0.0; 3], [1.0; 3]).unwrap();
+        lab.set_bone_pose(1, rotation_about(Vec3::Z, 0.5), [0.0; 3], [1.0; 3])
+            .unwrap();
         let before = lab.scene_json();
         let revision = lab.revision();
         let nan = lab.set_bone_pose(1, [f32::NAN, 0.0, 0.0, 1.0], [0.0; 3], [1.0; 3]);
         assert!(nan.unwrap_err().to_string().contains("pose[1].rotation[0]"));
-        assert!(lab.set_bone_pose(9, [0.0, 0.0, 0.0, 1.0], [0.0; 3], [1.0; 3]).is_err());
+        assert!(lab
+            .set_bone_pose(9, [0.0, 0.0, 0.0, 1.0], [0.0; 3], [1.0; 3])
+            .is_err());
         let negative = lab.set_influences(0, &[(0, -1.0)]).unwrap_err();
         assert!(negative.to_string().contains("negative"), "{negative}");
         assert!(lab.set_influences(0, &[(5, 1.0)]).is_err());
@@ -372,7 +400,10 @@ mod tests {
     #[test]
     fn unknown_names_list_what_exists() {
         let error = Lab::example("three-bone").unwrap_err().to_string();
-        assert!(error.contains("'three-bone'") && error.contains("y-junction"), "{error}");
+        assert!(
+            error.contains("'three-bone'") && error.contains("y-junction"),
+            "{error}"
+        );
         let error = "lsb".parse::<SkinningMethod>().unwrap_err().to_string();
         assert!(error.contains("'lsb'"), "{error}");
     }
@@ -391,7 +422,8 @@ mod tests {
         let mut lab = Lab::example("two-bone").unwrap();
         let rest = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
         assert_eq!(rest, lab.scene().mesh.positions_model);
-        lab.set_bone_pose(1, rotation_about(Vec3::Z, 1.0), [0.0; 3], [1.0; 3]).unwrap();
+        lab.set_bone_pose(1, rotation_about(Vec3::Z, 1.0), [0.0; 3], [1.0; 3])
+            .unwrap();
         assert_ne!(lab.skinned_positions(SkinningMethod::Lbs), rest.as_slice());
         lab.reset_pose();
         assert_eq!(lab.skinned_positions(SkinningMethod::Dqs), rest.as_slice());

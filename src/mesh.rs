@@ -59,7 +59,9 @@ pub fn vertex_normals(positions: &[Vec3], indices: &[u32]) -> Vec<Vec3> {
             sums[vertex] += face;
         }
     }
-    sums.into_iter().map(|sum| sum.try_normalize().unwrap_or(Vec3::Z)).collect()
+    sums.into_iter()
+        .map(|sum| sum.try_normalize().unwrap_or(Vec3::Z))
+        .collect()
 }
 
 #[cfg(test)]

@@ -52,7 +52,11 @@ impl Default for BoneTransform {
 /// # Panics
 ///
 /// If `pose` or `model_from_bone_posed` does not have one entry per bone.
-pub fn pose_to_model(skeleton: &Skeleton, pose: &[BoneTransform], model_from_bone_posed: &mut [Mat4]) {
+pub fn pose_to_model(
+    skeleton: &Skeleton,
+    pose: &[BoneTransform],
+    model_from_bone_posed: &mut [Mat4],
+) {
     crate::skeleton::compose_frames(skeleton.bones(), pose, model_from_bone_posed);
 }
 
@@ -63,7 +67,11 @@ pub fn pose_to_model(skeleton: &Skeleton, pose: &[BoneTransform], model_from_bon
 ///
 /// If the slices do not have one entry per bone.
 pub fn skinning_palette(skeleton: &Skeleton, model_from_bone_posed: &[Mat4], palette: &mut [Mat4]) {
-    assert_eq!(model_from_bone_posed.len(), skeleton.len(), "one posed frame per bone");
+    assert_eq!(
+        model_from_bone_posed.len(),
+        skeleton.len(),
+        "one posed frame per bone"
+    );
     assert_eq!(palette.len(), skeleton.len(), "one palette entry per bone");
     for ((entry, posed), bone_from_model_rest) in palette
         .iter_mut()
@@ -171,7 +179,10 @@ mod tests {
         ];
         let (_, palette) = palette_for(&skeleton, &pose);
         let moved = palette[1].transform_point3(Vec3::new(0.0, 3.0, 0.0));
-        assert!(moved.abs_diff_eq(Vec3::new(-1.0, 2.0, 0.0), 1e-6), "{moved}");
+        assert!(
+            moved.abs_diff_eq(Vec3::new(-1.0, 2.0, 0.0), 1e-6),
+            "{moved}"
+        );
         assert_eq!(palette[0], Mat4::IDENTITY, "bone 1 does not move at all");
     }
 
@@ -188,13 +199,18 @@ mod tests {
         let (posed, palette) = palette_for(&skeleton, &pose);
         let point = Vec3::new(0.0, 3.0, 0.0);
         let expected = Vec3::new(-angle.sin(), 2.0 + angle.cos(), 0.0);
-        assert!(palette[1].transform_point3(point).abs_diff_eq(expected, 1e-6));
+        assert!(palette[1]
+            .transform_point3(point)
+            .abs_diff_eq(expected, 1e-6));
         let steps = three_steps(&skeleton, &pose, &posed, 1, point);
         assert!(steps.in_bone_rest.abs_diff_eq(Vec3::Y, 1e-6));
         assert!(steps.in_model_posed.abs_diff_eq(expected, 1e-6));
         let applied_twice = (posed[1] * pose[1].to_mat4() * skeleton.bone_from_model_rest()[1])
             .transform_point3(point);
-        assert!(!applied_twice.abs_diff_eq(expected, 1e-2), "the pitfall differs");
+        assert!(
+            !applied_twice.abs_diff_eq(expected, 1e-2),
+            "the pitfall differs"
+        );
     }
 
     #[test]
@@ -223,7 +239,9 @@ mod tests {
         let (posed, palette) = palette_for(&skeleton, &pose);
         // Bone 1 stretched to twice its length: its tip, and bone 2's origin,
         // lands at y = 4, shifted by x = 1.
-        assert!(posed[1].transform_point3(Vec3::ZERO).abs_diff_eq(Vec3::new(1.0, 4.0, 0.0), 1e-6));
+        assert!(posed[1]
+            .transform_point3(Vec3::ZERO)
+            .abs_diff_eq(Vec3::new(1.0, 4.0, 0.0), 1e-6));
         assert!(palette[0]
             .transform_point3(Vec3::new(0.0, 1.0, 0.0))
             .abs_diff_eq(Vec3::new(1.0, 2.0, 0.0), 1e-6));

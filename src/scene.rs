@@ -219,7 +219,11 @@ impl Scene {
         let doc: SceneDoc = serde_path_to_error::deserialize(deserializer).map_err(|error| {
             let path = error.path().to_string();
             SceneError::Json {
-                path: if path == "." { "document".to_owned() } else { path },
+                path: if path == "." {
+                    "document".to_owned()
+                } else {
+                    path
+                },
                 message: error.into_inner().to_string(),
             }
         })?;
@@ -283,13 +287,23 @@ impl Scene {
                 })
                 .collect(),
             mesh: MeshDoc {
-                positions: self.mesh.positions_model.iter().flat_map(|p| p.to_array()).collect(),
+                positions: self
+                    .mesh
+                    .positions_model
+                    .iter()
+                    .flat_map(|p| p.to_array())
+                    .collect(),
                 indices: self.mesh.indices.clone(),
             },
             influences: self
                 .influences
                 .iter()
-                .map(|vertex| vertex.pairs().map(|(bone, weight)| (u32::from(bone), weight)).collect())
+                .map(|vertex| {
+                    vertex
+                        .pairs()
+                        .map(|(bone, weight)| (u32::from(bone), weight))
+                        .collect()
+                })
                 .collect(),
             pose: self.pose.iter().map(pose_doc).collect(),
         }
@@ -328,14 +342,23 @@ fn validate_mesh(doc: &MeshDoc) -> Result<Mesh, SceneError> {
     }
     check_finite("mesh.positions", &doc.positions)?;
     let vertex_count = doc.positions.len() / 3;
-    if let Some((k, &vertex)) = doc.indices.iter().enumerate().find(|(_, &v)| v as usize >= vertex_count) {
+    if let Some((k, &vertex)) = doc
+        .indices
+        .iter()
+        .enumerate()
+        .find(|(_, &v)| v as usize >= vertex_count)
+    {
         return Err(SceneError::VertexOutOfRange {
             field: format!("mesh.indices[{k}]"),
             vertex: vertex as usize,
             vertex_count,
         });
     }
-    let positions = doc.positions.chunks_exact(3).map(Vec3::from_slice).collect();
+    let positions = doc
+        .positions
+        .chunks_exact(3)
+        .map(Vec3::from_slice)
+        .collect();
     Ok(Mesh::new(positions, doc.indices.clone()))
 }
 
@@ -357,9 +380,16 @@ pub fn validate_vertex_influences(
         }
         check_finite(&format!("influences[{vertex}][{slot}] weight"), &[weight])?;
         if weight < 0.0 {
-            return Err(SceneError::NegativeWeight { vertex, slot, weight });
+            return Err(SceneError::NegativeWeight {
+                vertex,
+                slot,
+                weight,
+            });
         }
-        if pairs[..slot].iter().any(|&(earlier, _)| earlier as usize == bone) {
+        if pairs[..slot]
+            .iter()
+            .any(|&(earlier, _)| earlier as usize == bone)
+        {
             return Err(SceneError::DuplicateBone { vertex, slot, bone });
         }
         fitted.push((bone as u16, weight));

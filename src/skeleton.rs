@@ -71,8 +71,14 @@ impl Skeleton {
                 root = Some(index);
             }
             let bone = &mut bones[index];
-            check_finite(&format!("bones[{index}].origin"), &bone.origin_in_parent.to_array())?;
-            check_finite(&format!("bones[{index}].orientation"), &bone.orientation.to_array())?;
+            check_finite(
+                &format!("bones[{index}].origin"),
+                &bone.origin_in_parent.to_array(),
+            )?;
+            check_finite(
+                &format!("bones[{index}].orientation"),
+                &bone.orientation.to_array(),
+            )?;
             check_finite(&format!("bones[{index}].length"), &[bone.length])?;
             if bone.length < 0.0 {
                 return Err(SceneError::NegativeLength {
@@ -276,8 +282,12 @@ mod tests {
             SceneError::ParentAfterChild { bone: 0, parent: 1 }
         );
         assert_eq!(
-            Skeleton::new(vec![bone(None, 1.0), bone(Some(2), 1.0), bone(Some(1), 1.0)])
-                .unwrap_err(),
+            Skeleton::new(vec![
+                bone(None, 1.0),
+                bone(Some(2), 1.0),
+                bone(Some(1), 1.0)
+            ])
+            .unwrap_err(),
             SceneError::Cycle { bone: 1 }
         );
         assert_eq!(
@@ -286,17 +296,26 @@ mod tests {
         );
         assert_eq!(
             Skeleton::new(vec![bone(None, 1.0), bone(None, 1.0)]).unwrap_err(),
-            SceneError::MultipleRoots { first: 0, second: 1 }
+            SceneError::MultipleRoots {
+                first: 0,
+                second: 1
+            }
         );
         assert_eq!(
             Skeleton::new(vec![bone(None, -1.0)]).unwrap_err(),
-            SceneError::NegativeLength { bone: 0, length: -1.0 }
+            SceneError::NegativeLength {
+                bone: 0,
+                length: -1.0
+            }
         );
         let mut zero = bone(None, 1.0);
         zero.orientation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
-        assert_eq!(Skeleton::new(vec![zero]).unwrap_err(), SceneError::ZeroQuaternion {
-            field: "bones[0].orientation".to_owned()
-        });
+        assert_eq!(
+            Skeleton::new(vec![zero]).unwrap_err(),
+            SceneError::ZeroQuaternion {
+                field: "bones[0].orientation".to_owned()
+            }
+        );
         let mut nan = bone(None, 1.0);
         nan.origin_in_parent.y = f32::NAN;
         assert!(matches!(

@@ -9,7 +9,12 @@ use crate::dual_quat::{DualQuat, RigidScale};
 use crate::influences::VertexInfluences;
 use crate::mesh::Mesh;
 
-fn check_lengths(mesh: &Mesh, influences: &[VertexInfluences], out_positions: &[Vec3], out_normals: &[Vec3]) {
+fn check_lengths(
+    mesh: &Mesh,
+    influences: &[VertexInfluences],
+    out_positions: &[Vec3],
+    out_normals: &[Vec3],
+) {
     let count = mesh.vertex_count();
     assert_eq!(influences.len(), count, "one influence list per vertex");
     assert_eq!(out_positions.len(), count, "one output position per vertex");
@@ -114,7 +119,11 @@ pub fn skin_dqs(
         let mut scale_shear = first.scale_shear * first_weight;
         for (bone, weight) in pairs {
             let entry = &palette[usize::from(bone)];
-            let sign = if entry.rigid.real.dot(pivot) < 0.0 { -weight } else { weight };
+            let sign = if entry.rigid.real.dot(pivot) < 0.0 {
+                -weight
+            } else {
+                weight
+            };
             rigid = rigid.add(&entry.rigid.scaled(sign));
             scale_shear += entry.scale_shear * weight;
         }
@@ -139,7 +148,10 @@ mod tests {
 
     #[test]
     fn lbs_is_the_weighted_mean_of_the_transformed_points() {
-        let palette = [Mat4::IDENTITY, Mat4::from_translation(Vec3::new(2.0, 0.0, 0.0))];
+        let palette = [
+            Mat4::IDENTITY,
+            Mat4::from_translation(Vec3::new(2.0, 0.0, 0.0)),
+        ];
         let (inf, _) = VertexInfluences::from_pairs(&[(0, 0.25), (1, 0.75)]);
         let (mesh, influences) = one_vertex(Vec3::new(0.0, 1.0, 0.0), inf);
         let mut out = [Vec3::ZERO];

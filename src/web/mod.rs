@@ -1,0 +1,277 @@
+//! The JavaScript face of the lab: `Lab` for `www/pkg/skinlab.js`.
+//!
+//! A thin shell: it converts JavaScript values into plain Rust values, calls
+//! [`crate::lab::Lab`], and turns every error into a JS `Error` whose message
+//! starts with the method's name.
+
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+use crate::examples::EXAMPLE_NAMES;
+use crate::influences::quantisation_report;
+use crate::lab::{fixed_from_f64, index_from_f64, EditError, Lab, SkinningMethod};
+
+fn js_error(method: &str, error: impl std::fmt::Display) -> JsError {
+    JsError::new(&format!("{method}: {error}"))
+}
+
+fn numbers(method: &str, what: &str, value: JsValue) -> Result<Vec<f64>, JsError> {
+    if !value.is_object() {
+        let found = value
+            .as_string()
+            .map_or_else(|| format!("{value:?}"), |s| format!("'{s}'"));
+        return Err(js_error(
+            method,
+            format!("{what} must be an array of numbers, got {found}"),
+        ));
+    }
+    serde_wasm_bindgen::from_value(value).map_err(|error| {
+        js_error(
+            method,
+            format!("{what} must be an array of numbers ({error})"),
+        )
+    })
+}
+
+/// `{rotation: [x,y,z,w], translation: [x,y,z], scale: [x,y,z]}`.
+#[derive(Serialize)]
+struct PoseView {
+    rotation: [f32; 4],
+    translation: [f32; 3],
+    scale: [f32; 3],
+}
+
+/// `{maxWeightError, meanWeightError}`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QuantisationView {
+    max_weight_error: f32,
+    mean_weight_error: f32,
+}
+
+/// A skinning lab: one scene, its pose and its CPU reference skinning.
+#[wasm_bindgen(js_name = Lab)]
+pub struct JsLab {
+    inner: Lab,
+}
+
+#[wasm_bindgen(js_class = Lab)]
+impl JsLab {
+    /// Reads scene JSON; throws an `Error` naming the field and index of the
+    /// first problem.
+    #[wasm_bindgen(js_name = fromSceneJson)]
+    pub fn from_scene_json(text: &str) -> Result<JsLab, JsError> {
+        Lab::from_json(text)
+            .map(|inner| JsLab { inner })
+            .map_err(|error| js_error("fromSceneJson", error))
+    }
+
+    /// A built-in example: `two-bone`, `two-bone-smooth`, `y-junction`,
+    /// `y-junction-unweighted`, `tube`, `chain`.
+    pub fn example(name: &str) -> Result<JsLab, JsError> {
+        Lab::example(name)
+            .map(|inner| JsLab { inner })
+            .map_err(|error| js_error("example", error))
+    }
+
+    /// The names [`JsLab::example`] accepts.
+    #[wasm_bindgen(js_name = exampleNames)]
+    pub fn example_names() -> Vec<String> {
+        EXAMPLE_NAMES
+            .iter()
+            .map(|name| (*name).to_owned())
+            .collect()
+    }
+
+    /// The scene, with the current pose and influences, as JSON.
+    #[wasm_bindgen(js_name = sceneJson)]
+    pub fn scene_json(&self) -> String {
+        self.inner.scene_json()
+    }
+
+    /// Number of bones.
+    #[wasm_bindgen(js_name = boneCount)]
+    pub fn bone_count(&self) -> u32 {
+        self.inner.bone_count() as u32
+    }
+
+    /// Number of vertices.
+    #[wasm_bindgen(js_name = vertexCount)]
+    pub fn vertex_count(&self) -> u32 {
+        self.inner.vertex_count() as u32
+    }
+
+    /// The bones' names, in index order.
+    #[wasm_bindgen(js_name = boneNames)]
+    pub fn bone_names(&self) -> Vec<String> {
+        self.inner
+            .scene()
+            .skeleton
+            .bones()
+            .iter()
+            .map(|b| b.name.clone())
+            .collect()
+    }
+
+    /// Each bone's parent index, or -1 for the root.
+    #[wasm_bindgen(js_name = boneParents)]
+    pub fn bone_parents(&self) -> Vec<i32> {
+        let bones = self.inner.scene().skeleton.bones();
+        bones
+            .iter()
+            .map(|b| b.parent.map_or(-1, i32::from))
+            .collect()
+    }
+
+    /// Grows by one on every change to the pose or the weights.
+    pub fn revision(&self) -> f64 {
+        self.inner.revision() as f64
+    }
+
+    /// Sets bone `bone`'s animation `A_i = T(translation) · Rot(rotation) ·
+    /// S(scale)`; `translation` and `scale` may be omitted.
+    #[wasm_bindgen(js_name = setBonePose)]
+    pub fn set_bone_pose(
+        &mut self,
+        bone: f64,
+        rotation: JsValue,
+        translation: JsValue,
+        scale: JsValue,
+    ) -> Result<(), JsError> {
+        const METHOD: &str = "setBonePose";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let rotation = fixed_from_f64::<4>("rotation", &numbers(METHOD, "rotation", rotation)?)
+            .map_err(|e| js_error(METHOD, e))?;
+        let translation = if translation.is_undefined() || translation.is_null() {
+            [0.0; 3]
+        } else {
+            fixed_from_f64::<3>("translation", &numbers(METHOD, "translation", translation)?)
+                .map_err(|e| js_error(METHOD, e))?
+        };
+        let scale = if scale.is_undefined() || scale.is_null() {
+            [1.0; 3]
+        } else {
+            fixed_from_f64::<3>("scale", &numbers(METHOD, "scale", scale)?)
+                .map_err(|e| js_error(METHOD, e))?
+        };
+        self.inner
+            .set_bone_pose(bone, rotation, translation, scale)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Bone `bone`'s animation as `{rotation, translation, scale}`.
+    #[wasm_bindgen(js_name = bonePose)]
+    pub fn bone_pose(&self, bone: f64) -> Result<JsValue, JsError> {
+        const METHOD: &str = "bonePose";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let pose = self
+            .inner
+            .bone_pose(bone)
+            .map_err(|e| js_error(METHOD, e))?;
+        let view = PoseView {
+            rotation: pose.rotation.to_array(),
+            translation: pose.translation.to_array(),
+            scale: pose.scale.to_array(),
+        };
+        serde_wasm_bindgen::to_value(&view).map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Puts every bone back in its rest pose.
+    #[wasm_bindgen(js_name = resetPose)]
+    pub fn reset_pose(&mut self) {
+        self.inner.reset_pose();
+    }
+
+    /// Vertex `vertex`'s `[[bone, weight], ...]`, normalised, largest first.
+    pub fn influences(&self, vertex: f64) -> Result<JsValue, JsError> {
+        const METHOD: &str = "influences";
+        let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error(METHOD, e))?;
+        let pairs = self
+            .inner
+            .influences(vertex)
+            .map_err(|e| js_error(METHOD, e))?;
+        serde_wasm_bindgen::to_value(&pairs).map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Replaces vertex `vertex`'s influences with `[[bone, weight], ...]`;
+    /// normalised and pruned to four. Returns how many pairs were pruned.
+    #[wasm_bindgen(js_name = setInfluences)]
+    pub fn set_influences(&mut self, vertex: f64, pairs: JsValue) -> Result<u32, JsError> {
+        const METHOD: &str = "setInfluences";
+        let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error(METHOD, e))?;
+        let raw: Vec<(f64, f64)> = serde_wasm_bindgen::from_value(pairs).map_err(|e| {
+            js_error(
+                METHOD,
+                format!("influences must be [[bone, weight], ...] ({e})"),
+            )
+        })?;
+        let pairs = raw
+            .iter()
+            .map(|&(bone, weight)| Ok((index_from_f64("bone", bone)? as u32, weight as f32)))
+            .collect::<Result<Vec<_>, EditError>>()
+            .map_err(|e| js_error(METHOD, e))?;
+        let fitting = self
+            .inner
+            .set_influences(vertex, &pairs)
+            .map_err(|e| js_error(METHOD, e))?;
+        Ok(fitting.pruned as u32)
+    }
+
+    /// The CPU reference: `x, y, z` per vertex, skinned by `"lbs"` or
+    /// `"dqs"`.
+    #[wasm_bindgen(js_name = skinnedPositions)]
+    pub fn skinned_positions(&mut self, method: &str) -> Result<Vec<f32>, JsError> {
+        let method: SkinningMethod = method
+            .parse()
+            .map_err(|e| js_error("skinnedPositions", e))?;
+        Ok(self
+            .inner
+            .skinned_positions(method)
+            .iter()
+            .flat_map(|p| p.to_array())
+            .collect())
+    }
+
+    /// The skinned normals matching [`JsLab::skinned_positions`].
+    #[wasm_bindgen(js_name = skinnedNormals)]
+    pub fn skinned_normals(&mut self, method: &str) -> Result<Vec<f32>, JsError> {
+        let method: SkinningMethod = method.parse().map_err(|e| js_error("skinnedNormals", e))?;
+        Ok(self
+            .inner
+            .skinned_normals(method)
+            .iter()
+            .flat_map(|p| p.to_array())
+            .collect())
+    }
+
+    /// `M_i = R'_i · R_i⁻¹` of bone `bone`: 16 numbers, column-major.
+    #[wasm_bindgen(js_name = skinningMatrix)]
+    pub fn skinning_matrix(&mut self, bone: f64) -> Result<Vec<f32>, JsError> {
+        const METHOD: &str = "skinningMatrix";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let matrix = self
+            .inner
+            .skinning_matrix(bone)
+            .map_err(|e| js_error(METHOD, e))?;
+        Ok(matrix.to_cols_array().to_vec())
+    }
+
+    /// Vertices that listed more than four bones in the loaded scene and were
+    /// pruned to the four largest.
+    #[wasm_bindgen(js_name = prunedVertexCount)]
+    pub fn pruned_vertex_count(&self) -> u32 {
+        self.inner.scene().pruned_vertices as u32
+    }
+
+    /// What quantising the weights to `unorm8` would cost:
+    /// `{maxWeightError, meanWeightError}`.
+    #[wasm_bindgen(js_name = quantisationReport)]
+    pub fn quantisation_report(&self) -> Result<JsValue, JsError> {
+        let report = quantisation_report(self.inner.all_influences());
+        let view = QuantisationView {
+            max_weight_error: report.max_weight_error,
+            mean_weight_error: report.mean_weight_error,
+        };
+        serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("quantisationReport", e))
+    }
+}
