@@ -1,1 +1,184 @@
-fn main() {}
+//! Skinlab's build, serve and test commands: `cargo xtask <command>`.
+//!
+//! Each command installs what it needs and is missing (the wasm32 target,
+//! the wasm-bindgen CLI of exactly the version in `Cargo.lock`, npm packages,
+//! Chromium), saying so as it does.
+
+mod serve;
+mod tools;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+commands:
+  build          build the wasm in release mode and run wasm-bindgen into www/pkg/
+  serve [PORT]   build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
+  test           fmt, clippy, native tests, wasm build, Node tests, browser tests
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("build") => build(),
+        Some("serve") => {
+            let port = args.get(1).map_or(Ok(8000), |p| {
+                p.parse::<u16>().map_err(|e| format!("port {p}: {e}"))
+            });
+            port.and_then(|port| build().and_then(|()| serve::serve(&root().join("www"), port)))
+        }
+        Some("test") => test(),
+        _ => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The repository root: the folder above this crate.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Runs `program args` in the repository root, failing with its name.
+pub fn run(program: &str, args: &[&str]) -> Result<(), String> {
+    run_in(&root(), program, args)
+}
+
+/// Runs `program args` in `dir`, failing with its name.
+pub fn run_in(dir: &Path, program: &str, args: &[&str]) -> Result<(), String> {
+    println!("$ {program} {}", args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .map_err(|e| format!("could not start {program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+    }
+}
+
+/// Builds `www/pkg/` from the crate: release wasm, then wasm-bindgen.
+fn build() -> Result<(), String> {
+    tools::ensure_wasm_target()?;
+    tools::ensure_wasm_bindgen()?;
+    run(
+        "cargo",
+        &[
+            "build",
+            "--package",
+            "skinlab",
+            "--lib",
+            "--release",
+            "--target",
+            "wasm32-unknown-unknown",
+        ],
+    )?;
+    let wasm = root().join("target/wasm32-unknown-unknown/release/skinlab.wasm");
+    let out_dir = root().join("www/pkg");
+    run(
+        "wasm-bindgen",
+        &[
+            "--target",
+            "web",
+            "--no-typescript",
+            "--out-dir",
+            &out_dir.to_string_lossy(),
+            &wasm.to_string_lossy(),
+        ],
+    )
+}
+
+/// Every `*.test.mjs` file in `dir`, sorted.
+fn test_files(dir: &Path) -> Result<Vec<String>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut files: Vec<String> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.to_string_lossy().ends_with(".test.mjs"))
+        .map(|path| path.to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+fn node_tests(dir: &str) -> Result<(), String> {
+    let files = test_files(&root().join(dir))?;
+    if files.is_empty() {
+        return Err(format!("no *.test.mjs files in {dir}"));
+    }
+    let mut args = vec!["--test", "--test-concurrency=1"];
+    args.extend(files.iter().map(String::as_str));
+    run("node", &args)
+}
+
+/// Every check, in order, stopping at the first failure.
+fn test() -> Result<(), String> {
+    let started = Instant::now();
+    let step = |name: &str, action: &dyn Fn() -> Result<(), String>| -> Result<(), String> {
+        let begun = Instant::now();
+        println!("\n=== {name}");
+        action().map_err(|e| format!("{name}: {e}"))?;
+        println!("=== {name}: ok ({:.1} s)", begun.elapsed().as_secs_f64());
+        Ok(())
+    };
+    step("tools", &|| {
+        tools::ensure_wasm_target()?;
+        tools::ensure_wasm_bindgen()?;
+        tools::ensure_npm_packages()?;
+        tools::ensure_chromium()
+    })?;
+    step("format", &|| run("cargo", &["fmt", "--all", "--check"]))?;
+    step("clippy (native)", &|| {
+        run(
+            "cargo",
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        )
+    })?;
+    step("clippy (wasm32)", &|| {
+        run(
+            "cargo",
+            &[
+                "clippy",
+                "--package",
+                "skinlab",
+                "--lib",
+                "--target",
+                "wasm32-unknown-unknown",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        )
+    })?;
+    step("native tests", &|| run("cargo", &["test", "--workspace"]))?;
+    step("wasm build", &build)?;
+    step("node tests", &|| node_tests("tests/node"))?;
+    step("browser tests", &|| node_tests("tests/e2e"))?;
+    println!(
+        "\nall checks passed in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,0 +1,149 @@
+// The JS API of DESIGN.md §4, driven in Node against the real wasm.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { Lab, aboutZ, aboutY, vertexOf } from './wasm.mjs';
+
+const close = (a, b, eps = 1e-5) =>
+  assert.ok(a.every((x, k) => Math.abs(x - b[k]) <= eps), `${a} ≉ ${b}`);
+
+function stripScene() {
+  // Seed 000's strip along +Y: two bones of length 2, vertex k at y = k.
+  const positions = [];
+  const influences = [];
+  for (let y = 0; y <= 4; y++) {
+    positions.push(0, y, 0);
+    influences.push(y < 2 ? [[0, 1]] : [[1, 1]]);
+  }
+  return {
+    bones: [
+      { name: 'bone 1', parent: null, origin: [0, 0, 0], orientation: [0, 0, 0, 1], length: 2 },
+      { name: 'bone 2', parent: 0, origin: [0, 0, 0], orientation: [0, 0, 0, 1], length: 2 },
+    ],
+    mesh: { positions, indices: [] },
+    influences,
+  };
+}
+
+test('load a scene, pose bone 2 by 90°, read positions', () => {
+  const lab = Lab.fromSceneJson(JSON.stringify(stripScene()));
+  assert.equal(lab.boneCount(), 2);
+  assert.equal(lab.vertexCount(), 5);
+  lab.setBonePose(1, aboutZ(Math.PI / 2), [0, 0, 0], [1, 1, 1]);
+  for (const method of ['lbs', 'dqs']) {
+    const positions = lab.skinnedPositions(method);
+    assert.ok(positions instanceof Float32Array);
+    close(vertexOf(positions, 3), [-1, 2, 0]);
+    // Bone 1's vertices stay exactly where they were.
+    assert.deepEqual(vertexOf(positions, 0), [0, 0, 0]);
+    assert.deepEqual(vertexOf(positions, 1), [0, 1, 0]);
+  }
+  const m = Array.from(lab.skinningMatrix(1));
+  assert.equal(m.length, 16);
+  close(m, [0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1, 0, 2, 2, 0, 1]);
+});
+
+test('bonePose, resetPose and sceneJson round trip', () => {
+  const lab = Lab.example('two-bone-smooth');
+  const rotation = aboutZ(0.4);
+  lab.setBonePose(1, rotation, [0.5, 0, 0], [1, 2, 1]);
+  const pose = lab.bonePose(1);
+  close(pose.rotation, rotation);
+  close(pose.translation, [0.5, 0, 0]);
+  close(pose.scale, [1, 2, 1]);
+  const copy = Lab.fromSceneJson(lab.sceneJson());
+  assert.equal(copy.sceneJson(), lab.sceneJson());
+  close(Array.from(copy.skinnedPositions('dqs')), Array.from(lab.skinnedPositions('dqs')));
+  lab.resetPose();
+  assert.deepEqual(lab.bonePose(1), { rotation: [0, 0, 0, 1], translation: [0, 0, 0], scale: [1, 1, 1] });
+  // Translation and scale may be left out.
+  lab.setBonePose(0, aboutZ(0.1));
+  assert.deepEqual(lab.bonePose(0).scale, [1, 1, 1]);
+});
+
+test('influences and setInfluences normalise and prune', () => {
+  const lab = Lab.example('y-junction');
+  assert.deepEqual(lab.influences(0), [[0, 1]]);
+  const pruned = lab.setInfluences(0, [[0, 2], [1, 1], [2, 1]]);
+  assert.equal(pruned, 0);
+  assert.deepEqual(lab.influences(0), [[0, 0.5], [1, 0.25], [2, 0.25]]);
+});
+
+test('every example loads, and the tube shows the candy wrapper', () => {
+  for (const name of Lab.exampleNames()) {
+    const lab = Lab.example(name);
+    assert.ok(lab.vertexCount() > 0, name);
+    const rest = lab.skinnedPositions('lbs');
+    assert.equal(rest.length, 3 * lab.vertexCount());
+  }
+  const tube = Lab.example('tube');
+  tube.setBonePose(1, aboutY(Math.PI));
+  const radius = (positions) => {
+    let sum = 0;
+    for (let k = 0; k < 24; k++) {
+      const [x, , z] = vertexOf(positions, 8 * 24 + k);
+      sum += Math.hypot(x, z);
+    }
+    return sum / 24 / 0.5;
+  };
+  assert.ok(radius(tube.skinnedPositions('lbs')) < 0.2);
+  assert.ok(Math.abs(radius(tube.skinnedPositions('dqs')) - 1) < 0.02);
+});
+
+// Each bad input gets an Error whose message names the problem.
+const badScenes = [
+  ['not JSON', '{"bones": [', /scene JSON/],
+  ['unknown parent', (s) => { s.bones[1].parent = 7; }, /bones\[1\]\.parent: bone 7 does not exist/],
+  ['parent after child', (s) => { s.bones[0].parent = 1; s.bones[1].parent = null; }, /bones\[0\]\.parent: parent 1 is listed after its child/],
+  ['cycle', (s) => { s.bones[1].parent = 1; }, /bones\[1\]\.parent: the parent chain loops/],
+  ['infinity', (s) => { s.mesh.positions[4] = 1e39; }, /mesh\.positions\[4\]: inf is not a finite number/],
+  ['positions length', (s) => { s.mesh.positions.push(1); }, /mesh\.positions: length 16, expected a multiple of 3/],
+  ['influences length', (s) => { s.influences.pop(); }, /influences: length 4, expected one list per vertex \(5\)/],
+  ['origin length', (s) => { s.bones[0].origin = [0, 0]; }, /bones\[0\]\.origin: invalid length 2/],
+  ['bone out of range', (s) => { s.influences[2] = [[2, 1]]; }, /influences\[2\]\[0\]: bone 2 is out of range \(the scene has 2 bones\)/],
+  ['negative weight', (s) => { s.influences[2] = [[1, -0.5]]; }, /influences\[2\]\[0\]: weight -0\.5 is negative/],
+  ['empty bones', (s) => { s.bones = []; s.influences = s.influences.map(() => []); }, /bones: a scene needs at least one bone/],
+];
+
+for (const [name, edit, message] of badScenes) {
+  test(`fromSceneJson refuses: ${name}`, () => {
+    let text = edit;
+    if (typeof edit === 'function') {
+      const scene = stripScene();
+      edit(scene);
+      text = JSON.stringify(scene);
+    }
+    assert.throws(() => Lab.fromSceneJson(text), (error) => {
+      assert.ok(error instanceof Error, 'an Error');
+      assert.match(error.message, message);
+      return true;
+    });
+  });
+}
+
+test('bad arguments are refused and change nothing', () => {
+  const lab = Lab.example('two-bone');
+  lab.setBonePose(1, aboutZ(0.3));
+  const before = lab.sceneJson();
+  const cases = [
+    [() => lab.setBonePose(5, [0, 0, 0, 1]), /setBonePose: bone 5 is out of range/],
+    [() => lab.setBonePose(-1, [0, 0, 0, 1]), /setBonePose: bone: -1 is not a valid index/],
+    [() => lab.setBonePose(1, [0, 0, NaN, 1]), /setBonePose: pose\[1\]\.rotation\[2\]: NaN is not a finite number/],
+    [() => lab.setBonePose(1, [0, 0, 1]), /setBonePose: rotation: expected 4 numbers, got 3/],
+    [() => lab.setBonePose(1, 'up'), /setBonePose: rotation must be an array of numbers/],
+    [() => lab.setBonePose(1, [0, 0, 0, 1], [0, Infinity, 0]), /translation\[1\]: inf is not a finite number/],
+    [() => lab.setBonePose(1, [0, 0, 0, 0]), /zero quaternion/],
+    [() => lab.bonePose(2), /bonePose: bone 2 is out of range/],
+    [() => lab.influences(99), /influences: vertex 99 is out of range \(the mesh has 18 vertices\)/],
+    [() => lab.setInfluences(0, [[0, -1]]), /setInfluences: influences\[0\]\[0\]: weight -1 is negative/],
+    [() => lab.setInfluences(0, [[3, 1]]), /setInfluences: influences\[0\]\[0\]: bone 3 is out of range/],
+    [() => lab.setInfluences(0, [[0, NaN]]), /NaN is not a finite number/],
+    [() => lab.setInfluences(0, 'all'), /setInfluences: influences must be/],
+    [() => lab.skinnedPositions('lsb'), /skinnedPositions: unknown skinning method 'lsb'/],
+    [() => lab.skinningMatrix(2.5), /skinningMatrix: bone: 2.5 is not a valid index/],
+    [() => Lab.example('three-bone'), /example: unknown example 'three-bone'; known examples: two-bone/],
+  ];
+  for (const [call, message] of cases) {
+    assert.throws(call, (error) => error instanceof Error && message.test(error.message), String(message));
+  }
+  assert.equal(lab.sceneJson(), before);
+});
