@@ -104,7 +104,22 @@ pub struct Lab {
     skinned_with: Option<SkinningMethod>,
     palette_current: bool,
     revision: u64,
+    id: u64,
+    undo_stack: Vec<Snapshot>,
+    redo_stack: Vec<Snapshot>,
 }
+
+/// What undo restores: the pose and the weights.
+#[derive(Clone, Debug, PartialEq)]
+struct Snapshot {
+    pose: Vec<BoneTransform>,
+    influences: Vec<VertexInfluences>,
+}
+
+/// Undo steps kept; older ones are forgotten.
+pub const UNDO_DEPTH: usize = 200;
+
+static NEXT_LAB_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl Lab {
     /// Wraps a validated scene.
@@ -121,7 +136,71 @@ impl Lab {
             skinned_with: None,
             palette_current: false,
             revision: 0,
+            id: NEXT_LAB_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            undo_stack: Vec::new(),
+            redo_stack: Vec::new(),
         }
+    }
+
+    /// A number no other lab in this process has: with [`Lab::revision`] it
+    /// tells a renderer whether what it uploaded is still current.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            pose: self.scene.pose.clone(),
+            influences: self.scene.influences.clone(),
+        }
+    }
+
+    fn restore(&mut self, snapshot: Snapshot) {
+        self.scene.pose = snapshot.pose;
+        self.scene.influences = snapshot.influences;
+        self.changed();
+    }
+
+    /// Records the current pose and weights as one undo step, before an edit
+    /// (a drag, a stroke) begins. Clears the redo steps.
+    pub fn checkpoint(&mut self) {
+        let snapshot = self.snapshot();
+        if self.undo_stack.last() == Some(&snapshot) {
+            return;
+        }
+        if self.undo_stack.len() == UNDO_DEPTH {
+            self.undo_stack.remove(0);
+        }
+        self.undo_stack.push(snapshot);
+        self.redo_stack.clear();
+    }
+
+    /// Goes back to the last checkpoint; false if there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(previous) = self.undo_stack.pop() else {
+            return false;
+        };
+        self.redo_stack.push(self.snapshot());
+        self.restore(previous);
+        true
+    }
+
+    /// Re-applies what the last undo took back; false if there is nothing.
+    pub fn redo(&mut self) -> bool {
+        let Some(next) = self.redo_stack.pop() else {
+            return false;
+        };
+        self.undo_stack.push(self.snapshot());
+        self.restore(next);
+        true
+    }
+
+    /// `F_i = R'_i · A_i⁻¹ = C'_p(i) · T(origin_i) · O_i`: bone `i`'s posed
+    /// frame without its own animation, the frame a drag rotates in.
+    pub fn model_from_bone_unanimated(&mut self, bone: usize) -> Result<Mat4, EditError> {
+        self.check_bone(bone)?;
+        let animation = self.scene.pose[bone].to_mat4();
+        Ok(self.model_from_bone_posed()[bone] * animation.inverse())
     }
 
     /// Parses and validates scene JSON.
@@ -406,6 +485,28 @@ mod tests {
         );
         let error = "lsb".parse::<SkinningMethod>().unwrap_err().to_string();
         assert!(error.contains("'lsb'"), "{error}");
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_checkpoints() {
+        let mut lab = Lab::example("two-bone").unwrap();
+        assert!(!lab.undo());
+        let rest = lab.scene_json();
+        lab.checkpoint();
+        lab.set_bone_pose(1, rotation_about(Vec3::Z, 0.5), [0.0; 3], [1.0; 3])
+            .unwrap();
+        let bent = lab.scene_json();
+        lab.checkpoint();
+        lab.set_influences(2, &[(0, 0.5), (1, 0.5)]).unwrap();
+        let painted = lab.scene_json();
+        assert!(lab.undo());
+        assert_eq!(lab.scene_json(), bent);
+        assert!(lab.undo());
+        assert_eq!(lab.scene_json(), rest);
+        assert!(!lab.undo());
+        assert!(lab.redo() && lab.redo());
+        assert_eq!(lab.scene_json(), painted);
+        assert!(!lab.redo());
     }
 
     #[test]

@@ -32,11 +32,14 @@
 //! Names carry their coordinate space: `model_from_bone_rest` is `R_i`, the
 //! map from bone `i`'s own frame to model space in the rest pose.
 
+pub mod camera;
 pub mod dual_quat;
 pub mod examples;
 pub mod influences;
+pub mod interaction;
 pub mod lab;
 pub mod mesh;
+pub mod overlay;
 pub mod pose;
 pub mod scene;
 pub mod skeleton;
