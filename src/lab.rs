@@ -14,7 +14,7 @@ use crate::scene::{
 use crate::skinning::{dqs_palette, skin_dqs, skin_lbs};
 
 /// How the mesh is deformed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SkinningMethod {
     /// Linear blend skinning: the weighted mean of `M_i · P`.
     Lbs,
@@ -104,6 +104,7 @@ pub struct Lab {
     skinned_with: Option<SkinningMethod>,
     palette_current: bool,
     revision: u64,
+    influences_revision: u64,
     id: u64,
     undo_stack: Vec<Snapshot>,
     redo_stack: Vec<Snapshot>,
@@ -136,6 +137,7 @@ impl Lab {
             skinned_with: None,
             palette_current: false,
             revision: 0,
+            influences_revision: 0,
             id: NEXT_LAB_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             undo_stack: Vec::new(),
             redo_stack: Vec::new(),
@@ -157,8 +159,17 @@ impl Lab {
 
     fn restore(&mut self, snapshot: Snapshot) {
         self.scene.pose = snapshot.pose;
-        self.scene.influences = snapshot.influences;
+        if self.scene.influences != snapshot.influences {
+            self.scene.influences = snapshot.influences;
+            self.influences_revision += 1;
+        }
         self.changed();
+    }
+
+    /// Grows by one whenever the weights change (not the pose): the renderer
+    /// re-uploads joint indices and weights only then.
+    pub fn influences_revision(&self) -> u64 {
+        self.influences_revision
     }
 
     /// Records the current pose and weights as one undo step, before an edit
@@ -332,6 +343,7 @@ impl Lab {
         self.check_vertex(vertex)?;
         let (influences, fitting) = validate_vertex_influences(vertex, pairs, self.bone_count())?;
         self.scene.influences[vertex] = influences;
+        self.influences_revision += 1;
         self.changed();
         Ok(fitting)
     }

@@ -33,8 +33,10 @@
 //! map from bone `i`'s own frame to model space in the rest pose.
 
 pub mod camera;
+pub mod colors;
 pub mod dual_quat;
 pub mod examples;
+pub mod gpu_layout;
 pub mod influences;
 pub mod interaction;
 pub mod lab;
@@ -45,6 +47,8 @@ pub mod scene;
 pub mod skeleton;
 pub mod skinning;
 
+#[cfg(target_arch = "wasm32")]
+pub mod render;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 

@@ -35,11 +35,11 @@ pub const OCTAHEDRON_EDGES: [[u16; 2]; 12] = [
 ];
 
 /// Corners of bone's octahedron in model space: in the bone's own frame it
-/// runs from the origin to `(0, length, 0)`, widest (`0.12 · length`) at a
+/// runs from the origin to `(0, length, 0)`, widest (`0.09 · length`) at a
 /// fifth of the way. A zero-length bone is drawn as a small diamond.
 pub fn octahedron_model(model_from_bone: &Mat4, length: f32) -> [Vec3; OCTAHEDRON_CORNERS] {
     let length = length.max(0.05);
-    let (neck, width) = (0.2 * length, 0.12 * length);
+    let (neck, width) = (0.2 * length, 0.09 * length);
     [
         Vec3::ZERO,
         Vec3::new(0.0, length, 0.0),

@@ -4,6 +4,10 @@
 //! [`crate::lab::Lab`], and turns every error into a JS `Error` whose message
 //! starts with the method's name.
 
+mod viewer;
+
+pub use viewer::Viewer;
+
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -11,7 +15,7 @@ use crate::examples::EXAMPLE_NAMES;
 use crate::influences::quantisation_report;
 use crate::lab::{fixed_from_f64, index_from_f64, EditError, Lab, SkinningMethod};
 
-fn js_error(method: &str, error: impl std::fmt::Display) -> JsError {
+pub(crate) fn js_error(method: &str, error: impl std::fmt::Display) -> JsError {
     JsError::new(&format!("{method}: {error}"))
 }
 
@@ -52,7 +56,7 @@ struct QuantisationView {
 /// A skinning lab: one scene, its pose and its CPU reference skinning.
 #[wasm_bindgen(js_name = Lab)]
 pub struct JsLab {
-    inner: Lab,
+    pub(crate) inner: Lab,
 }
 
 #[wasm_bindgen(js_class = Lab)]
@@ -254,6 +258,60 @@ impl JsLab {
             .skinning_matrix(bone)
             .map_err(|e| js_error(METHOD, e))?;
         Ok(matrix.to_cols_array().to_vec())
+    }
+
+    /// Records the pose and the weights as one undo step, before an edit.
+    pub fn checkpoint(&mut self) {
+        self.inner.checkpoint();
+    }
+
+    /// Goes back one step; false if there is none.
+    pub fn undo(&mut self) -> bool {
+        self.inner.undo()
+    }
+
+    /// Re-applies the step undo took back; false if there is none.
+    pub fn redo(&mut self) -> bool {
+        self.inner.redo()
+    }
+
+    /// `R_i`: bone `bone`'s own frame in model space, rest pose; 16 numbers,
+    /// column-major.
+    #[wasm_bindgen(js_name = restFrame)]
+    pub fn rest_frame(&self, bone: f64) -> Result<Vec<f32>, JsError> {
+        const METHOD: &str = "restFrame";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .bone_pose(bone)
+            .map_err(|e| js_error(METHOD, e))?;
+        Ok(self.inner.scene().skeleton.model_from_bone_rest()[bone]
+            .to_cols_array()
+            .to_vec())
+    }
+
+    /// `R'_i`: bone `bone`'s own frame in model space, posed.
+    #[wasm_bindgen(js_name = posedFrame)]
+    pub fn posed_frame(&mut self, bone: f64) -> Result<Vec<f32>, JsError> {
+        const METHOD: &str = "posedFrame";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .bone_pose(bone)
+            .map_err(|e| js_error(METHOD, e))?;
+        Ok(self.inner.model_from_bone_posed()[bone]
+            .to_cols_array()
+            .to_vec())
+    }
+
+    /// `A_i = T(t) · Rot(q) · S(s)`: bone `bone`'s animation as a matrix.
+    #[wasm_bindgen(js_name = animationMatrix)]
+    pub fn animation_matrix(&self, bone: f64) -> Result<Vec<f32>, JsError> {
+        const METHOD: &str = "animationMatrix";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let pose = self
+            .inner
+            .bone_pose(bone)
+            .map_err(|e| js_error(METHOD, e))?;
+        Ok(pose.to_mat4().to_cols_array().to_vec())
     }
 
     /// Vertices that listed more than four bones in the loaded scene and were

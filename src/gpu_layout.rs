@@ -1,0 +1,92 @@
+//! How skinning data is laid out for the GPU: plain arrays the renderer
+//! uploads as they are, built here so the layout is tested natively.
+
+use glam::{Mat4, Vec4};
+
+use crate::dual_quat::RigidScale;
+use crate::influences::VertexInfluences;
+use crate::lab::SkinningMethod;
+
+/// `vec4`s per bone in the palette: the three rows of `M_i` for LBS; `q_r`,
+/// `q_d` and the three rows of `S_i` for DQS.
+pub fn bone_stride(method: SkinningMethod) -> usize {
+    match method {
+        SkinningMethod::Lbs => 3,
+        SkinningMethod::Dqs => 5,
+    }
+}
+
+/// Writes the palette as `vec4`s, [`bone_stride`] per bone, into `out`
+/// (cleared first).
+pub fn palette_vectors(
+    method: SkinningMethod,
+    palette: &[Mat4],
+    dqs: &[RigidScale],
+    out: &mut Vec<[f32; 4]>,
+) {
+    out.clear();
+    match method {
+        SkinningMethod::Lbs => {
+            for matrix in palette {
+                out.extend([0, 1, 2].map(|row| matrix.row(row).to_array()));
+            }
+        }
+        SkinningMethod::Dqs => {
+            for entry in dqs {
+                out.push(entry.rigid.real.to_array());
+                out.push(entry.rigid.dual.to_array());
+                out.extend([0, 1, 2].map(|row| entry.scale_shear.row(row).extend(0.0).to_array()));
+            }
+        }
+    }
+}
+
+/// Joint indices as `u16 × 4` per vertex, for `vertexAttribIPointer`.
+pub fn joint_indices(influences: &[VertexInfluences]) -> Vec<u16> {
+    influences.iter().flat_map(|v| v.bones).collect()
+}
+
+/// Weights as `f32 × 4` per vertex.
+pub fn joint_weights(influences: &[VertexInfluences]) -> Vec<f32> {
+    influences.iter().flat_map(|v| v.weights).collect()
+}
+
+/// The LBS rows of one bone applied to a point, as the shader does:
+/// `p' = (r0 · p, r1 · p, r2 · p)` with `p = (x, y, z, 1)`.
+pub fn apply_rows(rows: &[[f32; 4]], point: glam::Vec3) -> glam::Vec3 {
+    let p = point.extend(1.0);
+    glam::Vec3::new(
+        Vec4::from(rows[0]).dot(p),
+        Vec4::from(rows[1]).dot(p),
+        Vec4::from(rows[2]).dot(p),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Quat, Vec3};
+
+    #[test]
+    fn lbs_rows_reproduce_the_matrix() {
+        let matrix = Mat4::from_scale_rotation_translation(
+            Vec3::new(1.0, 2.0, 1.0),
+            Quat::from_rotation_z(0.3),
+            Vec3::X,
+        );
+        let mut out = Vec::new();
+        palette_vectors(SkinningMethod::Lbs, &[matrix], &[], &mut out);
+        assert_eq!(out.len(), 3);
+        let point = Vec3::new(0.5, -1.0, 2.0);
+        assert!(apply_rows(&out, point).abs_diff_eq(matrix.transform_point3(point), 1e-6));
+    }
+
+    #[test]
+    fn dqs_layout_has_five_vectors_per_bone() {
+        let entry = RigidScale::from_affine(&Mat4::from_rotation_x(0.4));
+        let mut out = Vec::new();
+        palette_vectors(SkinningMethod::Dqs, &[], &[entry, entry], &mut out);
+        assert_eq!(out.len(), 2 * bone_stride(SkinningMethod::Dqs));
+        assert_eq!(out[5], entry.rigid.real.to_array());
+    }
+}

@@ -1,0 +1,679 @@
+//! The WebGL2 renderer: the skin drawn by a matrix-palette vertex shader,
+//! the teaching overlays, and the transform-feedback read-back that checks
+//! the shader against the CPU reference.
+//!
+//! This is the GL layer: it sees a `glow::Context` and slices from the core,
+//! nothing of the page. `unsafe` is allowed here only, for glow's calls.
+#![allow(unsafe_code)]
+
+mod program;
+
+use std::collections::HashMap;
+
+use glam::{Mat4, Vec2, Vec3};
+use glow::HasContext;
+
+use crate::camera::Camera;
+use crate::colors::blended_vertex_colors;
+use crate::gpu_layout::{bone_stride, joint_indices, joint_weights, palette_vectors};
+use crate::lab::{Lab, SkinningMethod};
+use crate::overlay::{frame_axes, octahedron_model, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
+use crate::skeleton::own_from_child_frame;
+
+/// Which layers are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Overlays {
+    /// The filled skin.
+    pub mesh: bool,
+    /// The skin's edges.
+    pub wireframe: bool,
+    /// The skin's vertices as dots, coloured by their bones.
+    pub dots: bool,
+    /// The bones as octahedra.
+    pub bones: bool,
+    /// Each bone's own frame (green).
+    pub own_frames: bool,
+    /// The frame each bone hands to its children (red).
+    pub child_frames: bool,
+    /// A faint ghost of the rest pose.
+    pub ghost: bool,
+}
+
+impl Default for Overlays {
+    fn default() -> Self {
+        Self {
+            mesh: true,
+            wireframe: true,
+            dots: true,
+            bones: true,
+            own_frames: false,
+            child_frames: false,
+            ghost: false,
+        }
+    }
+}
+
+/// Everything one frame needs besides the lab.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameSettings {
+    /// The view.
+    pub camera: Camera,
+    /// Drawing-buffer size, device pixels.
+    pub viewport_pixels: (i32, i32),
+    /// Device pixels per CSS pixel.
+    pub pixel_ratio: f32,
+    /// LBS or DQS.
+    pub method: SkinningMethod,
+    /// The layers drawn.
+    pub overlays: Overlays,
+    /// The highlighted bone.
+    pub selected: Option<usize>,
+    /// Flat shading (the 2D examples) instead of lighting.
+    pub flat: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Variant {
+    method: SkinningMethod,
+    palette_vectors: Option<usize>,
+    feedback: bool,
+}
+
+struct MeshGpu {
+    lab_id: u64,
+    influences_revision: u64,
+    vertex_array: glow::VertexArray,
+    buffers: Vec<glow::Buffer>,
+    joints: glow::Buffer,
+    weights: glow::Buffer,
+    colors: glow::Buffer,
+    triangles: glow::Buffer,
+    triangle_count: i32,
+    edges: glow::Buffer,
+    edge_count: i32,
+    vertex_count: i32,
+    feedback_buffer: glow::Buffer,
+}
+
+/// Owns every GL object Skinlab draws with.
+pub struct Renderer {
+    programs: HashMap<Variant, glow::Program>,
+    overlay_program: glow::Program,
+    overlay_array: glow::VertexArray,
+    overlay_buffer: glow::Buffer,
+    bone_texture: glow::Texture,
+    feedback: glow::TransformFeedback,
+    mesh: Option<MeshGpu>,
+    max_uniform_vectors: usize,
+    /// Always use the palette texture, even where uniforms would fit.
+    pub force_palette_texture: bool,
+    palette_scratch: Vec<[f32; 4]>,
+    overlay_scratch: Vec<f32>,
+}
+
+/// Uniform vectors kept free for everything besides the palette.
+const RESERVED_UNIFORM_VECTORS: usize = 16;
+
+/// Floats per overlay vertex: position xyz, colour rgba.
+const OVERLAY_FLOATS: usize = 7;
+
+const BACKGROUND: [f32; 4] = [0.957, 0.961, 0.969, 1.0];
+const FLAT_FILL: [f32; 4] = [0.67, 0.80, 0.92, 1.0];
+const LIT_FILL: [f32; 4] = [0.86, 0.66, 0.50, 1.0];
+const WIRE: [f32; 4] = [0.16, 0.24, 0.36, 0.75];
+const GHOST: [f32; 4] = [0.45, 0.48, 0.55, 0.22];
+const BONE_FILL: [f32; 4] = [0.40, 0.43, 0.49, 0.55];
+const BONE_SELECTED: [f32; 4] = [0.97, 0.58, 0.05, 0.75];
+const BONE_OUTLINE: [f32; 4] = [0.13, 0.15, 0.18, 0.95];
+const OWN_FRAME: [f32; 4] = [0.10, 0.62, 0.25, 1.0];
+const CHILD_FRAME: [f32; 4] = [0.85, 0.15, 0.15, 1.0];
+
+fn bytes<T: bytemuck::Pod>(data: &[T]) -> &[u8] {
+    bytemuck::cast_slice(data)
+}
+
+impl Renderer {
+    /// Creates the programs and buffers; fails with the info log of a shader
+    /// that does not compile.
+    pub fn new(gl: &glow::Context) -> Result<Self, String> {
+        let overlay_program = program::link(
+            gl,
+            &program::assemble(&[], &[program::OVERLAY_VERT]),
+            &program::assemble(&[], &[program::OVERLAY_FRAG]),
+            &[(0, "a_position"), (program::OVERLAY_COLOR, "a_color")],
+            &[],
+        )?;
+        unsafe {
+            let overlay_array = gl.create_vertex_array()?;
+            let overlay_buffer = gl.create_buffer()?;
+            gl.bind_vertex_array(Some(overlay_array));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(overlay_buffer));
+            let stride = (OVERLAY_FLOATS * 4) as i32;
+            gl.enable_vertex_attrib_array(0);
+            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
+            gl.enable_vertex_attrib_array(program::OVERLAY_COLOR);
+            gl.vertex_attrib_pointer_f32(program::OVERLAY_COLOR, 4, glow::FLOAT, false, stride, 12);
+            gl.bind_vertex_array(None);
+            let bone_texture = gl.create_texture()?;
+            gl.bind_texture(glow::TEXTURE_2D, Some(bone_texture));
+            gl.tex_parameter_i32(
+                glow::TEXTURE_2D,
+                glow::TEXTURE_MIN_FILTER,
+                glow::NEAREST as i32,
+            );
+            gl.tex_parameter_i32(
+                glow::TEXTURE_2D,
+                glow::TEXTURE_MAG_FILTER,
+                glow::NEAREST as i32,
+            );
+            gl.tex_parameter_i32(
+                glow::TEXTURE_2D,
+                glow::TEXTURE_WRAP_S,
+                glow::CLAMP_TO_EDGE as i32,
+            );
+            gl.tex_parameter_i32(
+                glow::TEXTURE_2D,
+                glow::TEXTURE_WRAP_T,
+                glow::CLAMP_TO_EDGE as i32,
+            );
+            let max_uniform_vectors = gl
+                .get_parameter_i32(glow::MAX_VERTEX_UNIFORM_VECTORS)
+                .max(0) as usize;
+            Ok(Self {
+                programs: HashMap::new(),
+                overlay_program,
+                overlay_array,
+                overlay_buffer,
+                bone_texture,
+                feedback: gl.create_transform_feedback()?,
+                mesh: None,
+                max_uniform_vectors,
+                force_palette_texture: false,
+                palette_scratch: Vec::new(),
+                overlay_scratch: Vec::new(),
+            })
+        }
+    }
+
+    /// Whether the palette of `bones` bones travels as uniforms (`false`:
+    /// as a float texture read with `texelFetch`).
+    pub fn palette_fits_uniforms(&self, method: SkinningMethod, bones: usize) -> bool {
+        !self.force_palette_texture
+            && bones * bone_stride(method) + RESERVED_UNIFORM_VECTORS <= self.max_uniform_vectors
+    }
+
+    fn variant(&self, method: SkinningMethod, bones: usize, feedback: bool) -> Variant {
+        let vectors = bones * bone_stride(method);
+        Variant {
+            method,
+            palette_vectors: self.palette_fits_uniforms(method, bones).then_some(vectors),
+            feedback,
+        }
+    }
+
+    fn program(&mut self, gl: &glow::Context, variant: Variant) -> Result<glow::Program, String> {
+        if let Some(&program) = self.programs.get(&variant) {
+            return Ok(program);
+        }
+        let mut defines = vec![format!("BONE_STRIDE {}", bone_stride(variant.method))];
+        if variant.method == SkinningMethod::Dqs {
+            defines.push("SKIN_DQS".to_owned());
+        }
+        match variant.palette_vectors {
+            Some(vectors) => defines.push(format!("PALETTE_VECTORS {vectors}")),
+            None => defines.push("PALETTE_TEXTURE".to_owned()),
+        }
+        let feedback: &[&str] = if variant.feedback {
+            &["v_position_model"]
+        } else {
+            &[]
+        };
+        let program = program::link(
+            gl,
+            &program::assemble(&defines, &[program::SKIN_CHUNK, program::MESH_VERT]),
+            &program::assemble(&[], &[program::MESH_FRAG]),
+            &program::ATTRIBUTES,
+            feedback,
+        )?;
+        self.programs.insert(variant, program);
+        Ok(program)
+    }
+
+    /// Uploads the mesh when the lab is new, and the joints, weights and
+    /// colours when the weights changed.
+    fn sync_mesh(&mut self, gl: &glow::Context, lab: &Lab) -> Result<(), String> {
+        let current = self
+            .mesh
+            .as_ref()
+            .map(|m| (m.lab_id, m.influences_revision));
+        if current == Some((lab.id(), lab.influences_revision())) {
+            return Ok(());
+        }
+        if current.map(|(id, _)| id) != Some(lab.id()) {
+            if let Some(old) = self.mesh.take() {
+                unsafe {
+                    gl.delete_vertex_array(old.vertex_array);
+                    for buffer in old.buffers {
+                        gl.delete_buffer(buffer);
+                    }
+                }
+            }
+            self.mesh = Some(create_mesh(gl, lab)?);
+        }
+        let Some(mesh) = self.mesh.as_mut() else {
+            return Ok(());
+        };
+        let influences = lab.all_influences();
+        unsafe {
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.joints));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                bytes(&joint_indices(influences)),
+                glow::DYNAMIC_DRAW,
+            );
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.weights));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                bytes(&joint_weights(influences)),
+                glow::DYNAMIC_DRAW,
+            );
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.colors));
+            gl.buffer_data_u8_slice(
+                glow::ARRAY_BUFFER,
+                bytes(&blended_vertex_colors(influences)),
+                glow::DYNAMIC_DRAW,
+            );
+        }
+        mesh.influences_revision = lab.influences_revision();
+        Ok(())
+    }
+
+    /// Uploads the palette for `method` and binds it to `program`.
+    fn bind_palette(
+        &mut self,
+        gl: &glow::Context,
+        lab: &mut Lab,
+        method: SkinningMethod,
+        variant: Variant,
+        program: glow::Program,
+    ) {
+        let palette = lab.palette().to_vec();
+        let dqs = lab.dqs_palette().to_vec();
+        palette_vectors(method, &palette, &dqs, &mut self.palette_scratch);
+        let flat: &[f32] = bytemuck::cast_slice(&self.palette_scratch);
+        unsafe {
+            if variant.palette_vectors.is_some() {
+                let location = gl.get_uniform_location(program, "u_bones");
+                gl.uniform_4_f32_slice(location.as_ref(), flat);
+            } else {
+                gl.active_texture(glow::TEXTURE0);
+                gl.bind_texture(glow::TEXTURE_2D, Some(self.bone_texture));
+                gl.tex_image_2d(
+                    glow::TEXTURE_2D,
+                    0,
+                    glow::RGBA32F as i32,
+                    bone_stride(method) as i32,
+                    lab.bone_count() as i32,
+                    0,
+                    glow::RGBA,
+                    glow::FLOAT,
+                    glow::PixelUnpackData::Slice(Some(bytes(flat))),
+                );
+                let location = gl.get_uniform_location(program, "u_bone_texture");
+                gl.uniform_1_i32(location.as_ref(), 0);
+            }
+        }
+    }
+
+    /// Draws one frame of `lab`.
+    pub fn draw(
+        &mut self,
+        gl: &glow::Context,
+        lab: &mut Lab,
+        settings: &FrameSettings,
+    ) -> Result<(), String> {
+        self.sync_mesh(gl, lab)?;
+        let variant = self.variant(settings.method, lab.bone_count(), false);
+        let program = self.program(gl, variant)?;
+        let (width, height) = settings.viewport_pixels;
+        let viewport = Vec2::new(width.max(1) as f32, height.max(1) as f32);
+        let clip_from_model = settings.camera.clip_from_model(viewport);
+        unsafe {
+            gl.viewport(0, 0, width, height);
+            gl.clear_color(BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], BACKGROUND[3]);
+            gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+            gl.enable(glow::BLEND);
+            gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
+            gl.use_program(Some(program));
+        }
+        self.bind_palette(gl, lab, settings.method, variant, program);
+        let Some(mesh) = self.mesh.as_ref() else {
+            return Ok(());
+        };
+        let uniforms = MeshUniforms::new(gl, program);
+        unsafe {
+            gl.uniform_matrix_4_f32_slice(
+                uniforms.clip_from_model.as_ref(),
+                false,
+                &clip_from_model.to_cols_array(),
+            );
+            gl.uniform_3_f32_slice(
+                uniforms.toward_eye.as_ref(),
+                &settings.camera.toward_eye().to_array(),
+            );
+            gl.bind_vertex_array(Some(mesh.vertex_array));
+            let overlays = settings.overlays;
+            if overlays.ghost {
+                gl.disable(glow::DEPTH_TEST);
+                uniforms.set(gl, GHOST, false, false, false, 0.0, 1.0);
+                gl.uniform_1_f32(uniforms.skinned.as_ref(), 0.0);
+                gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(mesh.triangles));
+                gl.draw_elements(glow::TRIANGLES, mesh.triangle_count, glow::UNSIGNED_INT, 0);
+            }
+            gl.uniform_1_f32(uniforms.skinned.as_ref(), 1.0);
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LEQUAL);
+            if overlays.mesh {
+                let fill = if settings.flat { FLAT_FILL } else { LIT_FILL };
+                uniforms.set(gl, fill, !settings.flat, false, false, 0.0, 1.0);
+                gl.enable(glow::POLYGON_OFFSET_FILL);
+                gl.polygon_offset(1.0, 1.0);
+                gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(mesh.triangles));
+                gl.draw_elements(glow::TRIANGLES, mesh.triangle_count, glow::UNSIGNED_INT, 0);
+                gl.disable(glow::POLYGON_OFFSET_FILL);
+            }
+            if overlays.wireframe {
+                uniforms.set(gl, WIRE, false, false, false, 0.0, 1.0);
+                gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(mesh.edges));
+                gl.draw_elements(glow::LINES, mesh.edge_count, glow::UNSIGNED_INT, 0);
+            }
+            if overlays.dots {
+                let size = (if settings.flat { 7.0 } else { 4.0 }) * settings.pixel_ratio;
+                uniforms.set(gl, WIRE, false, true, true, size, 1.0);
+                gl.draw_arrays(glow::POINTS, 0, mesh.vertex_count);
+            }
+            gl.bind_vertex_array(None);
+        }
+        self.draw_overlays(gl, lab, settings, &clip_from_model)
+    }
+
+    fn draw_overlays(
+        &mut self,
+        gl: &glow::Context,
+        lab: &mut Lab,
+        settings: &FrameSettings,
+        clip_from_model: &Mat4,
+    ) -> Result<(), String> {
+        let overlays = settings.overlays;
+        let frames = lab.model_from_bone_posed().to_vec();
+        let lengths: Vec<f32> = lab
+            .scene()
+            .skeleton
+            .bones()
+            .iter()
+            .map(|b| b.length)
+            .collect();
+        let out = &mut self.overlay_scratch;
+        out.clear();
+        if overlays.bones {
+            for (bone, frame) in frames.iter().enumerate() {
+                let color = if settings.selected == Some(bone) {
+                    BONE_SELECTED
+                } else {
+                    BONE_FILL
+                };
+                let corners = octahedron_model(frame, lengths[bone]);
+                for triangle in OCTAHEDRON_TRIANGLES {
+                    for k in triangle {
+                        push_vertex(out, corners[usize::from(k)], color);
+                    }
+                }
+            }
+        }
+        let triangle_vertices = (out.len() / OVERLAY_FLOATS) as i32;
+        if overlays.bones {
+            for (bone, frame) in frames.iter().enumerate() {
+                let corners = octahedron_model(frame, lengths[bone]);
+                for edge in OCTAHEDRON_EDGES {
+                    for k in edge {
+                        push_vertex(out, corners[usize::from(k)], BONE_OUTLINE);
+                    }
+                }
+            }
+        }
+        let typical_length = lengths.iter().copied().fold(0.0_f32, f32::max).max(0.1);
+        for (bone, frame) in frames.iter().enumerate() {
+            let size = 0.3 * lengths[bone].max(0.25 * typical_length);
+            let mut add_frame = |model_from_frame: &Mat4, color: [f32; 4]| {
+                for (axis, [from, to]) in frame_axes(model_from_frame, size).into_iter().enumerate()
+                {
+                    // x, y and z of one frame share its colour, dimmer along z.
+                    let shade = [1.0, 0.8, 0.55][axis];
+                    let color = [
+                        color[0] * shade,
+                        color[1] * shade,
+                        color[2] * shade,
+                        color[3],
+                    ];
+                    push_vertex(out, from, color);
+                    push_vertex(out, to, color);
+                }
+            };
+            if overlays.own_frames {
+                add_frame(frame, OWN_FRAME);
+            }
+            if overlays.child_frames {
+                add_frame(&(*frame * own_from_child_frame(lengths[bone])), CHILD_FRAME);
+            }
+        }
+        let total_vertices = (out.len() / OVERLAY_FLOATS) as i32;
+        if total_vertices == 0 {
+            return Ok(());
+        }
+        unsafe {
+            gl.disable(glow::DEPTH_TEST);
+            gl.use_program(Some(self.overlay_program));
+            let location = gl.get_uniform_location(self.overlay_program, "u_clip_from_model");
+            gl.uniform_matrix_4_f32_slice(
+                location.as_ref(),
+                false,
+                &clip_from_model.to_cols_array(),
+            );
+            gl.bind_vertex_array(Some(self.overlay_array));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.overlay_buffer));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes(out), glow::STREAM_DRAW);
+            if triangle_vertices > 0 {
+                gl.draw_arrays(glow::TRIANGLES, 0, triangle_vertices);
+            }
+            if total_vertices > triangle_vertices {
+                gl.draw_arrays(
+                    glow::LINES,
+                    triangle_vertices,
+                    total_vertices - triangle_vertices,
+                );
+            }
+            gl.bind_vertex_array(None);
+        }
+        Ok(())
+    }
+
+    /// Skins every vertex on the GPU with the shader the page draws with, and
+    /// reads the positions back through transform feedback: `x, y, z` per
+    /// vertex, model space.
+    pub fn gpu_skinned_positions(
+        &mut self,
+        gl: &glow::Context,
+        lab: &mut Lab,
+        method: SkinningMethod,
+    ) -> Result<Vec<f32>, String> {
+        self.sync_mesh(gl, lab)?;
+        let variant = self.variant(method, lab.bone_count(), true);
+        let program = self.program(gl, variant)?;
+        unsafe {
+            gl.use_program(Some(program));
+        }
+        self.bind_palette(gl, lab, method, variant, program);
+        let Some(mesh) = self.mesh.as_ref() else {
+            return Ok(Vec::new());
+        };
+        let uniforms = MeshUniforms::new(gl, program);
+        let mut out = vec![0_f32; mesh.vertex_count as usize * 3];
+        unsafe {
+            gl.uniform_1_f32(uniforms.skinned.as_ref(), 1.0);
+            gl.bind_vertex_array(Some(mesh.vertex_array));
+            gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, Some(self.feedback));
+            gl.bind_buffer_base(
+                glow::TRANSFORM_FEEDBACK_BUFFER,
+                0,
+                Some(mesh.feedback_buffer),
+            );
+            gl.enable(glow::RASTERIZER_DISCARD);
+            gl.begin_transform_feedback(glow::POINTS);
+            gl.draw_arrays(glow::POINTS, 0, mesh.vertex_count);
+            gl.end_transform_feedback();
+            gl.disable(glow::RASTERIZER_DISCARD);
+            gl.bind_buffer_base(glow::TRANSFORM_FEEDBACK_BUFFER, 0, None);
+            gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, None);
+            gl.bind_vertex_array(None);
+            gl.bind_buffer(glow::COPY_READ_BUFFER, Some(mesh.feedback_buffer));
+            gl.get_buffer_sub_data(
+                glow::COPY_READ_BUFFER,
+                0,
+                bytemuck::cast_slice_mut(&mut out),
+            );
+            gl.bind_buffer(glow::COPY_READ_BUFFER, None);
+        }
+        Ok(out)
+    }
+}
+
+fn push_vertex(out: &mut Vec<f32>, position: Vec3, color: [f32; 4]) {
+    out.extend(position.to_array());
+    out.extend(color);
+}
+
+struct MeshUniforms {
+    clip_from_model: Option<glow::UniformLocation>,
+    skinned: Option<glow::UniformLocation>,
+    point_size: Option<glow::UniformLocation>,
+    color: Option<glow::UniformLocation>,
+    lit: Option<glow::UniformLocation>,
+    vertex_color: Option<glow::UniformLocation>,
+    round: Option<glow::UniformLocation>,
+    toward_eye: Option<glow::UniformLocation>,
+}
+
+impl MeshUniforms {
+    fn new(gl: &glow::Context, program: glow::Program) -> Self {
+        let get = |name: &str| unsafe { gl.get_uniform_location(program, name) };
+        Self {
+            clip_from_model: get("u_clip_from_model"),
+            skinned: get("u_skinned"),
+            point_size: get("u_point_size"),
+            color: get("u_color"),
+            lit: get("u_lit"),
+            vertex_color: get("u_vertex_color"),
+            round: get("u_round"),
+            toward_eye: get("u_toward_eye"),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn set(
+        &self,
+        gl: &glow::Context,
+        color: [f32; 4],
+        lit: bool,
+        vertex_color: bool,
+        round: bool,
+        point_size: f32,
+        _alpha: f32,
+    ) {
+        let flag = |on: bool| if on { 1.0 } else { 0.0 };
+        unsafe {
+            gl.uniform_4_f32_slice(self.color.as_ref(), &color);
+            gl.uniform_1_f32(self.lit.as_ref(), flag(lit));
+            gl.uniform_1_f32(self.vertex_color.as_ref(), flag(vertex_color));
+            gl.uniform_1_f32(self.round.as_ref(), flag(round));
+            gl.uniform_1_f32(self.point_size.as_ref(), point_size.max(1.0));
+        }
+    }
+}
+
+fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
+    let mesh = &lab.scene().mesh;
+    let positions: Vec<f32> = mesh
+        .positions_model
+        .iter()
+        .flat_map(|p| p.to_array())
+        .collect();
+    let normals: Vec<f32> = mesh
+        .normals_model
+        .iter()
+        .flat_map(|n| n.to_array())
+        .collect();
+    let edges: Vec<u32> = mesh.edges().into_iter().flat_map(|(a, b)| [a, b]).collect();
+    unsafe {
+        let vertex_array = gl.create_vertex_array()?;
+        gl.bind_vertex_array(Some(vertex_array));
+        let mut buffers = Vec::new();
+        let mut attribute = |location: u32,
+                             size: i32,
+                             data: &[u8],
+                             integer: bool|
+         -> Result<glow::Buffer, String> {
+            let buffer = gl.create_buffer()?;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, data, glow::DYNAMIC_DRAW);
+            gl.enable_vertex_attrib_array(location);
+            if integer {
+                gl.vertex_attrib_pointer_i32(location, size, glow::UNSIGNED_SHORT, 0, 0);
+            } else {
+                gl.vertex_attrib_pointer_f32(location, size, glow::FLOAT, false, 0, 0);
+            }
+            buffers.push(buffer);
+            Ok(buffer)
+        };
+        attribute(0, 3, bytes(&positions), false)?;
+        attribute(1, 3, bytes(&normals), false)?;
+        let joints = attribute(2, 4, &[], true)?;
+        let weights = attribute(3, 4, &[], false)?;
+        let colors = attribute(4, 3, &[], false)?;
+        gl.bind_vertex_array(None);
+        let triangles = gl.create_buffer()?;
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(triangles));
+        gl.buffer_data_u8_slice(
+            glow::ELEMENT_ARRAY_BUFFER,
+            bytes(&mesh.indices),
+            glow::STATIC_DRAW,
+        );
+        let edge_buffer = gl.create_buffer()?;
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(edge_buffer));
+        gl.buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, bytes(&edges), glow::STATIC_DRAW);
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);
+        let feedback_buffer = gl.create_buffer()?;
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(feedback_buffer));
+        gl.buffer_data_size(
+            glow::ARRAY_BUFFER,
+            (positions.len() * 4).max(4) as i32,
+            glow::STREAM_READ,
+        );
+        gl.bind_buffer(glow::ARRAY_BUFFER, None);
+        buffers.extend([triangles, edge_buffer, feedback_buffer]);
+        Ok(MeshGpu {
+            lab_id: lab.id(),
+            influences_revision: u64::MAX,
+            vertex_array,
+            buffers,
+            joints,
+            weights,
+            colors,
+            triangles,
+            triangle_count: mesh.indices.len() as i32,
+            edges: edge_buffer,
+            edge_count: edges.len() as i32,
+            vertex_count: mesh.vertex_count() as i32,
+            feedback_buffer,
+        })
+    }
+}
