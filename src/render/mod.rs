@@ -114,6 +114,11 @@ pub struct Renderer {
 /// Uniform vectors kept free for everything besides the palette.
 const RESERVED_UNIFORM_VECTORS: usize = 16;
 
+/// The vertex uniform vectors every WebGL2 device has. The palette uses
+/// uniforms only within this budget, so a scene takes the same path on every
+/// GPU and the texture path is exercised wherever a scene outgrows it.
+const PORTABLE_UNIFORM_VECTORS: usize = 256;
+
 /// Floats per overlay vertex: position xyz, colour rgba.
 const OVERLAY_FLOATS: usize = 7;
 
@@ -121,6 +126,7 @@ const BACKGROUND: [f32; 4] = [0.957, 0.961, 0.969, 1.0];
 const FLAT_FILL: [f32; 4] = [0.67, 0.80, 0.92, 1.0];
 const LIT_FILL: [f32; 4] = [0.86, 0.66, 0.50, 1.0];
 const WIRE: [f32; 4] = [0.16, 0.24, 0.36, 0.75];
+const DOT_OUTLINE: [f32; 4] = [0.16, 0.24, 0.36, 1.0];
 const GHOST: [f32; 4] = [0.45, 0.48, 0.55, 0.22];
 const BONE_FILL: [f32; 4] = [0.40, 0.43, 0.49, 0.55];
 const BONE_SELECTED: [f32; 4] = [0.97, 0.58, 0.05, 0.75];
@@ -176,9 +182,10 @@ impl Renderer {
                 glow::TEXTURE_WRAP_T,
                 glow::CLAMP_TO_EDGE as i32,
             );
-            let max_uniform_vectors = gl
+            let max_uniform_vectors = (gl
                 .get_parameter_i32(glow::MAX_VERTEX_UNIFORM_VECTORS)
-                .max(0) as usize;
+                .max(0) as usize)
+                .min(PORTABLE_UNIFORM_VECTORS);
             Ok(Self {
                 programs: HashMap::new(),
                 overlay_program,
@@ -343,7 +350,14 @@ impl Renderer {
             gl.clear_color(BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], BACKGROUND[3]);
             gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
             gl.enable(glow::BLEND);
-            gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
+            // Colour blends by alpha; the canvas' own alpha stays opaque so
+            // the page behind never shows through.
+            gl.blend_func_separate(
+                glow::SRC_ALPHA,
+                glow::ONE_MINUS_SRC_ALPHA,
+                glow::ONE,
+                glow::ONE_MINUS_SRC_ALPHA,
+            );
             gl.use_program(Some(program));
         }
         self.bind_palette(gl, lab, settings.method, variant, program);
@@ -389,7 +403,7 @@ impl Renderer {
             }
             if overlays.dots {
                 let size = (if settings.flat { 7.0 } else { 4.0 }) * settings.pixel_ratio;
-                uniforms.set(gl, WIRE, false, true, true, size, 1.0);
+                uniforms.set(gl, DOT_OUTLINE, false, true, true, size, 1.0);
                 gl.draw_arrays(glow::POINTS, 0, mesh.vertex_count);
             }
             gl.bind_vertex_array(None);

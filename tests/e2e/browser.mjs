@@ -85,3 +85,64 @@ export async function screenshot(target, name) {
   await target.screenshot({ path });
   return path;
 }
+
+/** Waits until the page is up and `window.skinlab` answers. */
+export async function waitForSkinlab(page) {
+  await page.waitForFunction(() => window.skinlab !== undefined, null, { timeout: 30000 });
+  await nextFrame(page);
+}
+
+/** Waits for the page to draw at least one more frame. */
+export async function nextFrame(page, action = async () => {}) {
+  const before = await page.evaluate(() => window.skinlab.framesRendered());
+  await action();
+  await page.evaluate(() => window.skinlab.requestRender());
+  await page.waitForFunction((n) => window.skinlab.framesRendered() > n, before, { timeout: 10000 });
+}
+
+/**
+ * RGBA bytes of a (2r+1)² square of the canvas around the CSS point (x, y),
+ * read from the drawing buffer.
+ */
+export async function canvasPatch(page, x, y, r = 2) {
+  return page.evaluate(({ x, y, r }) => {
+    const canvas = document.querySelector('#view');
+    const ratio = canvas.width / canvas.clientWidth;
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const size = 2 * r + 1;
+    const data = context.getImageData(Math.round(x * ratio) - r, Math.round(y * ratio) - r, size, size).data;
+    return Array.from(data);
+  }, { x, y, r });
+}
+
+/** How many distinct colours the canvas shows, and the share of pixels unlike the corner's. */
+export async function canvasStats(page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('#view');
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    const colours = new Set();
+    let different = 0;
+    for (let k = 0; k < data.length; k += 4) {
+      colours.add((data[k] << 16) | (data[k + 1] << 8) | data[k + 2]);
+      if (Math.abs(data[k] - data[0]) + Math.abs(data[k + 1] - data[1]) + Math.abs(data[k + 2] - data[2]) > 24) different++;
+    }
+    return { colours: colours.size, covered: different / (data.length / 4) };
+  });
+}
+
+/** Largest absolute difference between two equal-length arrays. */
+export function maxDifference(a, b) {
+  if (a.length !== b.length) throw new Error(`lengths differ: ${a.length} vs ${b.length}`);
+  let worst = 0;
+  for (let k = 0; k < a.length; k++) worst = Math.max(worst, Math.abs(a[k] - b[k]));
+  return worst;
+}

@@ -1,0 +1,232 @@
+// The interactive page in headless Chromium: rendering, dragging a bone with
+// the mouse, and the GPU skinning checked against the CPU reference.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import {
+  launchBrowser, openPage, serveStatic, screenshot, root, waitForSkinlab, nextFrame,
+  canvasPatch, canvasStats, maxDifference,
+} from './browser.mjs';
+
+let server;
+let browser;
+let page;
+let errors;
+before(async () => {
+  server = await serveStatic(join(root, 'www'));
+  browser = await launchBrowser();
+  ({ page, errors } = await openPage(browser, server.url));
+  await waitForSkinlab(page);
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain'];
+
+/** A reproducible pose: each bone turned and moved a little, scaled mildly. */
+async function randomPose(seed) {
+  await page.evaluate((seed) => {
+    let state = seed;
+    const random = () => {
+      state = (state * 1664525 + 1013904223) % 4294967296;
+      return state / 4294967296;
+    };
+    const lab = window.skinlab.lab;
+    for (let bone = 0; bone < lab.boneCount(); bone++) {
+      const axis = [random() - 0.5, random() - 0.5, random() - 0.5];
+      const norm = Math.hypot(...axis) || 1;
+      const half = (random() - 0.5) * 1.2;
+      const s = Math.sin(half) / norm;
+      lab.setBonePose(
+        bone,
+        [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(half)],
+        [(random() - 0.5) * 0.2, (random() - 0.5) * 0.2, (random() - 0.5) * 0.2],
+        [0.8 + 0.4 * random(), 0.8 + 0.4 * random(), 0.8 + 0.4 * random()],
+      );
+    }
+  }, seed);
+}
+
+async function gpuVersusCpu(method) {
+  return page.evaluate((method) => {
+    const gpu = window.skinlab.gpuSkinnedPositions(method);
+    const cpu = window.skinlab.lab.skinnedPositions(method);
+    let worst = 0;
+    for (let k = 0; k < cpu.length; k++) worst = Math.max(worst, Math.abs(gpu[k] - cpu[k]));
+    return { worst, count: cpu.length / 3, gpuLength: gpu.length };
+  }, method);
+}
+
+test('the page loads with no console error and draws the strip', async () => {
+  const stats = await canvasStats(page);
+  assert.ok(stats.colours > 20, `the canvas shows ${stats.colours} colours`);
+  assert.ok(stats.covered > 0.03, `the mesh covers ${(stats.covered * 100).toFixed(1)}% of the canvas`);
+  assert.deepEqual(errors, []);
+});
+
+test('a mouse drag on bone 2 turns it, and bone 1’s vertices stay put', async () => {
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.loadExample('two-bone')));
+  const box = await page.locator('#view').boundingBox();
+  const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
+  const boneOneVertices = await page.evaluate(() => {
+    const lab = window.skinlab.lab;
+    const vertices = [];
+    for (let v = 0; v < lab.vertexCount(); v++) {
+      const list = lab.influences(v);
+      if (list.length === 1 && list[0][0] === 0) vertices.push({ v, ...window.skinlab.vertexScreenPoint(v) });
+    }
+    return vertices;
+  });
+  assert.equal(boneOneVertices.length, 8);
+  const beforeBone = await canvasPatch(page, grab.x, grab.y, 3);
+  const beforeVertices = await Promise.all(boneOneVertices.map((p) => canvasPatch(page, p.x, p.y, 1)));
+  const poseBefore = await page.evaluate(() => window.skinlab.lab.bonePose(1).rotation);
+
+  // Drag upward from the grab point: a counter-clockwise turn about bone 2's origin.
+  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.down();
+  for (let step = 1; step <= 12; step++) {
+    await page.mouse.move(box.x + grab.x - 4 * step, box.y + grab.y - 10 * step);
+  }
+  await page.mouse.up();
+  await nextFrame(page);
+
+  const poseAfter = await page.evaluate(() => window.skinlab.lab.bonePose(1).rotation);
+  assert.notDeepEqual(poseAfter, poseBefore, 'bone 2 turned');
+  assert.ok(poseAfter[2] > 0.2, `a counter-clockwise turn about Z: ${poseAfter}`);
+  assert.equal(await page.evaluate(() => window.skinlab.selectedBone()), 1);
+  const bonePose0 = await page.evaluate(() => window.skinlab.lab.bonePose(0).rotation);
+  assert.deepEqual(bonePose0, [0, 0, 0, 1], 'bone 1 was not touched');
+
+  const afterBone = await canvasPatch(page, grab.x, grab.y, 3);
+  assert.ok(maxDifference(afterBone, beforeBone) > 40, 'pixels near bone 2 changed');
+  const afterVertices = await Promise.all(boneOneVertices.map((p) => canvasPatch(page, p.x, p.y, 1)));
+  afterVertices.forEach((patch, k) => {
+    assert.ok(maxDifference(patch, beforeVertices[k]) <= 2, `pixels over bone 1's vertex ${boneOneVertices[k].v} did not change`);
+  });
+  await screenshot(page, 'drag-two-bone');
+
+  // One drag is one undo step.
+  await page.keyboard.press('Control+z');
+  await nextFrame(page);
+  assert.deepEqual(await page.evaluate(() => window.skinlab.lab.bonePose(1).rotation), [0, 0, 0, 1]);
+  await page.keyboard.press('Control+Shift+z');
+  await nextFrame(page);
+  assert.deepEqual(await page.evaluate(() => window.skinlab.lab.bonePose(1).rotation), poseAfter);
+});
+
+test('GPU skinning equals the CPU reference for every example and both methods', async () => {
+  for (const [index, name] of EXAMPLES.entries()) {
+    await page.evaluate((name) => window.skinlab.loadExample(name), name);
+    await randomPose(1000 + index);
+    for (const method of ['lbs', 'dqs']) {
+      const { worst, count, gpuLength } = await gpuVersusCpu(method);
+      assert.equal(gpuLength, 3 * count, `${name}/${method}: one position per vertex`);
+      assert.ok(worst < 1e-4, `${name}/${method}: GPU and CPU differ by ${worst}`);
+      console.log(`# ${name} ${method}: ${count} vertices, max |GPU − CPU| = ${worst.toExponential(2)}`);
+    }
+  }
+});
+
+test('the palette texture path agrees too, forced on a small example', async () => {
+  await page.evaluate(() => window.skinlab.loadExample('tube'));
+  await randomPose(7);
+  await page.evaluate(() => window.skinlab.viewer.setPaletteTexture(true));
+  try {
+    for (const method of ['lbs', 'dqs']) {
+      const { worst } = await gpuVersusCpu(method);
+      assert.ok(worst < 1e-4, `texture path, ${method}: ${worst}`);
+    }
+  } finally {
+    await page.evaluate(() => window.skinlab.viewer.setPaletteTexture(false));
+  }
+});
+
+test('the fork stretches on y-junction-unweighted and stays bounded on y-junction', async () => {
+  const stretch = {};
+  for (const name of ['y-junction-unweighted', 'y-junction']) {
+    await nextFrame(page, () => page.evaluate((name) => {
+      window.skinlab.loadExample(name);
+      // The right branch bent by 45° towards the stem.
+      window.skinlab.lab.setBonePose(2, [0, 0, -Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)]);
+    }, name));
+    stretch[name] = await page.evaluate(() => {
+      const lab = window.skinlab.lab;
+      const scene = JSON.parse(lab.sceneJson());
+      const rest = scene.mesh.positions;
+      const posed = window.skinlab.gpuSkinnedPositions('lbs');
+      let fork = -1;
+      for (let v = 0; v < rest.length / 3; v++) if (Math.abs(rest[3 * v]) < 1e-6 && rest[3 * v + 1] > 2) fork = v;
+      const length = (p, a, b) => Math.hypot(p[3 * a] - p[3 * b], p[3 * a + 1] - p[3 * b + 1], p[3 * a + 2] - p[3 * b + 2]);
+      let worst = 0;
+      const indices = scene.mesh.indices;
+      for (let t = 0; t < indices.length; t += 3) {
+        for (const [a, b] of [[0, 1], [1, 2], [2, 0]]) {
+          const [u, v] = [indices[t + a], indices[t + b]];
+          if (u !== fork && v !== fork) continue;
+          worst = Math.max(worst, length(posed, u, v) / length(rest, u, v) - 1);
+        }
+      }
+      return worst;
+    });
+    await screenshot(page, `fork-${name}`);
+  }
+  console.log(`# fork edge stretch after bending the right branch 45°: unweighted ${(stretch['y-junction-unweighted'] * 100).toFixed(0)}%, weighted ${(stretch['y-junction'] * 100).toFixed(0)}%`);
+  assert.ok(stretch['y-junction-unweighted'] > 0.6, 'the unweighted fork tears');
+  assert.ok(stretch['y-junction'] < 0.5 * stretch['y-junction-unweighted'], 'the weighted fork stays bounded');
+});
+
+test('the 300-bone chain renders through the palette texture and matches the CPU', async () => {
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.loadExample('chain');
+    const lab = window.skinlab.lab;
+    for (let bone = 0; bone < lab.boneCount(); bone++) {
+      const half = 0.012;
+      lab.setBonePose(bone, [0, 0, Math.sin(half), Math.cos(half)]);
+    }
+  }));
+  const { bones, storage } = await page.evaluate(() => ({
+    bones: window.skinlab.lab.boneCount(),
+    storage: window.skinlab.viewer.paletteStorage(window.skinlab.lab),
+  }));
+  assert.equal(bones, 300);
+  assert.equal(storage, 'texture');
+  const stats = await canvasStats(page);
+  assert.ok(stats.covered > 0.01, `the chain covers ${(stats.covered * 100).toFixed(1)}% of the canvas`);
+  for (const method of ['lbs', 'dqs']) {
+    const { worst } = await gpuVersusCpu(method);
+    assert.ok(worst < 1e-4, `chain/${method}: ${worst}`);
+  }
+  await screenshot(page, 'example-chain');
+});
+
+test('a screenshot of each example, posed', async () => {
+  const poses = {
+    'two-bone': [[1, 0.6]],
+    'two-bone-smooth': [[1, 0.6]],
+    'y-junction': [[2, -0.7]],
+    'y-junction-unweighted': [[2, -0.7]],
+  };
+  for (const name of EXAMPLES.slice(0, 4)) {
+    await nextFrame(page, () => page.evaluate(({ name, pose }) => {
+      window.skinlab.loadExample(name);
+      for (const [bone, angle] of pose) {
+        window.skinlab.lab.setBonePose(bone, [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)]);
+      }
+      window.skinlab.selectBone(pose[0][0]);
+    }, { name, pose: poses[name] }));
+    await screenshot(page, `example-${name}`);
+  }
+  for (const method of ['lbs', 'dqs']) {
+    await nextFrame(page, () => page.evaluate((method) => {
+      window.skinlab.loadExample('tube');
+      window.skinlab.setMethod(method);
+      window.skinlab.lab.setBonePose(1, [0, 1, 0, 0]);
+    }, method));
+    await screenshot(page, `example-tube-${method}`);
+  }
+  await page.evaluate(() => window.skinlab.setMethod('lbs'));
+  assert.deepEqual(errors, [], 'no console error during the whole run');
+});
