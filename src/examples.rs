@@ -8,13 +8,14 @@ use glam::{Quat, Vec2, Vec3};
 use crate::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
 /// The names `Lab.example` accepts, in the order the page lists them.
-pub const EXAMPLE_NAMES: [&str; 6] = [
+pub const EXAMPLE_NAMES: [&str; 7] = [
     "two-bone",
     "two-bone-smooth",
     "y-junction",
     "y-junction-unweighted",
     "tube",
     "chain",
+    "fingers",
 ];
 
 /// Builds the example called `name`, or `None` for an unknown name.
@@ -26,6 +27,7 @@ pub fn example(name: &str) -> Option<Scene> {
         "y-junction-unweighted" => y_junction(false),
         "tube" => tube(),
         "chain" => chain(CHAIN_BONES),
+        "fingers" => fingers(),
         _ => return None,
     };
     // The examples are fixed data covered by tests; a failure here is a bug
@@ -271,6 +273,62 @@ fn chain(bones: usize) -> SceneDoc {
         })
         .collect();
     mesh.into_doc(bones)
+}
+
+/// Seed 001's warning made concrete: a palm with a long middle finger and a
+/// shorter index finger side by side, 0.2 apart. The index finger's bone
+/// ends well before its tip, so the tip's inner edge is nearer to the middle
+/// finger's bone: weighting by nearest bone hands it to the wrong finger.
+/// The scene ships with each region bound to its own bone.
+fn fingers() -> SceneDoc {
+    let mut mesh = MeshBuilder::default();
+    let palm_columns = [-1.0, -0.9, -0.5, -0.1, 0.1, 0.5, 0.9, 1.0];
+    let mut palm_rows = Vec::new();
+    for row in 0..=2 {
+        let y = row as f32 * 0.5;
+        let vertices: Vec<u32> = palm_columns
+            .iter()
+            .map(|&x| mesh.vertex(Vec3::new(x, y, 0.0), vec![(0, 1.0)]))
+            .collect();
+        palm_rows.push(vertices);
+    }
+    for pair in palm_rows.windows(2) {
+        for k in 0..palm_columns.len() - 1 {
+            mesh.quad(
+                [pair[0][k], pair[0][k + 1], pair[1][k + 1], pair[1][k]],
+                Vec3::Z,
+            );
+        }
+    }
+    let top = palm_rows[2].clone();
+    // (bone, first palm column, length of the finger above the palm)
+    for (bone, first_column, length) in [(1_u32, 1_usize, 2.5_f32), (2, 4, 2.0)] {
+        let mut previous: Vec<u32> = top[first_column..first_column + 3].to_vec();
+        let rows = (length / 0.25).round() as usize;
+        for row in 1..=rows {
+            let y = 1.0 + row as f32 * 0.25;
+            let current: Vec<u32> = (0..3)
+                .map(|k| {
+                    mesh.vertex(
+                        Vec3::new(palm_columns[first_column + k], y, 0.0),
+                        vec![(bone, 1.0)],
+                    )
+                })
+                .collect();
+            for k in 0..2 {
+                mesh.quad(
+                    [previous[k], previous[k + 1], current[k + 1], current[k]],
+                    Vec3::Z,
+                );
+            }
+            previous = current;
+        }
+    }
+    let mut middle = bone("middle finger", Some(0), Quat::IDENTITY, 2.2);
+    middle.origin = [-0.5, 0.0, 0.0];
+    let mut index = bone("index finger", Some(0), Quat::IDENTITY, 1.2);
+    index.origin = [0.5, 0.0, 0.0];
+    mesh.into_doc(vec![bone("palm", None, Quat::IDENTITY, 1.0), middle, index])
 }
 
 #[cfg(test)]

@@ -32,6 +32,7 @@
 //! Names carry their coordinate space: `model_from_bone_rest` is `R_i`, the
 //! map from bone `i`'s own frame to model space in the rest pose.
 
+pub mod auto_weights;
 pub mod camera;
 pub mod colors;
 pub mod dual_quat;
@@ -42,10 +43,12 @@ pub mod interaction;
 pub mod lab;
 pub mod mesh;
 pub mod overlay;
+pub mod paint;
 pub mod pose;
 pub mod scene;
 pub mod skeleton;
 pub mod skinning;
+pub mod sparse;
 
 #[cfg(target_arch = "wasm32")]
 pub mod render;

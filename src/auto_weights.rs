@@ -1,0 +1,465 @@
+//! Automatic weights from the rest pose: nearest bone (rigid), distance
+//! falloff (smooth) and bone heat (Baran and Popović 2007).
+
+use glam::{Vec2, Vec3};
+
+use crate::influences::VertexInfluences;
+use crate::mesh::Mesh;
+use crate::skeleton::Skeleton;
+use crate::sparse::{conjugate_gradient, CsrMatrix};
+
+/// Which automatic weighting to compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AutoWeights {
+    /// Each vertex wholly to the nearest bone (seed 001's first option).
+    NearestBone,
+    /// `w_i ∝ 1 / d_i⁴`, the four largest kept.
+    DistanceFalloff,
+    /// Heat diffusion over the mesh from each bone.
+    BoneHeat,
+}
+
+/// What a computation did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AutoWeightsReport {
+    /// Vertices that had more than four bones with weight and were pruned.
+    pub pruned_vertices: usize,
+    /// Whether bone heat tested that each vertex sees its bone through the
+    /// mesh (skipped on large meshes, where it would take too long).
+    pub visibility_checked: bool,
+    /// Conjugate-gradient iterations, summed over the bones.
+    pub iterations: usize,
+}
+
+/// Each bone as a model-space segment `(origin, tip)` in the rest pose.
+pub fn bone_segments(skeleton: &Skeleton) -> Vec<(Vec3, Vec3)> {
+    skeleton
+        .model_from_bone_rest()
+        .iter()
+        .zip(skeleton.bones())
+        .map(|(frame, bone)| {
+            (
+                frame.transform_point3(Vec3::ZERO),
+                frame.transform_point3(Vec3::new(0.0, bone.length, 0.0)),
+            )
+        })
+        .collect()
+}
+
+/// The point of segment `a..b` closest to `p`.
+pub fn closest_on_segment(p: Vec3, a: Vec3, b: Vec3) -> Vec3 {
+    let ab = b - a;
+    let t = if ab.length_squared() > 0.0 {
+        ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    a + ab * t
+}
+
+/// Computes weights for every vertex by `method`.
+pub fn compute(
+    skeleton: &Skeleton,
+    mesh: &Mesh,
+    method: AutoWeights,
+) -> (Vec<VertexInfluences>, AutoWeightsReport) {
+    let segments = bone_segments(skeleton);
+    let mut report = AutoWeightsReport::default();
+    let per_vertex: Vec<Vec<(u16, f32)>> = match method {
+        AutoWeights::NearestBone => mesh
+            .positions_model
+            .iter()
+            .map(|&p| vec![(nearest_bone(p, &segments, |_| true).0, 1.0)])
+            .collect(),
+        AutoWeights::DistanceFalloff => {
+            let scale = mesh_scale(mesh);
+            mesh.positions_model
+                .iter()
+                .map(|&p| {
+                    segments
+                        .iter()
+                        .enumerate()
+                        .map(|(bone, &(a, b))| {
+                            let d = p.distance(closest_on_segment(p, a, b)) + 1e-3 * scale;
+                            (bone as u16, 1.0 / (d * d * d * d))
+                        })
+                        .collect()
+                })
+                .collect()
+        }
+        AutoWeights::BoneHeat => {
+            let (heat, visibility_checked, iterations) = bone_heat(mesh, &segments);
+            report.visibility_checked = visibility_checked;
+            report.iterations = iterations;
+            (0..mesh.vertex_count())
+                .map(|v| {
+                    heat.iter()
+                        .enumerate()
+                        .map(|(bone, column)| (bone as u16, column[v].clamp(0.0, 1.0) as f32))
+                        .filter(|&(_, w)| w > 1e-4)
+                        .collect()
+                })
+                .collect()
+        }
+    };
+    let influences = per_vertex
+        .iter()
+        .map(|pairs| {
+            let (fitted, fitting) = VertexInfluences::from_pairs(pairs);
+            report.pruned_vertices += usize::from(fitting.pruned > 0);
+            fitted
+        })
+        .collect();
+    (influences, report)
+}
+
+fn mesh_scale(mesh: &Mesh) -> f32 {
+    let (min, max) = mesh.positions_model.iter().fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(lo, hi), &p| (lo.min(p), hi.max(p)),
+    );
+    (max - min).length().max(1e-3)
+}
+
+/// The nearest bone among those `allowed`, and its distance; bone 0 if none
+/// is allowed.
+fn nearest_bone(p: Vec3, segments: &[(Vec3, Vec3)], allowed: impl Fn(usize) -> bool) -> (u16, f32) {
+    segments
+        .iter()
+        .enumerate()
+        .filter(|&(bone, _)| allowed(bone))
+        .map(|(bone, &(a, b))| (bone as u16, p.distance(closest_on_segment(p, a, b))))
+        .min_by(|x, y| x.1.total_cmp(&y.1))
+        .unwrap_or((0, f32::MAX))
+}
+
+/// Meshes larger than this (vertices × triangles × bones) skip the
+/// visibility test in bone heat.
+const VISIBILITY_BUDGET: f64 = 2e8;
+
+/// Solves `(L + M H) w_i = M H p_i` for every bone `i` (Baran and Popović
+/// 2007, with `L` the cotangent Laplacian, `M` the lumped vertex areas,
+/// `H_jj = 1 / d(j)²` for the distance to vertex `j`'s nearest visible bone
+/// and `p_i(j) = 1` when that bone is `i`). Since `L · 1 = 0` the weights of
+/// each vertex sum to 1. Returns one column per bone, whether visibility was
+/// tested, and the iterations used.
+pub fn bone_heat(mesh: &Mesh, segments: &[(Vec3, Vec3)]) -> (Vec<Vec<f64>>, bool, usize) {
+    let n = mesh.vertex_count();
+    let scale = mesh_scale(mesh);
+    let work = n as f64 * (mesh.indices.len() / 3) as f64 * segments.len() as f64;
+    let occluders = (work <= VISIBILITY_BUDGET).then(|| Occluders::new(mesh));
+    // For each vertex, its nearest visible bones (several when tied, as the
+    // paper says: p = 1/k for each of k bones, H = k / d²) and the distance.
+    let mut nearest: Vec<(Vec<usize>, f64)> = Vec::with_capacity(n);
+    for (vertex, &p) in mesh.positions_model.iter().enumerate() {
+        let distances: Vec<f32> = segments
+            .iter()
+            .map(|&(a, b)| p.distance(closest_on_segment(p, a, b)))
+            .collect();
+        let visible: Vec<bool> = segments
+            .iter()
+            .map(|&(a, b)| {
+                occluders
+                    .as_ref()
+                    .is_none_or(|o| o.sees(vertex as u32, p, closest_on_segment(p, a, b)))
+            })
+            .collect();
+        let any_visible = visible.iter().any(|&v| v);
+        let candidates: Vec<usize> = (0..segments.len())
+            .filter(|&bone| visible[bone] || !any_visible)
+            .collect();
+        let best = candidates
+            .iter()
+            .map(|&bone| distances[bone])
+            .fold(f32::MAX, f32::min);
+        let tied: Vec<usize> = candidates
+            .into_iter()
+            .filter(|&bone| distances[bone] <= best + 1e-4 * scale)
+            .collect();
+        nearest.push((tied, f64::from(best.max(1e-3 * scale))));
+    }
+    let (laplacian, areas) = cotangent_laplacian(mesh);
+    let mut triplets = laplacian;
+    let mut heat_source = vec![0.0; n];
+    for (vertex, (bones, distance)) in nearest.iter().enumerate() {
+        let h = areas[vertex] * bones.len() as f64 / (distance * distance);
+        triplets.push((vertex, vertex, h));
+        heat_source[vertex] = h / bones.len() as f64;
+    }
+    let matrix = CsrMatrix::from_triplets(n, triplets);
+    let mut iterations = 0;
+    let columns = (0..segments.len())
+        .map(|bone| {
+            let share = |v: usize| {
+                if nearest[v].0.contains(&bone) {
+                    1.0 / nearest[v].0.len() as f64
+                } else {
+                    0.0
+                }
+            };
+            let b: Vec<f64> = (0..n)
+                .map(|v| share(v) * heat_source[v] * nearest[v].0.len() as f64)
+                .collect();
+            let mut x: Vec<f64> = (0..n).map(share).collect();
+            iterations += conjugate_gradient(&matrix, &b, &mut x, 1e-9, 4 * n + 100);
+            x
+        })
+        .collect();
+    (columns, occluders.is_some(), iterations)
+}
+
+/// The cotangent stiffness matrix as triplets, `L_ij = −(cot α + cot β) / 2`
+/// per edge and `L_ii = −Σ_j L_ij`, and the lumped areas `M_ii = Σ A_t / 3`.
+/// A vertex on no triangle gets a unit area, so its own heat term holds it.
+fn cotangent_laplacian(mesh: &Mesh) -> (Vec<(usize, usize, f64)>, Vec<f64>) {
+    let p = &mesh.positions_model;
+    let mut triplets = Vec::new();
+    let mut areas = vec![0.0; mesh.vertex_count()];
+    for triangle in mesh.indices.chunks_exact(3) {
+        let corners = [
+            triangle[0] as usize,
+            triangle[1] as usize,
+            triangle[2] as usize,
+        ];
+        let area = 0.5
+            * f64::from(
+                (p[corners[1]] - p[corners[0]])
+                    .cross(p[corners[2]] - p[corners[0]])
+                    .length(),
+            );
+        if area <= 1e-12 {
+            continue;
+        }
+        for k in 0..3 {
+            areas[corners[k]] += area / 3.0;
+            // The angle at corner k faces the edge (k+1, k+2).
+            let (o, i, j) = (corners[k], corners[(k + 1) % 3], corners[(k + 2) % 3]);
+            let (u, v) = (p[i] - p[o], p[j] - p[o]);
+            let cot = f64::from(u.dot(v)) / f64::from(u.cross(v).length()).max(1e-12);
+            let w = 0.5 * cot;
+            triplets.extend([(i, j, -w), (j, i, -w), (i, i, w), (j, j, w)]);
+        }
+    }
+    for area in areas.iter_mut().filter(|a| **a == 0.0) {
+        *area = 1.0;
+    }
+    (triplets, areas)
+}
+
+/// What can hide a bone from a vertex: the boundary edges of a flat mesh, or
+/// the triangles of a solid one.
+enum Occluders {
+    Flat {
+        z: f32,
+        edges: Vec<(u32, u32)>,
+        positions: Vec<Vec3>,
+    },
+    Solid {
+        triangles: Vec<[u32; 3]>,
+        positions: Vec<Vec3>,
+    },
+}
+
+impl Occluders {
+    fn new(mesh: &Mesh) -> Self {
+        let positions = mesh.positions_model.clone();
+        let z = positions.first().map_or(0.0, |p| p.z);
+        if positions.iter().all(|p| (p.z - z).abs() < 1e-5) {
+            let mut count = std::collections::HashMap::new();
+            for triangle in mesh.indices.chunks_exact(3) {
+                for (a, b) in [(0, 1), (1, 2), (2, 0)] {
+                    let edge = (triangle[a].min(triangle[b]), triangle[a].max(triangle[b]));
+                    *count.entry(edge).or_insert(0) += 1;
+                }
+            }
+            let mut edges: Vec<(u32, u32)> = count
+                .into_iter()
+                .filter(|&(_, c)| c == 1)
+                .map(|(e, _)| e)
+                .collect();
+            edges.sort_unstable();
+            Self::Flat {
+                z,
+                edges,
+                positions,
+            }
+        } else {
+            let triangles = mesh
+                .indices
+                .chunks_exact(3)
+                .map(|t| [t[0], t[1], t[2]])
+                .collect();
+            Self::Solid {
+                triangles,
+                positions,
+            }
+        }
+    }
+
+    /// Whether the segment from vertex `vertex` at `from` to `to` stays
+    /// inside the mesh.
+    fn sees(&self, vertex: u32, from: Vec3, to: Vec3) -> bool {
+        match self {
+            Self::Flat {
+                z,
+                edges,
+                positions,
+            } => {
+                if (to.z - z).abs() > 1e-4 {
+                    return true;
+                }
+                let (a, b) = (from.truncate(), to.truncate());
+                !edges.iter().any(|&(i, j)| {
+                    i != vertex
+                        && j != vertex
+                        && segments_cross(
+                            a,
+                            b,
+                            positions[i as usize].truncate(),
+                            positions[j as usize].truncate(),
+                        )
+                })
+            }
+            Self::Solid {
+                triangles,
+                positions,
+            } => !triangles.iter().any(|t| {
+                !t.contains(&vertex)
+                    && segment_hits_triangle(
+                        from,
+                        to,
+                        positions[t[0] as usize],
+                        positions[t[1] as usize],
+                        positions[t[2] as usize],
+                    )
+            }),
+        }
+    }
+}
+
+/// Whether the segment `a..b` crosses the edge `c..d`: `a` and `b` lie
+/// strictly on opposite sides of the edge's line, and the edge reaches the
+/// segment (passing through an end of the edge counts, so a ray through a
+/// corner between two boundary edges is caught).
+fn segments_cross(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
+    let side = |p: Vec2, q: Vec2, r: Vec2| (q - p).perp_dot(r - p);
+    let (d1, d2) = (side(c, d, a), side(c, d, b));
+    let (d3, d4) = (side(a, b, c), side(a, b, d));
+    d1 * d2 < 0.0 && d3 * d4 <= 0.0
+}
+
+/// Möller–Trumbore on the segment `from..to`, ignoring touches at its ends.
+fn segment_hits_triangle(from: Vec3, to: Vec3, a: Vec3, b: Vec3, c: Vec3) -> bool {
+    let direction = to - from;
+    let (e1, e2) = (b - a, c - a);
+    let h = direction.cross(e2);
+    let det = e1.dot(h);
+    if det.abs() < 1e-12 {
+        return false;
+    }
+    let inverse = 1.0 / det;
+    let s = from - a;
+    let u = inverse * s.dot(h);
+    if !(0.0..=1.0).contains(&u) {
+        return false;
+    }
+    let q = s.cross(e1);
+    let v = inverse * direction.dot(q);
+    if v < 0.0 || u + v > 1.0 {
+        return false;
+    }
+    let t = inverse * e2.dot(q);
+    t > 1e-4 && t < 1.0 - 1e-4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::examples::{example, TUBE_RINGS, TUBE_SEGMENTS};
+
+    #[test]
+    fn nearest_bone_is_rigid() {
+        let scene = example("two-bone-smooth").unwrap();
+        let (weights, _) = compute(&scene.skeleton, &scene.mesh, AutoWeights::NearestBone);
+        assert!(weights.iter().all(|w| w.pairs().count() == 1));
+        assert_eq!(weights[0].bones[0], 0);
+        assert_eq!(weights[weights.len() - 1].bones[0], 1);
+    }
+
+    #[test]
+    fn distance_falloff_blends_at_the_joint() {
+        let scene = example("two-bone").unwrap();
+        let (weights, _) = compute(&scene.skeleton, &scene.mesh, AutoWeights::DistanceFalloff);
+        let joint = scene
+            .mesh
+            .positions_model
+            .iter()
+            .position(|p| (p.x - 2.0).abs() < 1e-6)
+            .unwrap();
+        assert!(
+            (weights[joint].weight_of(0) - 0.5).abs() < 0.05,
+            "{:?}",
+            weights[joint]
+        );
+        assert!(weights
+            .iter()
+            .all(|w| (w.total_weight() - 1.0).abs() < 1e-5));
+    }
+
+    #[test]
+    fn bone_heat_sums_to_one_and_falls_off_monotonically_along_the_tube() {
+        let scene = example("tube").unwrap();
+        let segments = bone_segments(&scene.skeleton);
+        let (heat, visibility, _) = bone_heat(&scene.mesh, &segments);
+        assert!(visibility);
+        for v in 0..scene.mesh.vertex_count() {
+            let sum: f64 = heat.iter().map(|column| column[v]).sum();
+            assert!(
+                (sum - 1.0).abs() < 1e-5,
+                "vertex {v}: the weights sum to {sum}"
+            );
+        }
+        let ring_mean = |ring: usize| {
+            (0..TUBE_SEGMENTS)
+                .map(|k| heat[0][ring * TUBE_SEGMENTS + k])
+                .sum::<f64>()
+                / TUBE_SEGMENTS as f64
+        };
+        let profile: Vec<f64> = (0..TUBE_RINGS).map(ring_mean).collect();
+        println!("bone 1's heat weight along the tube: {profile:.3?}");
+        assert!(profile[0] > 0.9 && profile[TUBE_RINGS - 1] < 0.1);
+        for pair in profile.windows(2) {
+            assert!(pair[1] <= pair[0] + 1e-9, "monotone: {profile:?}");
+            assert!(pair[0] - pair[1] < 0.3, "smooth, no jump: {profile:?}");
+        }
+        assert!(
+            (profile[TUBE_RINGS / 2] - 0.5).abs() < 0.05,
+            "half and half at the joint"
+        );
+    }
+
+    #[test]
+    fn nearest_bone_takes_the_neighbouring_finger_and_bone_heat_does_not() {
+        let scene = example("fingers").unwrap();
+        let index_finger: Vec<usize> = (0..scene.mesh.vertex_count())
+            .filter(|&v| {
+                scene.mesh.positions_model[v].x > 0.05 && scene.mesh.positions_model[v].y > 1.01
+            })
+            .collect();
+        let middle = 1;
+        let (nearest, _) = compute(&scene.skeleton, &scene.mesh, AutoWeights::NearestBone);
+        let stolen = index_finger
+            .iter()
+            .filter(|&&v| nearest[v].weight_of(middle) > 0.5)
+            .count();
+        assert!(
+            stolen >= 2,
+            "nearest bone gives {stolen} index-finger vertices to the middle finger"
+        );
+        let (heat, report) = compute(&scene.skeleton, &scene.mesh, AutoWeights::BoneHeat);
+        assert!(report.visibility_checked);
+        for &v in &index_finger {
+            assert!(heat[v].weight_of(middle) < 0.1, "vertex {v}: {:?}", heat[v]);
+        }
+    }
+}

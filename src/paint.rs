@@ -1,0 +1,527 @@
+//! Weight painting: brushes, auto-normalisation with locked bones, and the
+//! X-mirror. Points come in as plain numbers (screen positions of the
+//! posed, skinned vertices), so everything here is tested natively.
+
+use std::collections::HashMap;
+
+use glam::{Vec2, Vec3};
+
+use crate::influences::{VertexInfluences, MAX_INFLUENCES};
+
+/// How a brush's effect fades from its centre (`t = 0`) to its rim (`t = 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Falloff {
+    /// `1 − 3t² + 2t³`: full in the middle, easing to zero at the rim.
+    Smooth,
+    /// `1 − t`.
+    Linear,
+    /// `1` everywhere inside the brush.
+    Constant,
+}
+
+impl Falloff {
+    /// The factor at relative distance `t = d / r`; zero outside the brush.
+    pub fn factor(self, t: f32) -> f32 {
+        if !(0.0..=1.0).contains(&t) {
+            return 0.0;
+        }
+        match self {
+            Self::Smooth => 1.0 - t * t * (3.0 - 2.0 * t),
+            Self::Linear => 1.0 - t,
+            Self::Constant => 1.0,
+        }
+    }
+}
+
+/// What a dab does to the painted bone's weight `w` with the brush's local
+/// strength `s = strength · falloff`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaintMode {
+    /// `w + s`.
+    Add,
+    /// `w − s`.
+    Subtract,
+    /// `w + (value − w) · s`: towards the brush's value.
+    Set,
+    /// `w + (mean of neighbours' w − w) · s`.
+    Smooth,
+}
+
+/// A weight brush.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Brush {
+    /// Radius, in the units of the points painted (CSS pixels on screen).
+    pub radius: f32,
+    /// 0..1.
+    pub strength: f32,
+    /// How the effect fades towards the rim.
+    pub falloff: Falloff,
+    /// What the brush does.
+    pub mode: PaintMode,
+    /// The target weight of [`PaintMode::Set`].
+    pub value: f32,
+}
+
+impl Brush {
+    /// The brush's effect on a point `distance` from its centre:
+    /// `strength · falloff(distance / radius)`.
+    pub fn effect(&self, distance: f32) -> f32 {
+        if self.radius <= 0.0 {
+            return 0.0;
+        }
+        self.strength.clamp(0.0, 1.0) * self.falloff.factor(distance / self.radius)
+    }
+}
+
+/// Sets `bone`'s weight of one vertex to `target` and keeps the weights
+/// summing to 1 by scaling the other *unlocked* bones:
+/// `w_o ← w_o · (1 − L − w) / Σ unlocked others`, with `L` the locked
+/// weights, which never change. The painted weight is clamped to `0..1 − L`;
+/// when no unlocked bone can take up the rest, the painted weight takes it.
+/// A locked painted bone is left alone. At most four influences are kept:
+/// the smallest unlocked ones are dropped and the rest renormalised.
+///
+/// Returns the new influences and how many pairs were pruned.
+pub fn set_weight(
+    vertex: &VertexInfluences,
+    bone: u16,
+    target: f32,
+    locked: &[bool],
+) -> (VertexInfluences, usize) {
+    let is_locked = |b: u16| locked.get(usize::from(b)).copied().unwrap_or(false);
+    if is_locked(bone) {
+        return (*vertex, 0);
+    }
+    let mut pairs: Vec<(u16, f32)> = vertex.pairs().filter(|&(b, _)| b != bone).collect();
+    let locked_sum: f32 = pairs
+        .iter()
+        .filter(|&&(b, _)| is_locked(b))
+        .map(|&(_, w)| w)
+        .sum();
+    let free_others: f32 = pairs
+        .iter()
+        .filter(|&&(b, _)| !is_locked(b))
+        .map(|&(_, w)| w)
+        .sum();
+    let room = (1.0 - locked_sum).max(0.0);
+    let mut weight = target.clamp(0.0, room);
+    if free_others <= 1e-9 {
+        // Nobody else can take the rest: the painted bone keeps it all.
+        weight = room;
+    } else {
+        let scale = (room - weight) / free_others;
+        for pair in pairs.iter_mut().filter(|(b, _)| !is_locked(*b)) {
+            pair.1 *= scale;
+        }
+    }
+    pairs.push((bone, weight));
+    pairs.retain(|&(_, w)| w > 1e-7);
+    let mut pruned = 0;
+    while pairs.len() > MAX_INFLUENCES {
+        // Drop the smallest unlocked pair other than the painted bone; only
+        // if there is none, the smallest of all.
+        let candidate = pairs
+            .iter()
+            .enumerate()
+            .filter(|(_, &(b, _))| b != bone && !is_locked(b))
+            .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+            .or_else(|| {
+                pairs
+                    .iter()
+                    .enumerate()
+                    .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
+            })
+            .map(|(k, _)| k);
+        if let Some(k) = candidate {
+            pairs.remove(k);
+            pruned += 1;
+        }
+    }
+    (VertexInfluences::from_pairs(&pairs).0, pruned)
+}
+
+/// What one dab changed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DabReport {
+    /// Vertices whose weights changed.
+    pub touched: usize,
+    /// Influences dropped to keep four per vertex.
+    pub pruned: usize,
+}
+
+/// Everything a dab needs to know about the mesh.
+pub struct PaintTarget<'a> {
+    /// Where each vertex is, in the brush's space (screen pixels).
+    pub points: &'a [Vec2],
+    /// Whether each vertex may be painted (e.g. faces the viewer).
+    pub paintable: &'a [bool],
+    /// Each vertex's mesh neighbours, for smoothing.
+    pub neighbours: &'a [Vec<u32>],
+    /// Locked bones.
+    pub locked: &'a [bool],
+    /// The mirror of each vertex and of each bone, when X-mirror is on.
+    pub mirror: Option<(&'a [Option<u32>], &'a [u16])>,
+}
+
+/// Applies one dab of `brush` at `centre` to `bone`'s weights.
+///
+/// # Panics
+///
+/// If the target's slices do not have one entry per vertex.
+pub fn dab(
+    influences: &mut [VertexInfluences],
+    target: &PaintTarget,
+    bone: u16,
+    centre: Vec2,
+    brush: &Brush,
+) -> DabReport {
+    assert_eq!(
+        target.points.len(),
+        influences.len(),
+        "one point per vertex"
+    );
+    assert_eq!(
+        target.paintable.len(),
+        influences.len(),
+        "one flag per vertex"
+    );
+    // (vertex, bone) → strength, so a vertex under the brush and mirrored onto
+    // from the other side is painted once, at the larger strength.
+    let mut strokes: HashMap<(u32, u16), f32> = HashMap::new();
+    for (vertex, point) in target.points.iter().enumerate() {
+        if !target.paintable[vertex] {
+            continue;
+        }
+        let strength = brush.effect(point.distance(centre));
+        if strength <= 0.0 {
+            continue;
+        }
+        let mut add = |key: (u32, u16)| {
+            let entry = strokes.entry(key).or_insert(0.0);
+            *entry = entry.max(strength);
+        };
+        add((vertex as u32, bone));
+        if let Some((vertices, bones)) = target.mirror {
+            if let (Some(Some(mirror_vertex)), Some(&mirror_bone)) =
+                (vertices.get(vertex), bones.get(usize::from(bone)))
+            {
+                add((*mirror_vertex, mirror_bone));
+            }
+        }
+    }
+    // Smoothing reads the weights as they were before this dab.
+    let before: Vec<VertexInfluences> = if brush.mode == PaintMode::Smooth {
+        influences.to_vec()
+    } else {
+        Vec::new()
+    };
+    let mut report = DabReport::default();
+    let mut keys: Vec<_> = strokes.into_iter().collect();
+    keys.sort_by_key(|&(key, _)| key);
+    for ((vertex, painted_bone), strength) in keys {
+        let vertex = vertex as usize;
+        let current = influences[vertex].weight_of(painted_bone);
+        let target_weight = match brush.mode {
+            PaintMode::Add => current + strength,
+            PaintMode::Subtract => current - strength,
+            PaintMode::Set => current + (brush.value.clamp(0.0, 1.0) - current) * strength,
+            PaintMode::Smooth => {
+                let around = &target.neighbours[vertex];
+                if around.is_empty() {
+                    current
+                } else {
+                    let mean = around
+                        .iter()
+                        .map(|&n| before[n as usize].weight_of(painted_bone))
+                        .sum::<f32>()
+                        / around.len() as f32;
+                    current + (mean - current) * strength
+                }
+            }
+        };
+        let (updated, pruned) = set_weight(
+            &influences[vertex],
+            painted_bone,
+            target_weight,
+            target.locked,
+        );
+        if updated != influences[vertex] {
+            influences[vertex] = updated;
+            report.touched += 1;
+        }
+        report.pruned += pruned;
+    }
+    report
+}
+
+/// For each vertex, the vertex at its mirror image `(−x, y, z)` within
+/// `tolerance`, if there is one (itself for a vertex on the plane x = 0).
+pub fn mirror_vertices(positions: &[Vec3], tolerance: f32) -> Vec<Option<u32>> {
+    let cell = tolerance.max(1e-6);
+    let key = |p: Vec3| {
+        (
+            (p.x / cell).round() as i64,
+            (p.y / cell).round() as i64,
+            (p.z / cell).round() as i64,
+        )
+    };
+    let mut grid: HashMap<(i64, i64, i64), Vec<u32>> = HashMap::new();
+    for (index, &p) in positions.iter().enumerate() {
+        grid.entry(key(p)).or_default().push(index as u32);
+    }
+    positions
+        .iter()
+        .map(|&p| {
+            let image = Vec3::new(-p.x, p.y, p.z);
+            let (kx, ky, kz) = key(image);
+            let mut best: Option<(u32, f32)> = None;
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    for dz in -1..=1 {
+                        for &candidate in
+                            grid.get(&(kx + dx, ky + dy, kz + dz)).into_iter().flatten()
+                        {
+                            let distance = positions[candidate as usize].distance(image);
+                            if distance <= tolerance && best.is_none_or(|(_, d)| distance < d) {
+                                best = Some((candidate, distance));
+                            }
+                        }
+                    }
+                }
+            }
+            best.map(|(index, _)| index)
+        })
+        .collect()
+}
+
+/// For each bone, the bone whose rest origin and tip are its mirror image in
+/// x (itself when it lies on the plane x = 0 or has no mirror).
+pub fn mirror_bones(origins: &[Vec3], tips: &[Vec3], tolerance: f32) -> Vec<u16> {
+    let flip = |p: Vec3| Vec3::new(-p.x, p.y, p.z);
+    (0..origins.len())
+        .map(|bone| {
+            (0..origins.len())
+                .find(|&other| {
+                    origins[other].distance(flip(origins[bone])) <= tolerance
+                        && tips[other].distance(flip(tips[bone])) <= tolerance
+                })
+                .unwrap_or(bone) as u16
+        })
+        .collect()
+}
+
+/// Each vertex's neighbours along mesh edges.
+pub fn vertex_neighbours(vertex_count: usize, edges: &[(u32, u32)]) -> Vec<Vec<u32>> {
+    let mut neighbours = vec![Vec::new(); vertex_count];
+    for &(a, b) in edges {
+        neighbours[a as usize].push(b);
+        neighbours[b as usize].push(a);
+    }
+    neighbours
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn weights(v: &VertexInfluences) -> Vec<(u16, f32)> {
+        let mut pairs: Vec<_> = v.pairs().collect();
+        pairs.sort_by_key(|p| p.0);
+        pairs
+    }
+
+    #[test]
+    fn falloffs_go_from_full_to_nothing() {
+        for falloff in [Falloff::Smooth, Falloff::Linear, Falloff::Constant] {
+            assert_eq!(falloff.factor(0.0), 1.0);
+            assert_eq!(falloff.factor(1.01), 0.0);
+        }
+        assert_eq!(Falloff::Smooth.factor(0.5), 0.5);
+        assert_eq!(Falloff::Linear.factor(0.25), 0.75);
+        assert_eq!(Falloff::Constant.factor(0.99), 1.0);
+        assert!(Falloff::Smooth.factor(0.1) > Falloff::Linear.factor(0.1));
+        let brush = Brush {
+            radius: 10.0,
+            strength: 0.5,
+            falloff: Falloff::Linear,
+            mode: PaintMode::Add,
+            value: 1.0,
+        };
+        assert_eq!(brush.effect(5.0), 0.25);
+        assert_eq!(brush.effect(11.0), 0.0);
+    }
+
+    #[test]
+    fn auto_normalise_scales_the_unlocked_others() {
+        let (vertex, _) = VertexInfluences::from_pairs(&[(0, 0.5), (1, 0.3), (2, 0.2)]);
+        let (painted, pruned) = set_weight(&vertex, 0, 0.8, &[]);
+        assert_eq!(pruned, 0);
+        let w = weights(&painted);
+        assert!((w[0].1 - 0.8).abs() < 1e-6);
+        assert!(
+            (w[1].1 - 0.12).abs() < 1e-6 && (w[2].1 - 0.08).abs() < 1e-6,
+            "{w:?}"
+        );
+        assert!((painted.total_weight() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn locked_bones_never_change() {
+        let (vertex, _) = VertexInfluences::from_pairs(&[(0, 0.5), (1, 0.3), (2, 0.2)]);
+        let locked = [false, true, false];
+        let (painted, _) = set_weight(&vertex, 0, 0.9, &locked);
+        let w = weights(&painted);
+        assert!(
+            (w[1].1 - 0.3).abs() < 1e-6,
+            "the locked bone keeps 0.3: {w:?}"
+        );
+        assert!(
+            (w[0].1 - 0.7).abs() < 1e-6,
+            "the painted bone is capped at 1 − locked"
+        );
+        assert!(
+            w.iter().all(|&(b, _)| b != 2),
+            "bone 2 gave up all its weight"
+        );
+        let (unchanged, _) = set_weight(&vertex, 1, 0.0, &locked);
+        assert_eq!(unchanged, vertex, "painting a locked bone does nothing");
+    }
+
+    #[test]
+    fn a_sole_bone_cannot_be_subtracted_away() {
+        let vertex = VertexInfluences::single(3);
+        let (painted, _) = set_weight(&vertex, 3, 0.2, &[]);
+        assert_eq!(weights(&painted), vec![(3, 1.0)]);
+        let (added, _) = set_weight(&vertex, 1, 0.25, &[]);
+        assert_eq!(weights(&added), vec![(1, 0.25), (3, 0.75)]);
+    }
+
+    #[test]
+    fn a_fifth_bone_prunes_the_smallest_unlocked() {
+        let (vertex, _) = VertexInfluences::from_pairs(&[(0, 0.4), (1, 0.3), (2, 0.2), (3, 0.1)]);
+        let (painted, pruned) = set_weight(&vertex, 4, 0.3, &[false, false, false, true]);
+        assert_eq!(pruned, 1);
+        let bones: Vec<u16> = weights(&painted).iter().map(|p| p.0).collect();
+        assert_eq!(
+            bones,
+            vec![0, 1, 3, 4],
+            "bone 2 is dropped, locked bone 3 kept"
+        );
+        assert!((painted.total_weight() - 1.0).abs() < 1e-6);
+    }
+
+    fn strip_target<'a>(
+        points: &'a [Vec2],
+        paintable: &'a [bool],
+        neighbours: &'a [Vec<u32>],
+    ) -> PaintTarget<'a> {
+        PaintTarget {
+            points,
+            paintable,
+            neighbours,
+            locked: &[],
+            mirror: None,
+        }
+    }
+
+    #[test]
+    fn a_dab_paints_inside_its_radius_only() {
+        let points: Vec<Vec2> = (0..5).map(|k| Vec2::new(k as f32 * 10.0, 0.0)).collect();
+        let paintable = vec![true; 5];
+        let neighbours = vertex_neighbours(5, &[(0, 1), (1, 2), (2, 3), (3, 4)]);
+        let mut influences = vec![VertexInfluences::single(0); 5];
+        let brush = Brush {
+            radius: 15.0,
+            strength: 1.0,
+            falloff: Falloff::Constant,
+            mode: PaintMode::Set,
+            value: 0.5,
+        };
+        let report = dab(
+            &mut influences,
+            &strip_target(&points, &paintable, &neighbours),
+            1,
+            Vec2::ZERO,
+            &brush,
+        );
+        assert_eq!(report.touched, 2);
+        assert_eq!(influences[0].weight_of(1), 0.5);
+        assert_eq!(influences[1].weight_of(1), 0.5);
+        assert_eq!(influences[2].weight_of(1), 0.0);
+    }
+
+    #[test]
+    fn smoothing_pulls_towards_the_neighbours() {
+        let points: Vec<Vec2> = (0..3).map(|k| Vec2::new(k as f32, 0.0)).collect();
+        let paintable = vec![true; 3];
+        let neighbours = vertex_neighbours(3, &[(0, 1), (1, 2)]);
+        let mut influences = vec![
+            VertexInfluences::single(1),
+            VertexInfluences::single(0),
+            VertexInfluences::single(1),
+        ];
+        let brush = Brush {
+            radius: 0.5,
+            strength: 0.5,
+            falloff: Falloff::Constant,
+            mode: PaintMode::Smooth,
+            value: 1.0,
+        };
+        dab(
+            &mut influences,
+            &strip_target(&points, &paintable, &neighbours),
+            1,
+            Vec2::new(1.0, 0.0),
+            &brush,
+        );
+        assert!((influences[1].weight_of(1) - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn mirror_maps_vertices_and_bones_across_x() {
+        let positions = [
+            Vec3::new(-1.0, 2.0, 0.0),
+            Vec3::new(1.0, 2.0, 0.0),
+            Vec3::new(0.0, 5.0, 0.0),
+            Vec3::new(3.0, 0.0, 0.0),
+        ];
+        assert_eq!(
+            mirror_vertices(&positions, 1e-3),
+            vec![Some(1), Some(0), Some(2), None]
+        );
+        let origins = [Vec3::ZERO, Vec3::Y, Vec3::Y];
+        let tips = [Vec3::Y, Vec3::new(-1.0, 2.0, 0.0), Vec3::new(1.0, 2.0, 0.0)];
+        assert_eq!(mirror_bones(&origins, &tips, 1e-3), vec![0, 2, 1]);
+    }
+
+    #[test]
+    fn a_mirrored_dab_paints_the_other_side_with_the_other_bone() {
+        let points = [Vec2::new(-10.0, 0.0), Vec2::new(10.0, 0.0)];
+        let paintable = [true, true];
+        let neighbours = vertex_neighbours(2, &[]);
+        let mirror_vertex = [Some(1), Some(0)];
+        let mirror_bone = [0_u16, 2, 1];
+        let target = PaintTarget {
+            points: &points,
+            paintable: &paintable,
+            neighbours: &neighbours,
+            locked: &[],
+            mirror: Some((&mirror_vertex, &mirror_bone)),
+        };
+        let mut influences = vec![VertexInfluences::single(0); 2];
+        let brush = Brush {
+            radius: 5.0,
+            strength: 1.0,
+            falloff: Falloff::Constant,
+            mode: PaintMode::Add,
+            value: 1.0,
+        };
+        dab(&mut influences, &target, 1, Vec2::new(-10.0, 0.0), &brush);
+        assert_eq!(influences[0].weight_of(1), 1.0);
+        assert_eq!(
+            influences[1].weight_of(2),
+            1.0,
+            "the mirror vertex gets the mirror bone"
+        );
+    }
+}
