@@ -40,9 +40,73 @@ pub fn blended_vertex_colors(influences: &[VertexInfluences]) -> Vec<f32> {
     out
 }
 
+/// Viridis (van der Walt and Smith, matplotlib), sampled at t = 0, 0.1, …, 1:
+/// perceptually uniform, readable in grey and by colour-blind viewers.
+pub const VIRIDIS: [[f32; 3]; 11] = [
+    [0.267, 0.004, 0.329],
+    [0.282, 0.141, 0.459],
+    [0.255, 0.267, 0.529],
+    [0.208, 0.373, 0.553],
+    [0.165, 0.471, 0.557],
+    [0.129, 0.569, 0.549],
+    [0.133, 0.659, 0.518],
+    [0.267, 0.749, 0.439],
+    [0.478, 0.820, 0.3176],
+    [0.741, 0.875, 0.149],
+    [0.992, 0.906, 0.145],
+];
+
+/// Exactly zero weight: a neutral light grey, unlike any colour of the map,
+/// so "no influence" never looks like "a little".
+pub const ZERO_WEIGHT: [f32; 3] = [0.80, 0.80, 0.80];
+
+/// The colour map at `t` in 0..1, interpolated linearly between samples.
+pub fn viridis(t: f32) -> [f32; 3] {
+    let x = t.clamp(0.0, 1.0) * (VIRIDIS.len() - 1) as f32;
+    let k = (x.floor() as usize).min(VIRIDIS.len() - 2);
+    let f = x - k as f32;
+    let (a, b) = (VIRIDIS[k], VIRIDIS[k + 1]);
+    [0, 1, 2].map(|c| a[c] + (b[c] - a[c]) * f)
+}
+
+/// Each vertex coloured by `bone`'s weight on the map, grey where it is 0.
+pub fn heat_colors(influences: &[VertexInfluences], bone: u16) -> Vec<f32> {
+    influences
+        .iter()
+        .flat_map(|vertex| {
+            let weight = vertex.weight_of(bone);
+            if weight > 0.0 {
+                viridis(weight)
+            } else {
+                ZERO_WEIGHT
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zero_is_grey_and_small_is_dark_purple() {
+        let (small, _) = VertexInfluences::from_pairs(&[(0, 0.02), (1, 0.98)]);
+        let colors = heat_colors(
+            &[
+                VertexInfluences::single(1),
+                small,
+                VertexInfluences::single(0),
+            ],
+            0,
+        );
+        assert_eq!(&colors[0..3], &ZERO_WEIGHT);
+        let distance = (0..3)
+            .map(|c| (colors[3 + c] - ZERO_WEIGHT[c]).abs())
+            .sum::<f32>();
+        assert!(distance > 0.9, "a small weight is far from zero's grey");
+        assert_eq!(&colors[6..9], &VIRIDIS[10]);
+        assert_eq!(viridis(0.5), VIRIDIS[5]);
+    }
 
     #[test]
     fn a_half_and_half_vertex_mixes_two_colours() {

@@ -332,7 +332,7 @@ fn fingers() -> SceneDoc {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]

@@ -5,8 +5,12 @@
 
 use glam::{Mat4, Quat, Vec3};
 
+use crate::auto_weights::{AutoWeights, AutoWeightsReport};
 use crate::dual_quat::RigidScale;
 use crate::influences::{Fitting, VertexInfluences};
+use crate::paint::{
+    dab, mirror_bones, mirror_vertices, vertex_neighbours, Brush, DabReport, PaintTarget,
+};
 use crate::pose::{pose_to_model, skinning_palette, BoneTransform};
 use crate::scene::{
     validate_bone_transform, validate_vertex_influences, PoseDoc, Scene, SceneError,
@@ -108,6 +112,16 @@ pub struct Lab {
     id: u64,
     undo_stack: Vec<Snapshot>,
     redo_stack: Vec<Snapshot>,
+    locked: Vec<bool>,
+    topology: Option<Topology>,
+}
+
+/// Mesh facts painting needs, computed once per lab.
+#[derive(Clone, Debug)]
+struct Topology {
+    neighbours: Vec<Vec<u32>>,
+    mirror_vertices: Vec<Option<u32>>,
+    mirror_bones: Vec<u16>,
 }
 
 /// What undo restores: the pose and the weights.
@@ -141,6 +155,8 @@ impl Lab {
             id: NEXT_LAB_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             undo_stack: Vec::new(),
             redo_stack: Vec::new(),
+            locked: vec![false; bones],
+            topology: None,
         }
     }
 
@@ -348,6 +364,104 @@ impl Lab {
         Ok(fitting)
     }
 
+    /// Locks or unlocks bone `bone`: painting and auto-normalisation never
+    /// change a locked bone's weights.
+    pub fn set_locked(&mut self, bone: usize, locked: bool) -> Result<(), EditError> {
+        self.check_bone(bone)?;
+        self.locked[bone] = locked;
+        Ok(())
+    }
+
+    /// Which bones are locked.
+    pub fn locked(&self) -> &[bool] {
+        &self.locked
+    }
+
+    fn topology(&mut self) -> &Topology {
+        let scene = &self.scene;
+        self.topology.get_or_insert_with(|| {
+            let mesh = &scene.mesh;
+            let scale = mesh
+                .positions_model
+                .iter()
+                .fold(0.0_f32, |m, p| m.max(p.abs().max_element()))
+                .max(1.0);
+            let (origins, tips): (Vec<Vec3>, Vec<Vec3>) =
+                crate::auto_weights::bone_segments(&scene.skeleton)
+                    .into_iter()
+                    .unzip();
+            Topology {
+                neighbours: vertex_neighbours(mesh.vertex_count(), &mesh.edges()),
+                mirror_vertices: mirror_vertices(&mesh.positions_model, 1e-4 * scale),
+                mirror_bones: mirror_bones(&origins, &tips, 1e-4 * scale),
+            }
+        })
+    }
+
+    /// Each bone's mirror across x = 0 (itself if it has none).
+    pub fn mirror_bones(&mut self) -> Vec<u16> {
+        self.topology().mirror_bones.clone()
+    }
+
+    /// Paints one dab of `brush` at `centre` on `bone`'s weights. `points`
+    /// are where the vertices are in the brush's space (screen pixels of the
+    /// posed mesh) and `paintable` says which may be painted. With `mirror`,
+    /// the mirror vertices get the mirror bone's weight too.
+    pub fn paint_dab(
+        &mut self,
+        points: &[glam::Vec2],
+        paintable: &[bool],
+        bone: usize,
+        centre: glam::Vec2,
+        brush: &Brush,
+        mirror: bool,
+    ) -> Result<DabReport, EditError> {
+        self.check_bone(bone)?;
+        if points.len() != self.vertex_count() || paintable.len() != self.vertex_count() {
+            return Err(EditError::WrongArity {
+                what: "points",
+                expected: self.vertex_count(),
+                found: points.len().min(paintable.len()),
+            });
+        }
+        self.topology();
+        let Some(topology) = self.topology.as_ref() else {
+            return Ok(DabReport::default());
+        };
+        let target = PaintTarget {
+            points,
+            paintable,
+            neighbours: &topology.neighbours,
+            locked: &self.locked,
+            mirror: mirror.then_some((
+                topology.mirror_vertices.as_slice(),
+                topology.mirror_bones.as_slice(),
+            )),
+        };
+        let report = dab(
+            &mut self.scene.influences,
+            &target,
+            bone as u16,
+            centre,
+            brush,
+        );
+        if report.touched > 0 {
+            self.influences_revision += 1;
+            self.changed();
+        }
+        Ok(report)
+    }
+
+    /// Replaces every vertex's weights by automatic ones from the rest pose.
+    pub fn apply_auto_weights(&mut self, method: AutoWeights) -> AutoWeightsReport {
+        let (influences, report) =
+            crate::auto_weights::compute(&self.scene.skeleton, &self.scene.mesh, method);
+        self.scene.influences = influences;
+        self.influences_revision += 1;
+        self.changed();
+        report
+    }
+
     /// All vertices' influences.
     pub fn all_influences(&self) -> &[VertexInfluences] {
         &self.scene.influences
@@ -519,6 +633,42 @@ mod tests {
         assert!(lab.redo() && lab.redo());
         assert_eq!(lab.scene_json(), painted);
         assert!(!lab.redo());
+    }
+
+    #[test]
+    fn a_painted_stroke_is_one_undo_step_and_keeps_the_sums() {
+        use crate::paint::{Falloff, PaintMode};
+        let mut lab = Lab::example("y-junction-unweighted").unwrap();
+        let points: Vec<glam::Vec2> = lab
+            .scene()
+            .mesh
+            .positions_model
+            .iter()
+            .map(|p| p.truncate() * 100.0)
+            .collect();
+        let paintable = vec![true; points.len()];
+        let fork = crate::examples::tests::fork_vertex(lab.scene());
+        let before = lab.all_influences().to_vec();
+        lab.checkpoint();
+        let brush = Brush {
+            radius: 30.0,
+            strength: 0.5,
+            falloff: Falloff::Smooth,
+            mode: PaintMode::Add,
+            value: 1.0,
+        };
+        for step in 0..3 {
+            let centre = points[fork] + glam::Vec2::new(step as f32 * 3.0, 0.0);
+            lab.paint_dab(&points, &paintable, 2, centre, &brush, false)
+                .unwrap();
+        }
+        assert!(lab.all_influences()[fork].weight_of(2) > 0.3);
+        assert!(lab
+            .all_influences()
+            .iter()
+            .all(|v| (v.total_weight() - 1.0).abs() < 1e-6));
+        assert!(lab.undo());
+        assert_eq!(lab.all_influences(), before.as_slice());
     }
 
     #[test]

@@ -9,8 +9,9 @@ const CAPTIONS = {
   'y-junction-unweighted': 'The fork vertex belongs to the left branch only: bend the right branch and the skin tears at the fork.',
   tube: 'Twist bone 2 by 180° and compare: LBS collapses the joint to a “candy wrapper”, DQS keeps its volume.',
   chain: '300 bones: too many for uniforms, so the matrix palette travels to the shader as a float texture.',
+  fingers: 'Press “Nearest bone”: the index fingertip is nearer the middle finger’s bone and follows it. “Bone heat” keeps it on its own finger.',
 };
-const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint']);
+const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights', 'setLocked']);
 
 const $ = (selector) => document.querySelector(selector);
 const canvas = $('#view');
@@ -19,6 +20,15 @@ const message = $('#message');
 function showMessage(text) {
   message.textContent = text;
   message.hidden = false;
+}
+
+const notice = $('#notice');
+let noticeTimer = 0;
+function showNotice(text) {
+  notice.textContent = text;
+  notice.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { notice.hidden = true; }, 6000);
 }
 
 let viewer = null;
@@ -89,7 +99,104 @@ function rotationText(q) {
   return `Rotation: ${signed.toFixed(1)}° about (${axis})`;
 }
 
+function updateBoneList() {
+  const selected = viewer.selectedBone();
+  for (const item of document.querySelectorAll('#bone-list li')) {
+    item.classList.toggle('selected', Number(item.dataset.bone) === selected);
+  }
+}
+
+function buildBoneList() {
+  const list = $('#bone-list');
+  list.textContent = '';
+  const names = lab.boneNames();
+  const shown = Math.min(names.length, 64);
+  for (let bone = 0; bone < shown; bone++) {
+    const item = document.createElement('li');
+    item.dataset.bone = String(bone);
+    const [r, g, b] = BONE_COLORS[bone % BONE_COLORS.length];
+    item.innerHTML = `<span class="dot" style="background: rgb(${r}, ${g}, ${b})"></span>
+      <span class="name"></span><label><input type="checkbox"> lock</label>`;
+    item.querySelector('.name').textContent = names[bone] || `bone ${bone}`;
+    const lock = item.querySelector('input');
+    lock.checked = lab.isLocked(bone);
+    lock.addEventListener('click', (event) => event.stopPropagation());
+    lock.addEventListener('change', () => lab.setLocked(bone, lock.checked));
+    item.addEventListener('click', () => selectBone(bone));
+    list.append(item);
+  }
+  if (names.length > shown) {
+    const more = document.createElement('li');
+    more.className = 'muted';
+    more.textContent = `… and ${names.length - shown} more (click them in the view)`;
+    list.append(more);
+  }
+}
+
+let vertexPanelKey = '';
+function updateVertexPanel() {
+  const vertex = viewer.selectedVertex();
+  const panel = $('#vertex-panel');
+  if (vertex < 0 || vertex >= lab.vertexCount()) {
+    panel.hidden = true;
+    vertexPanelKey = '';
+    return;
+  }
+  panel.hidden = false;
+  const key = `${vertex}:${lab.revision()}`;
+  if (key === vertexPanelKey || panel.contains(document.activeElement)) return;
+  vertexPanelKey = key;
+  $('#vertex-title').textContent = `Vertex ${vertex}`;
+  const names = lab.boneNames();
+  const table = $('#vertex-weights');
+  table.textContent = '';
+  const pairs = lab.influences(vertex);
+  const addRow = (bone, weight) => {
+    const row = table.insertRow();
+    const select = document.createElement('select');
+    names.forEach((name, index) => select.add(new Option(name || `bone ${index}`, String(index))));
+    if (bone >= 0) select.value = String(bone); else select.add(new Option('add a bone…', '-1'), 0);
+    if (bone < 0) select.value = '-1';
+    const input = document.createElement('input');
+    input.type = 'number';
+    input.min = '0';
+    input.max = '1';
+    input.step = '0.05';
+    input.value = bone >= 0 ? weight.toFixed(3) : '';
+    input.setAttribute('aria-label', 'weight');
+    row.insertCell().append(select);
+    row.insertCell().append(input);
+    const commit = () => applyVertexWeights(vertex);
+    input.addEventListener('change', commit);
+    // A bone chosen for the empty row waits for its weight.
+    select.addEventListener('change', () => (input.value === '' ? input.focus() : commit()));
+  };
+  for (const [bone, weight] of pairs) addRow(bone, weight);
+  if (pairs.length < 4) addRow(-1, 0);
+}
+
+function applyVertexWeights(vertex) {
+  const pairs = [];
+  for (const row of $('#vertex-weights').rows) {
+    const bone = Number(row.querySelector('select').value);
+    const weight = Number(row.querySelector('input').value);
+    if (bone >= 0 && row.querySelector('input').value !== '') pairs.push([bone, weight]);
+  }
+  try {
+    lab.checkpoint();
+    const pruned = lab.setInfluences(vertex, pairs);
+    if (pruned > 0) showNotice(`Vertex ${vertex}: ${pruned} influence(s) pruned; a vertex keeps its four largest.`);
+  } catch (error) {
+    showNotice(error.message);
+  }
+  vertexPanelKey = '';
+  document.activeElement?.blur();
+  requestRender();
+}
+
 function updatePanel() {
+  updateBoneList();
+  updateVertexPanel();
   const bone = viewer.selectedBone();
   const undo = $('#undo');
   const redo = $('#redo');
@@ -112,13 +219,23 @@ function updatePanel() {
     would apply the pose twice: R′<sub>i</sub> already contains A<sub>i</sub>.</p>`;
 }
 
+const BONE_COLORS = [
+  [213, 94, 0], [0, 114, 178], [0, 158, 115], [204, 121, 167],
+  [230, 159, 0], [86, 180, 233], [240, 228, 66], [77, 77, 77],
+];
+
 // ----- state changes -----
 
 function setLab(next, name) {
   lab = next;
   exampleName = name;
   viewer.selectBone(lab, -1);
+  viewer.selectVertex(lab, -1);
   viewer.frameScene(lab, 'auto');
+  buildBoneList();
+  if (lab.prunedVertexCount() > 0) {
+    showNotice(`${lab.prunedVertexCount()} vertices listed more than four bones; each keeps its four largest weights.`);
+  }
   const caption = $('#caption');
   caption.textContent = CAPTIONS[name] ?? 'A scene of your own.';
   if (name === 'tube') {
@@ -155,8 +272,68 @@ function setMethod(method) {
 }
 
 function setTool(tool) {
-  if (tool !== 'pose' && tool !== 'paint') throw new Error(`setTool: unknown tool '${tool}'; use 'pose' or 'paint'`);
-  if (tool === 'paint') throw new Error('setTool: weight painting is not available yet');
+  viewer.setTool(tool);
+  for (const button of document.querySelectorAll('[data-tool]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
+  }
+  $('#paint-panel').hidden = tool !== 'paint';
+  canvas.classList.toggle('painting', tool === 'paint');
+  if (tool === 'paint' && viewer.weightView() === 'skin') setWeightView('weights');
+  if (tool === 'paint' && viewer.selectedBone() < 0) showNotice('Select a bone (click it in the Bones list) to paint its weight.');
+  requestRender();
+}
+
+function setWeightView(view) {
+  viewer.setWeightView(view);
+  $('#weight-view').value = view;
+  $('#legend').hidden = view !== 'weights';
+  requestRender();
+}
+
+function selectBone(bone) {
+  viewer.selectBone(lab, bone);
+  requestRender();
+}
+
+function readBrush() {
+  const radius = Number($('#brush-radius').value);
+  const strength = Number($('#brush-strength').value);
+  const value = Number($('#brush-value').value);
+  const mode = $('#brush-mode').value;
+  viewer.setBrush(radius, strength, $('#brush-falloff').value, mode, value);
+  $('output[for="brush-radius"]').textContent = `${radius} px`;
+  $('output[for="brush-strength"]').textContent = strength.toFixed(2);
+  $('output[for="brush-value"]').textContent = value.toFixed(2);
+  $('#brush-value-row').hidden = mode !== 'set';
+}
+
+function setBrush({ radius, strength, falloff, mode, value } = {}) {
+  if (radius !== undefined) $('#brush-radius').value = String(radius);
+  if (strength !== undefined) $('#brush-strength').value = String(strength);
+  if (falloff !== undefined) $('#brush-falloff').value = falloff;
+  if (mode !== undefined) $('#brush-mode').value = mode;
+  if (value !== undefined) $('#brush-value').value = String(value);
+  viewer.setBrush(
+    radius ?? Number($('#brush-radius').value),
+    strength ?? Number($('#brush-strength').value),
+    falloff ?? $('#brush-falloff').value,
+    mode ?? $('#brush-mode').value,
+    value ?? Number($('#brush-value').value),
+  );
+  readBrush();
+}
+
+function autoWeights(method) {
+  lab.checkpoint();
+  const report = lab.autoWeights(method);
+  const names = { nearest: 'Nearest bone', distance: 'Distance falloff', heat: 'Bone heat' };
+  let text = `${names[method]} weights applied (Ctrl+Z undoes).`;
+  if (report.prunedVertices > 0) text += ` ${report.prunedVertices} vertices kept only their four largest weights.`;
+  if (method === 'heat' && !report.visibilityChecked) text += ' The mesh is large, so bones were not tested for visibility.';
+  showNotice(text);
+  vertexPanelKey = '';
+  requestRender();
+  return report;
 }
 
 function undo() {
@@ -185,22 +362,49 @@ function canvasPoint(event) {
 }
 
 function wireInput() {
+  const cursor = $('#brush-cursor');
+  const moveCursor = (x, y) => {
+    const show = viewer.tool() === 'paint';
+    cursor.hidden = !show;
+    if (!show) return;
+    const r = viewer.brushRadius();
+    Object.assign(cursor.style, { left: `${x - r}px`, top: `${y - r}px`, width: `${2 * r}px`, height: `${2 * r}px` });
+  };
   canvas.addEventListener('pointerdown', (event) => {
     const [x, y] = canvasPoint(event);
-    canvas.setPointerCapture(event.pointerId);
-    viewer.pointerDown(lab, x, y, event.button, event.shiftKey);
-    canvas.classList.add('dragging');
     canvas.focus();
+    if (viewer.tool() === 'pose' && event.button === 0 && !event.shiftKey && viewer.pickBone(lab, x, y) < 0) {
+      const vertex = viewer.pickVertex(lab, x, y);
+      viewer.selectVertex(lab, vertex);
+      if (vertex >= 0) {
+        requestRender();
+        return;
+      }
+    }
+    const began = viewer.pointerDown(lab, x, y, event.button, event.shiftKey);
+    if (began === 'none') {
+      showNotice('Select a bone (click it in the Bones list) to paint its weight.');
+      return;
+    }
+    canvas.setPointerCapture(event.pointerId);
+    canvas.classList.add('dragging');
     requestRender();
   });
   canvas.addEventListener('pointermove', (event) => {
-    if (!viewer.dragging()) return;
     const [x, y] = canvasPoint(event);
+    moveCursor(x, y);
+    if (!viewer.dragging()) return;
     if (viewer.pointerMove(lab, x, y)) requestRender();
   });
+  canvas.addEventListener('pointerleave', () => { cursor.hidden = true; });
   const end = () => {
+    if (!viewer.dragging()) return;
+    const painting = viewer.tool() === 'paint';
     viewer.pointerUp();
     canvas.classList.remove('dragging');
+    if (painting && viewer.lastStrokePruned() > 0) {
+      showNotice(`${viewer.lastStrokePruned()} influence(s) were pruned during that stroke: a vertex keeps its four largest.`);
+    }
     requestRender();
   };
   canvas.addEventListener('pointerup', end);
@@ -226,6 +430,8 @@ function wireInput() {
       const index = Number(event.key) - 1;
       if (Number.isInteger(index) && index >= 0 && index < names.length) loadExample(names[index]);
       else if (key === 'r') resetPose();
+      else if (key === 'p') setTool('pose');
+      else if (key === 'w') setTool('paint');
     }
   });
 
@@ -239,6 +445,17 @@ function wireInput() {
       requestRender();
     });
   }
+  for (const button of document.querySelectorAll('[data-tool]')) {
+    button.addEventListener('click', () => setTool(button.dataset.tool));
+  }
+  for (const button of document.querySelectorAll('[data-auto]')) {
+    button.addEventListener('click', () => autoWeights(button.dataset.auto));
+  }
+  for (const id of ['#brush-radius', '#brush-strength', '#brush-value', '#brush-mode', '#brush-falloff']) {
+    $(id).addEventListener('input', readBrush);
+  }
+  $('#brush-mirror').addEventListener('change', (event) => viewer.setMirror(event.target.checked));
+  $('#weight-view').addEventListener('change', (event) => setWeightView(event.target.value));
   $('#reset').addEventListener('click', resetPose);
   $('#undo').addEventListener('click', undo);
   $('#redo').addEventListener('click', redo);
@@ -261,6 +478,7 @@ async function start() {
     return;
   }
   wireInput();
+  readBrush();
   loadExample('two-bone');
   window.skinlab = {
     get lab() { return watched(lab); },
@@ -272,8 +490,15 @@ async function start() {
     setMethod,
     method: () => viewer.method(),
     setTool,
-    tool: () => 'pose',
-    selectBone(bone) { viewer.selectBone(lab, bone); requestRender(); },
+    tool: () => viewer.tool(),
+    setWeightView,
+    setBrush,
+    setMirror(on) { $('#brush-mirror').checked = on; viewer.setMirror(on); },
+    lockBone(bone, locked = true) { lab.setLocked(bone, locked); buildBoneList(); },
+    autoWeights,
+    selectVertex(vertex) { viewer.selectVertex(lab, vertex); requestRender(); },
+    selectedVertex: () => viewer.selectedVertex(),
+    selectBone,
     selectedBone: () => viewer.selectedBone(),
     setOverlay(name, on) {
       viewer.setOverlay(name, on);

@@ -14,7 +14,7 @@ use glam::{Mat4, Vec2, Vec3};
 use glow::HasContext;
 
 use crate::camera::Camera;
-use crate::colors::blended_vertex_colors;
+use crate::colors::{blended_vertex_colors, heat_colors};
 use crate::gpu_layout::{bone_stride, joint_indices, joint_weights, palette_vectors};
 use crate::lab::{Lab, SkinningMethod};
 use crate::overlay::{frame_axes, octahedron_model, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
@@ -53,6 +53,17 @@ impl Default for Overlays {
     }
 }
 
+/// How the skin is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WeightView {
+    /// One colour, lit or flat; the vertex dots show their bones' colours.
+    Skin,
+    /// A heat map of the selected bone's weight.
+    Weights,
+    /// Each vertex in its bones' colours mixed by weight.
+    AllBones,
+}
+
 /// Everything one frame needs besides the lab.
 #[derive(Clone, Copy, Debug)]
 pub struct FrameSettings {
@@ -70,6 +81,10 @@ pub struct FrameSettings {
     pub selected: Option<usize>,
     /// Flat shading (the 2D examples) instead of lighting.
     pub flat: bool,
+    /// How the skin is coloured.
+    pub view: WeightView,
+    /// A vertex to mark.
+    pub selected_vertex: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -93,6 +108,7 @@ struct MeshGpu {
     edge_count: i32,
     vertex_count: i32,
     feedback_buffer: glow::Buffer,
+    colors_key: Option<(u64, WeightView, Option<usize>)>,
 }
 
 /// Owns every GL object Skinlab draws with.
@@ -284,15 +300,43 @@ impl Renderer {
                 bytes(&joint_weights(influences)),
                 glow::DYNAMIC_DRAW,
             );
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.colors));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                bytes(&blended_vertex_colors(influences)),
-                glow::DYNAMIC_DRAW,
-            );
         }
         mesh.influences_revision = lab.influences_revision();
         Ok(())
+    }
+
+    /// Uploads per-vertex colours for `view` when the weights, the view or
+    /// the heat map's bone changed.
+    fn sync_colors(
+        &mut self,
+        gl: &glow::Context,
+        lab: &Lab,
+        view: WeightView,
+        selected: Option<usize>,
+    ) {
+        let Some(mesh) = self.mesh.as_mut() else {
+            return;
+        };
+        let heat_bone = if view == WeightView::Weights {
+            selected
+        } else {
+            None
+        };
+        let key = Some((lab.influences_revision(), view, heat_bone));
+        if mesh.colors_key == key {
+            return;
+        }
+        let influences = lab.all_influences();
+        let colors = match heat_bone {
+            Some(bone) => heat_colors(influences, bone as u16),
+            None if view == WeightView::Weights => heat_colors(influences, u16::MAX),
+            None => blended_vertex_colors(influences),
+        };
+        unsafe {
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.colors));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes(&colors), glow::DYNAMIC_DRAW);
+        }
+        mesh.colors_key = key;
     }
 
     /// Uploads the palette for `method` and binds it to `program`.
@@ -340,6 +384,7 @@ impl Renderer {
         settings: &FrameSettings,
     ) -> Result<(), String> {
         self.sync_mesh(gl, lab)?;
+        self.sync_colors(gl, lab, settings.view, settings.selected);
         let variant = self.variant(settings.method, lab.bone_count(), false);
         let program = self.program(gl, variant)?;
         let (width, height) = settings.viewport_pixels;
@@ -389,7 +434,8 @@ impl Renderer {
             gl.depth_func(glow::LEQUAL);
             if overlays.mesh {
                 let fill = if settings.flat { FLAT_FILL } else { LIT_FILL };
-                uniforms.set(gl, fill, !settings.flat, false, false, 0.0, 1.0);
+                let colored = settings.view != WeightView::Skin;
+                uniforms.set(gl, fill, !settings.flat, colored, false, 0.0, 1.0);
                 gl.enable(glow::POLYGON_OFFSET_FILL);
                 gl.polygon_offset(1.0, 1.0);
                 gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(mesh.triangles));
@@ -480,6 +526,13 @@ impl Renderer {
                 add_frame(&(*frame * own_from_child_frame(lengths[bone])), CHILD_FRAME);
             }
         }
+        let line_end = (out.len() / OVERLAY_FLOATS) as i32;
+        if let Some(vertex) = settings.selected_vertex {
+            if let Some(&position) = lab.skinned_positions(settings.method).get(vertex) {
+                push_vertex(out, position, BONE_OUTLINE);
+                push_vertex(out, position, BONE_SELECTED);
+            }
+        }
         let total_vertices = (out.len() / OVERLAY_FLOATS) as i32;
         if total_vertices == 0 {
             return Ok(());
@@ -499,12 +552,15 @@ impl Renderer {
             if triangle_vertices > 0 {
                 gl.draw_arrays(glow::TRIANGLES, 0, triangle_vertices);
             }
-            if total_vertices > triangle_vertices {
-                gl.draw_arrays(
-                    glow::LINES,
-                    triangle_vertices,
-                    total_vertices - triangle_vertices,
-                );
+            if line_end > triangle_vertices {
+                gl.draw_arrays(glow::LINES, triangle_vertices, line_end - triangle_vertices);
+            }
+            let size_location = gl.get_uniform_location(self.overlay_program, "u_point_size");
+            for (k, size) in [13.0, 8.0].into_iter().enumerate() {
+                if line_end + (k as i32) < total_vertices {
+                    gl.uniform_1_f32(size_location.as_ref(), size * settings.pixel_ratio);
+                    gl.draw_arrays(glow::POINTS, line_end + k as i32, 1);
+                }
             }
             gl.bind_vertex_array(None);
         }
@@ -688,6 +744,7 @@ fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
             edge_count: edges.len() as i32,
             vertex_count: mesh.vertex_count() as i32,
             feedback_buffer,
+            colors_key: None,
         })
     }
 }

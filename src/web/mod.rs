@@ -53,6 +53,15 @@ struct QuantisationView {
     mean_weight_error: f32,
 }
 
+/// `{prunedVertices, visibilityChecked, iterations}`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AutoWeightsView {
+    pruned_vertices: u32,
+    visibility_checked: bool,
+    iterations: u32,
+}
+
 /// A skinning lab: one scene, its pose and its CPU reference skinning.
 #[wasm_bindgen(js_name = Lab)]
 pub struct JsLab {
@@ -312,6 +321,54 @@ impl JsLab {
             .bone_pose(bone)
             .map_err(|e| js_error(METHOD, e))?;
         Ok(pose.to_mat4().to_cols_array().to_vec())
+    }
+
+    /// Locks (`true`) or unlocks bone `bone`'s weights against painting and
+    /// auto-normalisation.
+    #[wasm_bindgen(js_name = setLocked)]
+    pub fn set_locked(&mut self, bone: f64, locked: bool) -> Result<(), JsError> {
+        const METHOD: &str = "setLocked";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .set_locked(bone, locked)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Whether bone `bone` is locked.
+    #[wasm_bindgen(js_name = isLocked)]
+    pub fn is_locked(&self, bone: f64) -> Result<bool, JsError> {
+        const METHOD: &str = "isLocked";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .bone_pose(bone)
+            .map_err(|e| js_error(METHOD, e))?;
+        Ok(self.inner.locked()[bone])
+    }
+
+    /// Replaces all weights by automatic ones: `nearest` (nearest bone,
+    /// rigid), `distance` (distance falloff) or `heat` (bone heat). Returns
+    /// `{prunedVertices, visibilityChecked, iterations}`.
+    #[wasm_bindgen(js_name = autoWeights)]
+    pub fn auto_weights(&mut self, method: &str) -> Result<JsValue, JsError> {
+        use crate::auto_weights::AutoWeights;
+        let method = match method {
+            "nearest" => AutoWeights::NearestBone,
+            "distance" => AutoWeights::DistanceFalloff,
+            "heat" => AutoWeights::BoneHeat,
+            _ => {
+                return Err(js_error(
+                    "autoWeights",
+                    format!("unknown method '{method}'; use nearest, distance or heat"),
+                ))
+            }
+        };
+        let report = self.inner.apply_auto_weights(method);
+        let view = AutoWeightsView {
+            pruned_vertices: report.pruned_vertices as u32,
+            visibility_checked: report.visibility_checked,
+            iterations: report.iterations as u32,
+        };
+        serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("autoWeights", e))
     }
 
     /// Vertices that listed more than four bones in the loaded scene and were

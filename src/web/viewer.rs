@@ -15,8 +15,9 @@ use crate::interaction::{
     drag_angle, grab_point, pick_bone, rotate_about_axis, translate, ScreenBone,
 };
 use crate::lab::{index_from_f64, Lab, SkinningMethod};
+use crate::paint::{Brush, Falloff, PaintMode};
 use crate::pose::BoneTransform;
-use crate::render::{FrameSettings, Overlays, Renderer};
+use crate::render::{FrameSettings, Overlays, Renderer, WeightView};
 
 /// How far from a bone, in CSS pixels, a press still grabs it.
 const PICK_RADIUS: f32 = 14.0;
@@ -43,6 +44,17 @@ enum Drag {
     Pan {
         last: Vec2,
     },
+    Paint {
+        bone: usize,
+        last: Vec2,
+    },
+}
+
+/// What a press on the canvas does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tool {
+    Pose,
+    Paint,
 }
 
 /// The rendered view of a lab on one canvas.
@@ -58,6 +70,13 @@ pub struct Viewer {
     flat: bool,
     drag: Option<Drag>,
     frames: u32,
+    tool: Tool,
+    brush: Brush,
+    mirror: bool,
+    weight_view: WeightView,
+    selected_vertex: Option<usize>,
+    stroke_pruned: usize,
+    stroke_touched: usize,
 }
 
 fn screen_bones(lab: &mut Lab, camera: &Camera, viewport: Vec2) -> Vec<ScreenBone> {
@@ -124,6 +143,19 @@ impl Viewer {
             flat: true,
             drag: None,
             frames: 0,
+            tool: Tool::Pose,
+            brush: Brush {
+                radius: 40.0,
+                strength: 0.5,
+                falloff: Falloff::Smooth,
+                mode: PaintMode::Add,
+                value: 1.0,
+            },
+            mirror: false,
+            weight_view: WeightView::Skin,
+            selected_vertex: None,
+            stroke_pruned: 0,
+            stroke_touched: 0,
         })
     }
 
@@ -146,6 +178,10 @@ impl Viewer {
             overlays: self.overlays,
             selected: self.selected.filter(|&b| b < lab.inner.bone_count()),
             flat: self.flat,
+            view: self.weight_view,
+            selected_vertex: self
+                .selected_vertex
+                .filter(|&v| v < lab.inner.vertex_count()),
         };
         self.renderer
             .draw(&self.gl, &mut lab.inner, &settings)
@@ -326,6 +362,17 @@ impl Viewer {
         let point = Vec2::new(x, y);
         let viewport = self.viewport_css();
         let lab = &mut lab.inner;
+        if self.tool == Tool::Paint && button == 0 {
+            let Some(bone) = self.selected.filter(|&b| b < lab.bone_count()) else {
+                return "none".to_owned();
+            };
+            lab.checkpoint();
+            self.stroke_pruned = 0;
+            self.stroke_touched = 0;
+            self.paint_at(lab, bone, point);
+            self.drag = Some(Drag::Paint { bone, last: point });
+            return "paint".to_owned();
+        }
         let picked = if button == 0 {
             pick_bone(
                 &screen_bones(lab, &self.camera, viewport),
@@ -374,6 +421,7 @@ impl Viewer {
             Drag::Move { .. } => "move",
             Drag::Orbit { .. } => "orbit",
             Drag::Pan { .. } => "pan",
+            Drag::Paint { .. } => "paint",
         };
         self.drag = Some(drag);
         kind.to_owned()
@@ -422,7 +470,221 @@ impl Viewer {
                 *last = point;
                 true
             }
+            Some(Drag::Paint { bone, last }) => {
+                let (bone, from) = (*bone, *last);
+                // Dabs a quarter radius apart along the path, so fast moves
+                // paint a continuous stroke.
+                let spacing = (self.brush.radius * 0.25).max(1.0);
+                let steps = ((point - from).length() / spacing).ceil().max(1.0) as usize;
+                for step in 1..=steps {
+                    self.paint_at(lab, bone, from.lerp(point, step as f32 / steps as f32));
+                }
+                if let Some(Drag::Paint { last, .. }) = self.drag.as_mut() {
+                    *last = point;
+                }
+                true
+            }
         }
+    }
+
+    fn paint_at(&mut self, lab: &mut Lab, bone: usize, centre: Vec2) {
+        let viewport = self.viewport_css();
+        let positions = lab.skinned_positions(self.method).to_vec();
+        let normals = lab.skinned_normals(self.method).to_vec();
+        let eye = self.camera.eye();
+        let toward_eye = self.camera.toward_eye();
+        let mut points = Vec::with_capacity(positions.len());
+        let mut paintable = Vec::with_capacity(positions.len());
+        for (position, normal) in positions.iter().zip(&normals) {
+            let screen = self.camera.screen_from_model(*position, viewport);
+            points.push(screen.unwrap_or(Vec2::splat(-1e9)));
+            // Flat meshes are painted from either side; solid ones on the
+            // faces turned to the viewer, as a brush on real skin would.
+            let facing = match self.camera.projection {
+                Projection::Orthographic => normal.dot(toward_eye),
+                Projection::Perspective => normal.dot(eye - *position),
+            };
+            paintable.push(screen.is_some() && (self.flat || facing > 0.0));
+        }
+        if let Ok(report) =
+            lab.paint_dab(&points, &paintable, bone, centre, &self.brush, self.mirror)
+        {
+            self.stroke_pruned += report.pruned;
+            self.stroke_touched += report.touched;
+        }
+    }
+
+    /// Chooses what a press does: `pose` (turn bones) or `paint` (paint the
+    /// selected bone's weight).
+    #[wasm_bindgen(js_name = setTool)]
+    pub fn set_tool(&mut self, tool: &str) -> Result<(), JsError> {
+        self.tool = match tool {
+            "pose" => Tool::Pose,
+            "paint" => Tool::Paint,
+            _ => {
+                return Err(js_error(
+                    "setTool",
+                    format!("unknown tool '{tool}'; use 'pose' or 'paint'"),
+                ))
+            }
+        };
+        Ok(())
+    }
+
+    /// `pose` or `paint`.
+    pub fn tool(&self) -> String {
+        match self.tool {
+            Tool::Pose => "pose",
+            Tool::Paint => "paint",
+        }
+        .to_owned()
+    }
+
+    /// Sets the brush: radius in CSS pixels, strength 0..1, falloff
+    /// (`smooth`, `linear`, `constant`), mode (`add`, `subtract`, `set`,
+    /// `smooth`) and the target value of `set`.
+    #[wasm_bindgen(js_name = setBrush)]
+    pub fn set_brush(
+        &mut self,
+        radius: f32,
+        strength: f32,
+        falloff: &str,
+        mode: &str,
+        value: f32,
+    ) -> Result<(), JsError> {
+        const METHOD: &str = "setBrush";
+        let falloff = match falloff {
+            "smooth" => Falloff::Smooth,
+            "linear" => Falloff::Linear,
+            "constant" => Falloff::Constant,
+            _ => {
+                return Err(js_error(
+                    METHOD,
+                    format!("unknown falloff '{falloff}'; use smooth, linear or constant"),
+                ))
+            }
+        };
+        let mode = match mode {
+            "add" => PaintMode::Add,
+            "subtract" => PaintMode::Subtract,
+            "set" => PaintMode::Set,
+            "smooth" => PaintMode::Smooth,
+            _ => {
+                return Err(js_error(
+                    METHOD,
+                    format!("unknown mode '{mode}'; use add, subtract, set or smooth"),
+                ))
+            }
+        };
+        for (name, number) in [("radius", radius), ("strength", strength), ("value", value)] {
+            if !number.is_finite() || number < 0.0 {
+                return Err(js_error(
+                    METHOD,
+                    format!("{name}: {number} must be a finite number ≥ 0"),
+                ));
+            }
+        }
+        self.brush = Brush {
+            radius,
+            strength: strength.min(1.0),
+            falloff,
+            mode,
+            value: value.min(1.0),
+        };
+        Ok(())
+    }
+
+    /// The brush radius, CSS pixels.
+    #[wasm_bindgen(js_name = brushRadius)]
+    pub fn brush_radius(&self) -> f32 {
+        self.brush.radius
+    }
+
+    /// Paints the mirror vertices with the mirror bone too.
+    #[wasm_bindgen(js_name = setMirror)]
+    pub fn set_mirror(&mut self, on: bool) {
+        self.mirror = on;
+    }
+
+    /// Influences pruned during the last stroke (to keep four per vertex).
+    #[wasm_bindgen(js_name = lastStrokePruned)]
+    pub fn last_stroke_pruned(&self) -> u32 {
+        self.stroke_pruned as u32
+    }
+
+    /// Vertices changed during the last stroke (counted once per dab).
+    #[wasm_bindgen(js_name = lastStrokeTouched)]
+    pub fn last_stroke_touched(&self) -> u32 {
+        self.stroke_touched as u32
+    }
+
+    /// How the skin is coloured: `skin`, `weights` (heat map of the selected
+    /// bone) or `bones` (all bones' colours mixed by weight).
+    #[wasm_bindgen(js_name = setWeightView)]
+    pub fn set_weight_view(&mut self, view: &str) -> Result<(), JsError> {
+        self.weight_view = match view {
+            "skin" => WeightView::Skin,
+            "weights" => WeightView::Weights,
+            "bones" => WeightView::AllBones,
+            _ => {
+                return Err(js_error(
+                    "setWeightView",
+                    format!("unknown view '{view}'; use skin, weights or bones"),
+                ))
+            }
+        };
+        Ok(())
+    }
+
+    /// `skin`, `weights` or `bones`.
+    #[wasm_bindgen(js_name = weightView)]
+    pub fn weight_view(&self) -> String {
+        match self.weight_view {
+            WeightView::Skin => "skin",
+            WeightView::Weights => "weights",
+            WeightView::AllBones => "bones",
+        }
+        .to_owned()
+    }
+
+    /// The vertex drawn nearest to `(x, y)` within 12 CSS pixels, or -1.
+    #[wasm_bindgen(js_name = pickVertex)]
+    pub fn pick_vertex(&self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
+        let viewport = self.viewport_css();
+        let point = Vec2::new(x, y);
+        lab.inner
+            .skinned_positions(self.method)
+            .iter()
+            .enumerate()
+            .filter_map(|(v, &p)| {
+                self.camera
+                    .screen_from_model(p, viewport)
+                    .map(|s| (v, s.distance(point)))
+            })
+            .filter(|&(_, d)| d <= 12.0)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or(-1, |(v, _)| v as i32)
+    }
+
+    /// Marks vertex `vertex` (its list shows in the panel); -1 for none.
+    #[wasm_bindgen(js_name = selectVertex)]
+    pub fn select_vertex(&mut self, lab: &JsLab, vertex: f64) -> Result<(), JsError> {
+        if vertex == -1.0 {
+            self.selected_vertex = None;
+            return Ok(());
+        }
+        let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error("selectVertex", e))?;
+        lab.inner
+            .influences(vertex)
+            .map_err(|e| js_error("selectVertex", e))?;
+        self.selected_vertex = Some(vertex);
+        Ok(())
+    }
+
+    /// The marked vertex, or -1.
+    #[wasm_bindgen(js_name = selectedVertex)]
+    pub fn selected_vertex(&self) -> i32 {
+        self.selected_vertex.map_or(-1, |v| v as i32)
     }
 
     /// Ends the drag.
