@@ -62,7 +62,62 @@ pub struct Brush {
     pub value: f32,
 }
 
+/// Why a brush was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BrushError {
+    /// The falloff is not one of `smooth`, `linear`, `constant`.
+    #[error("unknown falloff '{0}'; use smooth, linear or constant")]
+    UnknownFalloff(String),
+    /// The mode is not one of `add`, `subtract`, `set`, `smooth`.
+    #[error("unknown mode '{0}'; use add, subtract, set or smooth")]
+    UnknownMode(String),
+    /// A number is NaN, infinite or negative.
+    #[error("{name}: {value} must be a finite number ≥ 0")]
+    BadNumber {
+        /// Which number.
+        name: &'static str,
+        /// Its value.
+        value: f32,
+    },
+}
+
 impl Brush {
+    /// A brush from the names the page uses; strength and value are capped
+    /// at 1.
+    pub fn parse(
+        radius: f32,
+        strength: f32,
+        falloff: &str,
+        mode: &str,
+        value: f32,
+    ) -> Result<Self, BrushError> {
+        let falloff = match falloff {
+            "smooth" => Falloff::Smooth,
+            "linear" => Falloff::Linear,
+            "constant" => Falloff::Constant,
+            _ => return Err(BrushError::UnknownFalloff(falloff.to_owned())),
+        };
+        let mode = match mode {
+            "add" => PaintMode::Add,
+            "subtract" => PaintMode::Subtract,
+            "set" => PaintMode::Set,
+            "smooth" => PaintMode::Smooth,
+            _ => return Err(BrushError::UnknownMode(mode.to_owned())),
+        };
+        for (name, value) in [("radius", radius), ("strength", strength), ("value", value)] {
+            if !value.is_finite() || value < 0.0 {
+                return Err(BrushError::BadNumber { name, value });
+            }
+        }
+        Ok(Self {
+            radius,
+            strength: strength.min(1.0),
+            falloff,
+            mode,
+            value: value.min(1.0),
+        })
+    }
+
     /// The brush's effect on a point `distance` from its centre:
     /// `strength · falloff(distance / radius)`.
     pub fn effect(&self, distance: f32) -> f32 {

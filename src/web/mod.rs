@@ -371,6 +371,57 @@ impl JsLab {
         serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("autoWeights", e))
     }
 
+    /// Paints one dab on `bone`'s weights, as the page's brush does: `points`
+    /// holds `x, y` per vertex in the brush's space (screen pixels), the
+    /// brush sits at `(x, y)` with `radius`, `strength`, `falloff`
+    /// (`smooth`, `linear`, `constant`) and `mode` (`add`, `subtract`, `set`,
+    /// `smooth`; `value` is the target of `set`). Returns how many vertices
+    /// changed.
+    #[wasm_bindgen(js_name = paintDab)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn paint_dab(
+        &mut self,
+        points: &[f32],
+        bone: f64,
+        x: f32,
+        y: f32,
+        radius: f32,
+        strength: f32,
+        falloff: &str,
+        mode: &str,
+        value: f32,
+        mirror: bool,
+    ) -> Result<u32, JsError> {
+        const METHOD: &str = "paintDab";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let brush = crate::paint::Brush::parse(radius, strength, falloff, mode, value)
+            .map_err(|e| js_error(METHOD, e))?;
+        if points.len() != 2 * self.inner.vertex_count() {
+            return Err(js_error(
+                METHOD,
+                format!(
+                    "points: expected {} numbers (x, y per vertex), got {}",
+                    2 * self.inner.vertex_count(),
+                    points.len()
+                ),
+            ));
+        }
+        let points: Vec<glam::Vec2> = points.chunks_exact(2).map(glam::Vec2::from_slice).collect();
+        let paintable = vec![true; points.len()];
+        let report = self
+            .inner
+            .paint_dab(
+                &points,
+                &paintable,
+                bone,
+                glam::Vec2::new(x, y),
+                &brush,
+                mirror,
+            )
+            .map_err(|e| js_error(METHOD, e))?;
+        Ok(report.touched as u32)
+    }
+
     /// Vertices that listed more than four bones in the loaded scene and were
     /// pruned to the four largest.
     #[wasm_bindgen(js_name = prunedVertexCount)]

@@ -552,45 +552,8 @@ impl Viewer {
         mode: &str,
         value: f32,
     ) -> Result<(), JsError> {
-        const METHOD: &str = "setBrush";
-        let falloff = match falloff {
-            "smooth" => Falloff::Smooth,
-            "linear" => Falloff::Linear,
-            "constant" => Falloff::Constant,
-            _ => {
-                return Err(js_error(
-                    METHOD,
-                    format!("unknown falloff '{falloff}'; use smooth, linear or constant"),
-                ))
-            }
-        };
-        let mode = match mode {
-            "add" => PaintMode::Add,
-            "subtract" => PaintMode::Subtract,
-            "set" => PaintMode::Set,
-            "smooth" => PaintMode::Smooth,
-            _ => {
-                return Err(js_error(
-                    METHOD,
-                    format!("unknown mode '{mode}'; use add, subtract, set or smooth"),
-                ))
-            }
-        };
-        for (name, number) in [("radius", radius), ("strength", strength), ("value", value)] {
-            if !number.is_finite() || number < 0.0 {
-                return Err(js_error(
-                    METHOD,
-                    format!("{name}: {number} must be a finite number ≥ 0"),
-                ));
-            }
-        }
-        self.brush = Brush {
-            radius,
-            strength: strength.min(1.0),
-            falloff,
-            mode,
-            value: value.min(1.0),
-        };
+        self.brush = Brush::parse(radius, strength, falloff, mode, value)
+            .map_err(|e| js_error("setBrush", e))?;
         Ok(())
     }
 

@@ -18,6 +18,7 @@ commands:
   build          build the wasm in release mode and run wasm-bindgen into www/pkg/
   serve [PORT]   build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
   test           fmt, clippy, native tests, wasm build, Node tests, browser tests
+  bench          time a brush dab on a 20,000-vertex mesh, natively and as wasm in Node
 ";
 
 fn main() -> ExitCode {
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
             port.and_then(|port| build().and_then(|()| serve::serve(&root().join("www"), port)))
         }
         Some("test") => test(),
+        Some("bench") => bench(),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);
@@ -124,6 +126,63 @@ fn node_tests(dir: &str) -> Result<(), String> {
     let mut args = vec!["--test", "--test-concurrency=1"];
     args.extend(files.iter().map(String::as_str));
     run("node", &args)
+}
+
+/// Runs `program args` in the repository root and returns what it printed.
+fn capture(program: &str, args: &[&str]) -> Result<String, String> {
+    println!("$ {program} {}", args.join(" "));
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("could not start {program}: {e}"))?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    print!(
+        "{}",
+        text.lines()
+            .filter(|l| !l.starts_with("BENCH "))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    );
+    if output.status.success() {
+        Ok(text)
+    } else {
+        Err(format!(
+            "`{program} {}` failed ({})",
+            args.join(" "),
+            output.status
+        ))
+    }
+}
+
+/// The number after `BENCH key=` in a bench's output.
+fn bench_figure(output: &str, key: &str) -> Option<f64> {
+    output
+        .lines()
+        .filter_map(|line| line.strip_prefix("BENCH "))
+        .find_map(|line| line.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
+}
+
+/// Times brush dabs natively and as wasm, and compares the two from one run.
+fn bench() -> Result<(), String> {
+    build()?;
+    let native = capture(
+        "cargo",
+        &["bench", "--package", "skinlab", "--bench", "paint"],
+    )?;
+    let wasm = capture("node", &["tests/bench/paint-bench.mjs"])?;
+    if let (Some(native), Some(wasm)) = (
+        bench_figure(&native, "native_us"),
+        bench_figure(&wasm, "wasm_us"),
+    ) {
+        println!("wasm / native: {:.2}× the time per dab", wasm / native);
+        println!(
+            "at 60 frames a second a frame lasts 16,667 µs: a wasm dab takes {:.1}% of one",
+            wasm / 16_667.0 * 100.0
+        );
+    }
+    Ok(())
 }
 
 /// Every check, in order, stopping at the first failure.
