@@ -52,11 +52,14 @@ impl VertexInfluences {
         let pruned = sorted.len().saturating_sub(MAX_INFLUENCES);
         sorted.truncate(MAX_INFLUENCES);
         let total: f32 = sorted.iter().map(|&(_, w)| w).sum();
+        // Weights already summing to 1 (to float rounding) are kept as they
+        // are, so a save and a reload give back exactly the same numbers.
+        let divisor = if (total - 1.0).abs() <= 1e-6 { 1.0 } else { total };
         let mut influences = Self::NONE;
         if total > 0.0 && total.is_finite() {
             for (slot, &(bone, weight)) in sorted.iter().enumerate() {
                 influences.bones[slot] = bone;
-                influences.weights[slot] = weight / total;
+                influences.weights[slot] = weight / divisor;
             }
         }
         (influences, Fitting { pruned })
