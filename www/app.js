@@ -1,6 +1,9 @@
-// Skinlab's page: wires the wasm core and viewer to the controls, and
-// renders on demand (only when something changed).
+// Skinlab's page: wires the wasm core and viewer to the controls, keeps the
+// address bar a link to what is on screen, and renders on demand (only when
+// something changed, and only while the page is visible).
 import init, { Lab, Viewer } from './pkg/skinlab.js';
+import { setLanguage, t, translatePage } from './i18n.js';
+import { OVERLAYS, decodeState, encodeState, readParameters } from './link.js';
 
 const CAPTIONS = {
   'two-bone': 'Turn bone 2: bone 1’s vertices do not move. Each vertex belongs to one bone, so the skin creases at the joint.',
@@ -11,33 +14,48 @@ const CAPTIONS = {
   chain: '300 bones: too many for uniforms, so the matrix palette travels to the shader as a float texture.',
   fingers: 'Press “Nearest bone”: the index fingertip is nearer the middle finger’s bone and follows it. “Bone heat” keeps it on its own finger.',
 };
-const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights', 'setLocked']);
+const BONE_COLORS = [
+  [213, 94, 0], [0, 114, 178], [0, 158, 115], [204, 121, 167],
+  [230, 159, 0], [86, 180, 233], [240, 228, 66], [77, 77, 77],
+];
+const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights', 'setLocked', 'paintDab']);
 
 const $ = (selector) => document.querySelector(selector);
-const canvas = $('#view');
+const stage = $('#stage');
 const message = $('#message');
+const notice = $('#notice');
+let canvas = $('#view');
+
+let viewer = null;
+let lab = null;
+let exampleName = null;
+let pristineInfluences = null;
+let frameRequested = false;
+let visible = true;
+let contextLost = false;
+let lastFrameUrl = '';
+let snapshotTimer = 0;
+let hashTimer = 0;
+let noticeTimer = 0;
+let framesDrawn = 0;
 
 function showMessage(text) {
   message.textContent = text;
   message.hidden = false;
 }
 
-const notice = $('#notice');
-let noticeTimer = 0;
-function showNotice(text) {
+function showNotice(text, kind = 'info') {
   notice.textContent = text;
+  notice.className = kind === 'error' ? 'notice error' : 'notice';
   notice.hidden = false;
   clearTimeout(noticeTimer);
-  noticeTimer = setTimeout(() => { notice.hidden = true; }, 6000);
+  noticeTimer = setTimeout(() => { notice.hidden = true; }, kind === 'error' ? 12000 : 6000);
 }
 
-let viewer = null;
-let lab = null;
-let exampleName = null;
-let frameRequested = false;
+// ----- frames -----
 
 function requestRender() {
-  if (frameRequested || !viewer) return;
+  if (frameRequested || !viewer || contextLost) return;
   frameRequested = true;
   requestAnimationFrame(drawFrame);
 }
@@ -54,14 +72,24 @@ function resizeCanvas() {
 
 function drawFrame() {
   frameRequested = false;
+  // Hidden, scrolled away or without a context: draw when it comes back.
+  if (!visible || document.hidden || contextLost) return;
   resizeCanvas();
   try {
     viewer.render(lab);
+    framesDrawn += 1;
   } catch (error) {
     showMessage(`Drawing failed: ${error.message}`);
     return;
   }
   updatePanel();
+  scheduleHashUpdate();
+  // Keep a still of the last frame, taken once things settle, to show if
+  // the browser takes the graphics context away.
+  clearTimeout(snapshotTimer);
+  snapshotTimer = setTimeout(() => {
+    if (!contextLost) lastFrameUrl = canvas.toDataURL('image/png');
+  }, 500);
 }
 
 // A lab whose mutating calls schedule a frame, so edits made from the
@@ -91,19 +119,13 @@ function formatMatrix(columnMajor) {
 function rotationText(q) {
   const [x, y, z, w] = q;
   const s = Math.hypot(x, y, z);
+  const label = t('rotation', 'Rotation');
+  if (s < 1e-7) return `${label}: 0°`;
   const angle = (2 * Math.atan2(s, w) * 180) / Math.PI;
-  if (s < 1e-7) return 'Rotation: 0°';
   const signed = angle > 180 ? angle - 360 : angle;
-  if (Math.abs(z) / s > 0.9999) return `Rotation: ${(Math.sign(z) * signed).toFixed(1)}° about Z`;
+  if (Math.abs(z) / s > 0.9999) return `${label}: ${(Math.sign(z) * signed).toFixed(1)}° ${t('about', 'about')} Z`;
   const axis = [x, y, z].map((v) => (v / s).toFixed(2)).join(', ');
-  return `Rotation: ${signed.toFixed(1)}° about (${axis})`;
-}
-
-function updateBoneList() {
-  const selected = viewer.selectedBone();
-  for (const item of document.querySelectorAll('#bone-list li')) {
-    item.classList.toggle('selected', Number(item.dataset.bone) === selected);
-  }
+  return `${label}: ${signed.toFixed(1)}° ${t('about', 'about')} (${axis})`;
 }
 
 function buildBoneList() {
@@ -116,7 +138,7 @@ function buildBoneList() {
     item.dataset.bone = String(bone);
     const [r, g, b] = BONE_COLORS[bone % BONE_COLORS.length];
     item.innerHTML = `<span class="dot" style="background: rgb(${r}, ${g}, ${b})"></span>
-      <span class="name"></span><label><input type="checkbox"> lock</label>`;
+      <span class="name"></span><label><input type="checkbox"> <span>${t('lock', 'lock')}</span></label>`;
     item.querySelector('.name').textContent = names[bone] || `bone ${bone}`;
     const lock = item.querySelector('input');
     lock.checked = lab.isLocked(bone);
@@ -130,6 +152,13 @@ function buildBoneList() {
     more.className = 'muted';
     more.textContent = `… and ${names.length - shown} more (click them in the view)`;
     list.append(more);
+  }
+}
+
+function updateBoneList() {
+  const selected = viewer.selectedBone();
+  for (const item of document.querySelectorAll('#bone-list li')) {
+    item.classList.toggle('selected', Number(item.dataset.bone) === selected);
   }
 }
 
@@ -155,8 +184,8 @@ function updateVertexPanel() {
     const row = table.insertRow();
     const select = document.createElement('select');
     names.forEach((name, index) => select.add(new Option(name || `bone ${index}`, String(index))));
-    if (bone >= 0) select.value = String(bone); else select.add(new Option('add a bone…', '-1'), 0);
-    if (bone < 0) select.value = '-1';
+    if (bone < 0) select.add(new Option('add a bone…', '-1'), 0);
+    select.value = String(bone);
     const input = document.createElement('input');
     input.type = 'number';
     input.min = '0';
@@ -166,10 +195,9 @@ function updateVertexPanel() {
     input.setAttribute('aria-label', 'weight');
     row.insertCell().append(select);
     row.insertCell().append(input);
-    const commit = () => applyVertexWeights(vertex);
-    input.addEventListener('change', commit);
+    input.addEventListener('change', () => applyVertexWeights(vertex));
     // A bone chosen for the empty row waits for its weight.
-    select.addEventListener('change', () => (input.value === '' ? input.focus() : commit()));
+    select.addEventListener('change', () => (input.value === '' ? input.focus() : applyVertexWeights(vertex)));
   };
   for (const [bone, weight] of pairs) addRow(bone, weight);
   if (pairs.length < 4) addRow(-1, 0);
@@ -179,15 +207,15 @@ function applyVertexWeights(vertex) {
   const pairs = [];
   for (const row of $('#vertex-weights').rows) {
     const bone = Number(row.querySelector('select').value);
-    const weight = Number(row.querySelector('input').value);
-    if (bone >= 0 && row.querySelector('input').value !== '') pairs.push([bone, weight]);
+    const input = row.querySelector('input');
+    if (bone >= 0 && input.value !== '') pairs.push([bone, Number(input.value)]);
   }
   try {
     lab.checkpoint();
     const pruned = lab.setInfluences(vertex, pairs);
     if (pruned > 0) showNotice(`Vertex ${vertex}: ${pruned} influence(s) pruned; a vertex keeps its four largest.`);
   } catch (error) {
-    showNotice(error.message);
+    showNotice(error.message, 'error');
   }
   vertexPanelKey = '';
   document.activeElement?.blur();
@@ -198,13 +226,9 @@ function updatePanel() {
   updateBoneList();
   updateVertexPanel();
   const bone = viewer.selectedBone();
-  const undo = $('#undo');
-  const redo = $('#redo');
-  undo.disabled = false;
-  redo.disabled = false;
   if (bone < 0 || bone >= lab.boneCount()) {
-    $('#bone-name').textContent = 'No bone selected';
-    $('#bone-rotation').textContent = 'Click a bone to select it; drag to turn it about its origin.';
+    $('#bone-name').textContent = t('noBone', 'No bone selected');
+    $('#bone-rotation').textContent = t('noBoneHint', 'Click a bone to select it; drag to turn it about its origin.');
     $('#matrices').innerHTML = '';
     return;
   }
@@ -212,36 +236,34 @@ function updatePanel() {
   $('#bone-name').textContent = `${name} (bone ${bone})`;
   $('#bone-rotation').textContent = rotationText(lab.bonePose(bone).rotation);
   $('#matrices').innerHTML = `
-    <div class="matrix"><h3>R<sub>i</sub> <span>rest frame, bone → model</span></h3>${formatMatrix(lab.restFrame(bone))}</div>
-    <div class="matrix"><h3>A<sub>i</sub> <span>animation, in the bone’s frame</span></h3>${formatMatrix(lab.animationMatrix(bone))}</div>
-    <div class="matrix"><h3>M<sub>i</sub> = R′<sub>i</sub> · R<sub>i</sub><sup>−1</sup> <span>skinning matrix</span></h3>${formatMatrix(lab.skinningMatrix(bone))}</div>
-    <p class="pitfall">Each vertex moves to Z = Σ w<sub>i</sub> M<sub>i</sub> P. Writing R′<sub>i</sub> · A<sub>i</sub> · R<sub>i</sub><sup>−1</sup>
-    would apply the pose twice: R′<sub>i</sub> already contains A<sub>i</sub>.</p>`;
+    <div class="matrix"><h3>R<sub>i</sub> <span>${t('matrix.rest', 'rest frame, bone → model')}</span></h3>${formatMatrix(lab.restFrame(bone))}</div>
+    <div class="matrix"><h3>A<sub>i</sub> <span>${t('matrix.animation', 'animation, in the bone’s frame')}</span></h3>${formatMatrix(lab.animationMatrix(bone))}</div>
+    <div class="matrix"><h3>M<sub>i</sub> = R′<sub>i</sub> · R<sub>i</sub><sup>−1</sup> <span>${t('matrix.skinning', 'skinning matrix')}</span></h3>${formatMatrix(lab.skinningMatrix(bone))}</div>
+    <p class="pitfall">${t('pitfall', 'Each vertex moves to Z = Σ w<sub>i</sub> M<sub>i</sub> P. Writing R′<sub>i</sub> · A<sub>i</sub> · R<sub>i</sub><sup>−1</sup> would apply the pose twice: R′<sub>i</sub> already contains A<sub>i</sub>.')}</p>`;
 }
 
-const BONE_COLORS = [
-  [213, 94, 0], [0, 114, 178], [0, 158, 115], [204, 121, 167],
-  [230, 159, 0], [86, 180, 233], [240, 228, 66], [77, 77, 77],
-];
-
 // ----- state changes -----
+
+function influenceTable(target) {
+  const table = [];
+  for (let v = 0; v < target.vertexCount(); v++) table.push(JSON.stringify(target.influences(v)));
+  return table;
+}
 
 function setLab(next, name) {
   lab = next;
   exampleName = name;
+  pristineInfluences = name ? influenceTable(Lab.example(name)) : null;
   viewer.selectBone(lab, -1);
   viewer.selectVertex(lab, -1);
-  viewer.frameScene(lab, 'auto');
+  viewer.frameScene(lab, settings.view ?? 'auto');
   buildBoneList();
-  if (lab.prunedVertexCount() > 0) {
-    showNotice(`${lab.prunedVertexCount()} vertices listed more than four bones; each keeps its four largest weights.`);
-  }
   const caption = $('#caption');
-  caption.textContent = CAPTIONS[name] ?? 'A scene of your own.';
+  caption.textContent = name ? t(`cap.${name}`, CAPTIONS[name]) : t('custom', 'A scene of your own.');
   if (name === 'tube') {
     const twist = document.createElement('button');
     twist.type = 'button';
-    twist.textContent = 'Twist bone 2 by 180°';
+    twist.textContent = t('twist', 'Twist bone 2 by 180°');
     twist.addEventListener('click', () => {
       lab.checkpoint();
       lab.setBonePose(1, [0, 1, 0, 0]);
@@ -250,7 +272,10 @@ function setLab(next, name) {
     });
     caption.append(twist);
   }
-  if ($('#example').value !== name && CAPTIONS[name]) $('#example').value = name;
+  $('#example').value = name ?? '';
+  if (lab.prunedVertexCount() > 0) {
+    showNotice(`${lab.prunedVertexCount()} vertices listed more than four bones; each keeps its four largest weights.`);
+  }
   requestRender();
 }
 
@@ -258,9 +283,11 @@ function loadExample(name) {
   setLab(Lab.example(name), name);
 }
 
+/** Loads scene JSON; on a bad file throws, leaving the current scene as it was. */
 function loadScene(json) {
   const text = typeof json === 'string' ? json : JSON.stringify(json);
-  setLab(Lab.fromSceneJson(text), null);
+  const next = Lab.fromSceneJson(text);
+  setLab(next, null);
 }
 
 function setMethod(method) {
@@ -287,6 +314,13 @@ function setWeightView(view) {
   viewer.setWeightView(view);
   $('#weight-view').value = view;
   $('#legend').hidden = view !== 'weights';
+  requestRender();
+}
+
+function setOverlay(name, on) {
+  viewer.setOverlay(name, on);
+  const box = document.querySelector(`[data-overlay="${name}"]`);
+  if (box) box.checked = on;
   requestRender();
 }
 
@@ -354,6 +388,183 @@ function resetPose() {
   requestRender();
 }
 
+// ----- the address: parameters and shared state -----
+
+const settings = {};
+
+/** The state on screen, as the hash encodes it. */
+function currentState() {
+  const state = { v: 1, e: exampleName, m: viewer.method(), d: viewer.view(), c: Array.from(viewer.cameraState()) };
+  const poses = [];
+  for (let bone = 0; bone < lab.boneCount(); bone++) {
+    const { rotation, translation, scale } = lab.bonePose(bone);
+    const identity = rotation[3] === 1 && translation.every((x) => x === 0) && scale.every((x) => x === 1);
+    if (!identity) poses.push([bone, ...rotation, ...translation, ...scale]);
+  }
+  if (poses.length) state.p = poses;
+  const edits = [];
+  if (pristineInfluences) {
+    for (let v = 0; v < lab.vertexCount(); v++) {
+      const pairs = lab.influences(v);
+      if (JSON.stringify(pairs) !== pristineInfluences[v]) edits.push([v, pairs]);
+    }
+  }
+  if (edits.length) state.w = edits;
+  return state;
+}
+
+function updateHashNow() {
+  clearTimeout(hashTimer);
+  if (!lab || !exampleName) return;
+  const hash = encodeState(currentState());
+  if (hash !== location.hash) history.replaceState(null, '', hash);
+}
+
+function scheduleHashUpdate() {
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(updateHashNow, 300);
+}
+
+/**
+ * Restores a shared state. Everything is checked and built aside first, so
+ * a bad link changes nothing; throws an Error naming the problem.
+ */
+function restoreState(state) {
+  if (!Lab.exampleNames().includes(state.e)) throw new Error(`the link names an unknown example '${state.e}'`);
+  const next = Lab.example(state.e);
+  for (const [bone, ...numbers] of state.p ?? []) {
+    next.setBonePose(bone, numbers.slice(0, 4), numbers.slice(4, 7), numbers.slice(7, 10));
+  }
+  for (const [vertex, pairs] of state.w ?? []) next.setInfluences(vertex, pairs);
+  setLab(next, state.e);
+  if (state.d) viewer.frameScene(lab, state.d);
+  if (state.c) viewer.setCameraState(new Float32Array(state.c));
+  if (state.m) setMethod(state.m);
+}
+
+function shareLink() {
+  updateHashNow();
+  return location.href;
+}
+
+function embedCode() {
+  const url = new URL(shareLink());
+  url.searchParams.set('ui', 'minimal');
+  const src = url.href.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  return `<iframe src="${src}" width="960" height="600" style="border:0" allow="fullscreen" title="Skinlab"></iframe>`;
+}
+
+async function copyText(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    showNotice(`${what} copied to the clipboard.`);
+  } catch {
+    window.prompt(`Copy the ${what.toLowerCase()}:`, text);
+  }
+}
+
+// ----- export and import -----
+
+function download(blob, name) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+function exportPng() {
+  requestRender();
+  requestAnimationFrame(() => canvas.toBlob((blob) => download(blob, `skinlab-${exampleName ?? 'scene'}.png`), 'image/png'));
+}
+
+function exportJson() {
+  download(new Blob([lab.sceneJson()], { type: 'application/json' }), `skinlab-${exampleName ?? 'scene'}.json`);
+}
+
+async function importFile(file) {
+  let text;
+  try {
+    text = await file.text();
+  } catch (error) {
+    showNotice(`Could not read ${file.name}: ${error.message}`, 'error');
+    return;
+  }
+  try {
+    loadScene(text);
+    showNotice(`Loaded ${file.name}.`);
+  } catch (error) {
+    showNotice(`Could not load ${file.name}: ${error.message}. The current scene is unchanged.`, 'error');
+  }
+}
+
+// ----- the graphics context -----
+
+function viewerSettings() {
+  const overlays = {};
+  for (const name of OVERLAYS) overlays[name] = viewer.overlay(name);
+  return {
+    camera: Array.from(viewer.cameraState()),
+    view: viewer.view(),
+    method: viewer.method(),
+    tool: viewer.tool(),
+    weightView: viewer.weightView(),
+    bone: viewer.selectedBone(),
+    vertex: viewer.selectedVertex(),
+    overlays,
+  };
+}
+
+/** A new viewer on `canvas`, set up like the one before. */
+function rebuildViewer(saved) {
+  try {
+    viewer = new Viewer(canvas);
+  } catch (error) {
+    showMessage(`${error.message}. Skinlab draws with WebGL2.`);
+    return false;
+  }
+  viewer.frameScene(lab, saved.view);
+  viewer.setCameraState(new Float32Array(saved.camera));
+  viewer.setMethod(saved.method);
+  viewer.setTool(saved.tool);
+  viewer.setWeightView(saved.weightView);
+  viewer.selectBone(lab, saved.bone);
+  viewer.selectVertex(lab, saved.vertex);
+  for (const [name, on] of Object.entries(saved.overlays)) viewer.setOverlay(name, on);
+  readBrush();
+  viewer.setMirror($('#brush-mirror').checked);
+  window.skinlab.viewer = viewer;
+  return true;
+}
+
+let savedSettings = null;
+
+function onContextLost(event) {
+  event.preventDefault();
+  savedSettings = viewerSettings();
+  contextLost = true;
+  $('#still-image').src = lastFrameUrl;
+  $('#still').hidden = false;
+}
+
+function onContextRestored() {
+  contextLost = false;
+  $('#still').hidden = true;
+  if (rebuildViewer(savedSettings)) requestRender();
+}
+
+/** Resumes after a lost context: on a fresh canvas if the old one stays lost. */
+function resume() {
+  if (!contextLost) return;
+  const fresh = canvas.cloneNode(false);
+  canvas.replaceWith(fresh);
+  canvas = fresh;
+  wireCanvas();
+  contextLost = false;
+  $('#still').hidden = true;
+  if (rebuildViewer(savedSettings)) requestRender();
+}
+
 // ----- input -----
 
 function canvasPoint(event) {
@@ -361,7 +572,7 @@ function canvasPoint(event) {
   return [event.clientX - rect.left, event.clientY - rect.top];
 }
 
-function wireInput() {
+function wireCanvas() {
   const cursor = $('#brush-cursor');
   const moveCursor = (x, y) => {
     const show = viewer.tool() === 'paint';
@@ -415,9 +626,19 @@ function wireInput() {
     viewer.zoom(Math.exp(event.deltaY * 0.001));
     requestRender();
   }, { passive: false });
+  canvas.addEventListener('webglcontextlost', onContextLost);
+  canvas.addEventListener('webglcontextrestored', onContextRestored);
+  new ResizeObserver(requestRender).observe(canvas);
+  new IntersectionObserver((entries) => {
+    visible = entries.some((entry) => entry.isIntersecting);
+    if (visible) requestRender();
+  }).observe(canvas);
+}
 
+function wireControls() {
   window.addEventListener('keydown', (event) => {
-    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
     const key = event.key.toLowerCase();
     if ((event.ctrlKey || event.metaKey) && key === 'z') {
       event.preventDefault();
@@ -434,19 +655,17 @@ function wireInput() {
       else if (key === 'w') setTool('paint');
     }
   });
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) requestRender(); });
 
   $('#example').addEventListener('change', (event) => loadExample(event.target.value));
   for (const button of document.querySelectorAll('[data-method]')) {
     button.addEventListener('click', () => setMethod(button.dataset.method));
   }
-  for (const box of document.querySelectorAll('[data-overlay]')) {
-    box.addEventListener('change', () => {
-      viewer.setOverlay(box.dataset.overlay, box.checked);
-      requestRender();
-    });
-  }
   for (const button of document.querySelectorAll('[data-tool]')) {
     button.addEventListener('click', () => setTool(button.dataset.tool));
+  }
+  for (const box of document.querySelectorAll('[data-overlay]')) {
+    box.addEventListener('change', () => setOverlay(box.dataset.overlay, box.checked));
   }
   for (const button of document.querySelectorAll('[data-auto]')) {
     button.addEventListener('click', () => autoWeights(button.dataset.auto));
@@ -459,12 +678,38 @@ function wireInput() {
   $('#reset').addEventListener('click', resetPose);
   $('#undo').addEventListener('click', undo);
   $('#redo').addEventListener('click', redo);
-  new ResizeObserver(requestRender).observe(canvas);
+  $('#share').addEventListener('click', () => copyText(shareLink(), 'Link'));
+  $('#embed').addEventListener('click', () => copyText(embedCode(), 'Embed code'));
+  $('#export-png').addEventListener('click', exportPng);
+  $('#export-json').addEventListener('click', exportJson);
+  $('#import-json').addEventListener('click', () => $('#import-file').click());
+  $('#import-file').addEventListener('change', (event) => {
+    const [file] = event.target.files;
+    if (file) importFile(file);
+    event.target.value = '';
+  });
+  $('#resume').addEventListener('click', resume);
+  stage.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    stage.classList.add('drop-target');
+  });
+  stage.addEventListener('dragleave', () => stage.classList.remove('drop-target'));
+  stage.addEventListener('drop', (event) => {
+    event.preventDefault();
+    stage.classList.remove('drop-target');
+    const [file] = event.dataTransfer?.files ?? [];
+    if (file) importFile(file);
+  });
 }
 
 // ----- start -----
 
 async function start() {
+  Object.assign(settings, readParameters(location.search, ['two-bone', 'two-bone-smooth', 'y-junction',
+    'y-junction-unweighted', 'tube', 'chain', 'fingers']));
+  setLanguage(settings.lang ?? 'en');
+  translatePage();
+  document.body.className = `ui-${settings.ui ?? 'full'}`;
   try {
     await init();
   } catch (error) {
@@ -477,9 +722,20 @@ async function start() {
     showMessage(`${error.message}. Skinlab draws with WebGL2; try a current Chrome, Firefox or Safari, or enable hardware acceleration.`);
     return;
   }
-  wireInput();
+  wireCanvas();
+  wireControls();
   readBrush();
-  loadExample('two-bone');
+  for (const name of settings.overlays ? OVERLAYS : []) setOverlay(name, settings.overlays.includes(name));
+  loadExample(settings.example ?? 'two-bone');
+  if (settings.method) setMethod(settings.method);
+  if (settings.tool) setTool(settings.tool);
+  try {
+    const state = decodeState(location.hash);
+    if (state) restoreState(state);
+  } catch (error) {
+    showNotice(`This link's state could not be restored: ${error.message}. Showing the default instead.`, 'error');
+    history.replaceState(null, '', location.pathname + location.search);
+  }
   window.skinlab = {
     get lab() { return watched(lab); },
     get example() { return exampleName; },
@@ -496,23 +752,22 @@ async function start() {
     setMirror(on) { $('#brush-mirror').checked = on; viewer.setMirror(on); },
     lockBone(bone, locked = true) { lab.setLocked(bone, locked); buildBoneList(); },
     autoWeights,
-    selectVertex(vertex) { viewer.selectVertex(lab, vertex); requestRender(); },
-    selectedVertex: () => viewer.selectedVertex(),
     selectBone,
     selectedBone: () => viewer.selectedBone(),
-    setOverlay(name, on) {
-      viewer.setOverlay(name, on);
-      const box = document.querySelector(`[data-overlay="${name}"]`);
-      if (box) box.checked = on;
-      requestRender();
-    },
+    selectVertex(vertex) { viewer.selectVertex(lab, vertex); requestRender(); },
+    selectedVertex: () => viewer.selectedVertex(),
+    setOverlay,
     gpuSkinnedPositions: (method) => viewer.gpuSkinnedPositions(lab, method),
     boneScreenPoint(bone) { const [x, y] = viewer.boneScreenPoint(lab, bone); return { x, y }; },
     vertexScreenPoint(vertex) { const [x, y] = viewer.vertexScreenPoint(lab, vertex); return { x, y }; },
     undo,
     redo,
     resetPose,
-    framesRendered: () => viewer.framesRendered(),
+    shareLink,
+    embedCode,
+    framesRendered: () => framesDrawn,
+    contextLost: () => contextLost,
+    resume,
     requestRender,
   };
 }

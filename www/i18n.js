@@ -1,0 +1,108 @@
+// Labels in English and German (the lecture notes are German). Elements
+// carry data-i18n="key" (text) or data-i18n-title="key" (tooltip).
+
+const LABELS = {
+  en: {},
+  de: {
+    example: 'Beispiel',
+    'ex.two-bone': '1 · Zwei Bones, starr',
+    'ex.two-bone-smooth': '2 · Zwei Bones, weich',
+    'ex.y-junction': '3 · Y-Aufbau, Scheitelpunkt gewichtet',
+    'ex.y-junction-unweighted': '4 · Y-Aufbau, Scheitelpunkt ungewichtet',
+    'ex.tube': '5 · Röhre (LBS gegen DQS)',
+    'ex.chain': '6 · Kette aus 300 Bones',
+    'ex.fingers': '7 · Finger (automatische Gewichte)',
+    pose: 'Posieren',
+    paint: 'Malen',
+    reset: 'Pose zurücksetzen',
+    undo: 'Rückgängig',
+    redo: 'Wiederholen',
+    share: 'Link teilen',
+    embed: 'Einbettcode',
+    exportPng: 'PNG',
+    exportJson: 'Szene speichern',
+    importJson: 'Szene laden',
+    show: 'Anzeigen',
+    'ov.mesh': 'Haut',
+    'ov.wireframe': 'Drahtgitter',
+    'ov.dots': 'Vertices',
+    'ov.bones': 'Bones',
+    'ov.ownFrames': 'Eigenes System',
+    'ov.childFrames': 'System der Kinder',
+    'ov.ghost': 'Ruhepose',
+    colour: 'Farbe',
+    'view.skin': 'Haut',
+    'view.weights': 'Gewicht des gewählten Bones',
+    'view.bones': 'Alle Bones',
+    legendNone: 'grau: gar kein Einfluss',
+    brush: 'Pinsel',
+    radius: 'Radius',
+    strength: 'Stärke',
+    mode: 'Modus',
+    'mode.add': 'Hinzufügen',
+    'mode.subtract': 'Abziehen',
+    'mode.set': 'Auf Wert setzen',
+    'mode.smooth': 'Glätten',
+    value: 'Wert',
+    falloff: 'Abfall',
+    'falloff.smooth': 'Weich',
+    'falloff.linear': 'Linear',
+    'falloff.constant': 'Konstant',
+    mirror: 'X-Spiegelung',
+    normaliseNote: 'Die Gewichte bleiben normiert: Malen an einem Bone skaliert die anderen, nicht gesperrten Bones; gesperrte Bones ändern sich nie. Höchstens vier Bones je Vertex.',
+    bones: 'Bones',
+    lock: 'sperren',
+    autoWeights: 'Automatische Gewichte',
+    'auto.nearest': 'Nächster Bone',
+    'auto.distance': 'Abstand',
+    'auto.heat': 'Bone Heat',
+    vertexNote: 'Gewicht eintippen und Enter drücken; die Liste wird auf Summe 1 normiert.',
+    noBone: 'Kein Bone gewählt',
+    noBoneHint: 'Einen Bone anklicken, um ihn zu wählen; ziehen, um ihn um seinen Ursprung zu drehen.',
+    hint: 'Bone ziehen dreht ihn · Umschalt+Ziehen verschiebt die Wurzel · Vertex anklicken zeigt seine Gewichte · leere Fläche ziehen dreht (3D) oder verschiebt (2D) die Ansicht · Mausrad zoomt · Tasten 1–7 wählen ein Beispiel · P / W posieren oder malen · R setzt zurück',
+    rotation: 'Drehung',
+    about: 'um',
+    'matrix.rest': 'Ruhesystem, Bone → Modell',
+    'matrix.animation': 'Animation, im System des Bones',
+    'matrix.skinning': 'Skinning-Matrix',
+    pitfall: 'Jeder Vertex wandert nach Z = Σ w<sub>i</sub> M<sub>i</sub> P. Die Formel R′<sub>i</sub> · A<sub>i</sub> · R<sub>i</sub><sup>−1</sup> würde die Pose doppelt anwenden: R′<sub>i</sub> enthält A<sub>i</sub> schon.',
+    resume: 'Klicken zum Fortsetzen',
+    contextLost: 'Die Grafik wurde vom Browser angehalten.',
+    'cap.two-bone': 'Bone 2 drehen: die Vertices von Bone 1 bewegen sich nicht. Jeder Vertex gehört genau einem Bone, daher knickt die Haut am Gelenk.',
+    'cap.two-bone-smooth': 'Am Gelenk gehören die Vertices beiden Bones: Bone 2 drehen, und der Streifen biegt sich weich.',
+    'cap.y-junction': 'Der Scheitelpunkt gehört beiden Schenkeln, je zur Hälfte: einen Schenkel biegen, und der Punkt folgt halb.',
+    'cap.y-junction-unweighted': 'Der Scheitelpunkt gehört nur dem linken Schenkel: den rechten biegen, und die Haut reißt am Scheitelpunkt auf.',
+    'cap.tube': 'Bone 2 um 180° verdrehen und vergleichen: LBS lässt das Gelenk zum „Bonbonpapier“ kollabieren, DQS erhält das Volumen.',
+    'cap.chain': '300 Bones: zu viele für Uniforms, daher reist die Matrix-Palette als Float-Textur zum Shader.',
+    'cap.fingers': '„Nächster Bone“ drücken: die Zeigefingerspitze liegt näher am Bone des Mittelfingers und folgt ihm. „Bone Heat“ lässt sie am eigenen Finger.',
+    twist: 'Bone 2 um 180° verdrehen',
+    custom: 'Eine eigene Szene.',
+  },
+};
+
+let language = 'en';
+
+/** Chooses the language; unknown ones fall back to English. */
+export function setLanguage(lang) {
+  language = Object.hasOwn(LABELS, lang) ? lang : 'en';
+  document.documentElement.lang = language;
+}
+
+/** The label for `key`, or `fallback` (the English text) when there is none. */
+export function t(key, fallback) {
+  return LABELS[language][key] ?? fallback;
+}
+
+/** Rewrites every element marked with data-i18n in the current language. */
+export function translatePage() {
+  for (const element of document.querySelectorAll('[data-i18n]')) {
+    const english = element.dataset.i18nEn ?? element.textContent;
+    element.dataset.i18nEn = english;
+    element.textContent = t(element.dataset.i18n, english);
+  }
+  for (const element of document.querySelectorAll('[data-i18n-title]')) {
+    const english = element.dataset.i18nTitleEn ?? element.title;
+    element.dataset.i18nTitleEn = english;
+    element.title = t(element.dataset.i18nTitle, english);
+  }
+}

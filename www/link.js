@@ -1,0 +1,85 @@
+// The page's state in its address: URL parameters for how it looks, and the
+// hash for what is on screen (example, pose, weight edits, camera, method).
+
+export const OVERLAYS = ['mesh', 'wireframe', 'dots', 'bones', 'ownFrames', 'childFrames', 'ghost'];
+const CHOICES = {
+  method: ['lbs', 'dqs'],
+  tool: ['pose', 'paint'],
+  ui: ['full', 'minimal', 'none'],
+  lang: ['en', 'de'],
+  view: ['2d', '3d'],
+};
+
+/**
+ * Reads the URL parameters. Unknown parameters and malformed values are
+ * dropped with a console warning; the page never fails because of them.
+ */
+export function readParameters(search, exampleNames) {
+  const params = new URLSearchParams(search);
+  const settings = {};
+  for (const [key, value] of params) {
+    if (key === 'example') {
+      if (exampleNames.includes(value)) settings.example = value;
+      else console.warn(`Skinlab: unknown example '${value}' in the URL; known: ${exampleNames.join(', ')}`);
+    } else if (key === 'overlays') {
+      const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+      const known = names.filter((name) => OVERLAYS.includes(name));
+      for (const name of names) {
+        if (!OVERLAYS.includes(name)) console.warn(`Skinlab: unknown overlay '${name}' in the URL; known: ${OVERLAYS.join(', ')}`);
+      }
+      settings.overlays = known;
+    } else if (Object.hasOwn(CHOICES, key)) {
+      if (CHOICES[key].includes(value)) settings[key] = value;
+      else console.warn(`Skinlab: '${key}=${value}' in the URL is not one of ${CHOICES[key].join(', ')}; ignored`);
+    } else {
+      console.warn(`Skinlab: unknown URL parameter '${key}' ignored`);
+    }
+  }
+  return settings;
+}
+
+function toBase64Url(text) {
+  return btoa(text).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text) {
+  const padded = text.replaceAll('-', '+').replaceAll('_', '/');
+  return atob(padded + '='.repeat((4 - (padded.length % 4)) % 4));
+}
+
+const isNumber = (value) => typeof value === 'number' && Number.isFinite(value);
+const numbers = (value, count) => Array.isArray(value) && value.length === count && value.every(isNumber);
+
+/** Encodes a state object as the hash `#s=…`. */
+export function encodeState(state) {
+  return `#s=${toBase64Url(JSON.stringify(state))}`;
+}
+
+/**
+ * Decodes `#s=…` into a checked state, or throws an Error saying what is
+ * wrong. An empty hash gives null.
+ */
+export function decodeState(hash) {
+  if (!hash || hash === '#') return null;
+  if (!hash.startsWith('#s=')) throw new Error('the link has an unknown format after #');
+  let state;
+  try {
+    state = JSON.parse(fromBase64Url(hash.slice(3)));
+  } catch {
+    throw new Error('the link is damaged (its state is not readable)');
+  }
+  if (typeof state !== 'object' || state === null || state.v !== 1) throw new Error('the link comes from an unknown version of Skinlab');
+  if (typeof state.e !== 'string') throw new Error('the link names no example');
+  if (state.m !== undefined && !CHOICES.method.includes(state.m)) throw new Error(`the link's method '${state.m}' is unknown`);
+  if (state.c !== undefined && !numbers(state.c, 6)) throw new Error("the link's camera is not six numbers");
+  if (state.d !== undefined && !CHOICES.view.includes(state.d)) throw new Error(`the link's view '${state.d}' is unknown`);
+  for (const entry of state.p ?? []) {
+    if (!numbers(entry, 11)) throw new Error('a pose in the link is not eleven numbers');
+  }
+  for (const entry of state.w ?? []) {
+    const ok = Array.isArray(entry) && entry.length === 2 && isNumber(entry[0])
+      && Array.isArray(entry[1]) && entry[1].every((pair) => numbers(pair, 2));
+    if (!ok) throw new Error('a weight edit in the link is malformed');
+  }
+  return state;
+}
