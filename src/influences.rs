@@ -54,7 +54,11 @@ impl VertexInfluences {
         let total: f32 = sorted.iter().map(|&(_, w)| w).sum();
         // Weights already summing to 1 (to float rounding) are kept as they
         // are, so a save and a reload give back exactly the same numbers.
-        let divisor = if (total - 1.0).abs() <= 1e-6 { 1.0 } else { total };
+        let divisor = if (total - 1.0).abs() <= 1e-6 {
+            1.0
+        } else {
+            total
+        };
         let mut influences = Self::NONE;
         if total > 0.0 && total.is_finite() {
             for (slot, &(bone, weight)) in sorted.iter().enumerate() {

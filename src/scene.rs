@@ -434,7 +434,11 @@ pub fn validate_bone_transform(field: &str, doc: &PoseDoc) -> Result<BoneTransfo
         }
         // A rotation that is unit to float rounding is kept bit for bit, so
         // poses survive a save and a reload exactly.
-        transform.rotation = if (norm - 1.0).abs() <= 1e-6 { rotation } else { rotation / norm };
+        transform.rotation = if (norm - 1.0).abs() <= 1e-6 {
+            rotation
+        } else {
+            rotation / norm
+        };
     }
     if let Some(translation) = doc.translation {
         check_finite(&format!("{field}.translation"), &translation)?;

@@ -38,6 +38,7 @@ let snapshotTimer = 0;
 let hashTimer = 0;
 let noticeTimer = 0;
 let framesDrawn = 0;
+let canvasObservers = [];
 
 function showMessage(text) {
   message.textContent = text;
@@ -628,11 +629,17 @@ function wireCanvas() {
   }, { passive: false });
   canvas.addEventListener('webglcontextlost', onContextLost);
   canvas.addEventListener('webglcontextrestored', onContextRestored);
-  new ResizeObserver(requestRender).observe(canvas);
-  new IntersectionObserver((entries) => {
-    visible = entries.some((entry) => entry.isIntersecting);
-    if (visible) requestRender();
-  }).observe(canvas);
+  for (const observer of canvasObservers) observer.disconnect();
+  const watchedCanvas = canvas;
+  canvasObservers = [
+    new ResizeObserver(requestRender),
+    new IntersectionObserver((entries) => {
+      if (watchedCanvas !== canvas) return;
+      visible = entries.some((entry) => entry.isIntersecting);
+      if (visible) requestRender();
+    }),
+  ];
+  for (const observer of canvasObservers) observer.observe(canvas);
 }
 
 function wireControls() {

@@ -19,6 +19,7 @@ commands:
   serve [PORT]   build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
   test           fmt, clippy, native tests, wasm build, Node tests, browser tests
   bench          time a brush dab on a 20,000-vertex mesh, natively and as wasm in Node
+  dist           write dist/, a self-contained static copy of the page with relative paths
 ";
 
 fn main() -> ExitCode {
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         }
         Some("test") => test(),
         Some("bench") => bench(),
+        Some("dist") => build().and_then(|()| dist()),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);
@@ -103,6 +105,43 @@ fn build() -> Result<(), String> {
             &wasm.to_string_lossy(),
         ],
     )
+}
+
+/// The page's files: everything in `www/` a browser loads.
+fn is_page_file(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("html" | "js" | "css" | "wasm")
+    )
+}
+
+fn copy_page_files(from: &Path, to: &Path) -> Result<usize, String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    let mut copied = 0;
+    let entries = std::fs::read_dir(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copied += copy_page_files(&path, &target)?;
+        } else if is_page_file(&path) {
+            std::fs::copy(&path, &target).map_err(|e| format!("{}: {e}", path.display()))?;
+            copied += 1;
+        }
+    }
+    Ok(copied)
+}
+
+/// Writes `dist/`: the built page with relative paths, ready for any static
+/// web server or a folder inside a slide deck.
+fn dist() -> Result<(), String> {
+    let out = root().join("dist");
+    if out.exists() {
+        std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    let copied = copy_page_files(&root().join("www"), &out)?;
+    println!("wrote {copied} files to {}", out.display());
+    Ok(())
 }
 
 /// Every `*.test.mjs` file in `dir`, sorted.
@@ -233,6 +272,7 @@ fn test() -> Result<(), String> {
     })?;
     step("native tests", &|| run("cargo", &["test", "--workspace"]))?;
     step("wasm build", &build)?;
+    step("dist", &dist)?;
     step("node tests", &|| node_tests("tests/node"))?;
     step("browser tests", &|| node_tests("tests/e2e"))?;
     println!(

@@ -1,0 +1,264 @@
+// Skinlab in lecture slides: a reveal.js deck of dist/ iframes, shared
+// links, idling, lost graphics contexts, bad links and bad files.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  launchBrowser, openPage, serveStatic, screenshot, root, outputDir, waitForSkinlab, nextFrame,
+} from './browser.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await serveStatic(root);
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const pageUrl = (query = '') => `${server.url}dist/index.html${query}`;
+
+/** Share of canvas pixels unlike the background, inside a page or frame. */
+async function covered(target) {
+  return target.evaluate(() => {
+    const canvas = document.querySelector('#view');
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    let different = 0;
+    for (let k = 0; k < data.length; k += 4) {
+      if (Math.abs(data[k] - data[0]) + Math.abs(data[k + 1] - data[1]) + Math.abs(data[k + 2] - data[2]) > 24) different++;
+    }
+    return different / (data.length / 4);
+  });
+}
+
+test('a reveal.js deck of three instances renders each, and a drag poses only its own', async () => {
+  const examples = ['two-bone', 'y-junction', 'tube'];
+  const slides = examples.map((name) => `
+    <section><h3>${name}</h3>
+      <iframe src="/dist/index.html?example=${name}&amp;ui=minimal" width="900" height="520" style="border:0" title="Skinlab ${name}"></iframe>
+    </section>`).join('');
+  await mkdir(join(outputDir, 'deck'), { recursive: true });
+  await writeFile(join(outputDir, 'deck', 'index.html'), `<!doctype html>
+<html><head><meta charset="utf-8"><title>Skinning lecture</title><link rel="icon" href="data:,">
+<link rel="stylesheet" href="/node_modules/reveal.js/dist/reveal.css">
+<link rel="stylesheet" href="/node_modules/reveal.js/dist/theme/white.css"></head>
+<body><div class="reveal"><div class="slides">${slides}</div></div>
+<script src="/node_modules/reveal.js/dist/reveal.js"></script>
+<script>Reveal.initialize({ hash: false, width: 1000, height: 700, minScale: 1, maxScale: 1, transition: 'none' });</script>
+</body></html>`);
+  const { page, errors } = await openPage(browser, `${server.url}test-output/deck/index.html`);
+  await page.waitForFunction(() => window.Reveal?.isReady());
+  const frameOf = (name) => page.frames().find((f) => f.url().includes(`example=${name}`));
+  for (const [index, name] of examples.entries()) {
+    await page.evaluate((i) => window.Reveal.slide(i), index);
+    await page.waitForFunction((n) => [...document.querySelectorAll('iframe')].some((f) => f.src.includes(n)), name);
+    const frame = frameOf(name);
+    await frame.waitForFunction(() => window.skinlab && window.skinlab.framesRendered() > 0, null, { timeout: 30000 });
+    const share = await covered(frame);
+    console.log(`# slide ${index + 1} (${name}): ${(share * 100).toFixed(1)}% of the canvas drawn`);
+    assert.ok(share > 0.02, `slide ${index + 1} shows its mesh`);
+    await screenshot(page, `deck-slide-${index + 1}`);
+  }
+
+  // Drag bone 2 of the first slide's instance with the mouse.
+  await page.evaluate(() => window.Reveal.slide(0));
+  const frame = frameOf('two-bone');
+  await frame.waitForFunction(() => window.skinlab.framesRendered() > 0);
+  const grab = await frame.evaluate(() => {
+    const rect = document.querySelector('#view').getBoundingClientRect();
+    const p = window.skinlab.boneScreenPoint(1);
+    return { x: rect.left + p.x, y: rect.top + p.y, scale: 1 };
+  });
+  const box = await page.locator('iframe').first().boundingBox();
+  const inner = await frame.evaluate(() => window.innerWidth);
+  const scale = box.width / inner;
+  await page.mouse.move(box.x + grab.x * scale, box.y + grab.y * scale);
+  await page.mouse.down();
+  for (let step = 1; step <= 10; step++) await page.mouse.move(box.x + (grab.x - 3 * step) * scale, box.y + (grab.y - 9 * step) * scale);
+  await page.mouse.up();
+  const turned = await frame.evaluate(() => window.skinlab.lab.bonePose(1).rotation);
+  assert.ok(Math.abs(turned[2]) > 0.1, `the drag turned bone 2 in slide 1: ${turned}`);
+  for (const name of ['y-junction', 'tube']) {
+    const untouched = await frameOf(name).evaluate(() => window.skinlab.lab.bonePose(1).rotation);
+    assert.deepEqual(untouched, [0, 0, 0, 1], `${name} was not posed`);
+  }
+  await screenshot(page, 'deck-after-drag');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Share link restores pose, weights, camera and method exactly', async () => {
+  const { page: a } = await openPage(browser, pageUrl('?example=y-junction-unweighted'));
+  await waitForSkinlab(a);
+  await nextFrame(a, () => a.evaluate(() => {
+    window.skinlab.lab.setBonePose(2, [0, 0, -0.3826834, 0.9238795], [0.1, 0, 0], [1, 1.2, 1]);
+    window.skinlab.setMethod('dqs');
+    window.skinlab.viewer.zoom(0.8);
+    window.skinlab.selectBone(2);
+    window.skinlab.setTool('paint');
+    window.skinlab.setBrush({ radius: 25, strength: 0.7, falloff: 'smooth', mode: 'add' });
+  }));
+  // Paint over the fork with the mouse.
+  const fork = await a.evaluate(() => window.skinlab.vertexScreenPoint(10));
+  const box = await a.locator('#view').boundingBox();
+  await a.mouse.move(box.x + fork.x - 10, box.y + fork.y);
+  await a.mouse.down();
+  await a.mouse.move(box.x + fork.x + 10, box.y + fork.y, { steps: 5 });
+  await a.mouse.up();
+  const sceneA = await a.evaluate(() => window.skinlab.lab.sceneJson());
+  assert.notEqual(sceneA, await a.evaluate(() => window.skinlab.Lab.example('y-junction-unweighted').sceneJson()));
+  const link = await a.evaluate(() => window.skinlab.shareLink());
+  const cameraA = await a.evaluate(() => Array.from(window.skinlab.viewer.cameraState()));
+  assert.match(link, /#s=/);
+
+  const { page: b, errors } = await openPage(browser, link);
+  await waitForSkinlab(b);
+  assert.equal(await b.evaluate(() => window.skinlab.lab.sceneJson()), sceneA);
+  assert.equal(await b.evaluate(() => window.skinlab.method()), 'dqs');
+  assert.deepEqual(await b.evaluate(() => Array.from(window.skinlab.viewer.cameraState())), cameraA);
+  const embed = await b.evaluate(() => window.skinlab.embedCode());
+  assert.match(embed, /^<iframe src="http[^"]*ui=minimal[^"]*#s=[^"]*" width="960" height="600"/);
+  assert.deepEqual(errors, []);
+  await a.close();
+  await b.close();
+});
+
+test('idle pages draw nothing; a drag draws', async () => {
+  const { page } = await openPage(browser, pageUrl('?example=two-bone'));
+  await waitForSkinlab(page);
+  await page.waitForTimeout(300);
+  const idleStart = await page.evaluate(() => window.skinlab.framesRendered());
+  await page.waitForTimeout(2000);
+  const idleEnd = await page.evaluate(() => window.skinlab.framesRendered());
+  assert.equal(idleEnd, idleStart, 'no frame while nothing changes');
+  const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
+  const box = await page.locator('#view').boundingBox();
+  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.down();
+  for (let step = 1; step <= 8; step++) {
+    await page.mouse.move(box.x + grab.x, box.y + grab.y - 8 * step);
+    await page.waitForTimeout(30);
+  }
+  await page.mouse.up();
+  const afterDrag = await page.evaluate(() => window.skinlab.framesRendered());
+  console.log(`# frames: ${idleEnd - idleStart} while idle for 2 s, ${afterDrag - idleEnd} during an 8-step drag`);
+  assert.ok(afterDrag >= idleEnd + 4, 'frames are drawn during the drag');
+  await page.close();
+});
+
+test('a lost context is restored with pose and weights intact', async () => {
+  const { page, errors } = await openPage(browser, pageUrl('?example=two-bone-smooth'));
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.lab.setBonePose(1, [0, 0, 0.5, 0.8660254]);
+    window.skinlab.lab.setInfluences(4, [[0, 0.3], [1, 0.7]]);
+  }));
+  await page.waitForTimeout(700); // let the still of the last frame be taken
+  const before = await page.evaluate(() => window.skinlab.lab.sceneJson());
+  await page.evaluate(() => {
+    window.loseContextExtension = document.querySelector('#view').getContext('webgl2').getExtension('WEBGL_lose_context');
+    window.loseContextExtension.loseContext();
+  });
+  await page.waitForFunction(() => window.skinlab.contextLost());
+  assert.equal(await page.locator('#still').isVisible(), true, 'the last frame and a resume prompt show');
+  assert.match(await page.locator('#still-image').getAttribute('src'), /^data:image\/png/);
+  await screenshot(page, 'context-lost');
+  await page.evaluate(() => window.loseContextExtension.restoreContext());
+  await page.waitForFunction(() => !window.skinlab.contextLost());
+  await nextFrame(page);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before);
+  const worst = await page.evaluate(() => {
+    const gpu = window.skinlab.gpuSkinnedPositions('lbs');
+    const cpu = window.skinlab.lab.skinnedPositions('lbs');
+    return Math.max(...cpu.map((x, k) => Math.abs(x - gpu[k])));
+  });
+  assert.ok(worst < 1e-4, `the restored GPU state matches: ${worst}`);
+
+  // A context that stays lost (as when a deck holds too many) resumes on a
+  // fresh canvas after a click.
+  await page.evaluate(() => document.querySelector('#view').getContext('webgl2').getExtension('WEBGL_lose_context').loseContext());
+  await page.waitForFunction(() => window.skinlab.contextLost());
+  await page.locator('#resume').click();
+  await page.waitForFunction(() => !window.skinlab.contextLost());
+  await nextFrame(page);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before);
+  assert.ok((await covered(page)) > 0.02, 'the resumed canvas draws the mesh');
+  assert.deepEqual(errors.filter((e) => !/CONTEXT_LOST_WEBGL/.test(e)), []);
+  await page.close();
+});
+
+test('a malformed link and a bad file each say so and change nothing', async () => {
+  const warnings = [];
+  const { page, errors } = await openPage(browser, pageUrl('?example=nope&method=xyz&colour=red#s=not-base64!'));
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  await waitForSkinlab(page);
+  const notice = page.locator('#notice');
+  await notice.waitFor({ state: 'visible' });
+  assert.match(await notice.textContent(), /could not be restored: the link is damaged/);
+  const fresh = await page.evaluate(() => window.skinlab.Lab.example('two-bone').sceneJson());
+  assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), fresh, 'the default scene, untouched');
+  assert.equal(await page.evaluate(() => window.skinlab.method()), 'lbs');
+
+  await page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.2, 0.98]));
+  const before = await page.evaluate(() => window.skinlab.lab.sceneJson());
+  await page.locator('#import-file').setInputFiles({
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"bones": [{"parent": 3, "origin": [0,0,0], "orientation": [0,0,0,1], "length": 1}], "mesh": {"positions": []}, "influences": []}'),
+  });
+  await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('broken.json'));
+  assert.match(await notice.textContent(), /Could not load broken\.json: .*bones\[0\]\.parent: bone 3 does not exist.*unchanged/);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before);
+
+  // A good file loads.
+  const scene = await page.evaluate(() => window.skinlab.Lab.example('y-junction').sceneJson());
+  await page.locator('#import-file').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(scene) });
+  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 3);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('unknown URL parameters only warn', async () => {
+  const { page, errors } = await openPage(browser, pageUrl('?example=tube&method=dqs&view=3d&overlays=bones,ghost,sparkles&ui=wide&zoom=2'));
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  await page.reload();
+  await waitForSkinlab(page);
+  assert.equal(await page.evaluate(() => window.skinlab.example), 'tube');
+  assert.equal(await page.evaluate(() => window.skinlab.method()), 'dqs');
+  assert.equal(await page.evaluate(() => window.skinlab.viewer.overlay('ghost')), true);
+  assert.equal(await page.evaluate(() => window.skinlab.viewer.overlay('mesh')), false);
+  assert.ok(warnings.some((w) => w.includes("'sparkles'")), warnings.join('\n'));
+  assert.ok(warnings.some((w) => w.includes('ui=wide')), warnings.join('\n'));
+  assert.ok(warnings.some((w) => w.includes("'zoom'")), warnings.join('\n'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('screenshots: ui=none and lang=de', async () => {
+  const { page: bare } = await openPage(browser, pageUrl('?example=y-junction&ui=none'));
+  await waitForSkinlab(bare);
+  await nextFrame(bare, () => bare.evaluate(() => window.skinlab.lab.setBonePose(2, [0, 0, -0.3, 0.954])));
+  assert.equal(await bare.locator('.toolbar').isVisible(), false);
+  assert.equal(await bare.locator('.panel').isVisible(), false);
+  await screenshot(bare, 'ui-none');
+  await bare.close();
+  const { page: german } = await openPage(browser, pageUrl('?example=y-junction-unweighted&lang=de'));
+  await waitForSkinlab(german);
+  await nextFrame(german, () => german.evaluate(() => {
+    window.skinlab.lab.setBonePose(2, [0, 0, -0.3, 0.954]);
+    window.skinlab.selectBone(2);
+  }));
+  assert.match(await german.locator('#caption').textContent(), /Scheitelpunkt/);
+  assert.equal(await german.locator('#reset').textContent(), 'Pose zurücksetzen');
+  await screenshot(german, 'lang-de');
+  await german.close();
+});
