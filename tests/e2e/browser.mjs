@@ -49,6 +49,7 @@ export async function launchBrowser() {
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
     headless: true,
+    acceptDownloads: true,
     viewport: { width: 1280, height: 800 },
     args: [
       '--headless',

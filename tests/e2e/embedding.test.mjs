@@ -218,6 +218,15 @@ test('a malformed link and a bad file each say so and change nothing', async () 
   assert.match(await notice.textContent(), /Could not load broken\.json: .*bones\[0\]\.parent: bone 3 does not exist.*unchanged/);
   assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before);
 
+  // Saving gives the scene as it is; the PNG is a PNG.
+  const [saved] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const savedText = await (await import('node:fs/promises')).readFile(await saved.path(), 'utf8');
+  assert.equal(savedText, before);
+  const [png] = await Promise.all([page.waitForEvent('download'), page.locator('#export-png').click()]);
+  const pngBytes = await (await import('node:fs/promises')).readFile(await png.path());
+  assert.deepEqual([...pngBytes.subarray(1, 4)], [0x50, 0x4e, 0x47], 'a PNG file');
+  assert.match(png.suggestedFilename(), /^skinlab-two-bone\.png$/);
+
   // A good file loads.
   const scene = await page.evaluate(() => window.skinlab.Lab.example('y-junction').sceneJson());
   await page.locator('#import-file').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(scene) });

@@ -23,7 +23,7 @@ after(async () => {
   await server?.close();
 });
 
-const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain'];
+const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers'];
 
 /** A reproducible pose: each bone turned and moved a little, scaled mildly. */
 async function randomPose(seed) {
@@ -115,6 +115,34 @@ test('a mouse drag on bone 2 turns it, and bone 1’s vertices stay put', async 
   await page.keyboard.press('Control+Shift+z');
   await nextFrame(page);
   assert.deepEqual(await page.evaluate(() => window.skinlab.lab.bonePose(1).rotation), poseAfter);
+});
+
+test('Shift-drag moves the root, R resets, and number keys switch examples', async () => {
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.loadExample('two-bone')));
+  const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
+  const box = await page.locator('#view').boundingBox();
+  await page.keyboard.down('Shift');
+  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + grab.x + 60, box.y + grab.y + 30, { steps: 6 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await nextFrame(page);
+  const root = await page.evaluate(() => window.skinlab.lab.bonePose(0));
+  assert.deepEqual(root.rotation, [0, 0, 0, 1], 'the root is moved, not turned');
+  assert.ok(Math.hypot(...root.translation) > 0.3, `the root moved: ${root.translation}`);
+  // The model-space motion follows the mouse: right and down on screen.
+  const origin = await page.evaluate(() => Array.from(window.skinlab.lab.skinningMatrix(0)).slice(12, 15));
+  assert.ok(origin[0] > 0.3 && origin[1] < -0.1, `moved right and down: ${origin}`);
+  await page.locator('#view').focus();
+  await page.keyboard.press('r');
+  await nextFrame(page);
+  assert.deepEqual((await page.evaluate(() => window.skinlab.lab.bonePose(0))).translation, [0, 0, 0]);
+  await page.keyboard.press('5');
+  await nextFrame(page);
+  assert.equal(await page.evaluate(() => window.skinlab.example), 'tube');
+  await page.keyboard.press('1');
+  await nextFrame(page);
 });
 
 test('GPU skinning equals the CPU reference for every example and both methods', async () => {

@@ -270,7 +270,11 @@ fn test() -> Result<(), String> {
             ],
         )
     })?;
-    step("native tests", &|| run("cargo", &["test", "--workspace"]))?;
+    // --show-output prints what passing tests report, such as the tube's
+    // radii under LBS and DQS.
+    step("native tests", &|| {
+        run("cargo", &["test", "--workspace", "--", "--show-output"])
+    })?;
     step("wasm build", &build)?;
     step("dist", &dist)?;
     step("node tests", &|| node_tests("tests/node"))?;
