@@ -110,6 +110,11 @@ impl Skeleton {
         &self.bones
     }
 
+    /// Each bone's length, in index order.
+    pub fn lengths(&self) -> Vec<f32> {
+        self.bones.iter().map(|bone| bone.length).collect()
+    }
+
     /// Number of bones.
     pub fn len(&self) -> usize {
         self.bones.len()

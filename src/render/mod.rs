@@ -466,13 +466,7 @@ impl Renderer {
     ) -> Result<(), String> {
         let overlays = settings.overlays;
         let frames = lab.model_from_bone_posed().to_vec();
-        let lengths: Vec<f32> = lab
-            .scene()
-            .skeleton
-            .bones()
-            .iter()
-            .map(|b| b.length)
-            .collect();
+        let lengths = lab.scene().skeleton.lengths();
         let out = &mut self.overlay_scratch;
         out.clear();
         if overlays.bones {

@@ -80,13 +80,7 @@ pub struct Viewer {
 }
 
 fn screen_bones(lab: &mut Lab, camera: &Camera, viewport: Vec2) -> Vec<ScreenBone> {
-    let lengths: Vec<f32> = lab
-        .scene()
-        .skeleton
-        .bones()
-        .iter()
-        .map(|b| b.length)
-        .collect();
+    let lengths = lab.scene().skeleton.lengths();
     let frames = lab.model_from_bone_posed().to_vec();
     frames
         .iter()

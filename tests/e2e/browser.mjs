@@ -120,9 +120,12 @@ export async function canvasPatch(page, x, y, r = 2) {
   }, { x, y, r });
 }
 
-/** How many distinct colours the canvas shows, and the share of pixels unlike the corner's. */
-export async function canvasStats(page) {
-  return page.evaluate(() => {
+/**
+ * How many distinct colours the canvas shows, and the share of pixels unlike
+ * the corner's, in a page or a frame.
+ */
+export async function canvasStats(target) {
+  return target.evaluate(() => {
     const canvas = document.querySelector('#view');
     const copy = document.createElement('canvas');
     copy.width = canvas.width;
@@ -146,4 +149,24 @@ export function maxDifference(a, b) {
   let worst = 0;
   for (let k = 0; k < a.length; k++) worst = Math.max(worst, Math.abs(a[k] - b[k]));
   return worst;
+}
+
+/**
+ * Registers before/after hooks that serve www/, start Chromium and open the
+ * page, then hands `{ page, errors }` to `ready`.
+ */
+export function usePage(before, after, ready) {
+  const fixture = { server: null, browser: null };
+  before(async () => {
+    fixture.server = await serveStatic(join(root, 'www'));
+    fixture.browser = await launchBrowser();
+    const opened = await openPage(fixture.browser, fixture.server.url);
+    await waitForSkinlab(opened.page);
+    ready(opened);
+  });
+  after(async () => {
+    await fixture.browser?.close();
+    await fixture.server?.close();
+  });
+  return fixture;
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  launchBrowser, openPage, serveStatic, screenshot, root, outputDir, waitForSkinlab, nextFrame,
+  launchBrowser, openPage, serveStatic, screenshot, root, outputDir, waitForSkinlab, nextFrame, canvasStats,
 } from './browser.mjs';
 
 let server;
@@ -23,20 +23,7 @@ const pageUrl = (query = '') => `${server.url}dist/index.html${query}`;
 
 /** Share of canvas pixels unlike the background, inside a page or frame. */
 async function covered(target) {
-  return target.evaluate(() => {
-    const canvas = document.querySelector('#view');
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const context = copy.getContext('2d');
-    context.drawImage(canvas, 0, 0);
-    const { data } = context.getImageData(0, 0, copy.width, copy.height);
-    let different = 0;
-    for (let k = 0; k < data.length; k += 4) {
-      if (Math.abs(data[k] - data[0]) + Math.abs(data[k + 1] - data[1]) + Math.abs(data[k + 2] - data[2]) > 24) different++;
-    }
-    return different / (data.length / 4);
-  });
+  return (await canvasStats(target)).covered;
 }
 
 test('a reveal.js deck of three instances renders each, and a drag poses only its own', async () => {

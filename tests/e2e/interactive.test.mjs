@@ -2,26 +2,14 @@
 // the mouse, and the GPU skinning checked against the CPU reference.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import {
-  launchBrowser, openPage, serveStatic, screenshot, root, waitForSkinlab, nextFrame,
+  usePage, screenshot, nextFrame,
   canvasPatch, canvasStats, maxDifference,
 } from './browser.mjs';
 
-let server;
-let browser;
 let page;
 let errors;
-before(async () => {
-  server = await serveStatic(join(root, 'www'));
-  browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser, server.url));
-  await waitForSkinlab(page);
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+usePage(before, after, (opened) => ({ page, errors } = opened));
 
 const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers'];
 

@@ -2,26 +2,14 @@
 // fork, the heat map, undo, direct editing and automatic weights.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import {
-  launchBrowser, openPage, serveStatic, screenshot, root, waitForSkinlab, nextFrame,
+  usePage, screenshot, nextFrame,
   canvasPatch, maxDifference,
 } from './browser.mjs';
 
-let server;
-let browser;
 let page;
 let errors;
-before(async () => {
-  server = await serveStatic(join(root, 'www'));
-  browser = await launchBrowser();
-  ({ page, errors } = await openPage(browser, server.url));
-  await waitForSkinlab(page);
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+usePage(before, after, (opened) => ({ page, errors } = opened));
 
 /** The fork's index, its weights and the stretch of its edges under a bend. */
 async function forkState() {
