@@ -182,6 +182,35 @@ test('a lost context is restored with pose and weights intact', async () => {
   await page.close();
 });
 
+test('when the browser runs out of contexts, the instance shows its last frame and resumes on a click', async () => {
+  const { page, errors } = await openPage(browser, pageUrl('?example=y-junction'));
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.3, 0.954])));
+  await page.waitForTimeout(700);
+  const before = await page.evaluate(() => window.skinlab.lab.sceneJson());
+  // Other WebGL users on the page (other slides, say) take contexts until
+  // the browser reclaims the oldest: this instance's.
+  const taken = await page.evaluate(async () => {
+    window.otherContexts = [];
+    for (let k = 0; k < 64 && !window.skinlab.contextLost(); k++) {
+      window.otherContexts.push(document.createElement('canvas').getContext('webgl2'));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return window.otherContexts.length;
+  });
+  assert.ok(await page.evaluate(() => window.skinlab.contextLost()), `lost after ${taken} other contexts`);
+  assert.equal(await page.locator('#still').isVisible(), true);
+  assert.match(await page.locator('#still-image').getAttribute('src'), /^data:image\/png;base64,.{1000}/);
+  await screenshot(page, 'out-of-contexts');
+  await page.locator('#resume').click();
+  await page.waitForFunction(() => !window.skinlab.contextLost());
+  await nextFrame(page);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before);
+  assert.ok((await covered(page)) > 0.02, 'drawing again');
+  assert.deepEqual(errors.filter((e) => !/CONTEXT_LOST_WEBGL/.test(e)), []);
+  await page.close();
+});
+
 test('a malformed link and a bad file each say so and change nothing', async () => {
   const warnings = [];
   const { page, errors } = await openPage(browser, pageUrl('?example=nope&method=xyz&colour=red#s=not-base64!'));
