@@ -173,7 +173,7 @@ function updateVertexPanel() {
     return;
   }
   panel.hidden = false;
-  const key = `${vertex}:${lab.revision()}`;
+  const key = `${vertex}:${lab.revision()}:${viewer.method()}`;
   if (key === vertexPanelKey || panel.contains(document.activeElement)) return;
   vertexPanelKey = key;
   $('#vertex-title').textContent = `Vertex ${vertex}`;
@@ -202,6 +202,26 @@ function updateVertexPanel() {
   };
   for (const [bone, weight] of pairs) addRow(bone, weight);
   if (pairs.length < 4) addRow(-1, 0);
+  $('#vertex-steps').innerHTML = threeStepsHtml(vertex, pairs, names);
+}
+
+const vec = (v) => `(${v.map((x) => x.toFixed(2).replace('-0.00', '0.00')).join(', ')})`;
+
+/** Seed 000's three steps for each bone of the vertex, and the weighted mean. */
+function threeStepsHtml(vertex, pairs, names) {
+  if (pairs.length === 0) return `<p class="muted small">${t('noInfluence', 'No bone moves this vertex: it stays at its rest position.')}</p>`;
+  const rows = pairs.map(([bone, weight]) => {
+    const steps = lab.threeSteps(bone, vertex);
+    return `<li><strong>${names[bone] || `bone ${bone}`}</strong> (w = ${weight.toFixed(2)}):
+      Q = R<sub>i</sub><sup>−1</sup>P = ${vec(steps.inBoneRest)} →
+      T = A<sub>i</sub>Q = ${vec(steps.inBoneAnimated)} →
+      Z<sub>i</sub> = C′<sub>p</sub>·T(o)·O·T = ${vec(steps.inModelPosed)}</li>`;
+  });
+  const positions = lab.skinnedPositions(viewer.method());
+  const result = [0, 1, 2].map((k) => positions[3 * vertex + k]);
+  const rest = lab.threeSteps(pairs[0][0], vertex).rest;
+  return `<p class="small">P = ${vec(rest)}</p><ol class="steps small">${rows.join('')}</ol>
+    <p class="small">Z = Σ w<sub>i</sub> Z<sub>i</sub> = ${vec(result)}${viewer.method() === 'dqs' ? ' (DQS blends the transforms, not the points)' : ''}</p>`;
 }
 
 function applyVertexWeights(vertex) {
@@ -416,7 +436,12 @@ function currentState() {
 
 function updateHashNow() {
   clearTimeout(hashTimer);
-  if (!lab || !exampleName) return;
+  if (!lab) return;
+  if (!exampleName) {
+    // A scene of one's own is shared as a file ("Save scene"), not a link.
+    if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    return;
+  }
   const hash = encodeState(currentState());
   if (hash !== location.hash) history.replaceState(null, '', hash);
 }

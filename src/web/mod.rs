@@ -62,6 +62,16 @@ struct AutoWeightsView {
     iterations: u32,
 }
 
+/// Seed 000's three steps for one vertex and one bone.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ThreeStepsView {
+    rest: [f32; 3],
+    in_bone_rest: [f32; 3],
+    in_bone_animated: [f32; 3],
+    in_model_posed: [f32; 3],
+}
+
 /// A skinning lab: one scene, its pose and its CPU reference skinning.
 #[wasm_bindgen(js_name = Lab)]
 pub struct JsLab {
@@ -420,6 +430,29 @@ impl JsLab {
             )
             .map_err(|e| js_error(METHOD, e))?;
         Ok(report.touched as u32)
+    }
+
+    /// Seed 000's three steps for vertex `vertex` under bone `bone`:
+    /// `{inBoneRest: Q = R_i⁻¹ P, inBoneAnimated: T = A_i Q, inModelPosed:
+    /// Z = C'_p · T(origin) · O · T}`, each `[x, y, z]`.
+    #[wasm_bindgen(js_name = threeSteps)]
+    pub fn three_steps(&mut self, bone: f64, vertex: f64) -> Result<JsValue, JsError> {
+        const METHOD: &str = "threeSteps";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error(METHOD, e))?;
+        self.inner.bone_pose(bone).map_err(|e| js_error(METHOD, e))?;
+        self.inner.influences(vertex).map_err(|e| js_error(METHOD, e))?;
+        let point = self.inner.scene().mesh.positions_model[vertex];
+        let posed = self.inner.model_from_bone_posed().to_vec();
+        let scene = self.inner.scene();
+        let steps = crate::pose::three_steps(&scene.skeleton, &scene.pose, &posed, bone, point);
+        let view = ThreeStepsView {
+            rest: point.to_array(),
+            in_bone_rest: steps.in_bone_rest.to_array(),
+            in_bone_animated: steps.in_bone_animated.to_array(),
+            in_model_posed: steps.in_model_posed.to_array(),
+        };
+        serde_wasm_bindgen::to_value(&view).map_err(|e| js_error(METHOD, e))
     }
 
     /// Vertices that listed more than four bones in the loaded scene and were
