@@ -7,7 +7,9 @@ use glam::{Mat4, Quat, Vec3};
 
 use crate::auto_weights::{AutoWeights, AutoWeightsReport};
 use crate::dual_quat::RigidScale;
-use crate::influences::{Fitting, VertexInfluences};
+use crate::influences::{
+    quantisation_report, quantised_influences, Fitting, QuantisationReport, VertexInfluences,
+};
 use crate::paint::{
     dab, mirror_bones, mirror_vertices, vertex_neighbours, Brush, DabReport, PaintTarget,
 };
@@ -114,6 +116,7 @@ pub struct Lab {
     redo_stack: Vec<Snapshot>,
     locked: Vec<bool>,
     topology: Option<Topology>,
+    quantised: Option<Vec<VertexInfluences>>,
 }
 
 /// Mesh facts painting needs, computed once per lab.
@@ -157,6 +160,7 @@ impl Lab {
             redo_stack: Vec::new(),
             locked: vec![false; bones],
             topology: None,
+            quantised: None,
         }
     }
 
@@ -177,9 +181,16 @@ impl Lab {
         self.scene.pose = snapshot.pose;
         if self.scene.influences != snapshot.influences {
             self.scene.influences = snapshot.influences;
-            self.influences_revision += 1;
+            self.influences_changed();
         }
         self.changed();
+    }
+
+    fn influences_changed(&mut self) {
+        if self.quantised.is_some() {
+            self.quantised = Some(quantised_influences(&self.scene.influences));
+        }
+        self.influences_revision += 1;
     }
 
     /// Grows by one whenever the weights change (not the pose): the renderer
@@ -359,7 +370,7 @@ impl Lab {
         self.check_vertex(vertex)?;
         let (influences, fitting) = validate_vertex_influences(vertex, pairs, self.bone_count())?;
         self.scene.influences[vertex] = influences;
-        self.influences_revision += 1;
+        self.influences_changed();
         self.changed();
         Ok(fitting)
     }
@@ -446,7 +457,7 @@ impl Lab {
             brush,
         );
         if report.touched > 0 {
-            self.influences_revision += 1;
+            self.influences_changed();
             self.changed();
         }
         Ok(report)
@@ -457,7 +468,7 @@ impl Lab {
         let (influences, report) =
             crate::auto_weights::compute(&self.scene.skeleton, &self.scene.mesh, method);
         self.scene.influences = influences;
-        self.influences_revision += 1;
+        self.influences_changed();
         self.changed();
         report
     }
@@ -521,12 +532,68 @@ impl Lab {
         &self.skinned_normals
     }
 
+    /// Switches seed 003's 8-bit weights on or off. When on, the weights the
+    /// skinning uses (here and on the GPU) are the `unorm8` round trip of the
+    /// stored ones, `w = round(255 w) / 255` with the sum kept at 255; the
+    /// stored `f32` weights are not changed.
+    pub fn set_quantised(&mut self, on: bool) {
+        if on == self.quantised.is_some() {
+            return;
+        }
+        self.quantised = on.then(|| quantised_influences(&self.scene.influences));
+        self.influences_revision += 1;
+        self.changed();
+    }
+
+    /// Whether 8-bit weights are on.
+    pub fn is_quantised(&self) -> bool {
+        self.quantised.is_some()
+    }
+
+    /// The weights the skinning uses: the stored ones, or their `unorm8`
+    /// round trip when 8-bit weights are on.
+    pub fn skinning_influences(&self) -> &[VertexInfluences] {
+        self.quantised.as_deref().unwrap_or(&self.scene.influences)
+    }
+
+    /// What 8-bit weights cost in the current pose: the weight error, and
+    /// the largest distance between a vertex skinned with `f32` and with
+    /// `unorm8` weights.
+    pub fn quantisation_error(&mut self, method: SkinningMethod) -> (QuantisationReport, f32) {
+        let report = quantisation_report(&self.scene.influences);
+        self.update_palette();
+        let rounded = quantised_influences(&self.scene.influences);
+        let count = self.vertex_count();
+        let mut exact = vec![Vec3::ZERO; count];
+        let mut approximate = vec![Vec3::ZERO; count];
+        let mut normals = vec![Vec3::ZERO; count];
+        let mesh = &self.scene.mesh;
+        for (influences, out) in [
+            (&self.scene.influences, &mut exact),
+            (&rounded, &mut approximate),
+        ] {
+            match method {
+                SkinningMethod::Lbs => skin_lbs(mesh, influences, &self.palette, out, &mut normals),
+                SkinningMethod::Dqs => {
+                    skin_dqs(mesh, influences, &self.dqs_palette, out, &mut normals)
+                }
+            }
+        }
+        let worst = exact
+            .iter()
+            .zip(&approximate)
+            .map(|(a, b)| a.distance(*b))
+            .fold(0.0, f32::max);
+        (report, worst)
+    }
+
     fn skin(&mut self, method: SkinningMethod) {
         if self.skinned_with == Some(method) {
             return;
         }
         self.update_palette();
-        let (mesh, influences) = (&self.scene.mesh, &self.scene.influences);
+        let mesh = &self.scene.mesh;
+        let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
         match method {
             SkinningMethod::Lbs => skin_lbs(
                 mesh,
@@ -669,6 +736,35 @@ mod tests {
             .all(|v| (v.total_weight() - 1.0).abs() < 1e-6));
         assert!(lab.undo());
         assert_eq!(lab.all_influences(), before.as_slice());
+    }
+
+    #[test]
+    fn eight_bit_weights_are_what_the_skinning_uses() {
+        let mut lab = Lab::example("two-bone-smooth").unwrap();
+        lab.set_influences(5, &[(0, 0.7), (1, 0.3)]).unwrap();
+        lab.set_bone_pose(1, rotation_about(Vec3::Z, 1.0), [0.0; 3], [1.0; 3])
+            .unwrap();
+        let exact = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
+        lab.set_quantised(true);
+        let rounded = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
+        let expected = crate::influences::quantised_influences(lab.all_influences());
+        assert_eq!(lab.skinning_influences(), expected.as_slice());
+        let (report, worst) = lab.quantisation_error(SkinningMethod::Lbs);
+        let measured = exact
+            .iter()
+            .zip(&rounded)
+            .map(|(a, b)| a.distance(*b))
+            .fold(0.0, f32::max);
+        assert!(
+            worst > 0.0 && (worst - measured).abs() < 1e-6,
+            "{worst} vs {measured}"
+        );
+        assert!(report.max_weight_error > 0.0 && report.max_weight_error <= 1.0 / 255.0);
+        // Edits while on are quantised too; off gives the f32 weights back.
+        lab.set_influences(6, &[(0, 0.123), (1, 0.877)]).unwrap();
+        assert_eq!(lab.skinning_influences()[6].weights[0], 224.0 / 255.0);
+        lab.set_quantised(false);
+        assert_eq!(lab.skinned_positions(SkinningMethod::Lbs)[5], exact[5]);
     }
 
     #[test]

@@ -18,7 +18,8 @@ const BONE_COLORS = [
   [213, 94, 0], [0, 114, 178], [0, 158, 115], [204, 121, 167],
   [230, 159, 0], [86, 180, 233], [240, 228, 66], [77, 77, 77],
 ];
-const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights', 'setLocked', 'paintDab']);
+const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights',
+  'setLocked', 'paintDab', 'setQuantised']);
 
 const $ = (selector) => document.querySelector(selector);
 const stage = $('#stage');
@@ -243,9 +244,25 @@ function applyVertexWeights(vertex) {
   requestRender();
 }
 
+function updateQuantisation() {
+  const line = $('#quantisation');
+  line.hidden = !lab.isQuantised();
+  if (line.hidden) return;
+  const report = lab.quantisationReport(viewer.method());
+  line.textContent = `Largest weight error ${report.maxWeightError.toFixed(4)} (at most 1/255 = 0.0039); `
+    + `largest vertex shift in this pose ${report.maxPositionError.toPrecision(2)} units.`;
+}
+
+function setQuantised(on) {
+  $('#quantised').checked = on;
+  lab.setQuantised(on);
+  requestRender();
+}
+
 function updatePanel() {
   updateBoneList();
   updateVertexPanel();
+  updateQuantisation();
   const bone = viewer.selectedBone();
   if (bone < 0 || bone >= lab.boneCount()) {
     $('#bone-name').textContent = t('noBone', 'No bone selected');
@@ -278,6 +295,7 @@ function setLab(next, name) {
   viewer.selectBone(lab, -1);
   viewer.selectVertex(lab, -1);
   viewer.frameScene(lab, settings.view ?? 'auto');
+  lab.setQuantised($('#quantised').checked);
   buildBoneList();
   const caption = $('#caption');
   caption.textContent = name ? t(`cap.${name}`, CAPTIONS[name]) : t('custom', 'A scene of your own.');
@@ -416,6 +434,7 @@ const settings = {};
 /** The state on screen, as the hash encodes it. */
 function currentState() {
   const state = { v: 1, e: exampleName, m: viewer.method(), d: viewer.view(), c: Array.from(viewer.cameraState()) };
+  if (lab.isQuantised()) state.q = 1;
   const poses = [];
   for (let bone = 0; bone < lab.boneCount(); bone++) {
     const { rotation, translation, scale } = lab.bonePose(bone);
@@ -466,6 +485,7 @@ function restoreState(state) {
   if (state.d) viewer.frameScene(lab, state.d);
   if (state.c) viewer.setCameraState(new Float32Array(state.c));
   if (state.m) setMethod(state.m);
+  setQuantised(state.q === 1);
 }
 
 function shareLink() {
@@ -707,6 +727,7 @@ function wireControls() {
   }
   $('#brush-mirror').addEventListener('change', (event) => viewer.setMirror(event.target.checked));
   $('#weight-view').addEventListener('change', (event) => setWeightView(event.target.value));
+  $('#quantised').addEventListener('change', (event) => setQuantised(event.target.checked));
   $('#reset').addEventListener('click', resetPose);
   $('#undo').addEventListener('click', undo);
   $('#redo').addEventListener('click', redo);
@@ -780,6 +801,7 @@ async function start() {
     setTool,
     tool: () => viewer.tool(),
     setWeightView,
+    setQuantised,
     setBrush,
     setMirror(on) { $('#brush-mirror').checked = on; viewer.setMirror(on); },
     lockBone(bone, locked = true) { lab.setLocked(bone, locked); buildBoneList(); },

@@ -77,6 +77,7 @@ const LABELS = {
     'cap.fingers': '„Nächster Bone“ drücken: die Zeigefingerspitze liegt näher am Bone des Mittelfingers und folgt ihm. „Bone Heat“ lässt sie am eigenen Finger.',
     twist: 'Bone 2 um 180° verdrehen',
     custom: 'Eine eigene Szene.',
+    quantised: '8-Bit-Gewichte (unorm8, wie in Quelle 003)',
     noInfluence: 'Kein Bone bewegt diesen Vertex: er bleibt in der Ruhelage.',
   },
 };

@@ -16,6 +16,7 @@ use glow::HasContext;
 use crate::camera::Camera;
 use crate::colors::{blended_vertex_colors, heat_colors};
 use crate::gpu_layout::{bone_stride, joint_indices, joint_weights, palette_vectors};
+use crate::influences::quantise_unorm8;
 use crate::lab::{Lab, SkinningMethod};
 use crate::overlay::{frame_axes, octahedron_model, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
 use crate::skeleton::own_from_child_frame;
@@ -134,6 +135,9 @@ const RESERVED_UNIFORM_VECTORS: usize = 16;
 /// uniforms only within this budget, so a scene takes the same path on every
 /// GPU and the texture path is exercised wherever a scene outgrows it.
 const PORTABLE_UNIFORM_VECTORS: usize = 256;
+
+/// Attribute location of the joint weights.
+const WEIGHTS: u32 = 3;
 
 /// Floats per overlay vertex: position xyz, colour rgba.
 const OVERLAY_FLOATS: usize = 7;
@@ -286,7 +290,7 @@ impl Renderer {
         let Some(mesh) = self.mesh.as_mut() else {
             return Ok(());
         };
-        let influences = lab.all_influences();
+        let influences = lab.skinning_influences();
         unsafe {
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.joints));
             gl.buffer_data_u8_slice(
@@ -294,12 +298,26 @@ impl Renderer {
                 bytes(&joint_indices(influences)),
                 glow::DYNAMIC_DRAW,
             );
+            // 8-bit weights travel as seed 003's unorm8x4, which the GPU reads
+            // back as q / 255; otherwise as floats.
+            gl.bind_vertex_array(Some(mesh.vertex_array));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.weights));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                bytes(&joint_weights(influences)),
-                glow::DYNAMIC_DRAW,
-            );
+            if lab.is_quantised() {
+                let unorm8 = influences
+                    .iter()
+                    .flat_map(|v| quantise_unorm8(&v.weights))
+                    .collect::<Vec<u8>>();
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &unorm8, glow::DYNAMIC_DRAW);
+                gl.vertex_attrib_pointer_f32(WEIGHTS, 4, glow::UNSIGNED_BYTE, true, 0, 0);
+            } else {
+                gl.buffer_data_u8_slice(
+                    glow::ARRAY_BUFFER,
+                    bytes(&joint_weights(influences)),
+                    glow::DYNAMIC_DRAW,
+                );
+                gl.vertex_attrib_pointer_f32(WEIGHTS, 4, glow::FLOAT, false, 0, 0);
+            }
+            gl.bind_vertex_array(None);
         }
         mesh.influences_revision = lab.influences_revision();
         Ok(())

@@ -12,7 +12,6 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::examples::EXAMPLE_NAMES;
-use crate::influences::quantisation_report;
 use crate::lab::{fixed_from_f64, index_from_f64, EditError, Lab, SkinningMethod};
 
 pub(crate) fn js_error(method: &str, error: impl std::fmt::Display) -> JsError {
@@ -45,12 +44,13 @@ struct PoseView {
     scale: [f32; 3],
 }
 
-/// `{maxWeightError, meanWeightError}`.
+/// `{maxWeightError, meanWeightError, maxPositionError}`.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct QuantisationView {
     max_weight_error: f32,
     mean_weight_error: f32,
+    max_position_error: f32,
 }
 
 /// `{prunedVertices, visibilityChecked, iterations}`.
@@ -440,8 +440,12 @@ impl JsLab {
         const METHOD: &str = "threeSteps";
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
         let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error(METHOD, e))?;
-        self.inner.bone_pose(bone).map_err(|e| js_error(METHOD, e))?;
-        self.inner.influences(vertex).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .bone_pose(bone)
+            .map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .influences(vertex)
+            .map_err(|e| js_error(METHOD, e))?;
         let point = self.inner.scene().mesh.positions_model[vertex];
         let posed = self.inner.model_from_bone_posed().to_vec();
         let scene = self.inner.scene();
@@ -462,15 +466,36 @@ impl JsLab {
         self.inner.scene().pruned_vertices as u32
     }
 
-    /// What quantising the weights to `unorm8` would cost:
-    /// `{maxWeightError, meanWeightError}`.
+    /// What 8-bit (`unorm8`) weights cost in the current pose under
+    /// `method` (default `lbs`): `{maxWeightError, meanWeightError,
+    /// maxPositionError}`, the last in model units.
     #[wasm_bindgen(js_name = quantisationReport)]
-    pub fn quantisation_report(&self) -> Result<JsValue, JsError> {
-        let report = quantisation_report(self.inner.all_influences());
+    pub fn quantisation_report(&mut self, method: Option<String>) -> Result<JsValue, JsError> {
+        const METHOD: &str = "quantisationReport";
+        let method: SkinningMethod = method
+            .as_deref()
+            .unwrap_or("lbs")
+            .parse()
+            .map_err(|e| js_error(METHOD, e))?;
+        let (report, max_position_error) = self.inner.quantisation_error(method);
         let view = QuantisationView {
             max_weight_error: report.max_weight_error,
             mean_weight_error: report.mean_weight_error,
+            max_position_error,
         };
-        serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("quantisationReport", e))
+        serde_wasm_bindgen::to_value(&view).map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Switches seed 003's 8-bit weights on or off: when on, the CPU
+    /// reference and the GPU both skin with the `unorm8` weights.
+    #[wasm_bindgen(js_name = setQuantised)]
+    pub fn set_quantised(&mut self, on: bool) {
+        self.inner.set_quantised(on);
+    }
+
+    /// Whether 8-bit weights are on.
+    #[wasm_bindgen(js_name = isQuantised)]
+    pub fn is_quantised(&self) -> bool {
+        self.inner.is_quantised()
     }
 }

@@ -146,6 +146,23 @@ test('GPU skinning equals the CPU reference for every example and both methods',
   }
 });
 
+test('with 8-bit weights the GPU (unorm8 attributes) still equals the CPU reference', async () => {
+  for (const name of ['two-bone-smooth', 'tube', 'fingers']) {
+    await page.evaluate((name) => { window.skinlab.loadExample(name); window.skinlab.setQuantised(true); }, name);
+    await randomPose(77);
+    for (const method of ['lbs', 'dqs']) {
+      const { worst } = await gpuVersusCpu(method);
+      assert.ok(worst < 1e-4, `${name}/${method} with unorm8 weights: ${worst}`);
+    }
+    const report = await page.evaluate(() => window.skinlab.lab.quantisationReport('lbs'));
+    console.log(`# ${name}: unorm8 weights move vertices by up to ${report.maxPositionError.toExponential(2)} (weight error ≤ ${report.maxWeightError.toFixed(4)})`);
+    assert.ok(report.maxWeightError <= 1 / 255 + 1e-7);
+  }
+  await nextFrame(page);
+  assert.match(await page.locator('#quantisation').textContent(), /Largest weight error/);
+  await page.evaluate(() => window.skinlab.setQuantised(false));
+});
+
 test('the palette texture path agrees too, forced on a small example', async () => {
   await page.evaluate(() => window.skinlab.loadExample('tube'));
   await randomPose(7);

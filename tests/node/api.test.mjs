@@ -169,3 +169,21 @@ test('painted weights and a pose survive export and import exactly', () => {
   again.setBonePose(1, pose.rotation, pose.translation, pose.scale);
   assert.equal(again.sceneJson(), lab.sceneJson());
 });
+
+test('8-bit weights: the reference skins with the unorm8 round trip and reports the cost', () => {
+  const lab = Lab.example('two-bone-smooth');
+  lab.setInfluences(5, [[0, 0.7], [1, 0.3]]);
+  lab.setBonePose(1, aboutZ(1.0));
+  const exact = lab.skinnedPositions('lbs');
+  assert.equal(lab.isQuantised(), false);
+  lab.setQuantised(true);
+  const rounded = lab.skinnedPositions('lbs');
+  let worst = 0;
+  for (let k = 0; k < exact.length; k++) worst = Math.max(worst, Math.abs(exact[k] - rounded[k]));
+  assert.ok(worst > 0, 'the positions move a little');
+  const report = lab.quantisationReport('lbs');
+  assert.ok(report.maxPositionError >= worst - 1e-6 && report.maxPositionError < 0.01, JSON.stringify(report));
+  assert.ok(report.maxWeightError <= 1 / 255 + 1e-7);
+  assert.deepEqual(lab.influences(5), [[0, 0.699999988079071], [1, 0.30000001192092896]], 'the stored weights stay f32');
+  assert.throws(() => lab.quantisationReport('lsb'), /quantisationReport: unknown skinning method 'lsb'/);
+});
