@@ -138,6 +138,22 @@ test('idle pages draw nothing; a drag draws', async () => {
   const afterDrag = await page.evaluate(() => window.skinlab.framesRendered());
   console.log(`# frames: ${idleEnd - idleStart} while idle for 2 s, ${afterDrag - idleEnd} during an 8-step drag`);
   assert.ok(afterDrag >= idleEnd + 4, 'frames are drawn during the drag');
+
+  // Scrolled out of sight, a change waits: it is drawn once the view is back.
+  await page.evaluate(() => {
+    const spacer = document.createElement('div');
+    spacer.style.height = '3000px';
+    document.body.prepend(spacer);
+    document.body.style.height = 'auto';
+    window.scrollTo(0, 0);
+  });
+  await page.waitForTimeout(300);
+  const hidden = await page.evaluate(() => window.skinlab.framesRendered());
+  await page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.2, 0.98]));
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(() => window.skinlab.framesRendered()), hidden, 'nothing is drawn out of sight');
+  await page.evaluate(() => document.querySelector('#view').scrollIntoView());
+  await page.waitForFunction((n) => window.skinlab.framesRendered() > n, hidden);
   await page.close();
 });
 
