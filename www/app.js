@@ -4,6 +4,7 @@
 import init, { Lab, Viewer } from './pkg/skinlab.js';
 import { setLanguage, t, translatePage } from './i18n.js';
 import { OVERLAYS, decodeState, encodeState, readParameters } from './link.js';
+import { createPanel } from './panel.js';
 
 const CAPTIONS = {
   'two-bone': 'Turn bone 2: bone 1’s vertices do not move. Each vertex belongs to one bone, so the skin creases at the joint.',
@@ -14,10 +15,6 @@ const CAPTIONS = {
   chain: '300 bones: too many for uniforms, so the matrix palette travels to the shader as a float texture.',
   fingers: 'Press “Nearest bone”: the index fingertip is nearer the middle finger’s bone and follows it. “Bone heat” keeps it on its own finger.',
 };
-const BONE_COLORS = [
-  [213, 94, 0], [0, 114, 178], [0, 158, 115], [204, 121, 167],
-  [230, 159, 0], [86, 180, 233], [240, 228, 66], [77, 77, 77],
-];
 const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights',
   'setLocked', 'paintDab', 'setQuantised']);
 
@@ -40,6 +37,15 @@ let hashTimer = 0;
 let noticeTimer = 0;
 let framesDrawn = 0;
 let canvasObservers = [];
+
+const app = {
+  get lab() { return lab; },
+  get viewer() { return viewer; },
+  selectBone: (bone) => selectBone(bone),
+  showNotice: (text, kind) => showNotice(text, kind),
+  requestRender: () => requestRender(),
+};
+const panel = createPanel(app);
 
 function showMessage(text) {
   message.textContent = text;
@@ -84,7 +90,7 @@ function drawFrame() {
     showMessage(`Drawing failed: ${error.message}`);
     return;
   }
-  updatePanel();
+  panel.updatePanel();
   scheduleHashUpdate();
   // Keep a still of the last frame, taken once things settle, to show if
   // the browser takes the graphics context away.
@@ -110,148 +116,7 @@ function watched(target) {
   });
 }
 
-// ----- the side panel -----
-
-function formatMatrix(columnMajor) {
-  const rows = [0, 1, 2, 3].map((row) =>
-    `<tr>${[0, 1, 2, 3].map((col) => `<td>${columnMajor[col * 4 + row].toFixed(3).replace('-0.000', '0.000')}</td>`).join('')}</tr>`);
-  return `<table>${rows.join('')}</table>`;
-}
-
-function rotationText(q) {
-  const [x, y, z, w] = q;
-  const s = Math.hypot(x, y, z);
-  const label = t('rotation', 'Rotation');
-  if (s < 1e-7) return `${label}: 0°`;
-  const angle = (2 * Math.atan2(s, w) * 180) / Math.PI;
-  const signed = angle > 180 ? angle - 360 : angle;
-  if (Math.abs(z) / s > 0.9999) return `${label}: ${(Math.sign(z) * signed).toFixed(1)}° ${t('about', 'about')} Z`;
-  const axis = [x, y, z].map((v) => (v / s).toFixed(2)).join(', ');
-  return `${label}: ${signed.toFixed(1)}° ${t('about', 'about')} (${axis})`;
-}
-
-function buildBoneList() {
-  const list = $('#bone-list');
-  list.textContent = '';
-  const names = lab.boneNames();
-  const shown = Math.min(names.length, 64);
-  for (let bone = 0; bone < shown; bone++) {
-    const item = document.createElement('li');
-    item.dataset.bone = String(bone);
-    const [r, g, b] = BONE_COLORS[bone % BONE_COLORS.length];
-    item.innerHTML = `<span class="dot" style="background: rgb(${r}, ${g}, ${b})"></span>
-      <span class="name"></span><label><input type="checkbox"> <span>${t('lock', 'lock')}</span></label>`;
-    item.querySelector('.name').textContent = names[bone] || `bone ${bone}`;
-    const lock = item.querySelector('input');
-    lock.checked = lab.isLocked(bone);
-    lock.addEventListener('click', (event) => event.stopPropagation());
-    lock.addEventListener('change', () => lab.setLocked(bone, lock.checked));
-    item.addEventListener('click', () => selectBone(bone));
-    list.append(item);
-  }
-  if (names.length > shown) {
-    const more = document.createElement('li');
-    more.className = 'muted';
-    more.textContent = `… and ${names.length - shown} more (click them in the view)`;
-    list.append(more);
-  }
-}
-
-function updateBoneList() {
-  const selected = viewer.selectedBone();
-  for (const item of document.querySelectorAll('#bone-list li')) {
-    item.classList.toggle('selected', Number(item.dataset.bone) === selected);
-  }
-}
-
-let vertexPanelKey = '';
-function updateVertexPanel() {
-  const vertex = viewer.selectedVertex();
-  const panel = $('#vertex-panel');
-  if (vertex < 0 || vertex >= lab.vertexCount()) {
-    panel.hidden = true;
-    vertexPanelKey = '';
-    return;
-  }
-  panel.hidden = false;
-  const key = `${vertex}:${lab.revision()}:${viewer.method()}`;
-  if (key === vertexPanelKey || panel.contains(document.activeElement)) return;
-  vertexPanelKey = key;
-  $('#vertex-title').textContent = `Vertex ${vertex}`;
-  const names = lab.boneNames();
-  const table = $('#vertex-weights');
-  table.textContent = '';
-  const pairs = lab.influences(vertex);
-  const addRow = (bone, weight) => {
-    const row = table.insertRow();
-    const select = document.createElement('select');
-    names.forEach((name, index) => select.add(new Option(name || `bone ${index}`, String(index))));
-    if (bone < 0) select.add(new Option('add a bone…', '-1'), 0);
-    select.value = String(bone);
-    const input = document.createElement('input');
-    input.type = 'number';
-    input.min = '0';
-    input.max = '1';
-    input.step = '0.05';
-    input.value = bone >= 0 ? weight.toFixed(3) : '';
-    input.setAttribute('aria-label', 'weight');
-    row.insertCell().append(select);
-    row.insertCell().append(input);
-    input.addEventListener('change', () => applyVertexWeights(vertex));
-    // A bone chosen for the empty row waits for its weight.
-    select.addEventListener('change', () => (input.value === '' ? input.focus() : applyVertexWeights(vertex)));
-  };
-  for (const [bone, weight] of pairs) addRow(bone, weight);
-  if (pairs.length < 4) addRow(-1, 0);
-  $('#vertex-steps').innerHTML = threeStepsHtml(vertex, pairs, names);
-}
-
-const vec = (v) => `(${v.map((x) => x.toFixed(2).replace('-0.00', '0.00')).join(', ')})`;
-
-/** Seed 000's three steps for each bone of the vertex, and the weighted mean. */
-function threeStepsHtml(vertex, pairs, names) {
-  if (pairs.length === 0) return `<p class="muted small">${t('noInfluence', 'No bone moves this vertex: it stays at its rest position.')}</p>`;
-  const rows = pairs.map(([bone, weight]) => {
-    const steps = lab.threeSteps(bone, vertex);
-    return `<li><strong>${names[bone] || `bone ${bone}`}</strong> (w = ${weight.toFixed(2)}):
-      Q = R<sub>i</sub><sup>−1</sup>P = ${vec(steps.inBoneRest)} →
-      T = A<sub>i</sub>Q = ${vec(steps.inBoneAnimated)} →
-      Z<sub>i</sub> = C′<sub>p</sub>·T(o)·O·T = ${vec(steps.inModelPosed)}</li>`;
-  });
-  const positions = lab.skinnedPositions(viewer.method());
-  const result = [0, 1, 2].map((k) => positions[3 * vertex + k]);
-  const rest = lab.threeSteps(pairs[0][0], vertex).rest;
-  return `<p class="small">P = ${vec(rest)}</p><ol class="steps small">${rows.join('')}</ol>
-    <p class="small">Z = Σ w<sub>i</sub> Z<sub>i</sub> = ${vec(result)}${viewer.method() === 'dqs' ? ' (DQS blends the transforms, not the points)' : ''}</p>`;
-}
-
-function applyVertexWeights(vertex) {
-  const pairs = [];
-  for (const row of $('#vertex-weights').rows) {
-    const bone = Number(row.querySelector('select').value);
-    const input = row.querySelector('input');
-    if (bone >= 0 && input.value !== '') pairs.push([bone, Number(input.value)]);
-  }
-  try {
-    lab.checkpoint();
-    const pruned = lab.setInfluences(vertex, pairs);
-    if (pruned > 0) showNotice(`Vertex ${vertex}: ${pruned} influence(s) pruned; a vertex keeps its four largest.`);
-  } catch (error) {
-    showNotice(error.message, 'error');
-  }
-  vertexPanelKey = '';
-  document.activeElement?.blur();
-  requestRender();
-}
-
-function updateQuantisation() {
-  const line = $('#quantisation');
-  line.hidden = !lab.isQuantised();
-  if (line.hidden) return;
-  const report = lab.quantisationReport(viewer.method());
-  line.textContent = `Largest weight error ${report.maxWeightError.toFixed(4)} (at most 1/255 = 0.0039); `
-    + `largest vertex shift in this pose ${report.maxPositionError.toPrecision(2)} units.`;
-}
+// ----- state changes -----
 
 function setQuantised(on) {
   $('#quantised').checked = on;
@@ -259,28 +124,6 @@ function setQuantised(on) {
   requestRender();
 }
 
-function updatePanel() {
-  updateBoneList();
-  updateVertexPanel();
-  updateQuantisation();
-  const bone = viewer.selectedBone();
-  if (bone < 0 || bone >= lab.boneCount()) {
-    $('#bone-name').textContent = t('noBone', 'No bone selected');
-    $('#bone-rotation').textContent = t('noBoneHint', 'Click a bone to select it; drag to turn it about its origin.');
-    $('#matrices').innerHTML = '';
-    return;
-  }
-  const name = lab.boneNames()[bone] || `bone ${bone}`;
-  $('#bone-name').textContent = `${name} (bone ${bone})`;
-  $('#bone-rotation').textContent = rotationText(lab.bonePose(bone).rotation);
-  $('#matrices').innerHTML = `
-    <div class="matrix"><h3>R<sub>i</sub> <span>${t('matrix.rest', 'rest frame, bone → model')}</span></h3>${formatMatrix(lab.restFrame(bone))}</div>
-    <div class="matrix"><h3>A<sub>i</sub> <span>${t('matrix.animation', 'animation, in the bone’s frame')}</span></h3>${formatMatrix(lab.animationMatrix(bone))}</div>
-    <div class="matrix"><h3>M<sub>i</sub> = R′<sub>i</sub> · R<sub>i</sub><sup>−1</sup> <span>${t('matrix.skinning', 'skinning matrix')}</span></h3>${formatMatrix(lab.skinningMatrix(bone))}</div>
-    <p class="pitfall">${t('pitfall', 'Each vertex moves to Z = Σ w<sub>i</sub> M<sub>i</sub> P. Writing R′<sub>i</sub> · A<sub>i</sub> · R<sub>i</sub><sup>−1</sup> would apply the pose twice: R′<sub>i</sub> already contains A<sub>i</sub>.')}</p>`;
-}
-
-// ----- state changes -----
 
 function influenceTable(target) {
   const table = [];
@@ -296,7 +139,7 @@ function setLab(next, name) {
   viewer.selectVertex(lab, -1);
   viewer.frameScene(lab, settings.view ?? 'auto');
   lab.setQuantised($('#quantised').checked);
-  buildBoneList();
+  panel.buildBoneList();
   const caption = $('#caption');
   caption.textContent = name ? t(`cap.${name}`, CAPTIONS[name]) : t('custom', 'A scene of your own.');
   if (name === 'tube') {
@@ -404,7 +247,7 @@ function autoWeights(method) {
   if (report.prunedVertices > 0) text += ` ${report.prunedVertices} vertices kept only their four largest weights.`;
   if (method === 'heat' && !report.visibilityChecked) text += ' The mesh is large, so bones were not tested for visibility.';
   showNotice(text);
-  vertexPanelKey = '';
+  panel.forgetVertexPanel();
   requestRender();
   return report;
 }
@@ -804,7 +647,7 @@ async function start() {
     setQuantised,
     setBrush,
     setMirror(on) { $('#brush-mirror').checked = on; viewer.setMirror(on); },
-    lockBone(bone, locked = true) { lab.setLocked(bone, locked); buildBoneList(); },
+    lockBone(bone, locked = true) { lab.setLocked(bone, locked); panel.buildBoneList(); },
     autoWeights,
     selectBone,
     selectedBone: () => viewer.selectedBone(),
