@@ -246,6 +246,11 @@ impl Lab {
         Scene::from_json(text).map(Self::new)
     }
 
+    /// Reads the first skinned mesh of an embedded glTF 2.0 document.
+    pub fn from_gltf(text: &str) -> Result<Self, crate::gltf::GltfError> {
+        crate::gltf::scene_from_gltf(text).map(Self::new)
+    }
+
     /// One of [`crate::examples::EXAMPLE_NAMES`].
     pub fn example(name: &str) -> Result<Self, EditError> {
         crate::examples::example(name)

@@ -37,6 +37,7 @@ pub mod camera;
 pub mod colors;
 pub mod dual_quat;
 pub mod examples;
+pub mod gltf;
 pub mod gpu_layout;
 pub mod influences;
 pub mod interaction;

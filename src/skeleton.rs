@@ -92,7 +92,11 @@ impl Skeleton {
                     field: format!("bones[{index}].orientation"),
                 });
             }
-            bone.orientation /= norm;
+            // Unit to float rounding stays bit for bit, so a scene survives a
+            // save and a reload exactly.
+            if (norm - 1.0).abs() > 1e-6 {
+                bone.orientation /= norm;
+            }
         }
         let mut model_from_bone_rest = vec![Mat4::IDENTITY; bones.len()];
         let identity_pose = vec![crate::pose::BoneTransform::IDENTITY; bones.len()];

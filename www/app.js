@@ -371,6 +371,16 @@ function exportJson() {
   download(new Blob([lab.sceneJson()], { type: 'application/json' }), `skinlab-${exampleName ?? 'scene'}.json`);
 }
 
+/** Whether `text` is a glTF document rather than Skinlab's scene JSON. */
+function isGltf(name, text) {
+  if (/\.gltf$/i.test(name)) return true;
+  try {
+    return Object.hasOwn(JSON.parse(text), 'asset');
+  } catch {
+    return false;
+  }
+}
+
 async function importFile(file) {
   let text;
   try {
@@ -380,7 +390,8 @@ async function importFile(file) {
     return;
   }
   try {
-    loadScene(text);
+    if (isGltf(file.name, text)) setLab(Lab.fromGltf(text), null);
+    else loadScene(text);
     showNotice(`Loaded ${file.name}.`);
   } catch (error) {
     showNotice(`Could not load ${file.name}: ${error.message}. The current scene is unchanged.`, 'error');

@@ -12,6 +12,7 @@ const LABELS = {
     'ex.tube': '5 · Röhre (LBS gegen DQS)',
     'ex.chain': '6 · Kette aus 300 Bones',
     'ex.fingers': '7 · Finger (automatische Gewichte)',
+    'ex.own': 'Eine eigene Szene',
     pose: 'Posieren',
     paint: 'Malen',
     reset: 'Zurücksetzen',

@@ -89,6 +89,16 @@ impl JsLab {
             .map_err(|error| js_error("fromSceneJson", error))
     }
 
+    /// Reads the first skinned mesh of an embedded glTF 2.0 file (buffers
+    /// as data URIs), in its bind pose; throws an `Error` saying what is
+    /// missing or unsupported.
+    #[wasm_bindgen(js_name = fromGltf)]
+    pub fn from_gltf(text: &str) -> Result<JsLab, JsError> {
+        Lab::from_gltf(text)
+            .map(|inner| JsLab { inner })
+            .map_err(|error| js_error("fromGltf", error))
+    }
+
     /// A built-in example: `two-bone`, `two-bone-smooth`, `y-junction`,
     /// `y-junction-unweighted`, `tube`, `chain`.
     pub fn example(name: &str) -> Result<JsLab, JsError> {

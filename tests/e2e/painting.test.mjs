@@ -163,3 +163,29 @@ test('automatic weights: nearest bone fails on the fingers, bone heat does not',
   await page.evaluate(() => window.skinlab.setWeightView('skin'));
   assert.deepEqual(errors, []);
 });
+
+test('a glTF model loads through the file picker and skins on the GPU like the CPU', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { fileURLToPath } = await import('node:url');
+  const path = fileURLToPath(new URL('../../../shared/models/RiggedFigure/RiggedFigure.gltf', import.meta.url));
+  await page.locator('#import-file').setInputFiles({ name: 'RiggedFigure.gltf', mimeType: 'model/gltf+json', buffer: await readFile(path) });
+  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 19);
+  await nextFrame(page, () => page.evaluate(() => {
+    const lab = window.skinlab.lab;
+    lab.setBonePose(5, [0, 0, Math.sin(0.4), Math.cos(0.4)]);
+    lab.setBonePose(12, [Math.sin(0.3), 0, 0, Math.cos(0.3)]);
+    window.skinlab.setWeightView('bones');
+  }));
+  for (const method of ['lbs', 'dqs']) {
+    const worst = await page.evaluate((method) => {
+      const gpu = window.skinlab.gpuSkinnedPositions(method);
+      const cpu = window.skinlab.lab.skinnedPositions(method);
+      return Math.max(...cpu.map((x, k) => Math.abs(x - gpu[k])));
+    }, method);
+    assert.ok(worst < 1e-4, `RiggedFigure/${method}: ${worst}`);
+  }
+  assert.equal(await page.evaluate(() => window.skinlab.viewer.view()), '3d');
+  await screenshot(page, 'gltf-rigged-figure');
+  await page.evaluate(() => window.skinlab.setWeightView('skin'));
+  assert.deepEqual(errors, []);
+});

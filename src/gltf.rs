@@ -1,0 +1,672 @@
+//! Reading a skinned mesh from glTF 2.0 (embedded `.gltf`, buffers as base64
+//! data URIs) into a scene.
+//!
+//! glTF skins a vertex by `Σ w_j · G_j · IBM_j · v`, with `G_j` the joint's
+//! global transform and `IBM_j` its inverse bind matrix. Skinlab's rest frame
+//! of a bone is therefore `R_j = IBM_j⁻¹`, the joint's frame at bind time,
+//! (turned so its +Y reaches the first child joint, as Skinlab's bones point
+//! along +Y), and its vertices are the mesh's positions as stored. Each joint
+//! becomes a bone whose origin and orientation are that frame expressed in
+//! the frame its parent hands on, and whose length reaches the first child.
+//! The scene opens in the bind pose; animations are not read.
+
+use std::collections::HashMap;
+
+use glam::{Mat3, Mat4, Quat, Vec3};
+use serde::Deserialize;
+
+use crate::scene::{BoneDoc, MeshDoc, Scene, SceneDoc, SceneError};
+
+/// Why a glTF file could not be read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum GltfError {
+    /// The text is not glTF JSON.
+    #[error("glTF: {0}")]
+    Json(String),
+    /// The file uses something this reader does not support.
+    #[error("glTF: {0} is not supported")]
+    Unsupported(String),
+    /// Something the skin needs is absent.
+    #[error("glTF: {0} is missing")]
+    Missing(String),
+    /// An accessor, buffer view or buffer does not hold what it says.
+    #[error("glTF: accessors[{index}]: {problem}")]
+    Accessor {
+        /// The accessor.
+        index: usize,
+        /// What is wrong.
+        problem: String,
+    },
+    /// A buffer's data URI is not valid base64.
+    #[error("glTF: buffers[{0}]: the data URI is not valid base64")]
+    Base64(usize),
+    /// The joint matrices are not rigid (a scaled or sheared bind pose).
+    #[error("glTF: joint {joint}'s bind matrix has scale or shear, which bones cannot express")]
+    NonRigidBind {
+        /// The joint, as an index into the skin's joint list.
+        joint: usize,
+    },
+    /// The converted scene failed validation.
+    #[error(transparent)]
+    Scene(#[from] SceneError),
+}
+
+#[derive(Deserialize)]
+struct Document {
+    #[serde(default)]
+    nodes: Vec<Node>,
+    #[serde(default)]
+    meshes: Vec<MeshJson>,
+    #[serde(default)]
+    skins: Vec<SkinJson>,
+    #[serde(default)]
+    accessors: Vec<Accessor>,
+    #[serde(default, rename = "bufferViews")]
+    buffer_views: Vec<BufferView>,
+    #[serde(default)]
+    buffers: Vec<Buffer>,
+}
+
+#[derive(Deserialize)]
+struct Node {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    children: Vec<usize>,
+    mesh: Option<usize>,
+    skin: Option<usize>,
+    matrix: Option<[f32; 16]>,
+    translation: Option<[f32; 3]>,
+    rotation: Option<[f32; 4]>,
+    scale: Option<[f32; 3]>,
+}
+
+impl Node {
+    /// The node's transform relative to its parent: `matrix`, or `T · R · S`.
+    fn local(&self) -> Mat4 {
+        match self.matrix {
+            Some(matrix) => Mat4::from_cols_array(&matrix),
+            None => Mat4::from_scale_rotation_translation(
+                Vec3::from_array(self.scale.unwrap_or([1.0; 3])),
+                Quat::from_array(self.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0])).normalize(),
+                Vec3::from_array(self.translation.unwrap_or([0.0; 3])),
+            ),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct MeshJson {
+    primitives: Vec<Primitive>,
+}
+
+#[derive(Deserialize)]
+struct Primitive {
+    attributes: HashMap<String, usize>,
+    indices: Option<usize>,
+    #[serde(default = "triangles")]
+    mode: u32,
+}
+
+fn triangles() -> u32 {
+    4
+}
+
+#[derive(Deserialize)]
+struct SkinJson {
+    joints: Vec<usize>,
+    #[serde(rename = "inverseBindMatrices")]
+    inverse_bind_matrices: Option<usize>,
+}
+
+#[derive(Deserialize)]
+struct Accessor {
+    #[serde(rename = "bufferView")]
+    buffer_view: Option<usize>,
+    #[serde(default, rename = "byteOffset")]
+    byte_offset: usize,
+    #[serde(rename = "componentType")]
+    component_type: u32,
+    #[serde(default)]
+    normalized: bool,
+    count: usize,
+    #[serde(rename = "type")]
+    kind: String,
+}
+
+#[derive(Deserialize)]
+struct BufferView {
+    buffer: usize,
+    #[serde(default, rename = "byteOffset")]
+    byte_offset: usize,
+    #[serde(rename = "byteLength")]
+    byte_length: usize,
+    #[serde(rename = "byteStride")]
+    byte_stride: Option<usize>,
+}
+
+#[derive(Deserialize)]
+struct Buffer {
+    uri: Option<String>,
+    #[serde(rename = "byteLength")]
+    byte_length: usize,
+}
+
+/// Decodes standard base64 (with or without padding).
+pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let symbols: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
+    let symbols = symbols
+        .strip_suffix(b"==")
+        .or_else(|| symbols.strip_suffix(b"="))
+        .unwrap_or(&symbols);
+    if symbols.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(symbols.len() * 3 / 4);
+    for chunk in symbols.chunks(4) {
+        let mut bits = 0_u32;
+        for (k, &c) in chunk.iter().enumerate() {
+            bits |= value(c)? << (18 - 6 * k);
+        }
+        let bytes = bits.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    Some(out)
+}
+
+struct Buffers {
+    data: Vec<Vec<u8>>,
+}
+
+impl Buffers {
+    fn load(document: &Document) -> Result<Self, GltfError> {
+        let data = document
+            .buffers
+            .iter()
+            .enumerate()
+            .map(|(index, buffer)| {
+                let uri = buffer
+                    .uri
+                    .as_deref()
+                    .ok_or_else(|| GltfError::Unsupported("a binary .glb buffer".to_owned()))?;
+                let payload = uri
+                    .strip_prefix("data:")
+                    .and_then(|rest| rest.split_once(";base64,"))
+                    .map(|(_, payload)| payload)
+                    .ok_or_else(|| {
+                        GltfError::Unsupported(format!(
+                            "the external buffer '{uri}' (use an embedded .gltf)"
+                        ))
+                    })?;
+                let bytes = decode_base64(payload).ok_or(GltfError::Base64(index))?;
+                if bytes.len() < buffer.byte_length {
+                    return Err(GltfError::Base64(index));
+                }
+                Ok(bytes)
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Self { data })
+    }
+
+    /// Reads accessor `index` as `f32` components, `width` per element;
+    /// normalised integers are mapped to 0..1.
+    fn floats(
+        &self,
+        document: &Document,
+        index: usize,
+        width: usize,
+    ) -> Result<Vec<f32>, GltfError> {
+        self.read(document, index, width, |bytes, kind, normalized| {
+            match (kind, normalized) {
+                (5126, _) => Some(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+                (5121, true) => Some(f32::from(bytes[0]) / 255.0),
+                (5123, true) => Some(f32::from(u16::from_le_bytes([bytes[0], bytes[1]])) / 65535.0),
+                _ => None,
+            }
+        })
+    }
+
+    /// Reads accessor `index` as unsigned integers, `width` per element.
+    fn integers(
+        &self,
+        document: &Document,
+        index: usize,
+        width: usize,
+    ) -> Result<Vec<u32>, GltfError> {
+        self.read(document, index, width, |bytes, kind, _| match kind {
+            5121 => Some(u32::from(bytes[0])),
+            5123 => Some(u32::from(u16::from_le_bytes([bytes[0], bytes[1]]))),
+            5125 => Some(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+            _ => None,
+        })
+    }
+
+    fn read<T>(
+        &self,
+        document: &Document,
+        index: usize,
+        width: usize,
+        convert: impl Fn(&[u8], u32, bool) -> Option<T>,
+    ) -> Result<Vec<T>, GltfError> {
+        let problem = |problem: String| GltfError::Accessor { index, problem };
+        let accessor = document
+            .accessors
+            .get(index)
+            .ok_or_else(|| problem("does not exist".to_owned()))?;
+        let expected_width = match accessor.kind.as_str() {
+            "SCALAR" => 1,
+            "VEC2" => 2,
+            "VEC3" => 3,
+            "VEC4" => 4,
+            "MAT4" => 16,
+            other => return Err(problem(format!("type {other} is not supported"))),
+        };
+        if expected_width != width {
+            return Err(problem(format!(
+                "has type {}, expected {width} components",
+                accessor.kind
+            )));
+        }
+        let component_size = match accessor.component_type {
+            5120 | 5121 => 1,
+            5122 | 5123 => 2,
+            5125 | 5126 => 4,
+            other => return Err(problem(format!("component type {other} is unknown"))),
+        };
+        let view_index = accessor
+            .buffer_view
+            .ok_or_else(|| problem("has no buffer view (sparse data)".to_owned()))?;
+        let view = document
+            .buffer_views
+            .get(view_index)
+            .ok_or_else(|| problem(format!("buffer view {view_index} does not exist")))?;
+        let buffer = self
+            .data
+            .get(view.buffer)
+            .ok_or_else(|| problem(format!("buffer {} does not exist", view.buffer)))?;
+        let element_size = component_size * width;
+        let stride = view.byte_stride.unwrap_or(element_size);
+        let start = view.byte_offset + accessor.byte_offset;
+        let view_end = view.byte_offset + view.byte_length;
+        let needed = if accessor.count == 0 {
+            0
+        } else {
+            (accessor.count - 1) * stride + element_size
+        };
+        if start + needed > view_end || view_end > buffer.len() {
+            return Err(problem(
+                "reaches past the end of its buffer view".to_owned(),
+            ));
+        }
+        let mut out = Vec::with_capacity(accessor.count * width);
+        for element in 0..accessor.count {
+            for component in 0..width {
+                let at = start + element * stride + component * component_size;
+                let value = convert(
+                    &buffer[at..at + component_size],
+                    accessor.component_type,
+                    accessor.normalized,
+                )
+                .ok_or_else(|| {
+                    problem(format!(
+                        "component type {} cannot be read here",
+                        accessor.component_type
+                    ))
+                })?;
+                out.push(value);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Reads the first skinned mesh of an embedded glTF document as a scene.
+pub fn scene_from_gltf(text: &str) -> Result<Scene, GltfError> {
+    let document: Document =
+        serde_json::from_str(text).map_err(|e| GltfError::Json(e.to_string()))?;
+    let buffers = Buffers::load(&document)?;
+    let (mesh_index, skin_index) = document
+        .nodes
+        .iter()
+        .find_map(|node| Some((node.mesh?, node.skin?)))
+        .ok_or_else(|| GltfError::Missing("a node with both a mesh and a skin".to_owned()))?;
+    let skin = document
+        .skins
+        .get(skin_index)
+        .ok_or_else(|| GltfError::Missing(format!("skins[{skin_index}]")))?;
+    let mesh = document
+        .meshes
+        .get(mesh_index)
+        .ok_or_else(|| GltfError::Missing(format!("meshes[{mesh_index}]")))?;
+    if skin.joints.is_empty() {
+        return Err(GltfError::Missing("the skin's joints".to_owned()));
+    }
+
+    // Bind frames R_j = IBM_j⁻¹, which must be rigid.
+    let inverse_binds: Vec<Mat4> = match skin.inverse_bind_matrices {
+        Some(index) => buffers
+            .floats(&document, index, 16)?
+            .chunks_exact(16)
+            .map(Mat4::from_cols_slice)
+            .collect(),
+        None => vec![Mat4::IDENTITY; skin.joints.len()],
+    };
+    if inverse_binds.len() != skin.joints.len() {
+        return Err(GltfError::Missing(
+            "one inverse bind matrix per joint".to_owned(),
+        ));
+    }
+    let model_from_joint: Vec<Mat4> = inverse_binds.iter().map(Mat4::inverse).collect();
+    for (joint, frame) in model_from_joint.iter().enumerate() {
+        let linear = Mat3::from_mat4(*frame);
+        let orthonormal = (linear.transpose() * linear).abs_diff_eq(Mat3::IDENTITY, 1e-3)
+            && linear.determinant() > 0.0;
+        if !orthonormal {
+            return Err(GltfError::NonRigidBind { joint });
+        }
+    }
+
+    // Each joint's parent joint: its nearest ancestor node that is a joint.
+    let mut node_parent = vec![None; document.nodes.len()];
+    for (index, node) in document.nodes.iter().enumerate() {
+        for &child in &node.children {
+            if let Some(slot) = node_parent.get_mut(child) {
+                *slot = Some(index);
+            }
+        }
+    }
+    let joint_of_node: HashMap<usize, usize> = skin
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(j, &node)| (node, j))
+        .collect();
+    let parent_joint: Vec<Option<usize>> = skin
+        .joints
+        .iter()
+        .map(|&node| {
+            let mut current = node_parent.get(node).copied().flatten();
+            let mut steps = 0;
+            while let Some(ancestor) = current {
+                if let Some(&joint) = joint_of_node.get(&ancestor) {
+                    return Some(joint);
+                }
+                current = node_parent[ancestor];
+                steps += 1;
+                if steps > document.nodes.len() {
+                    break;
+                }
+            }
+            None
+        })
+        .collect();
+
+    // Order parent before child; several roots hang from one added root.
+    let synthetic_root = parent_joint
+        .iter()
+        .filter(|parent| parent.is_none())
+        .count()
+        > 1;
+    // The skeleton's place in the scene: the transform of the nodes above
+    // its root joint (often an "armature" turning a Z-up rig upright). It is
+    // applied to the mesh and the bind frames, so the model stands as in any
+    // glTF viewer; a non-uniform scale there is left out.
+    let armature = (0..skin.joints.len())
+        .find(|&joint| parent_joint[joint].is_none())
+        .and_then(|root| node_parent[skin.joints[root]])
+        .map_or(Mat4::IDENTITY, |parent| {
+            let mut global = Mat4::IDENTITY;
+            let mut current = Some(parent);
+            let mut steps = 0;
+            while let (Some(node), true) = (current, steps <= document.nodes.len()) {
+                global = document.nodes[node].local() * global;
+                current = node_parent[node];
+                steps += 1;
+            }
+            global
+        });
+    let (armature_scale, armature_rotation, _) = armature.to_scale_rotation_translation();
+    let armature = if (armature_scale - Vec3::splat(armature_scale.x))
+        .abs()
+        .max_element()
+        < 1e-3 * armature_scale.x.abs()
+        && armature_scale.x > 0.0
+    {
+        armature
+    } else {
+        Mat4::IDENTITY
+    };
+    let armature_turn = if armature == Mat4::IDENTITY {
+        Quat::IDENTITY
+    } else {
+        armature_rotation
+    };
+    let model_from_joint: Vec<Mat4> = model_from_joint
+        .iter()
+        .map(|frame| {
+            let origin = armature.transform_point3(frame.w_axis.truncate());
+            Mat4::from_rotation_translation(
+                armature_turn * Quat::from_mat3(&orthonormalize(Mat3::from_mat4(*frame))),
+                origin,
+            )
+        })
+        .collect();
+
+    // A stable topological order: the file's own order when it already
+    // lists parents first, as exporters do.
+    let mut order: Vec<usize> = Vec::with_capacity(skin.joints.len());
+    let mut placed = vec![false; skin.joints.len()];
+    loop {
+        let before = order.len();
+        for joint in 0..skin.joints.len() {
+            if !placed[joint] && parent_joint[joint].is_none_or(|parent| placed[parent]) {
+                placed[joint] = true;
+                order.push(joint);
+            }
+        }
+        if order.len() == before {
+            break;
+        }
+    }
+    if order.len() != skin.joints.len() {
+        return Err(GltfError::Unsupported(
+            "a joint hierarchy with a cycle".to_owned(),
+        ));
+    }
+    let offset = usize::from(synthetic_root);
+    let mut bone_of_joint = vec![0; skin.joints.len()];
+    for (position, &joint) in order.iter().enumerate() {
+        bone_of_joint[joint] = position + offset;
+    }
+
+    // Bone frames in Skinlab's terms: lengths reach the first child along +Y.
+    let mut frames: Vec<Mat4> = Vec::new();
+    let mut parents: Vec<Option<usize>> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    if synthetic_root {
+        frames.push(Mat4::IDENTITY);
+        parents.push(None);
+        names.push("root".to_owned());
+    }
+    for &joint in &order {
+        frames.push(model_from_joint[joint]);
+        parents.push(
+            parent_joint[joint]
+                .map(|p| bone_of_joint[p])
+                .or(synthetic_root.then_some(0)),
+        );
+        let node = &document.nodes[skin.joints[joint]];
+        names.push(
+            node.name
+                .clone()
+                .unwrap_or_else(|| format!("joint {joint}")),
+        );
+    }
+    // Skinlab's bones point along +Y; glTF joints may point along any axis.
+    // Each bone frame is the joint frame turned (by a constant rotation) so
+    // that +Y reaches the first child joint, and its length is that
+    // distance. A leaf turns like its parent and is drawn half as long.
+    // Skinning is unchanged: M = R' · R⁻¹ is the identity at bind time
+    // whatever constant turn R carries.
+    let mut lengths = vec![0.0_f32; frames.len()];
+    let mut turns = vec![Quat::IDENTITY; frames.len()];
+    for bone in 0..frames.len() {
+        let first_child = (0..frames.len()).find(|&child| parents[child] == Some(bone));
+        let toward_child = first_child
+            .map(|child| {
+                frames[bone]
+                    .inverse()
+                    .transform_point3(frames[child].transform_point3(Vec3::ZERO))
+            })
+            .filter(|offset| offset.length() > 1e-6);
+        match (toward_child, parents[bone]) {
+            (Some(offset), _) => {
+                turns[bone] = Quat::from_rotation_arc(Vec3::Y, offset.normalize());
+                lengths[bone] = offset.length();
+            }
+            (None, Some(parent)) if first_child.is_none() => {
+                turns[bone] = turns[parent];
+                lengths[bone] = 0.5 * lengths[parent];
+            }
+            _ => {}
+        }
+    }
+    for (frame, turn) in frames.iter_mut().zip(&turns) {
+        *frame *= Mat4::from_quat(*turn);
+    }
+    let bones = (0..frames.len())
+        .map(|bone| {
+            let parent_tip = match parents[bone] {
+                Some(parent) => frames[parent] * Mat4::from_translation(Vec3::Y * lengths[parent]),
+                None => Mat4::IDENTITY,
+            };
+            let local = parent_tip.inverse() * frames[bone];
+            let rotation = Quat::from_mat3(&orthonormalize(Mat3::from_mat4(local))).normalize();
+            BoneDoc {
+                name: names[bone].clone(),
+                parent: parents[bone].map(|p| p as u32),
+                origin: local.w_axis.truncate().to_array(),
+                orientation: rotation.to_array(),
+                length: lengths[bone],
+            }
+        })
+        .collect();
+
+    // The mesh: every triangle primitive, concatenated.
+    let mut positions = Vec::new();
+    let mut indices = Vec::new();
+    let mut influences = Vec::new();
+    for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
+        if primitive.mode != 4 {
+            return Err(GltfError::Unsupported(format!(
+                "primitive {primitive_index}'s mode {} (only triangles)",
+                primitive.mode
+            )));
+        }
+        let attribute = |name: &str| {
+            primitive.attributes.get(name).copied().ok_or_else(|| {
+                GltfError::Missing(format!(
+                    "meshes[{mesh_index}].primitives[{primitive_index}].{name}"
+                ))
+            })
+        };
+        let base = (positions.len() / 3) as u32;
+        let points: Vec<f32> = buffers
+            .floats(&document, attribute("POSITION")?, 3)?
+            .chunks_exact(3)
+            .flat_map(|p| armature.transform_point3(Vec3::from_slice(p)).to_array())
+            .collect();
+        let count = points.len() / 3;
+        let joints = buffers.integers(&document, attribute("JOINTS_0")?, 4)?;
+        let weights = buffers.floats(&document, attribute("WEIGHTS_0")?, 4)?;
+        if joints.len() != count * 4 || weights.len() != count * 4 {
+            return Err(GltfError::Missing(format!(
+                "one JOINTS_0 and WEIGHTS_0 per vertex in primitive {primitive_index}"
+            )));
+        }
+        positions.extend_from_slice(&points);
+        for vertex in 0..count {
+            let mut pairs: Vec<(u32, f32)> = Vec::new();
+            for slot in 0..4 {
+                let weight = weights[vertex * 4 + slot];
+                if weight <= 0.0 {
+                    continue;
+                }
+                let joint = joints[vertex * 4 + slot] as usize;
+                let bone = *bone_of_joint.get(joint).ok_or_else(|| {
+                    GltfError::Missing(format!(
+                        "joint {joint} named by vertex {vertex} of primitive {primitive_index}"
+                    ))
+                })? as u32;
+                match pairs.iter_mut().find(|(b, _)| *b == bone) {
+                    Some(pair) => pair.1 += weight,
+                    None => pairs.push((bone, weight)),
+                }
+            }
+            influences.push(pairs);
+        }
+        match primitive.indices {
+            Some(index) => indices.extend(
+                buffers
+                    .integers(&document, index, 1)?
+                    .into_iter()
+                    .map(|i| base + i),
+            ),
+            None => indices.extend((0..count as u32).map(|i| base + i)),
+        }
+    }
+    let doc = SceneDoc {
+        bones,
+        mesh: MeshDoc { positions, indices },
+        influences,
+        pose: Vec::new(),
+    };
+    Ok(Scene::from_doc(&doc)?)
+}
+
+/// The rotation nearest to an almost-orthonormal `m` (Gram–Schmidt on its
+/// columns), so rounding in the file cannot skew a bone's orientation.
+fn orthonormalize(m: Mat3) -> Mat3 {
+    let x = m.x_axis.normalize_or(Vec3::X);
+    let y = (m.y_axis - x * x.dot(m.y_axis)).normalize_or(Vec3::Y);
+    Mat3::from_cols(x, y, x.cross(y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_decodes_with_and_without_padding() {
+        assert_eq!(decode_base64("TWFu").unwrap(), b"Man");
+        assert_eq!(decode_base64("TWE=").unwrap(), b"Ma");
+        assert_eq!(decode_base64("TQ").unwrap(), b"M");
+        assert!(decode_base64("T").is_none());
+        assert!(decode_base64("T*==").is_none());
+    }
+
+    #[test]
+    fn clear_errors_for_what_is_not_a_skinned_gltf() {
+        assert!(matches!(scene_from_gltf("{"), Err(GltfError::Json(_))));
+        let no_skin = r#"{"asset": {"version": "2.0"}, "nodes": [{"mesh": 0}], "meshes": [{"primitives": []}]}"#;
+        assert_eq!(
+            scene_from_gltf(no_skin).unwrap_err().to_string(),
+            "glTF: a node with both a mesh and a skin is missing"
+        );
+        let external = r#"{"buffers": [{"uri": "model.bin", "byteLength": 4}]}"#;
+        assert!(scene_from_gltf(external)
+            .unwrap_err()
+            .to_string()
+            .contains("external buffer 'model.bin'"));
+    }
+}

@@ -1,0 +1,183 @@
+//! The Khronos sample models in ../shared/models load as scenes whose rest
+//! frames are the inverse bind matrices and whose weights are the file's.
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+
+use glam::{Mat4, Vec3};
+use serde_json::Value;
+use skinlab::gltf::decode_base64;
+use skinlab::{Lab, SkinningMethod};
+
+fn model(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../shared/models/{name}/{name}.gltf"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The inverse bind matrices, read straight from the file (tightly packed
+/// MAT4 floats), independently of the importer.
+fn inverse_binds(text: &str) -> Vec<Mat4> {
+    let doc: Value = serde_json::from_str(text).unwrap();
+    let accessor =
+        &doc["accessors"][doc["skins"][0]["inverseBindMatrices"].as_u64().unwrap() as usize];
+    let view = &doc["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let uri = doc["buffers"][view["buffer"].as_u64().unwrap() as usize]["uri"]
+        .as_str()
+        .unwrap();
+    let bytes = decode_base64(uri.split_once(";base64,").unwrap().1).unwrap();
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
+    (0..accessor["count"].as_u64().unwrap() as usize)
+        .map(|m| {
+            let floats: Vec<f32> = (0..16)
+                .map(|k| {
+                    let at = start + 64 * m + 4 * k;
+                    f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+                })
+                .collect();
+            Mat4::from_cols_slice(&floats)
+        })
+        .collect()
+}
+
+/// The transform of the nodes above the skin's first joint, from the file.
+fn armature_of(text: &str) -> Mat4 {
+    let doc: Value = serde_json::from_str(text).unwrap();
+    let nodes = doc["nodes"].as_array().unwrap();
+    let parent_of = |index: usize| {
+        nodes.iter().position(|n| {
+            n["children"]
+                .as_array()
+                .is_some_and(|c| c.iter().any(|x| x.as_u64() == Some(index as u64)))
+        })
+    };
+    let numbers = |value: &Value| -> Option<Vec<f32>> {
+        value
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_f64().unwrap() as f32).collect())
+    };
+    let mut global = Mat4::IDENTITY;
+    let mut current = parent_of(doc["skins"][0]["joints"][0].as_u64().unwrap() as usize);
+    while let Some(index) = current {
+        let node = &nodes[index];
+        let local = match numbers(&node["matrix"]) {
+            Some(m) => Mat4::from_cols_slice(&m),
+            None => Mat4::from_scale_rotation_translation(
+                numbers(&node["scale"]).map_or(Vec3::ONE, |s| Vec3::from_slice(&s)),
+                numbers(&node["rotation"])
+                    .map_or(glam::Quat::IDENTITY, |r| glam::Quat::from_slice(&r)),
+                numbers(&node["translation"]).map_or(Vec3::ZERO, |t| Vec3::from_slice(&t)),
+            ),
+        };
+        global = local * global;
+        current = parent_of(index);
+    }
+    global
+}
+
+#[test]
+fn every_sample_model_loads_with_its_bind_frames() {
+    for (name, joints, vertices) in [
+        ("SimpleSkin", 2, 10),
+        ("RiggedSimple", 2, 160),
+        ("RiggedFigure", 19, 370),
+        ("Fox", 24, 1728),
+    ] {
+        let text = model(name);
+        let mut lab = Lab::from_gltf(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(lab.bone_count(), joints, "{name}");
+        assert_eq!(lab.vertex_count(), vertices, "{name}");
+        // Joints are in parent-first order in these files, so bone j is joint j.
+        let scale = lab
+            .scene()
+            .mesh
+            .positions_model
+            .iter()
+            .fold(1.0_f32, |m, p| m.max(p.abs().max_element()));
+        // Each rest frame is the joint's bind frame IBM⁻¹ placed by the
+        // armature above the skeleton, turned about its origin so the bone
+        // points along +Y: IBM · W⁻¹ · R is a pure rotation.
+        let armature = armature_of(&text);
+        for (joint, inverse_bind) in inverse_binds(&text).iter().enumerate() {
+            let found = lab.scene().skeleton.model_from_bone_rest()[joint];
+            let turn = *inverse_bind * armature.inverse() * found;
+            let linear = glam::Mat3::from_mat4(turn);
+            assert!(
+                turn.w_axis.truncate().length() < 1e-4 * scale,
+                "{name} joint {joint}: same origin"
+            );
+            assert!(
+                (linear.transpose() * linear).abs_diff_eq(glam::Mat3::IDENTITY, 1e-4),
+                "{name} joint {joint}: a turn"
+            );
+            assert!(
+                (linear.determinant() - 1.0).abs() < 1e-4,
+                "{name} joint {joint}: no mirror"
+            );
+        }
+        let rest = lab.scene().mesh.positions_model.clone();
+        for method in [SkinningMethod::Lbs, SkinningMethod::Dqs] {
+            let skinned = lab.skinned_positions(method);
+            let worst = skinned
+                .iter()
+                .zip(&rest)
+                .map(|(a, b)| a.distance(*b))
+                .fold(0.0, f32::max);
+            assert!(
+                worst < 1e-4 * scale,
+                "{name}: the bind pose reproduces the mesh ({worst})"
+            );
+        }
+        assert!(
+            lab.all_influences()
+                .iter()
+                .all(|v| (v.total_weight() - 1.0).abs() < 1e-5),
+            "{name}: weights sum to 1"
+        );
+        println!(
+            "{name}: {} bones, {} vertices, lengths {:?}",
+            lab.bone_count(),
+            lab.vertex_count(),
+            &lab.scene().skeleton.lengths()[..joints.min(4)]
+        );
+    }
+}
+
+#[test]
+fn turning_simple_skins_second_joint_bends_the_upper_half_only() {
+    let mut lab = Lab::from_gltf(&model("SimpleSkin")).unwrap();
+    let rest = lab.scene().mesh.positions_model.clone();
+    lab.set_bone_pose(
+        1,
+        skinlab::lab::rotation_about(Vec3::Z, 1.0),
+        [0.0; 3],
+        [1.0; 3],
+    )
+    .unwrap();
+    let posed = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
+    for (v, (before, after)) in rest.iter().zip(&posed).enumerate() {
+        let only_first = lab
+            .influences(v)
+            .unwrap()
+            .iter()
+            .all(|&(bone, _)| bone == 0);
+        if only_first {
+            assert_eq!(before, after, "vertex {v} belongs to joint 0 alone");
+        }
+    }
+    assert!(
+        rest.iter().zip(&posed).any(|(a, b)| a.distance(*b) > 0.1),
+        "the upper vertices moved"
+    );
+}
+
+#[test]
+fn a_scene_read_from_gltf_round_trips_through_scene_json() {
+    let lab = Lab::from_gltf(&model("RiggedFigure")).unwrap();
+    let again = Lab::from_json(&lab.scene_json()).unwrap();
+    assert!(
+        again.scene_json() == lab.scene_json(),
+        "the reloaded scene differs"
+    );
+}
