@@ -61,7 +61,8 @@ pub fn pose_to_model(
 }
 
 /// Computes the skinning palette `M_i = R'_i · R_i⁻¹`: the matrix that takes
-/// a model-space rest point of bone `i` to its posed model-space position.
+/// a model-space rest point of bone `i` to its posed model-space position
+/// (exactly `I` for a bone whose posed frame is its rest frame).
 ///
 /// # Panics
 ///
@@ -73,12 +74,15 @@ pub fn skinning_palette(skeleton: &Skeleton, model_from_bone_posed: &[Mat4], pal
         "one posed frame per bone"
     );
     assert_eq!(palette.len(), skeleton.len(), "one palette entry per bone");
-    for ((entry, posed), bone_from_model_rest) in palette
-        .iter_mut()
-        .zip(model_from_bone_posed)
-        .zip(skeleton.bone_from_model_rest())
-    {
-        *entry = *posed * *bone_from_model_rest;
+    for (bone, entry) in palette.iter_mut().enumerate() {
+        let posed = model_from_bone_posed[bone];
+        // A bone still in its rest frame gets exactly I, not R · R⁻¹ with
+        // its rounding: its vertices stay bit for bit where they were.
+        *entry = if posed == skeleton.model_from_bone_rest()[bone] {
+            Mat4::IDENTITY
+        } else {
+            posed * skeleton.bone_from_model_rest()[bone]
+        };
     }
 }
 
