@@ -1,0 +1,288 @@
+//! Editing the weights: per-vertex lists, locks, brush dabs, automatic
+//! weights and seed 003's 8-bit weights.
+
+use glam::Vec3;
+
+use super::{EditError, Lab, SkinningMethod};
+use crate::auto_weights::{AutoWeights, AutoWeightsReport};
+use crate::influences::{
+    quantisation_report, quantised_influences, Fitting, QuantisationReport, VertexInfluences,
+};
+use crate::paint::{
+    dab, mirror_bones, mirror_vertices, vertex_neighbours, Brush, DabReport, PaintTarget,
+};
+use crate::scene::validate_vertex_influences;
+use crate::skinning::{skin_dqs, skin_lbs};
+
+/// Mesh facts painting needs, computed once per lab.
+#[derive(Clone, Debug)]
+pub(super) struct Topology {
+    neighbours: Vec<Vec<u32>>,
+    mirror_vertices: Vec<Option<u32>>,
+    mirror_bones: Vec<u16>,
+}
+
+impl Lab {
+    pub(super) fn influences_changed(&mut self) {
+        if self.quantised.is_some() {
+            self.quantised = Some(quantised_influences(&self.scene.influences));
+        }
+        self.influences_revision += 1;
+    }
+
+    /// Grows by one whenever the weights change (not the pose): the renderer
+    /// re-uploads joint indices and weights only then.
+    pub fn influences_revision(&self) -> u64 {
+        self.influences_revision
+    }
+
+    /// Vertex `vertex`'s (bone, weight) pairs, normalised, largest first.
+    pub fn influences(&self, vertex: usize) -> Result<Vec<(u16, f32)>, EditError> {
+        self.check_vertex(vertex)?;
+        Ok(self.scene.influences[vertex].pairs().collect())
+    }
+
+    /// Replaces vertex `vertex`'s influences, validated as in a scene file,
+    /// normalised and pruned to four. Says how many pairs were pruned.
+    pub fn set_influences(
+        &mut self,
+        vertex: usize,
+        pairs: &[(u32, f32)],
+    ) -> Result<Fitting, EditError> {
+        self.check_vertex(vertex)?;
+        let (influences, fitting) = validate_vertex_influences(vertex, pairs, self.bone_count())?;
+        self.scene.influences[vertex] = influences;
+        self.influences_changed();
+        self.changed();
+        Ok(fitting)
+    }
+
+    /// Locks or unlocks bone `bone`: painting and auto-normalisation never
+    /// change a locked bone's weights.
+    pub fn set_locked(&mut self, bone: usize, locked: bool) -> Result<(), EditError> {
+        self.check_bone(bone)?;
+        self.locked[bone] = locked;
+        Ok(())
+    }
+
+    /// Which bones are locked.
+    pub fn locked(&self) -> &[bool] {
+        &self.locked
+    }
+
+    fn topology(&mut self) -> &Topology {
+        let scene = &self.scene;
+        self.topology.get_or_insert_with(|| {
+            let mesh = &scene.mesh;
+            let scale = mesh
+                .positions_model
+                .iter()
+                .fold(0.0_f32, |m, p| m.max(p.abs().max_element()))
+                .max(1.0);
+            let (origins, tips): (Vec<Vec3>, Vec<Vec3>) =
+                crate::auto_weights::bone_segments(&scene.skeleton)
+                    .into_iter()
+                    .unzip();
+            Topology {
+                neighbours: vertex_neighbours(mesh.vertex_count(), &mesh.edges()),
+                mirror_vertices: mirror_vertices(&mesh.positions_model, 1e-4 * scale),
+                mirror_bones: mirror_bones(&origins, &tips, 1e-4 * scale),
+            }
+        })
+    }
+
+    /// Each bone's mirror across x = 0 (itself if it has none).
+    pub fn mirror_bones(&mut self) -> Vec<u16> {
+        self.topology().mirror_bones.clone()
+    }
+
+    /// Paints one dab of `brush` at `centre` on `bone`'s weights. `points`
+    /// are where the vertices are in the brush's space (screen pixels of the
+    /// posed mesh) and `paintable` says which may be painted. With `mirror`,
+    /// the mirror vertices get the mirror bone's weight too.
+    pub fn paint_dab(
+        &mut self,
+        points: &[glam::Vec2],
+        paintable: &[bool],
+        bone: usize,
+        centre: glam::Vec2,
+        brush: &Brush,
+        mirror: bool,
+    ) -> Result<DabReport, EditError> {
+        self.check_bone(bone)?;
+        if points.len() != self.vertex_count() || paintable.len() != self.vertex_count() {
+            return Err(EditError::WrongArity {
+                what: "points",
+                expected: self.vertex_count(),
+                found: points.len().min(paintable.len()),
+            });
+        }
+        self.topology();
+        let Some(topology) = self.topology.as_ref() else {
+            return Ok(DabReport::default());
+        };
+        let target = PaintTarget {
+            points,
+            paintable,
+            neighbours: &topology.neighbours,
+            locked: &self.locked,
+            mirror: mirror.then_some((
+                topology.mirror_vertices.as_slice(),
+                topology.mirror_bones.as_slice(),
+            )),
+        };
+        let report = dab(
+            &mut self.scene.influences,
+            &target,
+            bone as u16,
+            centre,
+            brush,
+        );
+        if report.touched > 0 {
+            self.influences_changed();
+            self.changed();
+        }
+        Ok(report)
+    }
+
+    /// Replaces every vertex's weights by automatic ones from the rest pose.
+    pub fn apply_auto_weights(&mut self, method: AutoWeights) -> AutoWeightsReport {
+        let (influences, report) =
+            crate::auto_weights::compute(&self.scene.skeleton, &self.scene.mesh, method);
+        self.scene.influences = influences;
+        self.influences_changed();
+        self.changed();
+        report
+    }
+
+    /// All vertices' influences.
+    pub fn all_influences(&self) -> &[VertexInfluences] {
+        &self.scene.influences
+    }
+
+    /// Switches seed 003's 8-bit weights on or off. When on, the weights the
+    /// skinning uses (here and on the GPU) are the `unorm8` round trip of the
+    /// stored ones, `w = round(255 w) / 255` with the sum kept at 255; the
+    /// stored `f32` weights are not changed.
+    pub fn set_quantised(&mut self, on: bool) {
+        if on == self.quantised.is_some() {
+            return;
+        }
+        self.quantised = on.then(|| quantised_influences(&self.scene.influences));
+        self.influences_revision += 1;
+        self.changed();
+    }
+
+    /// Whether 8-bit weights are on.
+    pub fn is_quantised(&self) -> bool {
+        self.quantised.is_some()
+    }
+
+    /// The weights the skinning uses: the stored ones, or their `unorm8`
+    /// round trip when 8-bit weights are on.
+    pub fn skinning_influences(&self) -> &[VertexInfluences] {
+        self.quantised.as_deref().unwrap_or(&self.scene.influences)
+    }
+
+    /// What 8-bit weights cost in the current pose: the weight error, and
+    /// the largest distance between a vertex skinned with `f32` and with
+    /// `unorm8` weights.
+    pub fn quantisation_error(&mut self, method: SkinningMethod) -> (QuantisationReport, f32) {
+        let report = quantisation_report(&self.scene.influences);
+        self.update_palette();
+        let rounded = quantised_influences(&self.scene.influences);
+        let count = self.vertex_count();
+        let mut exact = vec![Vec3::ZERO; count];
+        let mut approximate = vec![Vec3::ZERO; count];
+        let mut normals = vec![Vec3::ZERO; count];
+        let mesh = &self.scene.mesh;
+        for (influences, out) in [
+            (&self.scene.influences, &mut exact),
+            (&rounded, &mut approximate),
+        ] {
+            match method {
+                SkinningMethod::Lbs => skin_lbs(mesh, influences, &self.palette, out, &mut normals),
+                SkinningMethod::Dqs => {
+                    skin_dqs(mesh, influences, &self.dqs_palette, out, &mut normals)
+                }
+            }
+        }
+        let worst = exact
+            .iter()
+            .zip(&approximate)
+            .map(|(a, b)| a.distance(*b))
+            .fold(0.0, f32::max);
+        (report, worst)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::*;
+    use crate::paint::Brush;
+
+    #[test]
+    fn a_painted_stroke_is_one_undo_step_and_keeps_the_sums() {
+        use crate::paint::{Falloff, PaintMode};
+        let mut lab = Lab::example("y-junction-unweighted").unwrap();
+        let points: Vec<glam::Vec2> = lab
+            .scene()
+            .mesh
+            .positions_model
+            .iter()
+            .map(|p| p.truncate() * 100.0)
+            .collect();
+        let paintable = vec![true; points.len()];
+        let fork = crate::examples::tests::fork_vertex(lab.scene());
+        let before = lab.all_influences().to_vec();
+        lab.checkpoint();
+        let brush = Brush {
+            radius: 30.0,
+            strength: 0.5,
+            falloff: Falloff::Smooth,
+            mode: PaintMode::Add,
+            value: 1.0,
+        };
+        for step in 0..3 {
+            let centre = points[fork] + glam::Vec2::new(step as f32 * 3.0, 0.0);
+            lab.paint_dab(&points, &paintable, 2, centre, &brush, false)
+                .unwrap();
+        }
+        assert!(lab.all_influences()[fork].weight_of(2) > 0.3);
+        assert!(lab
+            .all_influences()
+            .iter()
+            .all(|v| (v.total_weight() - 1.0).abs() < 1e-6));
+        assert!(lab.undo());
+        assert_eq!(lab.all_influences(), before.as_slice());
+    }
+
+    #[test]
+    fn eight_bit_weights_are_what_the_skinning_uses() {
+        let mut lab = Lab::example("two-bone-smooth").unwrap();
+        lab.set_influences(5, &[(0, 0.7), (1, 0.3)]).unwrap();
+        lab.set_bone_pose(1, rotation_about(Vec3::Z, 1.0), [0.0; 3], [1.0; 3])
+            .unwrap();
+        let exact = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
+        lab.set_quantised(true);
+        let rounded = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
+        let expected = crate::influences::quantised_influences(lab.all_influences());
+        assert_eq!(lab.skinning_influences(), expected.as_slice());
+        let (report, worst) = lab.quantisation_error(SkinningMethod::Lbs);
+        let measured = exact
+            .iter()
+            .zip(&rounded)
+            .map(|(a, b)| a.distance(*b))
+            .fold(0.0, f32::max);
+        assert!(
+            worst > 0.0 && (worst - measured).abs() < 1e-6,
+            "{worst} vs {measured}"
+        );
+        assert!(report.max_weight_error > 0.0 && report.max_weight_error <= 1.0 / 255.0);
+        // Edits while on are quantised too; off gives the f32 weights back.
+        lab.set_influences(6, &[(0, 0.123), (1, 0.877)]).unwrap();
+        assert_eq!(lab.skinning_influences()[6].weights[0], 224.0 / 255.0);
+        lab.set_quantised(false);
+        assert_eq!(lab.skinned_positions(SkinningMethod::Lbs)[5], exact[5]);
+    }
+}
