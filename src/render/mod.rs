@@ -6,11 +6,16 @@
 //! nothing of the page. `unsafe` is allowed here only, for glow's calls.
 #![allow(unsafe_code)]
 
+mod mesh;
+mod overlays;
 mod program;
+
+use mesh::{create_mesh, MeshGpu};
+use overlays::OVERLAY_FLOATS;
 
 use std::collections::HashMap;
 
-use glam::{Mat4, Vec2, Vec3};
+use glam::{Mat4, Vec2};
 use glow::HasContext;
 
 use crate::camera::Camera;
@@ -18,8 +23,6 @@ use crate::colors::{blended_vertex_colors, heat_colors};
 use crate::gpu_layout::{bone_stride, joint_indices, joint_weights, palette_vectors};
 use crate::influences::quantise_unorm8;
 use crate::lab::{Lab, SkinningMethod};
-use crate::overlay::{frame_axes, octahedron_model, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
-use crate::skeleton::own_from_child_frame;
 
 /// Which layers are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,23 +98,6 @@ struct Variant {
     feedback: bool,
 }
 
-struct MeshGpu {
-    lab_id: u64,
-    influences_revision: u64,
-    vertex_array: glow::VertexArray,
-    buffers: Vec<glow::Buffer>,
-    joints: glow::Buffer,
-    weights: glow::Buffer,
-    colors: glow::Buffer,
-    triangles: glow::Buffer,
-    triangle_count: i32,
-    edges: glow::Buffer,
-    edge_count: i32,
-    vertex_count: i32,
-    feedback_buffer: glow::Buffer,
-    colors_key: Option<(u64, WeightView, Option<usize>)>,
-}
-
 /// Owns every GL object Skinlab draws with.
 pub struct Renderer {
     programs: HashMap<Variant, glow::Program>,
@@ -139,20 +125,12 @@ const PORTABLE_UNIFORM_VECTORS: usize = 256;
 /// Attribute location of the joint weights.
 const WEIGHTS: u32 = 3;
 
-/// Floats per overlay vertex: position xyz, colour rgba.
-const OVERLAY_FLOATS: usize = 7;
-
 const BACKGROUND: [f32; 4] = [0.957, 0.961, 0.969, 1.0];
 const FLAT_FILL: [f32; 4] = [0.67, 0.80, 0.92, 1.0];
 const LIT_FILL: [f32; 4] = [0.86, 0.66, 0.50, 1.0];
 const WIRE: [f32; 4] = [0.16, 0.24, 0.36, 0.75];
 const DOT_OUTLINE: [f32; 4] = [0.16, 0.24, 0.36, 1.0];
 const GHOST: [f32; 4] = [0.45, 0.48, 0.55, 0.22];
-const BONE_FILL: [f32; 4] = [0.40, 0.43, 0.49, 0.55];
-const BONE_SELECTED: [f32; 4] = [0.97, 0.58, 0.05, 0.75];
-const BONE_OUTLINE: [f32; 4] = [0.13, 0.15, 0.18, 0.95];
-const OWN_FRAME: [f32; 4] = [0.10, 0.62, 0.25, 1.0];
-const CHILD_FRAME: [f32; 4] = [0.85, 0.15, 0.15, 1.0];
 
 fn bytes<T: bytemuck::Pod>(data: &[T]) -> &[u8] {
     bytemuck::cast_slice(data)
@@ -482,70 +460,10 @@ impl Renderer {
         settings: &FrameSettings,
         clip_from_model: &Mat4,
     ) -> Result<(), String> {
-        let overlays = settings.overlays;
-        let frames = lab.model_from_bone_posed().to_vec();
-        let lengths = lab.scene().skeleton.lengths();
         let out = &mut self.overlay_scratch;
-        out.clear();
-        if overlays.bones {
-            for (bone, frame) in frames.iter().enumerate() {
-                let color = if settings.selected == Some(bone) {
-                    BONE_SELECTED
-                } else {
-                    BONE_FILL
-                };
-                let corners = octahedron_model(frame, lengths[bone]);
-                for triangle in OCTAHEDRON_TRIANGLES {
-                    for k in triangle {
-                        push_vertex(out, corners[usize::from(k)], color);
-                    }
-                }
-            }
-        }
-        let triangle_vertices = (out.len() / OVERLAY_FLOATS) as i32;
-        if overlays.bones {
-            for (bone, frame) in frames.iter().enumerate() {
-                let corners = octahedron_model(frame, lengths[bone]);
-                for edge in OCTAHEDRON_EDGES {
-                    for k in edge {
-                        push_vertex(out, corners[usize::from(k)], BONE_OUTLINE);
-                    }
-                }
-            }
-        }
-        let typical_length = lengths.iter().copied().fold(0.0_f32, f32::max).max(0.1);
-        for (bone, frame) in frames.iter().enumerate() {
-            let size = 0.3 * lengths[bone].max(0.25 * typical_length);
-            let mut add_frame = |model_from_frame: &Mat4, color: [f32; 4]| {
-                for (axis, [from, to]) in frame_axes(model_from_frame, size).into_iter().enumerate()
-                {
-                    // x, y and z of one frame share its colour, dimmer along z.
-                    let shade = [1.0, 0.8, 0.55][axis];
-                    let color = [
-                        color[0] * shade,
-                        color[1] * shade,
-                        color[2] * shade,
-                        color[3],
-                    ];
-                    push_vertex(out, from, color);
-                    push_vertex(out, to, color);
-                }
-            };
-            if overlays.own_frames {
-                add_frame(frame, OWN_FRAME);
-            }
-            if overlays.child_frames {
-                add_frame(&(*frame * own_from_child_frame(lengths[bone])), CHILD_FRAME);
-            }
-        }
-        let line_end = (out.len() / OVERLAY_FLOATS) as i32;
-        if let Some(vertex) = settings.selected_vertex {
-            if let Some(&position) = lab.skinned_positions(settings.method).get(vertex) {
-                push_vertex(out, position, BONE_OUTLINE);
-                push_vertex(out, position, BONE_SELECTED);
-            }
-        }
-        let total_vertices = (out.len() / OVERLAY_FLOATS) as i32;
+        let spans = overlays::build(lab, settings, out);
+        let (triangle_vertices, line_end) = (spans.triangles, spans.lines_end);
+        let total_vertices = spans.total;
         if total_vertices == 0 {
             return Ok(());
         }
@@ -629,11 +547,6 @@ impl Renderer {
     }
 }
 
-fn push_vertex(out: &mut Vec<f32>, position: Vec3, color: [f32; 4]) {
-    out.extend(position.to_array());
-    out.extend(color);
-}
-
 struct MeshUniforms {
     clip_from_model: Option<glow::UniformLocation>,
     skinned: Option<glow::UniformLocation>,
@@ -679,84 +592,5 @@ impl MeshUniforms {
             gl.uniform_1_f32(self.round.as_ref(), flag(round));
             gl.uniform_1_f32(self.point_size.as_ref(), point_size.max(1.0));
         }
-    }
-}
-
-fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
-    let mesh = &lab.scene().mesh;
-    let positions: Vec<f32> = mesh
-        .positions_model
-        .iter()
-        .flat_map(|p| p.to_array())
-        .collect();
-    let normals: Vec<f32> = mesh
-        .normals_model
-        .iter()
-        .flat_map(|n| n.to_array())
-        .collect();
-    let edges: Vec<u32> = mesh.edges().into_iter().flat_map(|(a, b)| [a, b]).collect();
-    unsafe {
-        let vertex_array = gl.create_vertex_array()?;
-        gl.bind_vertex_array(Some(vertex_array));
-        let mut buffers = Vec::new();
-        let mut attribute = |location: u32,
-                             size: i32,
-                             data: &[u8],
-                             integer: bool|
-         -> Result<glow::Buffer, String> {
-            let buffer = gl.create_buffer()?;
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));
-            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, data, glow::DYNAMIC_DRAW);
-            gl.enable_vertex_attrib_array(location);
-            if integer {
-                gl.vertex_attrib_pointer_i32(location, size, glow::UNSIGNED_SHORT, 0, 0);
-            } else {
-                gl.vertex_attrib_pointer_f32(location, size, glow::FLOAT, false, 0, 0);
-            }
-            buffers.push(buffer);
-            Ok(buffer)
-        };
-        attribute(0, 3, bytes(&positions), false)?;
-        attribute(1, 3, bytes(&normals), false)?;
-        let joints = attribute(2, 4, &[], true)?;
-        let weights = attribute(3, 4, &[], false)?;
-        let colors = attribute(4, 3, &[], false)?;
-        gl.bind_vertex_array(None);
-        let triangles = gl.create_buffer()?;
-        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(triangles));
-        gl.buffer_data_u8_slice(
-            glow::ELEMENT_ARRAY_BUFFER,
-            bytes(&mesh.indices),
-            glow::STATIC_DRAW,
-        );
-        let edge_buffer = gl.create_buffer()?;
-        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(edge_buffer));
-        gl.buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, bytes(&edges), glow::STATIC_DRAW);
-        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);
-        let feedback_buffer = gl.create_buffer()?;
-        gl.bind_buffer(glow::ARRAY_BUFFER, Some(feedback_buffer));
-        gl.buffer_data_size(
-            glow::ARRAY_BUFFER,
-            (positions.len() * 4).max(4) as i32,
-            glow::STREAM_READ,
-        );
-        gl.bind_buffer(glow::ARRAY_BUFFER, None);
-        buffers.extend([triangles, edge_buffer, feedback_buffer]);
-        Ok(MeshGpu {
-            lab_id: lab.id(),
-            influences_revision: u64::MAX,
-            vertex_array,
-            buffers,
-            joints,
-            weights,
-            colors,
-            triangles,
-            triangle_count: mesh.indices.len() as i32,
-            edges: edge_buffer,
-            edge_count: edges.len() as i32,
-            vertex_count: mesh.vertex_count() as i32,
-            feedback_buffer,
-            colors_key: None,
-        })
     }
 }

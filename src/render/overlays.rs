@@ -1,0 +1,107 @@
+//! The teaching overlays as one vertex list: bone octahedra (triangles, then
+//! their outlines), each bone's own frame (green) and the frame it hands to
+//! its children (red), and the marked vertex. Built on the CPU each frame
+//! from the posed frames; the renderer uploads and draws it.
+
+use glam::{Mat4, Vec3};
+
+use super::FrameSettings;
+use crate::lab::Lab;
+use crate::overlay::{frame_axes, octahedron_model, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
+use crate::skeleton::own_from_child_frame;
+
+/// Floats per overlay vertex: position xyz, colour rgba.
+pub const OVERLAY_FLOATS: usize = 7;
+
+const BONE_FILL: [f32; 4] = [0.40, 0.43, 0.49, 0.55];
+const BONE_SELECTED: [f32; 4] = [0.97, 0.58, 0.05, 0.75];
+const BONE_OUTLINE: [f32; 4] = [0.13, 0.15, 0.18, 0.95];
+const OWN_FRAME: [f32; 4] = [0.10, 0.62, 0.25, 1.0];
+const CHILD_FRAME: [f32; 4] = [0.85, 0.15, 0.15, 1.0];
+
+/// Where each kind of primitive sits in the list, counted in vertices:
+/// triangles in `0..triangles`, lines in `triangles..lines_end`, the marked
+/// vertex's two points (outline, then fill) in `lines_end..total`.
+pub struct Spans {
+    /// End of the triangles.
+    pub triangles: i32,
+    /// End of the lines.
+    pub lines_end: i32,
+    /// End of the list.
+    pub total: i32,
+}
+
+fn push_vertex(out: &mut Vec<f32>, position: Vec3, color: [f32; 4]) {
+    out.extend(position.to_array());
+    out.extend(color);
+}
+
+/// Fills `out` with this frame's overlay vertices.
+pub fn build(lab: &mut Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spans {
+    let overlays = settings.overlays;
+    let frames = lab.model_from_bone_posed().to_vec();
+    let lengths = lab.scene().skeleton.lengths();
+    out.clear();
+    if overlays.bones {
+        for (bone, frame) in frames.iter().enumerate() {
+            let color = if settings.selected == Some(bone) {
+                BONE_SELECTED
+            } else {
+                BONE_FILL
+            };
+            let corners = octahedron_model(frame, lengths[bone]);
+            for triangle in OCTAHEDRON_TRIANGLES {
+                for k in triangle {
+                    push_vertex(out, corners[usize::from(k)], color);
+                }
+            }
+        }
+    }
+    let triangles = (out.len() / OVERLAY_FLOATS) as i32;
+    if overlays.bones {
+        for (bone, frame) in frames.iter().enumerate() {
+            let corners = octahedron_model(frame, lengths[bone]);
+            for edge in OCTAHEDRON_EDGES {
+                for k in edge {
+                    push_vertex(out, corners[usize::from(k)], BONE_OUTLINE);
+                }
+            }
+        }
+    }
+    let typical_length = lengths.iter().copied().fold(0.0_f32, f32::max).max(0.1);
+    for (bone, frame) in frames.iter().enumerate() {
+        let size = 0.3 * lengths[bone].max(0.25 * typical_length);
+        let mut add_frame = |model_from_frame: &Mat4, color: [f32; 4]| {
+            for (axis, [from, to]) in frame_axes(model_from_frame, size).into_iter().enumerate() {
+                // x, y and z of one frame share its colour, dimmer along z.
+                let shade = [1.0, 0.8, 0.55][axis];
+                let color = [
+                    color[0] * shade,
+                    color[1] * shade,
+                    color[2] * shade,
+                    color[3],
+                ];
+                push_vertex(out, from, color);
+                push_vertex(out, to, color);
+            }
+        };
+        if overlays.own_frames {
+            add_frame(frame, OWN_FRAME);
+        }
+        if overlays.child_frames {
+            add_frame(&(*frame * own_from_child_frame(lengths[bone])), CHILD_FRAME);
+        }
+    }
+    let lines_end = (out.len() / OVERLAY_FLOATS) as i32;
+    if let Some(vertex) = settings.selected_vertex {
+        if let Some(&position) = lab.skinned_positions(settings.method).get(vertex) {
+            push_vertex(out, position, BONE_OUTLINE);
+            push_vertex(out, position, BONE_SELECTED);
+        }
+    }
+    Spans {
+        triangles,
+        lines_end,
+        total: (out.len() / OVERLAY_FLOATS) as i32,
+    }
+}
