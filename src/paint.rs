@@ -134,7 +134,8 @@ impl Brush {
 /// weights, which never change. The painted weight is clamped to `0..1 − L`;
 /// when no unlocked bone can take up the rest, the painted weight takes it.
 /// A locked painted bone is left alone. At most four influences are kept:
-/// the smallest unlocked ones are dropped and the rest renormalised.
+/// the smallest unlocked one is dropped and its weight shared among the
+/// other unlocked bones (a vertex with four locked bones takes no fifth).
 ///
 /// Returns the new influences and how many pairs were pruned.
 pub fn set_weight(
@@ -173,24 +174,33 @@ pub fn set_weight(
     pairs.retain(|&(_, w)| w > 1e-7);
     let mut pruned = 0;
     while pairs.len() > MAX_INFLUENCES {
-        // Drop the smallest unlocked pair other than the painted bone; only
-        // if there is none, the smallest of all.
-        let candidate = pairs
+        // Drop the smallest unlocked pair other than the painted bone and
+        // hand its weight to the unlocked bones left, so locked weights stay
+        // exactly as they were. With nothing unlocked to drop, the painted
+        // bone cannot join this vertex: leave it unchanged.
+        let Some(k) = pairs
             .iter()
             .enumerate()
             .filter(|(_, &(b, _))| b != bone && !is_locked(b))
             .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
-            .or_else(|| {
-                pairs
-                    .iter()
-                    .enumerate()
-                    .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1))
-            })
-            .map(|(k, _)| k);
-        if let Some(k) = candidate {
-            pairs.remove(k);
-            pruned += 1;
+            .map(|(k, _)| k)
+        else {
+            return (*vertex, 0);
+        };
+        let (_, dropped) = pairs.remove(k);
+        let unlocked: f32 = pairs
+            .iter()
+            .filter(|&&(b, _)| !is_locked(b))
+            .map(|&(_, w)| w)
+            .sum();
+        if unlocked <= 0.0 {
+            return (*vertex, 0);
         }
+        let grow = (unlocked + dropped) / unlocked;
+        for pair in pairs.iter_mut().filter(|(b, _)| !is_locked(*b)) {
+            pair.1 *= grow;
+        }
+        pruned += 1;
     }
     (VertexInfluences::from_pairs(&pairs).0, pruned)
 }
@@ -463,6 +473,13 @@ mod tests {
             "bone 2 is dropped, locked bone 3 kept"
         );
         assert!((painted.total_weight() - 1.0).abs() < 1e-6);
+        assert!(
+            (painted.weight_of(3) - 0.1).abs() < 1e-6,
+            "the locked weight is untouched by the pruning"
+        );
+        // Four locked bones leave no room for a fifth.
+        let all_locked = [true; 4];
+        assert_eq!(set_weight(&vertex, 4, 0.3, &all_locked), (vertex, 0));
     }
 
     fn strip_target<'a>(
