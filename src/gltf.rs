@@ -296,17 +296,25 @@ impl Buffers {
             .ok_or_else(|| problem(format!("buffer {} does not exist", view.buffer)))?;
         let element_size = component_size * width;
         let stride = view.byte_stride.unwrap_or(element_size);
-        let start = view.byte_offset + accessor.byte_offset;
-        let view_end = view.byte_offset + view.byte_length;
-        let needed = if accessor.count == 0 {
-            0
-        } else {
-            (accessor.count - 1) * stride + element_size
+        // Checked arithmetic: a damaged file may hold any numbers here.
+        let past_end = || problem("reaches past the end of its buffer view".to_owned());
+        let start = view
+            .byte_offset
+            .checked_add(accessor.byte_offset)
+            .ok_or_else(past_end)?;
+        let view_end = view
+            .byte_offset
+            .checked_add(view.byte_length)
+            .ok_or_else(past_end)?;
+        let needed = match accessor.count.checked_sub(1) {
+            None => 0,
+            Some(last) => last
+                .checked_mul(stride)
+                .and_then(|offset| offset.checked_add(element_size))
+                .ok_or_else(past_end)?,
         };
-        if start + needed > view_end || view_end > buffer.len() {
-            return Err(problem(
-                "reaches past the end of its buffer view".to_owned(),
-            ));
+        if start.checked_add(needed).is_none_or(|end| end > view_end) || view_end > buffer.len() {
+            return Err(past_end());
         }
         let mut out = Vec::with_capacity(accessor.count * width);
         for element in 0..accessor.count {
@@ -350,6 +358,15 @@ pub fn scene_from_gltf(text: &str) -> Result<Scene, GltfError> {
         .ok_or_else(|| GltfError::Missing(format!("meshes[{mesh_index}]")))?;
     if skin.joints.is_empty() {
         return Err(GltfError::Missing("the skin's joints".to_owned()));
+    }
+    if let Some(&node) = skin
+        .joints
+        .iter()
+        .find(|&&node| node >= document.nodes.len())
+    {
+        return Err(GltfError::Missing(format!(
+            "nodes[{node}], named as a joint"
+        )));
     }
 
     // Bind frames R_j = IBM_j⁻¹, which must be rigid.
