@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use glam::{Mat3, Mat4, Quat, Vec3};
 use serde::Deserialize;
 
+use crate::animation::{Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target};
 use crate::scene::{BoneDoc, MeshDoc, Scene, SceneDoc, SceneError};
 
 /// Why a glTF file could not be read.
@@ -65,6 +66,40 @@ struct Document {
     buffer_views: Vec<BufferView>,
     #[serde(default)]
     buffers: Vec<Buffer>,
+    #[serde(default)]
+    animations: Vec<AnimationJson>,
+}
+
+#[derive(Deserialize)]
+struct AnimationJson {
+    #[serde(default)]
+    name: Option<String>,
+    channels: Vec<ChannelJson>,
+    samplers: Vec<SamplerJson>,
+}
+
+#[derive(Deserialize)]
+struct ChannelJson {
+    sampler: usize,
+    target: ChannelTarget,
+}
+
+#[derive(Deserialize)]
+struct ChannelTarget {
+    node: Option<usize>,
+    path: String,
+}
+
+#[derive(Deserialize)]
+struct SamplerJson {
+    input: usize,
+    output: usize,
+    #[serde(default = "linear")]
+    interpolation: String,
+}
+
+fn linear() -> String {
+    "LINEAR".to_owned()
 }
 
 #[derive(Deserialize)]
@@ -82,6 +117,27 @@ struct Node {
 }
 
 impl Node {
+    /// The node's local transform as `T · R · S` (a `matrix` decomposed).
+    fn local_transform(&self) -> LocalTransform {
+        match self.matrix {
+            Some(matrix) => {
+                let (scale, rotation, translation) =
+                    Mat4::from_cols_array(&matrix).to_scale_rotation_translation();
+                LocalTransform {
+                    translation,
+                    rotation,
+                    scale,
+                }
+            }
+            None => LocalTransform {
+                translation: Vec3::from_array(self.translation.unwrap_or([0.0; 3])),
+                rotation: Quat::from_array(self.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0]))
+                    .normalize(),
+                scale: Vec3::from_array(self.scale.unwrap_or([1.0; 3])),
+            },
+        }
+    }
+
     /// The node's transform relative to its parent: `matrix`, or `T · R · S`.
     fn local(&self) -> Mat4 {
         match self.matrix {
@@ -340,6 +396,13 @@ impl Buffers {
 
 /// Reads the first skinned mesh of an embedded glTF document as a scene.
 pub fn scene_from_gltf(text: &str) -> Result<Scene, GltfError> {
+    read_gltf(text).map(|(scene, _)| scene)
+}
+
+/// Reads the first skinned mesh of an embedded glTF document as a scene,
+/// with its animations when it has any. A clip that cannot be read (an
+/// unsupported key format) is left out.
+pub fn read_gltf(text: &str) -> Result<(Scene, Option<Animation>), GltfError> {
     let document: Document =
         serde_json::from_str(text).map_err(|e| GltfError::Json(e.to_string()))?;
     let buffers = Buffers::load(&document)?;
@@ -648,7 +711,139 @@ pub fn scene_from_gltf(text: &str) -> Result<Scene, GltfError> {
         influences,
         pose: Vec::new(),
     };
-    Ok(Scene::from_doc(&doc)?)
+    let scene = Scene::from_doc(&doc)?;
+
+    // The rig for the clips, bone by bone.
+    let bone_count = frames.len();
+    let mut rig = Rig {
+        parents: parents.clone(),
+        between: vec![Mat4::IDENTITY; bone_count],
+        rest: vec![
+            LocalTransform {
+                translation: Vec3::ZERO,
+                rotation: Quat::IDENTITY,
+                scale: Vec3::ONE
+            };
+            bone_count
+        ],
+        turns: turns.clone(),
+        fixed: vec![false; bone_count],
+    };
+    if synthetic_root {
+        rig.fixed[0] = true;
+    }
+    for (joint, &node) in skin.joints.iter().enumerate() {
+        let bone = bone_of_joint[joint];
+        rig.rest[bone] = document.nodes[node].local_transform();
+        rig.between[bone] = match parent_joint[joint] {
+            // The root carries the armature above it, as the bind frames do.
+            None => armature,
+            Some(parent) => {
+                let parent_node = skin.joints[parent];
+                let mut between = Mat4::IDENTITY;
+                let mut current = node_parent[node];
+                let mut steps = 0;
+                while let (Some(ancestor), true) = (current, steps <= document.nodes.len()) {
+                    if ancestor == parent_node {
+                        break;
+                    }
+                    between = document.nodes[ancestor].local() * between;
+                    current = node_parent[ancestor];
+                    steps += 1;
+                }
+                between
+            }
+        };
+    }
+    let clips: Vec<Clip> = document
+        .animations
+        .iter()
+        .enumerate()
+        .filter_map(|(index, animation)| {
+            read_clip(
+                &document,
+                &buffers,
+                animation,
+                index,
+                &joint_of_node,
+                &bone_of_joint,
+            )
+            .ok()
+        })
+        .filter(|clip| !clip.channels.is_empty())
+        .collect();
+    let animation = (!clips.is_empty()).then_some(Animation { rig, clips });
+    Ok((scene, animation))
+}
+
+/// One glTF animation as a clip of the channels that drive joints.
+fn read_clip(
+    document: &Document,
+    buffers: &Buffers,
+    animation: &AnimationJson,
+    index: usize,
+    joint_of_node: &HashMap<usize, usize>,
+    bone_of_joint: &[usize],
+) -> Result<Clip, GltfError> {
+    let mut channels = Vec::new();
+    let mut duration = 0.0_f32;
+    for channel in &animation.channels {
+        let Some(&joint) = channel
+            .target
+            .node
+            .and_then(|node| joint_of_node.get(&node))
+        else {
+            continue;
+        };
+        let (target, width) = match channel.target.path.as_str() {
+            "translation" => (Target::Translation, 3),
+            "rotation" => (Target::Rotation, 4),
+            "scale" => (Target::Scale, 3),
+            _ => continue,
+        };
+        let sampler = animation.samplers.get(channel.sampler).ok_or_else(|| {
+            GltfError::Missing(format!("animations[{index}].samplers[{}]", channel.sampler))
+        })?;
+        let times = buffers.floats(document, sampler.input, 1)?;
+        let raw = buffers.floats(document, sampler.output, width)?;
+        let mut values: Vec<[f32; 4]> = raw
+            .chunks_exact(width)
+            .map(|v| std::array::from_fn(|k| v.get(k).copied().unwrap_or(0.0)))
+            .collect();
+        let interpolation = match sampler.interpolation.as_str() {
+            "STEP" => Interpolation::Step,
+            // Cubic splines store in-tangent, value, out-tangent per key:
+            // the values are kept and joined linearly.
+            "CUBICSPLINE" => {
+                values = values.chunks_exact(3).map(|key| key[1]).collect();
+                Interpolation::Linear
+            }
+            _ => Interpolation::Linear,
+        };
+        if times.is_empty() || values.len() != times.len() || times.windows(2).any(|w| w[1] < w[0])
+        {
+            return Err(GltfError::Accessor {
+                index: sampler.input,
+                problem: "key times and values do not match".to_owned(),
+            });
+        }
+        duration = duration.max(times[times.len() - 1]);
+        channels.push(Channel {
+            bone: bone_of_joint[joint],
+            target,
+            times,
+            values,
+            interpolation,
+        });
+    }
+    Ok(Clip {
+        name: animation
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("animation {}", index + 1)),
+        duration,
+        channels,
+    })
 }
 
 /// The rotation nearest to an almost-orthonormal `m` (Gram–Schmidt on its

@@ -32,6 +32,7 @@
 //! Names carry their coordinate space: `model_from_bone_rest` is `R_i`, the
 //! map from bone `i`'s own frame to model space in the rest pose.
 
+pub mod animation;
 pub mod auto_weights;
 pub mod camera;
 pub mod colors;

@@ -181,3 +181,88 @@ fn a_scene_read_from_gltf_round_trips_through_scene_json() {
         "the reloaded scene differs"
     );
 }
+
+#[test]
+fn simple_skins_keyframes_turn_its_second_joint() {
+    let text = model("SimpleSkin");
+    let mut lab = Lab::from_gltf(&text).unwrap();
+    assert_eq!(lab.animation_names(), vec!["animation 1".to_owned()]);
+    let duration = lab.animation_duration(0).unwrap();
+    assert!((duration - 5.5).abs() < 1e-4, "{duration}");
+    // Read the keys straight from the file: times and rotations of node 2.
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let read = |accessor: usize, width: usize| -> Vec<f32> {
+        let accessor = &doc["accessors"][accessor];
+        let view = &doc["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+        let uri = doc["buffers"][view["buffer"].as_u64().unwrap() as usize]["uri"]
+            .as_str()
+            .unwrap();
+        let bytes = decode_base64(uri.split_once(";base64,").unwrap().1).unwrap();
+        let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
+            + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
+        (0..accessor["count"].as_u64().unwrap() as usize * width)
+            .map(|k| {
+                f32::from_le_bytes(bytes[start + 4 * k..start + 4 * k + 4].try_into().unwrap())
+            })
+            .collect()
+    };
+    let sampler = &doc["animations"][0]["samplers"][0];
+    let times = read(sampler["input"].as_u64().unwrap() as usize, 1);
+    let rotations = read(sampler["output"].as_u64().unwrap() as usize, 4);
+    let rest = lab.scene().mesh.positions_model.clone();
+    for (key, &time) in times.iter().enumerate() {
+        lab.set_animation_time(0, time).unwrap();
+        let q = glam::Quat::from_slice(&rotations[4 * key..4 * key + 4]).normalize();
+        // Joint 1 sits at (0, 1, 0) and turns by the keyed rotation; joint 0
+        // stays. Each vertex is the weighted mean of the two.
+        let posed = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
+        for (v, p) in rest.iter().enumerate() {
+            let pairs = lab.influences(v).unwrap();
+            let expected = pairs.iter().fold(Vec3::ZERO, |sum, &(bone, w)| {
+                let moved = if bone == 1 {
+                    Vec3::Y + q * (*p - Vec3::Y)
+                } else {
+                    *p
+                };
+                sum + moved * w
+            });
+            assert!(
+                posed[v].abs_diff_eq(expected, 1e-4),
+                "key {key}, vertex {v}: {} vs {expected}",
+                posed[v]
+            );
+        }
+    }
+}
+
+#[test]
+fn the_fox_runs_as_its_gltf_says() {
+    let text = model("Fox");
+    let mut lab = Lab::from_gltf(&text).unwrap();
+    assert_eq!(lab.animation_names(), vec!["Survey", "Walk", "Run"]);
+    for clip in 0..3 {
+        let duration = lab.animation_duration(clip).unwrap();
+        for step in 0..5 {
+            let time = duration * step as f32 / 4.0;
+            lab.set_animation_time(clip, time).unwrap();
+            let positions = lab.skinned_positions(SkinningMethod::Dqs);
+            assert!(
+                positions
+                    .iter()
+                    .all(|p| p.is_finite() && p.length() < 500.0),
+                "clip {clip} at {time}"
+            );
+        }
+    }
+    // The pose found for the frames reproduces them.
+    lab.set_animation_time(2, 0.4).unwrap();
+    let posed = lab.model_from_bone_posed().to_vec();
+    lab.set_animation_time(2, 0.4).unwrap();
+    assert_eq!(lab.model_from_bone_posed(), posed.as_slice());
+    assert!(lab
+        .set_animation_time(3, 0.0)
+        .unwrap_err()
+        .to_string()
+        .contains("animation 3 does not exist"));
+    assert!(lab.set_animation_time(0, f32::NAN).is_err());
+}

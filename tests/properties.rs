@@ -253,3 +253,28 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Keyframe playback turns frames back into a pose: for frames made by a
+    /// pose (rigid, or uniformly scaled), the recovered pose makes them again.
+    #[test]
+    fn poses_are_recovered_from_their_frames(
+        (skeleton, pose) in skeleton_and_pose(false),
+        uniform in 0.5_f32..2.0,
+    ) {
+        let mut pose = pose;
+        pose[0].scale = Vec3::splat(uniform);
+        let mut frames = vec![Mat4::IDENTITY; skeleton.len()];
+        pose_to_model(&skeleton, &pose, &mut frames);
+        let mut recovered = vec![BoneTransform::IDENTITY; skeleton.len()];
+        skinlab::animation::pose_from_frames(&skeleton, &frames, &mut recovered);
+        let mut again = vec![Mat4::IDENTITY; skeleton.len()];
+        pose_to_model(&skeleton, &recovered, &mut again);
+        for bone in 0..skeleton.len() {
+            let scale = 1.0 + frames[bone].abs().to_cols_array().iter().fold(0.0_f32, |m, v| m.max(*v));
+            prop_assert!(again[bone].abs_diff_eq(frames[bone], 1e-3 * scale), "bone {}", bone);
+        }
+    }
+}

@@ -16,7 +16,7 @@ const CAPTIONS = {
   fingers: 'Press “Nearest bone”: the index fingertip is nearer the middle finger’s bone and follows it. “Bone heat” keeps it on its own finger.',
 };
 const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights',
-  'setLocked', 'paintDab', 'setQuantised']);
+  'setLocked', 'paintDab', 'setQuantised', 'setAnimationTime']);
 
 const $ = (selector) => document.querySelector(selector);
 const stage = $('#stage');
@@ -116,6 +116,62 @@ function watched(target) {
   });
 }
 
+// ----- animation (clips read from glTF files) -----
+
+let playing = false;
+let playStart = 0;
+
+function animationTime() {
+  return Number($('#time').value) * lab.animationDuration(Number($('#clip').value));
+}
+
+function showTime() {
+  $('#time-label').textContent = `${animationTime().toFixed(2)} s`;
+}
+
+function setupPlayer() {
+  pause();
+  const names = lab.animationNames();
+  $('#player').hidden = names.length === 0;
+  const clip = $('#clip');
+  clip.textContent = '';
+  names.forEach((name, index) => clip.add(new Option(name, String(index))));
+  $('#time').value = '0';
+  if (names.length) showTime();
+}
+
+function seek() {
+  lab.setAnimationTime(Number($('#clip').value), animationTime());
+  showTime();
+  requestRender();
+}
+
+function playFrame(now) {
+  if (!playing) return;
+  const clip = Number($('#clip').value);
+  const duration = lab.animationDuration(clip);
+  const elapsed = ((now - playStart) / 1000) % Math.max(duration, 1e-3);
+  $('#time').value = String(duration > 0 ? elapsed / duration : 0);
+  seek();
+  requestAnimationFrame(playFrame);
+}
+
+function play() {
+  if (playing || lab.animationNames().length === 0) return;
+  lab.checkpoint();
+  playing = true;
+  playStart = performance.now() - animationTime() * 1000;
+  $('#play').setAttribute('aria-pressed', 'true');
+  $('#play').textContent = t('pause', 'Pause');
+  requestAnimationFrame(playFrame);
+}
+
+function pause() {
+  playing = false;
+  $('#play').setAttribute('aria-pressed', 'false');
+  $('#play').textContent = t('play', 'Play');
+}
+
 // ----- state changes -----
 
 function setQuantised(on) {
@@ -155,6 +211,7 @@ function setLab(next, name) {
     caption.append(twist);
   }
   $('#example').value = name ?? '';
+  setupPlayer();
   if (lab.prunedVertexCount() > 0) {
     showNotice(`${lab.prunedVertexCount()} vertices listed more than four bones; each keeps its four largest weights.`);
   }
@@ -492,6 +549,7 @@ function wireCanvas() {
         return;
       }
     }
+    if (playing && event.button === 0) pause();
     const began = viewer.pointerDown(lab, x, y, event.button, event.shiftKey);
     if (began === 'none') {
       showNotice('Select a bone (click it in the Bones list) to paint its weight.');
@@ -596,6 +654,9 @@ function wireControls() {
     event.target.value = '';
   });
   $('#resume').addEventListener('click', resume);
+  $('#play').addEventListener('click', () => (playing ? pause() : play()));
+  $('#clip').addEventListener('change', () => { $('#time').value = '0'; seek(); });
+  $('#time').addEventListener('input', () => { pause(); seek(); });
   stage.addEventListener('dragover', (event) => {
     event.preventDefault();
     stage.classList.add('drop-target');
@@ -673,6 +734,9 @@ async function start() {
     resetPose,
     shareLink,
     embedCode,
+    play,
+    pause,
+    playing: () => playing,
     framesRendered: () => framesDrawn,
     contextLost: () => contextLost,
     resume,

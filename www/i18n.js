@@ -77,6 +77,8 @@ const LABELS = {
     'cap.chain': '300 Bones: zu viele für Uniforms, daher reist die Matrix-Palette als Float-Textur zum Shader.',
     'cap.fingers': '„Nächster Bone“ drücken: die Zeigefingerspitze liegt näher am Bone des Mittelfingers und folgt ihm. „Bone Heat“ lässt sie am eigenen Finger.',
     twist: 'Bone 2 um 180° verdrehen',
+    play: 'Abspielen',
+    pause: 'Anhalten',
     custom: 'Eine eigene Szene.',
     quantised: '8-Bit-Gewichte (unorm8, wie in Quelle 003)',
     noInfluence: 'Kein Bone bewegt diesen Vertex: er bleibt in der Ruhelage.',

@@ -91,6 +91,14 @@ pub enum EditError {
         /// The names that exist.
         known: String,
     },
+    /// The scene has no animation clip with this index.
+    #[error("animation {clip} does not exist (the scene has {clip_count})")]
+    NoSuchClip {
+        /// The index asked for.
+        clip: usize,
+        /// Clips in the scene.
+        clip_count: usize,
+    },
     /// A value failed the same check a scene file would.
     #[error(transparent)]
     Invalid(#[from] SceneError),
@@ -114,6 +122,7 @@ pub struct Lab {
     redo_stack: Vec<history::Snapshot>,
     locked: Vec<bool>,
     topology: Option<weights::Topology>,
+    animation: Option<crate::animation::Animation>,
     quantised: Option<Vec<VertexInfluences>>,
 }
 
@@ -140,6 +149,7 @@ impl Lab {
             redo_stack: Vec::new(),
             locked: vec![false; bones],
             topology: None,
+            animation: None,
             quantised: None,
         }
     }
@@ -163,9 +173,57 @@ impl Lab {
         Scene::from_json(text).map(Self::new)
     }
 
-    /// Reads the first skinned mesh of an embedded glTF 2.0 document.
+    /// Reads the first skinned mesh of an embedded glTF 2.0 document, with
+    /// its animations.
     pub fn from_gltf(text: &str) -> Result<Self, crate::gltf::GltfError> {
-        crate::gltf::scene_from_gltf(text).map(Self::new)
+        let (scene, animation) = crate::gltf::read_gltf(text)?;
+        let mut lab = Self::new(scene);
+        lab.animation = animation;
+        Ok(lab)
+    }
+
+    /// The names of the animation clips (empty for a scene without any).
+    pub fn animation_names(&self) -> Vec<String> {
+        self.animation
+            .iter()
+            .flat_map(|a| a.clips.iter().map(|clip| clip.name.clone()))
+            .collect()
+    }
+
+    /// Clip `clip`'s length in seconds.
+    pub fn animation_duration(&self, clip: usize) -> Result<f32, EditError> {
+        self.clip(clip)
+            .map(|(animation, clip)| animation.clips[clip].duration)
+    }
+
+    fn clip(&self, clip: usize) -> Result<(&crate::animation::Animation, usize), EditError> {
+        match &self.animation {
+            Some(animation) if clip < animation.clips.len() => Ok((animation, clip)),
+            _ => Err(EditError::NoSuchClip {
+                clip,
+                clip_count: self.animation.as_ref().map_or(0, |a| a.clips.len()),
+            }),
+        }
+    }
+
+    /// Poses every bone as clip `clip` does at `time` seconds (clamped to
+    /// the clip): seed 004's keyframe interpolation, slerp for rotations.
+    pub fn set_animation_time(&mut self, clip: usize, time: f32) -> Result<(), EditError> {
+        if !time.is_finite() {
+            return Err(SceneError::NonFinite {
+                field: "time".to_owned(),
+                value: time,
+            }
+            .into());
+        }
+        let (animation, clip) = self.clip(clip)?;
+        let mut frames = vec![Mat4::IDENTITY; self.bone_count()];
+        animation.frames_at(clip, time, &mut frames);
+        let mut pose = vec![BoneTransform::IDENTITY; self.bone_count()];
+        crate::animation::pose_from_frames(&self.scene.skeleton, &frames, &mut pose);
+        self.scene.pose = pose;
+        self.changed();
+        Ok(())
     }
 
     /// One of [`crate::examples::EXAMPLE_NAMES`].

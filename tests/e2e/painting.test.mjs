@@ -189,3 +189,43 @@ test('a glTF model loads through the file picker and skins on the GPU like the C
   await page.evaluate(() => window.skinlab.setWeightView('skin'));
   assert.deepEqual(errors, []);
 });
+
+test('the Fox from glTF plays its clips, and the GPU follows the CPU', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { fileURLToPath } = await import('node:url');
+  const path = fileURLToPath(new URL('../../../shared/models/Fox/Fox.gltf', import.meta.url));
+  await page.locator('#import-file').setInputFiles({ name: 'Fox.gltf', mimeType: 'model/gltf+json', buffer: await readFile(path) });
+  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 24);
+  assert.equal(await page.locator('#player').isVisible(), true);
+  assert.deepEqual(await page.locator('#clip option').allTextContents(), ['Survey', 'Walk', 'Run']);
+  await page.locator('#clip').selectOption('2');
+  const restPose = await page.evaluate(() => window.skinlab.lab.sceneJson());
+  const before = await page.evaluate(() => window.skinlab.framesRendered());
+  await page.locator('#play').click();
+  await page.waitForTimeout(600);
+  await page.locator('#play').click();
+  const after = await page.evaluate(() => window.skinlab.framesRendered());
+  console.log(`# Fox "Run": ${after - before} frames drawn in 0.6 s of playback`);
+  assert.ok(after - before >= 5, 'playback draws frames');
+  assert.equal(await page.evaluate(() => window.skinlab.playing()), false);
+  assert.notEqual(await page.evaluate(() => window.skinlab.lab.sceneJson()), restPose, 'the fox moved');
+  for (const method of ['lbs', 'dqs']) {
+    const worst = await page.evaluate((method) => {
+      const gpu = window.skinlab.gpuSkinnedPositions(method);
+      const cpu = window.skinlab.lab.skinnedPositions(method);
+      return Math.max(...cpu.map((x, k) => Math.abs(x - gpu[k])));
+    }, method);
+    console.log(`# Fox "Run" ${method}: max |GPU − CPU| = ${worst.toExponential(2)} (the fox is about 150 units long)`);
+    assert.ok(worst < 1e-4, `Fox/${method}: ${worst}`);
+  }
+  await nextFrame(page);
+  await screenshot(page, 'gltf-fox-run');
+  const idle = await page.evaluate(() => window.skinlab.framesRendered());
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(() => window.skinlab.framesRendered()), idle, 'paused means idle');
+  // Undo goes back to the pose before playing.
+  await page.keyboard.press('Control+z');
+  await nextFrame(page);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), restPose);
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,263 @@
+//! Keyframe animation of the skeleton (seed 004): clips of per-joint
+//! translation, rotation and scale keys, sampled at a time and turned into a
+//! pose.
+//!
+//! A clip moves joints the way a scene graph does: each joint's global
+//! transform is `G_j(t) = G_parent(t) · B_j · L_j(t)`, with `L_j(t)` its
+//! animated local transform and `B_j` the constant transforms between it and
+//! its parent joint. Skinlab's bones point along +Y, so bone `j`'s posed
+//! frame is `R'_j(t) = G_j(t) · U_j` with `U_j` the constant turn that made
+//! it point there. [`pose_from_frames`] then finds the animations `A_j` that
+//! reproduce those frames.
+
+use glam::{Mat4, Quat, Vec3};
+
+use crate::pose::BoneTransform;
+use crate::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};
+
+/// Which part of a joint's local transform a channel drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The translation.
+    Translation,
+    /// The rotation (a quaternion).
+    Rotation,
+    /// The scale.
+    Scale,
+}
+
+/// How values between two keys are found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interpolation {
+    /// Linear for vectors, spherical (slerp, shortest arc) for rotations.
+    Linear,
+    /// The earlier key's value until the next key.
+    Step,
+}
+
+/// One joint's keys for one target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Channel {
+    /// The bone it moves.
+    pub bone: usize,
+    /// What it drives.
+    pub target: Target,
+    /// Key times in seconds, increasing.
+    pub times: Vec<f32>,
+    /// One value per key: `xyz` (w unused) or a quaternion `xyzw`.
+    pub values: Vec<[f32; 4]>,
+    /// How to interpolate.
+    pub interpolation: Interpolation,
+}
+
+impl Channel {
+    /// The channel's value at `time`, clamped to its first and last key.
+    pub fn sample(&self, time: f32) -> [f32; 4] {
+        let (Some(&first), Some(&last)) = (self.times.first(), self.times.last()) else {
+            return [0.0, 0.0, 0.0, 1.0];
+        };
+        if time <= first || self.times.len() == 1 {
+            return self.values[0];
+        }
+        if time >= last {
+            return self.values[self.values.len() - 1];
+        }
+        let next = self
+            .times
+            .partition_point(|&t| t <= time)
+            .min(self.times.len() - 1);
+        let previous = next - 1;
+        let (a, b) = (self.values[previous], self.values[next]);
+        if self.interpolation == Interpolation::Step {
+            return a;
+        }
+        let span = self.times[next] - self.times[previous];
+        let f = if span > 0.0 {
+            (time - self.times[previous]) / span
+        } else {
+            0.0
+        };
+        match self.target {
+            Target::Rotation => Quat::from_array(a)
+                .normalize()
+                .slerp(Quat::from_array(b).normalize(), f)
+                .to_array(),
+            _ => std::array::from_fn(|k| a[k] + (b[k] - a[k]) * f),
+        }
+    }
+}
+
+/// A named animation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clip {
+    /// Its name, for the page.
+    pub name: String,
+    /// The time of its last key, seconds.
+    pub duration: f32,
+    /// Its channels.
+    pub channels: Vec<Channel>,
+}
+
+/// A joint's local transform, `T · R · S`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LocalTransform {
+    /// Translation.
+    pub translation: Vec3,
+    /// Rotation.
+    pub rotation: Quat,
+    /// Scale.
+    pub scale: Vec3,
+}
+
+impl LocalTransform {
+    /// `T · R · S`.
+    pub fn to_mat4(&self) -> Mat4 {
+        Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
+    }
+}
+
+/// What it takes to pose a skeleton from clips: per bone, parent before
+/// child as the skeleton orders them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rig {
+    /// The parent bone that moves this one, `None` for a root.
+    pub parents: Vec<Option<usize>>,
+    /// `B_j`: the constant transform between the parent joint (or the model
+    /// origin) and this joint.
+    pub between: Vec<Mat4>,
+    /// The joint's local transform where no channel drives it.
+    pub rest: Vec<LocalTransform>,
+    /// `U_j`: the constant turn from the joint's frame to the bone's.
+    pub turns: Vec<Quat>,
+    /// Bones with no joint behind them (an added common root): fixed at
+    /// the identity.
+    pub fixed: Vec<bool>,
+}
+
+/// A rig and its clips.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Animation {
+    /// How joints map onto bones.
+    pub rig: Rig,
+    /// The clips.
+    pub clips: Vec<Clip>,
+}
+
+impl Animation {
+    /// `R'_j(t) = G_j(t) · U_j` for every bone, for `clip` at `time`.
+    ///
+    /// # Panics
+    ///
+    /// If `clip` is out of range or `out` does not have one entry per bone.
+    pub fn frames_at(&self, clip: usize, time: f32, out: &mut [Mat4]) {
+        let rig = &self.rig;
+        assert_eq!(out.len(), rig.parents.len(), "one frame per bone");
+        let mut locals = rig.rest.clone();
+        for channel in &self.clips[clip].channels {
+            let value = channel.sample(time);
+            let local = &mut locals[channel.bone];
+            match channel.target {
+                Target::Translation => local.translation = Vec3::new(value[0], value[1], value[2]),
+                Target::Rotation => local.rotation = Quat::from_array(value).normalize(),
+                Target::Scale => local.scale = Vec3::new(value[0], value[1], value[2]),
+            }
+        }
+        // Global joint transforms first, then each bone's turn.
+        let mut globals = vec![Mat4::IDENTITY; out.len()];
+        for bone in 0..out.len() {
+            if rig.fixed[bone] {
+                continue;
+            }
+            let parent = rig.parents[bone].map_or(Mat4::IDENTITY, |p| globals[p]);
+            globals[bone] = parent * rig.between[bone] * locals[bone].to_mat4();
+        }
+        for (bone, frame) in out.iter_mut().enumerate() {
+            *frame = globals[bone] * Mat4::from_quat(rig.turns[bone]);
+        }
+    }
+}
+
+/// The pose that puts every bone's own frame at `model_from_bone_posed`:
+/// `A_i = F_i⁻¹ · R'_i` with `F_i = C'_p(i) · T(origin_i) · O_i` built on the
+/// parent's target frame. Exact for frames reachable by a pose; scale that
+/// is not along the bone's own axes is approximated by the nearest
+/// axis-aligned scale.
+///
+/// # Panics
+///
+/// If the slices do not have one entry per bone.
+pub fn pose_from_frames(
+    skeleton: &Skeleton,
+    model_from_bone_posed: &[Mat4],
+    pose: &mut [BoneTransform],
+) {
+    assert_eq!(
+        model_from_bone_posed.len(),
+        skeleton.len(),
+        "one frame per bone"
+    );
+    assert_eq!(pose.len(), skeleton.len(), "one transform per bone");
+    for (index, bone) in skeleton.bones().iter().enumerate() {
+        let model_from_parent_tip = match bone.parent {
+            Some(parent) => {
+                let parent = usize::from(parent);
+                model_from_bone_posed[parent]
+                    * own_from_child_frame(skeleton.bones()[parent].length)
+            }
+            None => Mat4::IDENTITY,
+        };
+        let unanimated = model_from_parent_tip * parent_tip_from_bone(bone);
+        let animation = unanimated.inverse() * model_from_bone_posed[index];
+        let (scale, rotation, translation) = animation.to_scale_rotation_translation();
+        let finite = scale.is_finite() && rotation.is_finite() && translation.is_finite();
+        pose[index] = if finite {
+            BoneTransform {
+                translation,
+                rotation: rotation.normalize(),
+                scale,
+            }
+        } else {
+            BoneTransform::IDENTITY
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channels_interpolate_and_clamp() {
+        let channel = Channel {
+            bone: 0,
+            target: Target::Translation,
+            times: vec![1.0, 3.0],
+            values: vec![[0.0, 0.0, 0.0, 0.0], [2.0, 4.0, 0.0, 0.0]],
+            interpolation: Interpolation::Linear,
+        };
+        assert_eq!(channel.sample(0.0), [0.0; 4]);
+        assert_eq!(channel.sample(2.0), [1.0, 2.0, 0.0, 0.0]);
+        assert_eq!(channel.sample(9.0), [2.0, 4.0, 0.0, 0.0]);
+        let step = Channel {
+            interpolation: Interpolation::Step,
+            ..channel
+        };
+        assert_eq!(step.sample(2.9), [0.0; 4]);
+    }
+
+    #[test]
+    fn rotations_slerp_halfway() {
+        let channel = Channel {
+            bone: 0,
+            target: Target::Rotation,
+            times: vec![0.0, 1.0],
+            values: vec![
+                Quat::IDENTITY.to_array(),
+                Quat::from_rotation_z(1.0).to_array(),
+            ],
+            interpolation: Interpolation::Linear,
+        };
+        let half = Quat::from_array(channel.sample(0.5));
+        assert!(half.abs_diff_eq(Quat::from_rotation_z(0.5), 1e-6));
+    }
+}
