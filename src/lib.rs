@@ -40,6 +40,7 @@ pub mod dual_quat;
 pub mod examples;
 pub mod gltf;
 pub mod gpu_layout;
+pub mod ik;
 pub mod influences;
 pub mod interaction;
 pub mod lab;

@@ -278,3 +278,40 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// Two-bone IK reaches any point the chain can reach: the tip of the
+    /// same chain under another pose.
+    #[test]
+    fn two_bone_ik_reaches_what_the_chain_can_reach(
+        (skeleton, pose) in skeleton_and_pose(false),
+        other in proptest::collection::vec(bone_transform(false), 6),
+        choice in 0_usize..6,
+    ) {
+        // A bone with a parent, whose own origin lies on its parent's tip
+        // frame as the generated skeletons have it.
+        let Some(bone) = (0..skeleton.len()).rev().find(|&b| skeleton.bones()[b].parent.is_some() && b >= choice % skeleton.len()) else {
+            return Ok(());
+        };
+        let upper = usize::from(skeleton.bones()[bone].parent.unwrap());
+        let length = skeleton.bones()[bone].length;
+        prop_assume!(length > 0.1);
+        // Where the tip goes when only the chain's two bones take other
+        // rotations (no translation, so the target stays reachable).
+        let mut moved = pose.clone();
+        moved[upper] = BoneTransform { translation: pose[upper].translation, ..other[upper % other.len()] };
+        moved[bone] = BoneTransform { translation: pose[bone].translation, ..other[bone % other.len()] };
+        let mut frames = vec![Mat4::IDENTITY; skeleton.len()];
+        pose_to_model(&skeleton, &moved, &mut frames);
+        let target = frames[bone].transform_point3(Vec3::new(0.0, length, 0.0));
+        // The joint must not sit on the upper bone's origin, or nothing bends.
+        let start_frames = { let mut f = vec![Mat4::IDENTITY; skeleton.len()]; pose_to_model(&skeleton, &pose, &mut f); f };
+        prop_assume!(start_frames[upper].transform_point3(Vec3::ZERO).distance(start_frames[bone].transform_point3(Vec3::ZERO)) > 0.1);
+
+        let solution = skinlab::ik::solve_two_bone(&start_frames[upper], &start_frames[bone], length, target, Vec3::Z);
+        let tip = solution.model_from_lower.transform_point3(Vec3::new(0.0, length, 0.0));
+        assert_close(tip, target, 1e-3);
+    }
+}

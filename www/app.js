@@ -541,7 +541,8 @@ function wireCanvas() {
   canvas.addEventListener('pointerdown', (event) => {
     const [x, y] = canvasPoint(event);
     canvas.focus();
-    if (viewer.tool() === 'pose' && event.button === 0 && !event.shiftKey && viewer.pickBone(lab, x, y) < 0) {
+    if (viewer.tool() === 'pose' && event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey
+      && viewer.pickBone(lab, x, y) < 0) {
       const vertex = viewer.pickVertex(lab, x, y);
       viewer.selectVertex(lab, vertex);
       if (vertex >= 0) {
@@ -550,7 +551,7 @@ function wireCanvas() {
       }
     }
     if (playing && event.button === 0) pause();
-    const began = viewer.pointerDown(lab, x, y, event.button, event.shiftKey);
+    const began = viewer.pointerDown(lab, x, y, event.button, event.shiftKey, event.altKey || event.ctrlKey);
     if (began === 'none') {
       showNotice('Select a bone (click it in the Bones list) to paint its weight.');
       return;

@@ -91,6 +91,12 @@ pub enum EditError {
         /// The names that exist.
         known: String,
     },
+    /// Two-bone IK needs a parent to turn.
+    #[error("bone {bone} has no parent, so it cannot reach with a two-bone chain")]
+    NoParent {
+        /// The root bone asked to reach.
+        bone: usize,
+    },
     /// The scene has no animation clip with this index.
     #[error("animation {clip} does not exist (the scene has {clip_count})")]
     NoSuchClip {
@@ -322,6 +328,66 @@ impl Lab {
         Ok(())
     }
 
+    /// Turns bone `bone` and its parent so that `bone`'s tip reaches
+    /// `target_model` (or gets as close as the chain allows): the analytic
+    /// two-bone inverse kinematics of [`crate::ik::solve_two_bone`], bending
+    /// in the plane of the current bend, or across `fallback_normal` when
+    /// the chain is straight. Refused for a root bone.
+    pub fn reach(
+        &mut self,
+        bone: usize,
+        target_model: Vec3,
+        fallback_normal: Vec3,
+    ) -> Result<(), EditError> {
+        self.check_bone(bone)?;
+        let upper = self.scene.skeleton.bones()[bone]
+            .parent
+            .map(usize::from)
+            .ok_or(EditError::NoParent { bone })?;
+        if !target_model.is_finite() {
+            return Err(SceneError::NonFinite {
+                field: "target".to_owned(),
+                value: f32::NAN,
+            }
+            .into());
+        }
+        let bones = self.scene.skeleton.bones().to_vec();
+        let frames = self.model_from_bone_posed().to_vec();
+        let solution = crate::ik::solve_two_bone(
+            &frames[upper],
+            &frames[bone],
+            bones[bone].length,
+            target_model,
+            fallback_normal,
+        );
+        let unanimated_upper = self.model_from_bone_unanimated(upper)?;
+        let unanimated_lower = solution.model_from_upper
+            * crate::skeleton::own_from_child_frame(bones[upper].length)
+            * crate::skeleton::parent_tip_from_bone(&bones[bone]);
+        let to_transform = |animation: Mat4| {
+            let (scale, rotation, translation) = animation.to_scale_rotation_translation();
+            BoneTransform {
+                translation,
+                rotation: rotation.normalize(),
+                scale,
+            }
+        };
+        let upper_pose = to_transform(unanimated_upper.inverse() * solution.model_from_upper);
+        let lower_pose = to_transform(unanimated_lower.inverse() * solution.model_from_lower);
+        for (index, pose) in [(upper, upper_pose), (bone, lower_pose)] {
+            let doc = PoseDoc {
+                rotation: Some(pose.rotation.to_array()),
+                translation: Some(pose.translation.to_array()),
+                scale: Some(pose.scale.to_array()),
+            };
+            validate_bone_transform(&format!("pose[{index}]"), &doc)?;
+        }
+        self.scene.pose[upper] = upper_pose;
+        self.scene.pose[bone] = lower_pose;
+        self.changed();
+        Ok(())
+    }
+
     /// Bone `bone`'s animation.
     pub fn bone_pose(&self, bone: usize) -> Result<BoneTransform, EditError> {
         self.check_bone(bone)?;
@@ -479,6 +545,23 @@ mod tests {
         );
         let error = "lsb".parse::<SkinningMethod>().unwrap_err().to_string();
         assert!(error.contains("'lsb'"), "{error}");
+    }
+
+    #[test]
+    fn reaching_moves_the_tip_of_bone_2_to_the_target() {
+        let mut lab = Lab::example("two-bone").unwrap();
+        // The strip lies along +X: bone 2 runs from (2,0) to (4,0).
+        let target = Vec3::new(3.0, 1.5, 0.0);
+        lab.reach(1, target, Vec3::Z).unwrap();
+        let tip = lab.model_from_bone_posed()[1].transform_point3(Vec3::new(0.0, 2.0, 0.0));
+        assert!(tip.abs_diff_eq(target, 1e-4), "{tip}");
+        let root = lab.model_from_bone_posed()[0].transform_point3(Vec3::ZERO);
+        assert!(root.abs_diff_eq(Vec3::ZERO, 1e-6));
+        let error = lab.reach(0, target, Vec3::Z).unwrap_err().to_string();
+        assert!(error.contains("no parent"), "{error}");
+        assert!(lab
+            .reach(1, Vec3::new(f32::NAN, 0.0, 0.0), Vec3::Z)
+            .is_err());
     }
 
     #[test]

@@ -192,6 +192,19 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
+    /// Turns bone `bone` and its parent so that `bone`'s tip reaches
+    /// `target` (`[x, y, z]`, model space) by analytic two-bone IK, bending
+    /// in the current bend's plane (or the XY plane when straight).
+    pub fn reach(&mut self, bone: f64, target: JsValue) -> Result<(), JsError> {
+        const METHOD: &str = "reach";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let target = fixed_from_f64::<3>("target", &numbers(METHOD, "target", target)?)
+            .map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .reach(bone, glam::Vec3::from_array(target), glam::Vec3::Z)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
     /// Bone `bone`'s animation as `{rotation, translation, scale}`.
     #[wasm_bindgen(js_name = bonePose)]
     pub fn bone_pose(&self, bone: f64) -> Result<JsValue, JsError> {

@@ -48,6 +48,15 @@ enum Drag {
         bone: usize,
         last: Vec2,
     },
+    Reach {
+        bone: usize,
+        upper: usize,
+        from: Vec2,
+        start_bone: BoneTransform,
+        start_upper: BoneTransform,
+        tip_model: Vec3,
+        axis_model: Vec3,
+    },
 }
 
 /// What a press on the canvas does.
@@ -341,9 +350,10 @@ impl Viewer {
     }
 
     /// Starts a drag at `(x, y)`. On a bone: selects it and turns it (with
-    /// `shift`: moves the root). Elsewhere: orbits (3D) or pans (2D); the
+    /// `shift`: moves the root; with `reach`: drags its tip by two-bone IK,
+    /// turning it and its parent). Elsewhere: orbits (3D) or pans (2D); the
     /// secondary buttons always pan. Returns what began: `rotate`, `move`,
-    /// `orbit` or `pan`.
+    /// `reach`, `orbit` or `pan`.
     #[wasm_bindgen(js_name = pointerDown)]
     pub fn pointer_down(
         &mut self,
@@ -352,6 +362,7 @@ impl Viewer {
         y: f32,
         button: i32,
         shift: bool,
+        reach: bool,
     ) -> String {
         let point = Vec2::new(x, y);
         let viewport = self.viewport_css();
@@ -376,7 +387,25 @@ impl Viewer {
         } else {
             None
         };
+        let parent_of = |bone: usize| lab.scene().skeleton.bones()[bone].parent.map(usize::from);
         let drag = match picked {
+            Some(bone) if reach && parent_of(bone).is_some() => {
+                self.selected = Some(bone);
+                let upper = parent_of(bone).unwrap_or_default();
+                let length = lab.scene().skeleton.bones()[bone].length;
+                let tip_model =
+                    lab.model_from_bone_posed()[bone].transform_point3(Vec3::new(0.0, length, 0.0));
+                lab.checkpoint();
+                Drag::Reach {
+                    bone,
+                    upper,
+                    from: point,
+                    start_bone: lab.bone_pose(bone).unwrap_or_default(),
+                    start_upper: lab.bone_pose(upper).unwrap_or_default(),
+                    tip_model,
+                    axis_model: self.camera.toward_eye(),
+                }
+            }
             Some(bone) if shift => {
                 self.selected = Some(bone);
                 let root = 0;
@@ -416,6 +445,7 @@ impl Viewer {
             Drag::Orbit { .. } => "orbit",
             Drag::Pan { .. } => "pan",
             Drag::Paint { .. } => "paint",
+            Drag::Reach { .. } => "reach",
         };
         self.drag = Some(drag);
         kind.to_owned()
@@ -463,6 +493,27 @@ impl Viewer {
                 self.camera.pan(point - *last, viewport);
                 *last = point;
                 true
+            }
+            Some(Drag::Reach {
+                bone,
+                upper,
+                from,
+                start_bone,
+                start_upper,
+                tip_model,
+                axis_model,
+            }) => {
+                // Solve from the pose the drag started in, so the chain does
+                // not drift as the pointer wanders.
+                let target =
+                    *tip_model + self.camera.model_delta(point - *from, *tip_model, viewport);
+                let (bone, upper, axis) = (*bone, *upper, *axis_model);
+                let restored = lab
+                    .set_bone_transform(upper, *start_upper)
+                    .and_then(|()| lab.set_bone_transform(bone, *start_bone));
+                restored
+                    .and_then(|()| lab.reach(bone, target, axis))
+                    .is_ok()
             }
             Some(Drag::Paint { bone, last }) => {
                 let (bone, from) = (*bone, *last);

@@ -133,6 +133,35 @@ test('Shift-drag moves the root, R resets, and number keys switch examples', asy
   await nextFrame(page);
 });
 
+test('Alt-drag pulls the tip of bone 2 by two-bone IK', async () => {
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.loadExample('two-bone')));
+  // The tip of bone 2 is midway between the strip's two rightmost vertices.
+  const tipOnScreen = () => page.evaluate(() => {
+    const [a, b] = [window.skinlab.vertexScreenPoint(16), window.skinlab.vertexScreenPoint(17)];
+    return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  });
+  const before = await tipOnScreen();
+  const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
+  const box = await page.locator('#view').boundingBox();
+  await page.keyboard.down('Alt');
+  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + grab.x - 80, box.y + grab.y - 90, { steps: 8 });
+  await page.mouse.up();
+  await page.keyboard.up('Alt');
+  await nextFrame(page);
+  const after = await tipOnScreen();
+  console.log(`# IK: tip moved by (${(after.x - before.x).toFixed(1)}, ${(after.y - before.y).toFixed(1)}) px for a drag of (-80, -90)`);
+  assert.ok(Math.abs(after.x - before.x + 80) < 1.5 && Math.abs(after.y - before.y + 90) < 1.5, 'the tip follows the pointer');
+  const poses = await page.evaluate(() => [0, 1].map((b) => window.skinlab.lab.bonePose(b).rotation));
+  assert.notDeepEqual(poses[0], [0, 0, 0, 1], 'bone 1 turned');
+  assert.notDeepEqual(poses[1], [0, 0, 0, 1], 'bone 2 turned');
+  // One IK drag is one undo step.
+  await page.keyboard.press('Control+z');
+  await nextFrame(page);
+  assert.deepEqual(await page.evaluate(() => window.skinlab.lab.bonePose(0).rotation), [0, 0, 0, 1]);
+});
+
 test('GPU skinning equals the CPU reference for every example and both methods', async () => {
   for (const [index, name] of EXAMPLES.entries()) {
     await page.evaluate((name) => window.skinlab.loadExample(name), name);

@@ -187,3 +187,14 @@ test('8-bit weights: the reference skins with the unorm8 round trip and reports 
   assert.deepEqual(lab.influences(5), [[0, 0.699999988079071], [1, 0.30000001192092896]], 'the stored weights stay f32');
   assert.throws(() => lab.quantisationReport('lsb'), /quantisationReport: unknown skinning method 'lsb'/);
 });
+
+test('reach: two-bone IK puts the tip of bone 2 on the target', () => {
+  const lab = Lab.fromSceneJson(JSON.stringify(stripScene()));
+  lab.reach(1, [1.5, 2.5, 0]);
+  // The tip of bone 2 is M_2 applied to its rest tip (0, 4, 0).
+  const m = Array.from(lab.skinningMatrix(1));
+  const tip = [0, 1, 2].map((r) => m[4 + r] * 4 + m[12 + r]);
+  close(tip, [1.5, 2.5, 0], 1e-4);
+  assert.throws(() => lab.reach(0, [1, 1, 0]), /reach: bone 0 has no parent/);
+  assert.throws(() => lab.reach(1, [1, 1]), /reach: target: expected 3 numbers, got 2/);
+});
