@@ -616,6 +616,20 @@ function wireControls() {
       const index = Number(event.key) - 1;
       if (Number.isInteger(index) && index >= 0 && index < names.length) loadExample(names[index]);
       else if (key === 'r') resetPose();
+      else if (key === 'arrowleft' || key === 'arrowright') {
+        // Presenters' keys: turn the selected bone, 5° a press (1° with Shift).
+        const step = (event.shiftKey ? 1 : 5) * (key === 'arrowleft' ? 1 : -1);
+        if (viewer.turnSelected(lab, step)) {
+          event.preventDefault();
+          requestRender();
+        }
+      } else if (key === 'pageup' || key === 'pagedown') {
+        const count = lab.boneCount();
+        const current = viewer.selectedBone();
+        const next = current < 0 ? 0 : (current + (key === 'pagedown' ? 1 : count - 1)) % count;
+        event.preventDefault();
+        selectBone(next);
+      }
       else if (key === 'p') setTool('pose');
       else if (key === 'w') setTool('paint');
     }

@@ -60,7 +60,7 @@ const LABELS = {
     vertexNote: 'Gewicht eintippen und Enter drücken; die Liste wird auf Summe 1 normiert.',
     noBone: 'Kein Bone gewählt',
     noBoneHint: 'Einen Bone anklicken, um ihn zu wählen; ziehen, um ihn um seinen Ursprung zu drehen.',
-    hint: 'Bone ziehen dreht ihn · Alt- oder Strg-Ziehen zieht seine Spitze (IK mit zwei Bones) · Umschalt+Ziehen verschiebt die Wurzel · Vertex anklicken zeigt seine Gewichte · leere Fläche ziehen dreht (3D) oder verschiebt (2D) die Ansicht · Mausrad zoomt · Tasten 1–7 wählen ein Beispiel · P / W posieren oder malen · R setzt zurück',
+    hint: 'Bone ziehen dreht ihn · Alt- oder Strg-Ziehen zieht seine Spitze (IK mit zwei Bones) · Umschalt+Ziehen verschiebt die Wurzel · Vertex anklicken zeigt seine Gewichte · leere Fläche ziehen dreht (3D) oder verschiebt (2D) die Ansicht · Mausrad zoomt · Tasten 1–7 wählen ein Beispiel · P / W posieren oder malen · R setzt zurück · Bild↑/Bild↓ wählen einen Bone, ←/→ drehen ihn',
     rotation: 'Drehung',
     about: 'um',
     'matrix.rest': 'Ruhesystem, Bone → Modell',

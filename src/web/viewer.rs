@@ -695,6 +695,29 @@ impl Viewer {
         self.selected_vertex.map_or(-1, |v| v as i32)
     }
 
+    /// Turns the selected bone by `degrees` about the view axis
+    /// (counter-clockwise as seen), as one undo step: the keyboard's way to
+    /// pose. False when no bone is selected.
+    #[wasm_bindgen(js_name = turnSelected)]
+    pub fn turn_selected(&mut self, lab: &mut JsLab, degrees: f32) -> bool {
+        let lab = &mut lab.inner;
+        let Some(bone) = self.selected.filter(|&b| b < lab.bone_count()) else {
+            return false;
+        };
+        let (Ok(frame), Ok(start)) = (lab.model_from_bone_unanimated(bone), lab.bone_pose(bone))
+        else {
+            return false;
+        };
+        lab.checkpoint();
+        let turned = rotate_about_axis(
+            &start,
+            rotation_of(&frame),
+            self.camera.toward_eye(),
+            degrees.to_radians(),
+        );
+        lab.set_bone_transform(bone, turned).is_ok()
+    }
+
     /// Ends the drag.
     #[wasm_bindgen(js_name = pointerUp)]
     pub fn pointer_up(&mut self) {

@@ -126,6 +126,15 @@ test('Shift-drag moves the root, R resets, and number keys switch examples', asy
   await page.keyboard.press('r');
   await nextFrame(page);
   assert.deepEqual((await page.evaluate(() => window.skinlab.lab.bonePose(0))).translation, [0, 0, 0]);
+  // PageDown picks bone 1 then bone 2; each ← turns it 5° counter-clockwise.
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageDown');
+  assert.equal(await page.evaluate(() => window.skinlab.selectedBone()), 1);
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await nextFrame(page);
+  const [, , z, w] = await page.evaluate(() => window.skinlab.lab.bonePose(1).rotation);
+  assert.ok(Math.abs((2 * Math.atan2(z, w) * 180) / Math.PI - 10) < 1e-3, 'two presses turn bone 2 by 10°');
   await page.keyboard.press('5');
   await nextFrame(page);
   assert.equal(await page.evaluate(() => window.skinlab.example), 'tube');
