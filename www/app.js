@@ -658,7 +658,13 @@ function wireControls() {
   $('#reset').addEventListener('click', resetPose);
   $('#undo').addEventListener('click', undo);
   $('#redo').addEventListener('click', redo);
-  $('#share').addEventListener('click', () => copyText(shareLink(), 'Link'));
+  $('#share').addEventListener('click', () => {
+    if (!exampleName) {
+      showNotice('A scene of your own travels as a file: use “Save scene”, then “Load scene” on the other side.');
+      return;
+    }
+    copyText(shareLink(), 'Link');
+  });
   $('#embed').addEventListener('click', () => copyText(embedCode(), 'Embed code'));
   $('#export-png').addEventListener('click', exportPng);
   $('#export-json').addEventListener('click', exportJson);
