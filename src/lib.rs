@@ -1,10 +1,14 @@
 //! Skinlab: an interactive lab for skeletal skinning.
 //!
-//! The core of this crate (every module except `web`) is plain Rust over
-//! [`glam`] and [`serde`]: it builds a skeleton from bones, poses it, derives
-//! the skinning palette and deforms a mesh by linear blend skinning (LBS) or
-//! dual quaternion skinning (DQS). The `web` module, compiled for `wasm32`
-//! only, wraps it for JavaScript.
+//! The core of this crate (every module except `render` and `web`) is plain
+//! Rust over [`glam`] and [`serde`]: it builds a skeleton from bones, poses
+//! it (by hand, by two-bone IK or from keyframes), derives the skinning
+//! palette and deforms a mesh by linear blend skinning (LBS) or dual
+//! quaternion skinning (DQS); it edits and computes weights, and reads scene
+//! JSON and glTF. The interaction math (picking, drag-to-rotate, brushes) is
+//! core too, in plain numbers. `render` (WebGL2 through glow) and `web` (the
+//! wasm-bindgen API and the canvas), compiled for `wasm32` only, put it in
+//! the browser.
 //!
 //! # Conventions
 //!
