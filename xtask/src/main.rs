@@ -95,7 +95,7 @@ fn build() -> Result<(), String> {
     let wasm = root().join("target/wasm32-unknown-unknown/release/skinlab.wasm");
     let out_dir = root().join("www/pkg");
     run(
-        "wasm-bindgen",
+        &tools::wasm_bindgen_program(),
         &[
             "--target",
             "web",

@@ -44,11 +44,38 @@ fn locked_wasm_bindgen_version() -> Result<String, String> {
     Err("Cargo.lock has no wasm-bindgen entry".to_owned())
 }
 
+/// Where `cargo install` puts binaries: `$CARGO_HOME/bin`, by default
+/// `~/.cargo/bin`.
+fn cargo_bin_dir() -> Option<std::path::PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|home| std::path::Path::new(&home).join(".cargo"))
+        })?;
+    Some(home.join("bin"))
+}
+
+/// The wasm-bindgen CLI to run: the one on the PATH, or the one `cargo
+/// install` just put in cargo's bin folder when that folder is not on the
+/// PATH.
+pub fn wasm_bindgen_program() -> String {
+    if output_of("wasm-bindgen", &["--version"]).is_some() {
+        return "wasm-bindgen".to_owned();
+    }
+    cargo_bin_dir()
+        .map(|dir| dir.join("wasm-bindgen"))
+        .filter(|path| path.exists())
+        .map_or_else(
+            || "wasm-bindgen".to_owned(),
+            |path| path.to_string_lossy().into_owned(),
+        )
+}
+
 /// Installs the wasm-bindgen CLI of exactly the locked version, unless that
-/// version is already on the PATH.
+/// version is already there.
 pub fn ensure_wasm_bindgen() -> Result<(), String> {
     let version = locked_wasm_bindgen_version()?;
-    let found = output_of("wasm-bindgen", &["--version"]).unwrap_or_default();
+    let found = output_of(&wasm_bindgen_program(), &["--version"]).unwrap_or_default();
     if found.split_whitespace().nth(1) == Some(version.as_str()) {
         return Ok(());
     }
