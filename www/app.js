@@ -748,6 +748,7 @@ async function start() {
     selectedVertex: () => viewer.selectedVertex(),
     setOverlay,
     gpuSkinnedPositions: (method) => viewer.gpuSkinnedPositions(lab, method),
+    gpuSkinnedNormals: (method) => viewer.gpuSkinnedNormals(lab, method),
     boneScreenPoint(bone) { const [x, y] = viewer.boneScreenPoint(lab, bone); return { x, y }; },
     vertexScreenPoint(vertex) { const [x, y] = viewer.vertexScreenPoint(lab, vertex); return { x, y }; },
     undo,

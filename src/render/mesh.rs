@@ -94,7 +94,7 @@ pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
         gl.bind_buffer(glow::ARRAY_BUFFER, Some(feedback_buffer));
         gl.buffer_data_size(
             glow::ARRAY_BUFFER,
-            (positions.len() * 4).max(4) as i32,
+            (positions.len() * 2 * 4).max(4) as i32,
             glow::STREAM_READ,
         );
         gl.bind_buffer(glow::ARRAY_BUFFER, None);

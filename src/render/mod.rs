@@ -229,7 +229,7 @@ impl Renderer {
             None => defines.push("PALETTE_TEXTURE".to_owned()),
         }
         let feedback: &[&str] = if variant.feedback {
-            &["v_position_model"]
+            &["v_position_model", "v_normal_model"]
         } else {
             &[]
         };
@@ -498,14 +498,14 @@ impl Renderer {
     }
 
     /// Skins every vertex on the GPU with the shader the page draws with, and
-    /// reads the positions back through transform feedback: `x, y, z` per
-    /// vertex, model space.
-    pub fn gpu_skinned_positions(
+    /// reads positions and normals back through transform feedback: `x, y, z`
+    /// per vertex each, model space.
+    pub fn gpu_skinned(
         &mut self,
         gl: &glow::Context,
         lab: &mut Lab,
         method: SkinningMethod,
-    ) -> Result<Vec<f32>, String> {
+    ) -> Result<(Vec<f32>, Vec<f32>), String> {
         self.sync_mesh(gl, lab)?;
         let variant = self.variant(method, lab.bone_count(), true);
         let program = self.program(gl, variant)?;
@@ -514,10 +514,11 @@ impl Renderer {
         }
         self.bind_palette(gl, lab, method, variant, program);
         let Some(mesh) = self.mesh.as_ref() else {
-            return Ok(Vec::new());
+            return Ok((Vec::new(), Vec::new()));
         };
         let uniforms = MeshUniforms::new(gl, program);
-        let mut out = vec![0_f32; mesh.vertex_count as usize * 3];
+        // Interleaved: position xyz, normal xyz, per vertex.
+        let mut out = vec![0_f32; mesh.vertex_count as usize * 6];
         unsafe {
             gl.uniform_1_f32(uniforms.skinned.as_ref(), 1.0);
             gl.bind_vertex_array(Some(mesh.vertex_array));
@@ -543,7 +544,15 @@ impl Renderer {
             );
             gl.bind_buffer(glow::COPY_READ_BUFFER, None);
         }
-        Ok(out)
+        let positions = out
+            .chunks_exact(6)
+            .flat_map(|v| [v[0], v[1], v[2]])
+            .collect();
+        let normals = out
+            .chunks_exact(6)
+            .flat_map(|v| [v[3], v[4], v[5]])
+            .collect();
+        Ok((positions, normals))
     }
 }
 

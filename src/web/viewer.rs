@@ -759,6 +759,21 @@ impl Viewer {
         Ok(())
     }
 
+    fn gpu_skinned(
+        &mut self,
+        lab: &mut JsLab,
+        method: Option<String>,
+        what: &str,
+    ) -> Result<(Vec<f32>, Vec<f32>), JsError> {
+        let method = match method {
+            Some(name) => name.parse().map_err(|e| js_error(what, e))?,
+            None => self.method,
+        };
+        self.renderer
+            .gpu_skinned(&self.gl, &mut lab.inner, method)
+            .map_err(|e| js_error(what, e))
+    }
+
     /// GPU-skinned positions, read back from the vertex shader through
     /// transform feedback: `x, y, z` per vertex, for `method` or the drawing
     /// method when omitted.
@@ -768,15 +783,20 @@ impl Viewer {
         lab: &mut JsLab,
         method: Option<String>,
     ) -> Result<Vec<f32>, JsError> {
-        let method = match method {
-            Some(name) => name
-                .parse()
-                .map_err(|e| js_error("gpuSkinnedPositions", e))?,
-            None => self.method,
-        };
-        self.renderer
-            .gpu_skinned_positions(&self.gl, &mut lab.inner, method)
-            .map_err(|e| js_error("gpuSkinnedPositions", e))
+        self.gpu_skinned(lab, method, "gpuSkinnedPositions")
+            .map(|(positions, _)| positions)
+    }
+
+    /// GPU-skinned unit normals, read back like
+    /// [`Viewer::gpu_skinned_positions`].
+    #[wasm_bindgen(js_name = gpuSkinnedNormals)]
+    pub fn gpu_skinned_normals(
+        &mut self,
+        lab: &mut JsLab,
+        method: Option<String>,
+    ) -> Result<Vec<f32>, JsError> {
+        self.gpu_skinned(lab, method, "gpuSkinnedNormals")
+            .map(|(_, normals)| normals)
     }
 
     /// Forces the palette into a float texture even where uniforms would fit

@@ -39,11 +39,15 @@ async function randomPose(seed) {
 
 async function gpuVersusCpu(method) {
   return page.evaluate((method) => {
+    const worstOf = (gpu, cpu) => {
+      let worst = 0;
+      for (let k = 0; k < cpu.length; k++) worst = Math.max(worst, Math.abs(gpu[k] - cpu[k]));
+      return worst;
+    };
     const gpu = window.skinlab.gpuSkinnedPositions(method);
     const cpu = window.skinlab.lab.skinnedPositions(method);
-    let worst = 0;
-    for (let k = 0; k < cpu.length; k++) worst = Math.max(worst, Math.abs(gpu[k] - cpu[k]));
-    return { worst, count: cpu.length / 3, gpuLength: gpu.length };
+    const normals = worstOf(window.skinlab.gpuSkinnedNormals(method), window.skinlab.lab.skinnedNormals(method));
+    return { worst: worstOf(gpu, cpu), normals, count: cpu.length / 3, gpuLength: gpu.length };
   }, method);
 }
 
@@ -176,10 +180,11 @@ test('GPU skinning equals the CPU reference for every example and both methods',
     await page.evaluate((name) => window.skinlab.loadExample(name), name);
     await randomPose(1000 + index);
     for (const method of ['lbs', 'dqs']) {
-      const { worst, count, gpuLength } = await gpuVersusCpu(method);
+      const { worst, normals, count, gpuLength } = await gpuVersusCpu(method);
       assert.equal(gpuLength, 3 * count, `${name}/${method}: one position per vertex`);
       assert.ok(worst < 1e-4, `${name}/${method}: GPU and CPU differ by ${worst}`);
-      console.log(`# ${name} ${method}: ${count} vertices, max |GPU − CPU| = ${worst.toExponential(2)}`);
+      assert.ok(normals < 1e-4, `${name}/${method}: GPU and CPU normals differ by ${normals}`);
+      console.log(`# ${name} ${method}: ${count} vertices, max |GPU − CPU| = ${worst.toExponential(2)} (normals ${normals.toExponential(2)})`);
     }
   }
 });
