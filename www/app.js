@@ -11,7 +11,7 @@ const CAPTIONS = {
   'two-bone-smooth': 'Near the joint the vertices belong to both bones: turn bone 2 and the strip bends smoothly.',
   'y-junction': 'The fork vertex belongs to both branches, half each: bend a branch and the fork follows halfway.',
   'y-junction-unweighted': 'The fork vertex belongs to the left branch only: bend the right branch and the skin tears at the fork.',
-  tube: 'Twist bone 2 by 180° and compare: LBS collapses the joint to a “candy wrapper”, DQS keeps its volume.',
+  tube: 'Twist bone 2 by 180° and compare (“Side by side” shows both): LBS collapses the joint to a “candy wrapper”, DQS keeps its volume.',
   chain: '300 bones: too many for uniforms, so the matrix palette travels to the shader as a float texture.',
   fingers: 'Press “Nearest bone”: the index fingertip is nearer the middle finger’s bone and follows it. “Bone heat” keeps it on its own finger.',
 };
@@ -76,6 +76,7 @@ function resizeCanvas() {
     canvas.width = width;
     canvas.height = height;
   }
+  $('#compare-divider').style.height = `${canvas.clientHeight}px`;
 }
 
 function drawFrame() {
@@ -237,6 +238,13 @@ function setMethod(method) {
   requestRender();
 }
 
+function setCompare(on) {
+  viewer.setCompare(on);
+  $('#compare').setAttribute('aria-pressed', String(on));
+  $('#compare-labels').hidden = !on;
+  requestRender();
+}
+
 function setTool(tool) {
   viewer.setTool(tool);
   for (const button of document.querySelectorAll('[data-tool]')) {
@@ -335,6 +343,7 @@ const settings = {};
 function currentState() {
   const state = { v: 1, e: exampleName, m: viewer.method(), d: viewer.view(), c: Array.from(viewer.cameraState()) };
   if (lab.isQuantised()) state.q = 1;
+  if (viewer.compare()) state.k = 1;
   const poses = [];
   for (let bone = 0; bone < lab.boneCount(); bone++) {
     const { rotation, translation, scale } = lab.bonePose(bone);
@@ -386,6 +395,7 @@ function restoreState(state) {
   if (state.c) viewer.setCameraState(new Float32Array(state.c));
   if (state.m) setMethod(state.m);
   setQuantised(state.q === 1);
+  setCompare(state.k === 1);
 }
 
 function shareLink() {
@@ -468,6 +478,7 @@ function viewerSettings() {
     weightView: viewer.weightView(),
     bone: viewer.selectedBone(),
     vertex: viewer.selectedVertex(),
+    compare: viewer.compare(),
     overlays,
   };
 }
@@ -487,6 +498,7 @@ function rebuildViewer(saved) {
   viewer.setWeightView(saved.weightView);
   viewer.selectBone(lab, saved.bone);
   viewer.selectVertex(lab, saved.vertex);
+  viewer.setCompare(saved.compare);
   for (const [name, on] of Object.entries(saved.overlays)) viewer.setOverlay(name, on);
   readBrush();
   viewer.setMirror($('#brush-mirror').checked);
@@ -655,6 +667,7 @@ function wireControls() {
   $('#brush-mirror').addEventListener('change', (event) => viewer.setMirror(event.target.checked));
   $('#weight-view').addEventListener('change', (event) => setWeightView(event.target.value));
   $('#quantised').addEventListener('change', (event) => setQuantised(event.target.checked));
+  $('#compare').addEventListener('click', () => setCompare(!viewer.compare()));
   $('#reset').addEventListener('click', resetPose);
   $('#undo').addEventListener('click', undo);
   $('#redo').addEventListener('click', redo);
@@ -738,6 +751,7 @@ async function start() {
     tool: () => viewer.tool(),
     setWeightView,
     setQuantised,
+    setCompare,
     setBrush,
     setMirror(on) { $('#brush-mirror').checked = on; viewer.setMirror(on); },
     lockBone(bone, locked = true) { lab.setLocked(bone, locked); panel.buildBoneList(); },

@@ -74,6 +74,7 @@ export function decodeState(hash) {
   if (state.c !== undefined && !numbers(state.c, 6)) throw new Error("the link's camera is not six numbers");
   if (state.d !== undefined && !CHOICES.view.includes(state.d)) throw new Error(`the link's view '${state.d}' is unknown`);
   if (state.q !== undefined && state.q !== 1) throw new Error("the link's weight format is unknown");
+  if (state.k !== undefined && state.k !== 1) throw new Error("the link's comparison flag is unknown");
   for (const entry of state.p ?? []) {
     if (!numbers(entry, 11)) throw new Error('a pose in the link is not eleven numbers');
   }

@@ -73,8 +73,11 @@ pub enum WeightView {
 pub struct FrameSettings {
     /// The view.
     pub camera: Camera,
-    /// Drawing-buffer size, device pixels.
+    /// Drawing-buffer size of the area drawn, device pixels.
     pub viewport_pixels: (i32, i32),
+    /// Lower-left corner of the area drawn in the drawing buffer (not `0, 0`
+    /// when two views share the canvas).
+    pub viewport_origin: (i32, i32),
     /// Device pixels per CSS pixel.
     pub pixel_ratio: f32,
     /// LBS or DQS.
@@ -386,10 +389,15 @@ impl Renderer {
         let (width, height) = settings.viewport_pixels;
         let viewport = Vec2::new(width.max(1) as f32, height.max(1) as f32);
         let clip_from_model = settings.camera.clip_from_model(viewport);
+        let (x, y) = settings.viewport_origin;
         unsafe {
-            gl.viewport(0, 0, width, height);
+            gl.viewport(x, y, width, height);
+            // Clear only this view's area, so two views can share a canvas.
+            gl.enable(glow::SCISSOR_TEST);
+            gl.scissor(x, y, width, height);
             gl.clear_color(BACKGROUND[0], BACKGROUND[1], BACKGROUND[2], BACKGROUND[3]);
             gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+            gl.disable(glow::SCISSOR_TEST);
             gl.enable(glow::BLEND);
             // Colour blends by alpha; the canvas' own alpha stays opaque so
             // the page behind never shows through.

@@ -86,6 +86,7 @@ pub struct Viewer {
     selected_vertex: Option<usize>,
     stroke_pruned: usize,
     stroke_touched: usize,
+    compare: bool,
 }
 
 fn screen_bones(lab: &mut Lab, camera: &Camera, viewport: Vec2) -> Vec<ScreenBone> {
@@ -159,38 +160,80 @@ impl Viewer {
             selected_vertex: None,
             stroke_pruned: 0,
             stroke_touched: 0,
+            compare: false,
         })
     }
 
+    /// The size of one view in CSS pixels: the whole canvas, or its left
+    /// half when comparing LBS and DQS side by side.
     fn viewport_css(&self) -> Vec2 {
-        Vec2::new(
-            self.canvas.client_width().max(1) as f32,
-            self.canvas.client_height().max(1) as f32,
-        )
+        let width = self.canvas.client_width().max(1) as f32;
+        let width = if self.compare {
+            (width / 2.0).max(1.0)
+        } else {
+            width
+        };
+        Vec2::new(width, self.canvas.client_height().max(1) as f32)
+    }
+
+    /// A canvas point in the coordinates of the view under it: both halves
+    /// of a side-by-side comparison show the same scene.
+    fn local_point(&self, x: f32, y: f32) -> Vec2 {
+        let half = self.viewport_css().x;
+        if self.compare && x >= half {
+            Vec2::new(x - half, y)
+        } else {
+            Vec2::new(x, y)
+        }
     }
 
     /// Draws one frame.
     pub fn render(&mut self, lab: &mut JsLab) -> Result<(), JsError> {
         let pixels = (self.canvas.width() as i32, self.canvas.height() as i32);
-        let pixel_ratio = pixels.1 as f32 / self.viewport_css().y;
-        let settings = FrameSettings {
-            camera: self.camera,
-            viewport_pixels: pixels,
-            pixel_ratio: pixel_ratio.max(0.5),
-            method: self.method,
-            overlays: self.overlays,
-            selected: self.selected.filter(|&b| b < lab.inner.bone_count()),
-            flat: self.flat,
-            view: self.weight_view,
-            selected_vertex: self
-                .selected_vertex
-                .filter(|&v| v < lab.inner.vertex_count()),
+        let pixel_ratio = pixels.1 as f32 / self.canvas.client_height().max(1) as f32;
+        let half = pixels.0 / 2;
+        // One view, or LBS on the left and DQS on the right.
+        type View = ((i32, i32), (i32, i32), SkinningMethod);
+        let views: Vec<View> = if self.compare {
+            vec![
+                ((0, 0), (half, pixels.1), SkinningMethod::Lbs),
+                ((half, 0), (pixels.0 - half, pixels.1), SkinningMethod::Dqs),
+            ]
+        } else {
+            vec![((0, 0), pixels, self.method)]
         };
-        self.renderer
-            .draw(&self.gl, &mut lab.inner, &settings)
-            .map_err(|e| js_error("render", e))?;
+        for (origin, size, method) in views {
+            let settings = FrameSettings {
+                camera: self.camera,
+                viewport_pixels: size,
+                viewport_origin: origin,
+                pixel_ratio: pixel_ratio.max(0.5),
+                method,
+                overlays: self.overlays,
+                selected: self.selected.filter(|&b| b < lab.inner.bone_count()),
+                flat: self.flat,
+                view: self.weight_view,
+                selected_vertex: self
+                    .selected_vertex
+                    .filter(|&v| v < lab.inner.vertex_count()),
+            };
+            self.renderer
+                .draw(&self.gl, &mut lab.inner, &settings)
+                .map_err(|e| js_error("render", e))?;
+        }
         self.frames += 1;
         Ok(())
+    }
+
+    /// Shows LBS (left) and DQS (right) side by side, or one view.
+    #[wasm_bindgen(js_name = setCompare)]
+    pub fn set_compare(&mut self, on: bool) {
+        self.compare = on;
+    }
+
+    /// Whether LBS and DQS are shown side by side.
+    pub fn compare(&self) -> bool {
+        self.compare
     }
 
     /// Frames drawn so far.
@@ -346,7 +389,7 @@ impl Viewer {
     #[wasm_bindgen(js_name = pickBone)]
     pub fn pick_bone(&self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
         let bones = screen_bones(&mut lab.inner, &self.camera, self.viewport_css());
-        pick_bone(&bones, Vec2::new(x, y), PICK_RADIUS).map_or(-1, |b| b as i32)
+        pick_bone(&bones, self.local_point(x, y), PICK_RADIUS).map_or(-1, |b| b as i32)
     }
 
     /// Starts a drag at `(x, y)`. On a bone: selects it and turns it (with
@@ -364,7 +407,7 @@ impl Viewer {
         shift: bool,
         reach: bool,
     ) -> String {
-        let point = Vec2::new(x, y);
+        let point = self.local_point(x, y);
         let viewport = self.viewport_css();
         let lab = &mut lab.inner;
         if self.tool == Tool::Paint && button == 0 {
@@ -454,7 +497,7 @@ impl Viewer {
     /// Continues the drag to `(x, y)`; true if anything changed.
     #[wasm_bindgen(js_name = pointerMove)]
     pub fn pointer_move(&mut self, lab: &mut JsLab, x: f32, y: f32) -> bool {
-        let point = Vec2::new(x, y);
+        let point = self.local_point(x, y);
         let viewport = self.viewport_css();
         let lab = &mut lab.inner;
         match self.drag.as_mut() {
@@ -659,7 +702,7 @@ impl Viewer {
     #[wasm_bindgen(js_name = pickVertex)]
     pub fn pick_vertex(&self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
         let viewport = self.viewport_css();
-        let point = Vec2::new(x, y);
+        let point = self.local_point(x, y);
         lab.inner
             .skinned_positions(self.method)
             .iter()

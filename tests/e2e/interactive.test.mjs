@@ -206,6 +206,46 @@ test('with 8-bit weights the GPU (unorm8 attributes) still equals the CPU refere
   await page.evaluate(() => window.skinlab.setQuantised(false));
 });
 
+test('side by side: the twisted tube collapses under LBS (left) and keeps its width under DQS (right)', async () => {
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.loadExample('tube');
+    window.skinlab.setOverlay('bones', false);
+    window.skinlab.setCompare(true);
+    window.skinlab.lab.setBonePose(1, [0, 1, 0, 0]);
+  }));
+  // Count the mesh's pixels across the joint ring's row in each half.
+  const widths = await page.evaluate(() => {
+    const joint = window.skinlab.vertexScreenPoint(8 * 24);
+    const canvas = document.querySelector('#view');
+    const ratio = canvas.width / canvas.clientWidth;
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const row = context.getImageData(0, Math.round(joint.y * ratio), canvas.width, 1).data;
+    const [r0, g0, b0] = row;
+    const count = (from, to) => {
+      let n = 0;
+      for (let x = from; x < to; x++) {
+        const k = 4 * x;
+        if (Math.abs(row[k] - r0) + Math.abs(row[k + 1] - g0) + Math.abs(row[k + 2] - b0) > 24) n++;
+      }
+      return n;
+    };
+    const half = Math.floor(canvas.width / 2);
+    return { lbs: count(0, half), dqs: count(half, canvas.width) };
+  });
+  console.log(`# side by side, tube twisted 180°: joint row ${widths.lbs} px wide under LBS, ${widths.dqs} px under DQS`);
+  assert.ok(widths.dqs > 3 * Math.max(widths.lbs, 1), 'LBS pinches the joint, DQS does not');
+  await screenshot(page, 'compare-tube');
+  // A drag in the right half turns the same bone.
+  const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
+  const half = await page.evaluate(() => document.querySelector('#view').clientWidth / 2);
+  assert.equal(await page.evaluate(({ x, y }) => window.skinlab.viewer.pickBone(window.skinlab.lab, x, y), { x: grab.x + half, y: grab.y }), 1);
+  await page.evaluate(() => { window.skinlab.setCompare(false); window.skinlab.setOverlay('bones', true); });
+});
+
 test('the palette texture path agrees too, forced on a small example', async () => {
   await page.evaluate(() => window.skinlab.loadExample('tube'));
   await randomPose(7);
