@@ -160,6 +160,8 @@ export function createPanel(app) {
 
 
   function updatePanel() {
+    $('#undo').disabled = !app.lab.canUndo();
+    $('#redo').disabled = !app.lab.canRedo();
     updateBoneList();
     updateVertexPanel();
     updateQuantisation();

@@ -45,6 +45,16 @@ impl Lab {
         self.redo_stack.clear();
     }
 
+    /// Whether there is a step to undo.
+    pub fn can_undo(&self) -> bool {
+        !self.undo_stack.is_empty()
+    }
+
+    /// Whether there is a step to redo.
+    pub fn can_redo(&self) -> bool {
+        !self.redo_stack.is_empty()
+    }
+
     /// Goes back to the last checkpoint; false if there is none.
     pub fn undo(&mut self) -> bool {
         let Some(previous) = self.undo_stack.pop() else {

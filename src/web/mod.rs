@@ -312,6 +312,18 @@ impl JsLab {
         self.inner.undo()
     }
 
+    /// Whether there is a step to undo.
+    #[wasm_bindgen(js_name = canUndo)]
+    pub fn can_undo(&self) -> bool {
+        self.inner.can_undo()
+    }
+
+    /// Whether there is a step to redo.
+    #[wasm_bindgen(js_name = canRedo)]
+    pub fn can_redo(&self) -> bool {
+        self.inner.can_redo()
+    }
+
     /// Re-applies the step undo took back; false if there is none.
     pub fn redo(&mut self) -> bool {
         self.inner.redo()
