@@ -15,12 +15,10 @@ fn model(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The inverse bind matrices, read straight from the file (tightly packed
-/// MAT4 floats), independently of the importer.
-fn inverse_binds(text: &str) -> Vec<Mat4> {
-    let doc: Value = serde_json::from_str(text).unwrap();
-    let accessor =
-        &doc["accessors"][doc["skins"][0]["inverseBindMatrices"].as_u64().unwrap() as usize];
+/// Accessor `index`'s floats, `width` per element, read straight from the
+/// file (tightly packed `f32`), independently of the importer.
+fn accessor_floats(doc: &Value, index: usize, width: usize) -> Vec<f32> {
+    let accessor = &doc["accessors"][index];
     let view = &doc["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
     let uri = doc["buffers"][view["buffer"].as_u64().unwrap() as usize]["uri"]
         .as_str()
@@ -28,16 +26,18 @@ fn inverse_binds(text: &str) -> Vec<Mat4> {
     let bytes = decode_base64(uri.split_once(";base64,").unwrap().1).unwrap();
     let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
         + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
-    (0..accessor["count"].as_u64().unwrap() as usize)
-        .map(|m| {
-            let floats: Vec<f32> = (0..16)
-                .map(|k| {
-                    let at = start + 64 * m + 4 * k;
-                    f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
-                })
-                .collect();
-            Mat4::from_cols_slice(&floats)
-        })
+    (0..accessor["count"].as_u64().unwrap() as usize * width)
+        .map(|k| f32::from_le_bytes(bytes[start + 4 * k..start + 4 * k + 4].try_into().unwrap()))
+        .collect()
+}
+
+/// The inverse bind matrices of the file's first skin.
+fn inverse_binds(text: &str) -> Vec<Mat4> {
+    let doc: Value = serde_json::from_str(text).unwrap();
+    let index = doc["skins"][0]["inverseBindMatrices"].as_u64().unwrap() as usize;
+    accessor_floats(&doc, index, 16)
+        .chunks_exact(16)
+        .map(Mat4::from_cols_slice)
         .collect()
 }
 
@@ -191,21 +191,7 @@ fn simple_skins_keyframes_turn_its_second_joint() {
     assert!((duration - 5.5).abs() < 1e-4, "{duration}");
     // Read the keys straight from the file: times and rotations of node 2.
     let doc: Value = serde_json::from_str(&text).unwrap();
-    let read = |accessor: usize, width: usize| -> Vec<f32> {
-        let accessor = &doc["accessors"][accessor];
-        let view = &doc["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
-        let uri = doc["buffers"][view["buffer"].as_u64().unwrap() as usize]["uri"]
-            .as_str()
-            .unwrap();
-        let bytes = decode_base64(uri.split_once(";base64,").unwrap().1).unwrap();
-        let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
-            + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
-        (0..accessor["count"].as_u64().unwrap() as usize * width)
-            .map(|k| {
-                f32::from_le_bytes(bytes[start + 4 * k..start + 4 * k + 4].try_into().unwrap())
-            })
-            .collect()
-    };
+    let read = |accessor: usize, width: usize| accessor_floats(&doc, accessor, width);
     let sampler = &doc["animations"][0]["samplers"][0];
     let times = read(sampler["input"].as_u64().unwrap() as usize, 1);
     let rotations = read(sampler["output"].as_u64().unwrap() as usize, 4);

@@ -102,22 +102,33 @@ export async function nextFrame(page, action = async () => {}) {
 }
 
 /**
- * RGBA bytes of a (2r+1)² square of the canvas around the CSS point (x, y),
- * read from the drawing buffer.
+ * RGBA bytes of a rectangle of the canvas' drawing buffer: its corner at the
+ * CSS point (x, y) moved by (dx, dy) device pixels, `width` × `height`
+ * device pixels (`width` null: to the right edge). Also returns the
+ * buffer's width and its device pixels per CSS pixel.
  */
-export async function canvasPatch(page, x, y, r = 2) {
-  return page.evaluate(({ x, y, r }) => {
+export async function canvasPixels(target, { x, y, dx = 0, dy = 0, width = null, height = 1 }) {
+  return target.evaluate(({ x, y, dx, dy, width, height }) => {
     const canvas = document.querySelector('#view');
-    const ratio = canvas.width / canvas.clientWidth;
     const copy = document.createElement('canvas');
     copy.width = canvas.width;
     copy.height = canvas.height;
     const context = copy.getContext('2d');
     context.drawImage(canvas, 0, 0);
-    const size = 2 * r + 1;
-    const data = context.getImageData(Math.round(x * ratio) - r, Math.round(y * ratio) - r, size, size).data;
-    return Array.from(data);
-  }, { x, y, r });
+    const ratio = canvas.width / canvas.clientWidth;
+    const left = Math.round(x * ratio) + dx;
+    const { data } = context.getImageData(left, Math.round(y * ratio) + dy, width ?? copy.width - left, height);
+    return { data: Array.from(data), width: copy.width, ratio };
+  }, { x, y, dx, dy, width, height });
+}
+
+/**
+ * RGBA bytes of a (2r+1)² square of the canvas around the CSS point (x, y),
+ * read from the drawing buffer.
+ */
+export async function canvasPatch(page, x, y, r = 2) {
+  const size = 2 * r + 1;
+  return (await canvasPixels(page, { x, y, dx: -r, dy: -r, width: size, height: size })).data;
 }
 
 /**
@@ -125,6 +136,7 @@ export async function canvasPatch(page, x, y, r = 2) {
  * the corner's, in a page or a frame.
  */
 export async function canvasStats(target) {
+  // Counted in the page: the whole buffer is too large to send over.
   return target.evaluate(() => {
     const canvas = document.querySelector('#view');
     const copy = document.createElement('canvas');
@@ -141,6 +153,30 @@ export async function canvasStats(target) {
     }
     return { colours: colours.size, covered: different / (data.length / 4) };
   });
+}
+
+/**
+ * The largest differences between GPU-skinned positions and normals (read
+ * back by transform feedback) and the CPU reference, for `method`.
+ */
+export async function gpuVersusCpu(page, method) {
+  return page.evaluate((method) => {
+    const worstOf = (gpu, cpu) => {
+      let worst = 0;
+      for (let k = 0; k < cpu.length; k++) worst = Math.max(worst, Math.abs(gpu[k] - cpu[k]));
+      return worst;
+    };
+    const gpu = window.skinlab.gpuSkinnedPositions(method);
+    const cpu = window.skinlab.lab.skinnedPositions(method);
+    const normals = worstOf(window.skinlab.gpuSkinnedNormals(method), window.skinlab.lab.skinnedNormals(method));
+    return { worst: worstOf(gpu, cpu), normals, count: cpu.length / 3, gpuLength: gpu.length };
+  }, method);
+}
+
+/** Loads ../shared/models/NAME/NAME.gltf through the page's file picker. */
+export async function loadModel(page, name) {
+  const path = join(root, '..', 'shared', 'models', name, `${name}.gltf`);
+  await page.locator('#import-file').setInputFiles({ name: `${name}.gltf`, mimeType: 'model/gltf+json', buffer: await readFile(path) });
 }
 
 /** Largest absolute difference between two equal-length arrays. */

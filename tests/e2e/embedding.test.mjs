@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  launchBrowser, openPage, serveStatic, screenshot, root, outputDir, waitForSkinlab, nextFrame, canvasStats,
+  launchBrowser, openPage, serveStatic, screenshot, root, outputDir, waitForSkinlab, nextFrame, canvasStats, gpuVersusCpu,
 } from './browser.mjs';
 
 let server;
@@ -178,11 +178,7 @@ test('a lost context is restored with pose and weights intact', async () => {
   await page.waitForFunction(() => !window.skinlab.contextLost());
   await nextFrame(page);
   assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before);
-  const worst = await page.evaluate(() => {
-    const gpu = window.skinlab.gpuSkinnedPositions('lbs');
-    const cpu = window.skinlab.lab.skinnedPositions('lbs');
-    return Math.max(...cpu.map((x, k) => Math.abs(x - gpu[k])));
-  });
+  const { worst } = await gpuVersusCpu(page, 'lbs');
   assert.ok(worst < 1e-4, `the restored GPU state matches: ${worst}`);
 
   // A context that stays lost (as when a deck holds too many) resumes on a

@@ -4,7 +4,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   usePage, screenshot, nextFrame,
-  canvasPatch, canvasStats, maxDifference,
+  canvasPatch, canvasPixels, canvasStats, maxDifference, gpuVersusCpu as gpuVersusCpuOn,
 } from './browser.mjs';
 
 let page;
@@ -37,19 +37,7 @@ async function randomPose(seed) {
   }, seed);
 }
 
-async function gpuVersusCpu(method) {
-  return page.evaluate((method) => {
-    const worstOf = (gpu, cpu) => {
-      let worst = 0;
-      for (let k = 0; k < cpu.length; k++) worst = Math.max(worst, Math.abs(gpu[k] - cpu[k]));
-      return worst;
-    };
-    const gpu = window.skinlab.gpuSkinnedPositions(method);
-    const cpu = window.skinlab.lab.skinnedPositions(method);
-    const normals = worstOf(window.skinlab.gpuSkinnedNormals(method), window.skinlab.lab.skinnedNormals(method));
-    return { worst: worstOf(gpu, cpu), normals, count: cpu.length / 3, gpuLength: gpu.length };
-  }, method);
-}
+const gpuVersusCpu = (method) => gpuVersusCpuOn(page, method);
 
 test('the page loads with no console error and draws the strip', async () => {
   const stats = await canvasStats(page);
@@ -214,28 +202,18 @@ test('side by side: the twisted tube collapses under LBS (left) and keeps its wi
     window.skinlab.lab.setBonePose(1, [0, 1, 0, 0]);
   }));
   // Count the mesh's pixels across the joint ring's row in each half.
-  const widths = await page.evaluate(() => {
-    const joint = window.skinlab.vertexScreenPoint(8 * 24);
-    const canvas = document.querySelector('#view');
-    const ratio = canvas.width / canvas.clientWidth;
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const context = copy.getContext('2d');
-    context.drawImage(canvas, 0, 0);
-    const row = context.getImageData(0, Math.round(joint.y * ratio), canvas.width, 1).data;
-    const [r0, g0, b0] = row;
-    const count = (from, to) => {
-      let n = 0;
-      for (let x = from; x < to; x++) {
-        const k = 4 * x;
-        if (Math.abs(row[k] - r0) + Math.abs(row[k + 1] - g0) + Math.abs(row[k + 2] - b0) > 24) n++;
-      }
-      return n;
-    };
-    const half = Math.floor(canvas.width / 2);
-    return { lbs: count(0, half), dqs: count(half, canvas.width) };
-  });
+  const joint = await page.evaluate(() => window.skinlab.vertexScreenPoint(8 * 24));
+  const { data: row, width } = await canvasPixels(page, { x: 0, y: joint.y });
+  const [r0, g0, b0] = row;
+  const drawn = (from, to) => {
+    let n = 0;
+    for (let x = from; x < to; x++) {
+      if (Math.abs(row[4 * x] - r0) + Math.abs(row[4 * x + 1] - g0) + Math.abs(row[4 * x + 2] - b0) > 24) n++;
+    }
+    return n;
+  };
+  const middle = Math.floor(width / 2);
+  const widths = { lbs: drawn(0, middle), dqs: drawn(middle, width) };
   console.log(`# side by side, tube twisted 180°: joint row ${widths.lbs} px wide under LBS, ${widths.dqs} px under DQS`);
   assert.ok(widths.dqs > 3 * Math.max(widths.lbs, 1), 'LBS pinches the joint, DQS does not');
   await screenshot(page, 'compare-tube');

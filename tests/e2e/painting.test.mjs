@@ -4,7 +4,7 @@ import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   usePage, screenshot, nextFrame,
-  canvasPatch, maxDifference,
+  canvasPatch, maxDifference, gpuVersusCpu, loadModel,
 } from './browser.mjs';
 
 let page;
@@ -165,10 +165,7 @@ test('automatic weights: nearest bone fails on the fingers, bone heat does not',
 });
 
 test('a glTF model loads through the file picker and skins on the GPU like the CPU', async () => {
-  const { readFile } = await import('node:fs/promises');
-  const { fileURLToPath } = await import('node:url');
-  const path = fileURLToPath(new URL('../../../shared/models/RiggedFigure/RiggedFigure.gltf', import.meta.url));
-  await page.locator('#import-file').setInputFiles({ name: 'RiggedFigure.gltf', mimeType: 'model/gltf+json', buffer: await readFile(path) });
+  await loadModel(page, 'RiggedFigure');
   await page.waitForFunction(() => window.skinlab.lab.boneCount() === 19);
   await nextFrame(page, () => page.evaluate(() => {
     const lab = window.skinlab.lab;
@@ -177,12 +174,8 @@ test('a glTF model loads through the file picker and skins on the GPU like the C
     window.skinlab.setWeightView('bones');
   }));
   for (const method of ['lbs', 'dqs']) {
-    const worst = await page.evaluate((method) => {
-      const gpu = window.skinlab.gpuSkinnedPositions(method);
-      const cpu = window.skinlab.lab.skinnedPositions(method);
-      return Math.max(...cpu.map((x, k) => Math.abs(x - gpu[k])));
-    }, method);
-    assert.ok(worst < 1e-4, `RiggedFigure/${method}: ${worst}`);
+    const { worst, normals } = await gpuVersusCpu(page, method);
+    assert.ok(worst < 1e-4 && normals < 1e-4, `RiggedFigure/${method}: ${worst}, normals ${normals}`);
   }
   assert.equal(await page.evaluate(() => window.skinlab.viewer.view()), '3d');
   await screenshot(page, 'gltf-rigged-figure');
@@ -191,10 +184,7 @@ test('a glTF model loads through the file picker and skins on the GPU like the C
 });
 
 test('the Fox from glTF plays its clips, and the GPU follows the CPU', async () => {
-  const { readFile } = await import('node:fs/promises');
-  const { fileURLToPath } = await import('node:url');
-  const path = fileURLToPath(new URL('../../../shared/models/Fox/Fox.gltf', import.meta.url));
-  await page.locator('#import-file').setInputFiles({ name: 'Fox.gltf', mimeType: 'model/gltf+json', buffer: await readFile(path) });
+  await loadModel(page, 'Fox');
   await page.waitForFunction(() => window.skinlab.lab.boneCount() === 24);
   assert.equal(await page.locator('#player').isVisible(), true);
   assert.deepEqual(await page.locator('#clip option').allTextContents(), ['Survey', 'Walk', 'Run']);
@@ -210,11 +200,7 @@ test('the Fox from glTF plays its clips, and the GPU follows the CPU', async () 
   assert.equal(await page.evaluate(() => window.skinlab.playing()), false);
   assert.notEqual(await page.evaluate(() => window.skinlab.lab.sceneJson()), restPose, 'the fox moved');
   for (const method of ['lbs', 'dqs']) {
-    const worst = await page.evaluate((method) => {
-      const gpu = window.skinlab.gpuSkinnedPositions(method);
-      const cpu = window.skinlab.lab.skinnedPositions(method);
-      return Math.max(...cpu.map((x, k) => Math.abs(x - gpu[k])));
-    }, method);
+    const { worst } = await gpuVersusCpu(page, method);
     console.log(`# Fox "Run" ${method}: max |GPU − CPU| = ${worst.toExponential(2)} (the fox is about 150 units long)`);
     assert.ok(worst < 1e-4, `Fox/${method}: ${worst}`);
   }
