@@ -430,6 +430,13 @@ impl Lab {
         &self.palette
     }
 
+    /// Both palettes at once, `M_i` and its DQS split, for a renderer that
+    /// uploads one of them without copying either.
+    pub fn palettes(&mut self) -> (&[Mat4], &[RigidScale]) {
+        self.update_palette();
+        (&self.palette, &self.dqs_palette)
+    }
+
     /// The palette split for DQS, one entry per bone.
     pub fn dqs_palette(&mut self) -> &[RigidScale] {
         self.update_palette();
@@ -446,6 +453,12 @@ impl Lab {
     pub fn skinned_positions(&mut self, method: SkinningMethod) -> &[Vec3] {
         self.skin(method);
         &self.skinned_positions
+    }
+
+    /// Skinned positions and normals together, model space.
+    pub fn skinned(&mut self, method: SkinningMethod) -> (&[Vec3], &[Vec3]) {
+        self.skin(method);
+        (&self.skinned_positions, &self.skinned_normals)
     }
 
     /// The skinned normals matching [`Lab::skinned_positions`].

@@ -347,9 +347,8 @@ impl Renderer {
         variant: Variant,
         program: glow::Program,
     ) {
-        let palette = lab.palette().to_vec();
-        let dqs = lab.dqs_palette().to_vec();
-        palette_vectors(method, &palette, &dqs, &mut self.palette_scratch);
+        let (palette, dqs) = lab.palettes();
+        palette_vectors(method, palette, dqs, &mut self.palette_scratch);
         let flat: &[f32] = bytemuck::cast_slice(&self.palette_scratch);
         unsafe {
             if variant.palette_vectors.is_some() {

@@ -577,13 +577,12 @@ impl Viewer {
 
     fn paint_at(&mut self, lab: &mut Lab, bone: usize, centre: Vec2) {
         let viewport = self.viewport_css();
-        let positions = lab.skinned_positions(self.method).to_vec();
-        let normals = lab.skinned_normals(self.method).to_vec();
+        let (positions, normals) = lab.skinned(self.method);
         let eye = self.camera.eye();
         let toward_eye = self.camera.toward_eye();
         let mut points = Vec::with_capacity(positions.len());
         let mut paintable = Vec::with_capacity(positions.len());
-        for (position, normal) in positions.iter().zip(&normals) {
+        for (position, normal) in positions.iter().zip(normals) {
             let screen = self.camera.screen_from_model(*position, viewport);
             points.push(screen.unwrap_or(Vec2::splat(-1e9)));
             // Flat meshes are painted from either side; solid ones on the

@@ -86,29 +86,17 @@ pub fn ensure_wasm_bindgen() -> Result<(), String> {
     };
     println!("installing wasm-bindgen-cli {version} ({why}); this compiles for a few minutes");
     let exact = format!("={version}");
-    run(
-        "cargo",
-        &[
-            "install",
-            "wasm-bindgen-cli",
-            "--version",
-            &exact,
-            "--locked",
-            "--force",
-        ],
-    )
-    .or_else(|_| {
+    let locked = [
+        "install",
+        "wasm-bindgen-cli",
+        "--version",
+        &exact,
+        "--force",
+        "--locked",
+    ];
+    run("cargo", &locked).or_else(|_| {
         println!("retrying without --locked");
-        run(
-            "cargo",
-            &[
-                "install",
-                "wasm-bindgen-cli",
-                "--version",
-                &exact,
-                "--force",
-            ],
-        )
+        run("cargo", &locked[..locked.len() - 1])
     })
 }
 
