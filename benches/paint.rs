@@ -5,8 +5,8 @@
 use std::time::Instant;
 
 use glam::Vec2;
-use skinlab::paint::Brush;
-use skinlab::scene::{BoneDoc, MeshDoc, SceneDoc};
+use skinlab::io::scene::{BoneDoc, MeshDoc, SceneDoc};
+use skinlab::weights::paint::Brush;
 use skinlab::Lab;
 
 /// Columns and rows of the grid: 142 × 141 = 20,022 vertices.

@@ -33,38 +33,34 @@
 //! M_i  = R'_i · R_i⁻¹                          Z = Σ w_i · M_i · P
 //! ```
 //!
+//! # Layout
+//!
+//! The folders are layers, each importing only from those before it:
+//! [`rig`] (skeleton, pose, IK, animation) → [`skin`] (mesh, influences,
+//! LBS, DQS, GPU layout) → [`weights`] (brushes, automatic weights) →
+//! [`io`] (scene JSON, glTF, examples) → [`lab`] (the editable scene with
+//! undo) → [`view`] (camera, interaction controller, overlays) → `render`
+//! (WebGL2) → `web` (wasm-bindgen).
+//!
 //! Names carry their coordinate space: `model_from_bone_rest` is `R_i`, the
 //! map from bone `i`'s own frame to model space in the rest pose.
 
-pub mod animation;
-pub mod auto_weights;
-pub mod camera;
-pub mod colors;
-pub mod dual_quat;
-pub mod examples;
-pub mod gltf;
-pub mod gpu_layout;
-pub mod ik;
-pub mod influences;
-pub mod interaction;
+pub mod io;
 pub mod lab;
-pub mod mesh;
-pub mod overlay;
-pub mod paint;
-pub mod pose;
-pub mod scene;
-pub mod skeleton;
-pub mod skinning;
-pub mod sparse;
+pub mod rig;
+pub mod skin;
+pub mod view;
+pub mod weights;
 
 #[cfg(target_arch = "wasm32")]
 pub mod render;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
-pub use influences::VertexInfluences;
-pub use lab::{EditError, Lab, SkinningMethod};
-pub use mesh::Mesh;
-pub use pose::BoneTransform;
-pub use scene::{Scene, SceneError};
-pub use skeleton::{Bone, Skeleton};
+pub use io::scene::{Scene, SceneError};
+pub use lab::{EditError, Lab};
+pub use rig::pose::BoneTransform;
+pub use rig::skeleton::{Bone, Skeleton, SkeletonError};
+pub use skin::influences::VertexInfluences;
+pub use skin::mesh::Mesh;
+pub use skin::SkinningMethod;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use glam::{Mat4, Vec3};
 use serde_json::Value;
-use skinlab::gltf::decode_base64;
+use skinlab::io::gltf::decode_base64;
 use skinlab::{Lab, SkinningMethod};
 
 fn model(name: &str) -> String {

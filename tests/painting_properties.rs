@@ -4,8 +4,8 @@
 
 use glam::Vec2;
 use proptest::prelude::*;
-use skinlab::influences::VertexInfluences;
-use skinlab::paint::{dab, vertex_neighbours, Brush, Falloff, PaintMode, PaintTarget};
+use skinlab::skin::influences::VertexInfluences;
+use skinlab::weights::paint::{dab, vertex_neighbours, Brush, Falloff, PaintMode, PaintTarget};
 
 fn brush() -> impl Strategy<Value = Brush> {
     let falloff = prop_oneof![

@@ -7,12 +7,12 @@ mod common;
 use common::{assert_close, close};
 use glam::{Mat4, Quat, Vec3};
 use proptest::prelude::*;
-use skinlab::dual_quat::RigidScale;
-use skinlab::influences::VertexInfluences;
-use skinlab::mesh::Mesh;
-use skinlab::pose::{pose_to_model, skinning_palette, three_steps, BoneTransform};
-use skinlab::skeleton::{Bone, Skeleton};
-use skinlab::skinning::{dqs_palette, skin_dqs, skin_lbs};
+use skinlab::rig::pose::{pose_to_model, skinning_palette, three_steps, BoneTransform};
+use skinlab::rig::skeleton::{Bone, Skeleton};
+use skinlab::skin::dual_quat::RigidScale;
+use skinlab::skin::influences::VertexInfluences;
+use skinlab::skin::mesh::Mesh;
+use skinlab::skin::skinning::{dqs_palette, skin_dqs, skin_lbs};
 
 fn vec3(range: f32) -> impl Strategy<Value = Vec3> {
     (-range..range, -range..range, -range..range).prop_map(|(x, y, z)| Vec3::new(x, y, z))
@@ -269,7 +269,7 @@ proptest! {
         let mut frames = vec![Mat4::IDENTITY; skeleton.len()];
         pose_to_model(&skeleton, &pose, &mut frames);
         let mut recovered = vec![BoneTransform::IDENTITY; skeleton.len()];
-        skinlab::animation::pose_from_frames(&skeleton, &frames, &mut recovered);
+        skinlab::rig::animation::pose_from_frames(&skeleton, &frames, &mut recovered);
         let mut again = vec![Mat4::IDENTITY; skeleton.len()];
         pose_to_model(&skeleton, &recovered, &mut again);
         for bone in 0..skeleton.len() {
@@ -310,7 +310,7 @@ proptest! {
         let start_frames = { let mut f = vec![Mat4::IDENTITY; skeleton.len()]; pose_to_model(&skeleton, &pose, &mut f); f };
         prop_assume!(start_frames[upper].transform_point3(Vec3::ZERO).distance(start_frames[bone].transform_point3(Vec3::ZERO)) > 0.1);
 
-        let solution = skinlab::ik::solve_two_bone(&start_frames[upper], &start_frames[bone], length, target, Vec3::Z);
+        let solution = skinlab::rig::ik::solve_two_bone(&start_frames[upper], &start_frames[bone], length, target, Vec3::Z);
         let tip = solution.model_from_lower.transform_point3(Vec3::new(0.0, length, 0.0));
         assert_close(tip, target, 1e-3);
     }

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
-use skinlab::examples::{example, EXAMPLE_NAMES};
-use skinlab::{Lab, Scene, SceneError};
+use skinlab::io::examples::{example, EXAMPLE_NAMES};
+use skinlab::{Lab, Scene, SceneError, SkeletonError};
 
 /// A small valid scene: two bones up +Y and a quad bound across them.
 fn valid() -> Value {
@@ -82,7 +82,10 @@ fn more_than_four_influences_are_pruned_and_counted() {
 #[test]
 fn unknown_parent() {
     let error = refused(|doc| doc["bones"][1]["parent"] = json!(5));
-    assert_eq!(error, SceneError::UnknownParent { bone: 1, parent: 5 });
+    assert_eq!(
+        error,
+        SceneError::Skeleton(SkeletonError::UnknownParent { bone: 1, parent: 5 })
+    );
     assert_eq!(error.to_string(), "bones[1].parent: bone 5 does not exist");
 }
 
@@ -92,27 +95,36 @@ fn parent_listed_after_its_child() {
         doc["bones"][0]["parent"] = json!(1);
         doc["bones"][1]["parent"] = Value::Null;
     });
-    assert_eq!(error, SceneError::ParentAfterChild { bone: 0, parent: 1 });
+    assert_eq!(
+        error,
+        SceneError::Skeleton(SkeletonError::ParentAfterChild { bone: 0, parent: 1 })
+    );
 }
 
 #[test]
 fn a_cycle() {
     let error = refused(|doc| doc["bones"][1]["parent"] = json!(1));
-    assert_eq!(error, SceneError::Cycle { bone: 1 });
+    assert_eq!(
+        error,
+        SceneError::Skeleton(SkeletonError::Cycle { bone: 1 })
+    );
     let mut three = valid();
     three["bones"]
         .as_array_mut()
         .unwrap()
         .push(json!({"parent": 1, "origin": [0,0,0], "orientation": [0,0,0,1], "length": 1}));
     three["bones"][1]["parent"] = json!(2);
-    assert_eq!(load(&three).unwrap_err(), SceneError::Cycle { bone: 1 });
+    assert_eq!(
+        load(&three).unwrap_err(),
+        SceneError::Skeleton(SkeletonError::Cycle { bone: 1 })
+    );
 }
 
 #[test]
 fn nan_anywhere() {
     // JSON cannot spell NaN, so documents built in code carry it.
-    let doc: skinlab::scene::SceneDoc = serde_json::from_value(valid()).unwrap();
-    type Edit = Box<dyn Fn(&mut skinlab::scene::SceneDoc)>;
+    let doc: skinlab::io::scene::SceneDoc = serde_json::from_value(valid()).unwrap();
+    type Edit = Box<dyn Fn(&mut skinlab::io::scene::SceneDoc)>;
     let cases: Vec<(Edit, &str)> = vec![
         (
             Box::new(|d| d.bones[1].origin[2] = f32::NAN),
@@ -147,7 +159,10 @@ fn nan_anywhere() {
         let mut bad = doc.clone();
         edit(&mut bad);
         match Scene::from_doc(&bad).unwrap_err() {
-            SceneError::NonFinite { field: found, .. } => assert_eq!(found, field),
+            SceneError::NonFinite { field: found, .. }
+            | SceneError::Skeleton(SkeletonError::NonFinite { field: found, .. }) => {
+                assert_eq!(found, field)
+            }
             other => panic!("{field}: expected NonFinite, got {other}"),
         }
     }
@@ -277,24 +292,24 @@ fn empty_bones() {
         doc["influences"] = json!([[], [], [], []]);
         doc["pose"] = json!([]);
     });
-    assert_eq!(error, SceneError::EmptyBones);
+    assert_eq!(error, SceneError::Skeleton(SkeletonError::EmptyBones));
 }
 
 #[test]
 fn two_roots_negative_length_and_zero_rotation() {
     assert_eq!(
         refused(|doc| doc["bones"][1]["parent"] = Value::Null),
-        SceneError::MultipleRoots {
+        SceneError::Skeleton(SkeletonError::MultipleRoots {
             first: 0,
             second: 1
-        }
+        })
     );
     assert_eq!(
         refused(|doc| doc["bones"][1]["length"] = json!(-2)),
-        SceneError::NegativeLength {
+        SceneError::Skeleton(SkeletonError::NegativeLength {
             bone: 1,
             length: -2.0
-        }
+        })
     );
     assert_eq!(
         refused(|doc| doc["pose"][0]["rotation"] = json!([0, 0, 0, 0])),

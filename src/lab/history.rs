@@ -1,8 +1,8 @@
 //! Undo and redo over the pose and the weights.
 
 use super::Lab;
-use crate::influences::VertexInfluences;
-use crate::pose::BoneTransform;
+use crate::rig::pose::BoneTransform;
+use crate::skin::influences::VertexInfluences;
 
 /// What undo restores: the pose and the weights.
 #[derive(Clone, Debug, PartialEq)]

@@ -11,20 +11,12 @@ pub use history::UNDO_DEPTH;
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::dual_quat::RigidScale;
-use crate::influences::VertexInfluences;
-use crate::pose::{pose_to_model, skinning_palette, BoneTransform};
-use crate::scene::{validate_bone_transform, PoseDoc, Scene, SceneError};
-use crate::skinning::{dqs_palette, skin_dqs, skin_lbs};
-
-/// How the mesh is deformed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SkinningMethod {
-    /// Linear blend skinning: the weighted mean of `M_i · P`.
-    Lbs,
-    /// Dual quaternion skinning: the normalised weighted sum of rigid parts.
-    Dqs,
-}
+use crate::io::scene::{validate_bone_transform, PoseDoc, Scene, SceneError};
+use crate::rig::pose::{pose_to_model, skinning_palette, BoneTransform};
+use crate::skin::dual_quat::RigidScale;
+use crate::skin::influences::VertexInfluences;
+use crate::skin::skinning::{dqs_palette, skin_dqs, skin_lbs};
+pub use crate::skin::SkinningMethod;
 
 impl std::str::FromStr for SkinningMethod {
     type Err = EditError;
@@ -128,7 +120,9 @@ pub struct Lab {
     redo_stack: Vec<history::Snapshot>,
     locked: Vec<bool>,
     topology: Option<weights::Topology>,
-    animation: Option<crate::animation::Animation>,
+    /// Buffers a brush dab reuses, so a stroke does not allocate per dab.
+    dab_scratch: crate::weights::paint::DabScratch,
+    animation: Option<crate::rig::animation::Animation>,
     quantised: Option<Vec<VertexInfluences>>,
 }
 
@@ -155,6 +149,7 @@ impl Lab {
             redo_stack: Vec::new(),
             locked: vec![false; bones],
             topology: None,
+            dab_scratch: Default::default(),
             animation: None,
             quantised: None,
         }
@@ -181,8 +176,8 @@ impl Lab {
 
     /// Reads the first skinned mesh of an embedded glTF 2.0 document, with
     /// its animations.
-    pub fn from_gltf(text: &str) -> Result<Self, crate::gltf::GltfError> {
-        let (scene, animation) = crate::gltf::read_gltf(text)?;
+    pub fn from_gltf(text: &str) -> Result<Self, crate::io::gltf::GltfError> {
+        let (scene, animation) = crate::io::gltf::read_gltf(text)?;
         let mut lab = Self::new(scene);
         lab.animation = animation;
         Ok(lab)
@@ -202,7 +197,7 @@ impl Lab {
             .map(|(animation, clip)| animation.clips[clip].duration)
     }
 
-    fn clip(&self, clip: usize) -> Result<(&crate::animation::Animation, usize), EditError> {
+    fn clip(&self, clip: usize) -> Result<(&crate::rig::animation::Animation, usize), EditError> {
         match &self.animation {
             Some(animation) if clip < animation.clips.len() => Ok((animation, clip)),
             _ => Err(EditError::NoSuchClip {
@@ -226,19 +221,19 @@ impl Lab {
         let mut frames = vec![Mat4::IDENTITY; self.bone_count()];
         animation.frames_at(clip, time, &mut frames);
         let mut pose = vec![BoneTransform::IDENTITY; self.bone_count()];
-        crate::animation::pose_from_frames(&self.scene.skeleton, &frames, &mut pose);
+        crate::rig::animation::pose_from_frames(&self.scene.skeleton, &frames, &mut pose);
         self.scene.pose = pose;
         self.changed();
         Ok(())
     }
 
-    /// One of [`crate::examples::EXAMPLE_NAMES`].
+    /// One of [`crate::io::examples::EXAMPLE_NAMES`].
     pub fn example(name: &str) -> Result<Self, EditError> {
-        crate::examples::example(name)
+        crate::io::examples::example(name)
             .map(Self::new)
             .ok_or_else(|| EditError::UnknownExample {
                 name: name.to_owned(),
-                known: crate::examples::EXAMPLE_NAMES.join(", "),
+                known: crate::io::examples::EXAMPLE_NAMES.join(", "),
             })
     }
 
@@ -330,7 +325,7 @@ impl Lab {
 
     /// Turns bone `bone` and its parent so that `bone`'s tip reaches
     /// `target_model` (or gets as close as the chain allows): the analytic
-    /// two-bone inverse kinematics of [`crate::ik::solve_two_bone`], bending
+    /// two-bone inverse kinematics of [`crate::rig::ik::solve_two_bone`], bending
     /// in the plane of the current bend, or across `fallback_normal` when
     /// the chain is straight. Refused for a root bone.
     pub fn reach(
@@ -353,7 +348,7 @@ impl Lab {
         }
         let bones = self.scene.skeleton.bones().to_vec();
         let frames = self.model_from_bone_posed().to_vec();
-        let solution = crate::ik::solve_two_bone(
+        let solution = crate::rig::ik::solve_two_bone(
             &frames[upper],
             &frames[bone],
             bones[bone].length,
@@ -362,8 +357,8 @@ impl Lab {
         );
         let unanimated_upper = self.model_from_bone_unanimated(upper)?;
         let unanimated_lower = solution.model_from_upper
-            * crate::skeleton::own_from_child_frame(bones[upper].length)
-            * crate::skeleton::parent_tip_from_bone(&bones[bone]);
+            * crate::rig::skeleton::own_from_child_frame(bones[upper].length)
+            * crate::rig::skeleton::parent_tip_from_bone(&bones[bone]);
         let to_transform = |animation: Mat4| {
             let (scale, rotation, translation) = animation.to_scale_rotation_translation();
             BoneTransform {

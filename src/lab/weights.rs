@@ -4,15 +4,15 @@
 use glam::Vec3;
 
 use super::{EditError, Lab, SkinningMethod};
-use crate::auto_weights::{AutoWeights, AutoWeightsReport};
-use crate::influences::{
+use crate::io::scene::validate_vertex_influences;
+use crate::skin::influences::{
     quantisation_report, quantised_influences, Fitting, QuantisationReport, VertexInfluences,
 };
-use crate::paint::{
-    dab, mirror_bones, mirror_vertices, vertex_neighbours, Brush, DabReport, PaintTarget,
+use crate::skin::skinning::{skin_dqs, skin_lbs};
+use crate::weights::auto_weights::{AutoWeights, AutoWeightsReport};
+use crate::weights::paint::{
+    dab_with, mirror_bones, mirror_vertices, vertex_neighbours, Brush, DabReport, PaintTarget,
 };
-use crate::scene::validate_vertex_influences;
-use crate::skinning::{skin_dqs, skin_lbs};
 
 /// Mesh facts painting needs, computed once per lab.
 #[derive(Clone, Debug)]
@@ -80,7 +80,7 @@ impl Lab {
                 .fold(0.0_f32, |m, p| m.max(p.abs().max_element()))
                 .max(1.0);
             let (origins, tips): (Vec<Vec3>, Vec<Vec3>) =
-                crate::auto_weights::bone_segments(&scene.skeleton)
+                crate::weights::auto_weights::bone_segments(&scene.skeleton)
                     .into_iter()
                     .unzip();
             Topology {
@@ -131,12 +131,13 @@ impl Lab {
                 topology.mirror_bones.as_slice(),
             )),
         };
-        let report = dab(
+        let report = dab_with(
             &mut self.scene.influences,
             &target,
             bone as u16,
             centre,
             brush,
+            &mut self.dab_scratch,
         );
         if report.touched > 0 {
             self.influences_changed();
@@ -148,7 +149,7 @@ impl Lab {
     /// Replaces every vertex's weights by automatic ones from the rest pose.
     pub fn apply_auto_weights(&mut self, method: AutoWeights) -> AutoWeightsReport {
         let (influences, report) =
-            crate::auto_weights::compute(&self.scene.skeleton, &self.scene.mesh, method);
+            crate::weights::auto_weights::compute(&self.scene.skeleton, &self.scene.mesh, method);
         self.scene.influences = influences;
         self.influences_changed();
         self.changed();
@@ -219,11 +220,11 @@ impl Lab {
 #[cfg(test)]
 mod tests {
     use super::super::*;
-    use crate::paint::Brush;
+    use crate::weights::paint::Brush;
 
     #[test]
     fn a_painted_stroke_is_one_undo_step_and_keeps_the_sums() {
-        use crate::paint::{Falloff, PaintMode};
+        use crate::weights::paint::{Falloff, PaintMode};
         let mut lab = Lab::example("y-junction-unweighted").unwrap();
         let points: Vec<glam::Vec2> = lab
             .scene()
@@ -233,7 +234,7 @@ mod tests {
             .map(|p| p.truncate() * 100.0)
             .collect();
         let paintable = vec![true; points.len()];
-        let fork = crate::examples::tests::fork_vertex(lab.scene());
+        let fork = crate::io::examples::tests::fork_vertex(lab.scene());
         let before = lab.all_influences().to_vec();
         lab.checkpoint();
         let brush = Brush {
@@ -266,7 +267,7 @@ mod tests {
         let exact = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
         lab.set_quantised(true);
         let rounded = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
-        let expected = crate::influences::quantised_influences(lab.all_influences());
+        let expected = crate::skin::influences::quantised_influences(lab.all_influences());
         assert_eq!(lab.skinning_influences(), expected.as_slice());
         let (report, worst) = lab.quantisation_error(SkinningMethod::Lbs);
         let measured = exact

@@ -18,11 +18,11 @@ use std::collections::HashMap;
 use glam::{Mat4, Vec2};
 use glow::HasContext;
 
-use crate::camera::Camera;
-use crate::colors::{blended_vertex_colors, heat_colors};
-use crate::gpu_layout::{bone_stride, joint_indices, joint_weights, palette_vectors};
-use crate::influences::quantise_unorm8;
 use crate::lab::{Lab, SkinningMethod};
+use crate::skin::gpu_layout::{bone_stride, joint_indices, joint_weights, palette_vectors};
+use crate::skin::influences::quantise_unorm8;
+use crate::view::camera::Camera;
+use crate::view::colors::{blended_vertex_colors, heat_colors};
 
 /// Which layers are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

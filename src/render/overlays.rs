@@ -7,8 +7,8 @@ use glam::{Mat4, Vec3};
 
 use super::FrameSettings;
 use crate::lab::Lab;
-use crate::overlay::{frame_axes, octahedron_model, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
-use crate::skeleton::own_from_child_frame;
+use crate::rig::skeleton::own_from_child_frame;
+use crate::view::overlay::{frame_axes, octahedron_model, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
 
 /// Floats per overlay vertex: position xyz, colour rgba.
 pub const OVERLAY_FLOATS: usize = 7;

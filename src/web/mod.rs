@@ -11,7 +11,7 @@ pub use viewer::Viewer;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::examples::EXAMPLE_NAMES;
+use crate::io::examples::EXAMPLE_NAMES;
 use crate::lab::{fixed_from_f64, index_from_f64, EditError, Lab, SkinningMethod};
 
 pub(crate) fn js_error(method: &str, error: impl std::fmt::Display) -> JsError {
@@ -395,7 +395,7 @@ impl JsLab {
     /// `{prunedVertices, visibilityChecked, iterations}`.
     #[wasm_bindgen(js_name = autoWeights)]
     pub fn auto_weights(&mut self, method: &str) -> Result<JsValue, JsError> {
-        use crate::auto_weights::AutoWeights;
+        use crate::weights::auto_weights::AutoWeights;
         let method = match method {
             "nearest" => AutoWeights::NearestBone,
             "distance" => AutoWeights::DistanceFalloff,
@@ -439,7 +439,7 @@ impl JsLab {
     ) -> Result<u32, JsError> {
         const METHOD: &str = "paintDab";
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
-        let brush = crate::paint::Brush::parse(radius, strength, falloff, mode, value)
+        let brush = crate::weights::paint::Brush::parse(radius, strength, falloff, mode, value)
             .map_err(|e| js_error(METHOD, e))?;
         if points.len() != 2 * self.inner.vertex_count() {
             return Err(js_error(
@@ -484,7 +484,8 @@ impl JsLab {
         let point = self.inner.scene().mesh.positions_model[vertex];
         let posed = self.inner.model_from_bone_posed().to_vec();
         let scene = self.inner.scene();
-        let steps = crate::pose::three_steps(&scene.skeleton, &scene.pose, &posed, bone, point);
+        let steps =
+            crate::rig::pose::three_steps(&scene.skeleton, &scene.pose, &posed, bone, point);
         let view = ThreeStepsView {
             rest: point.to_array(),
             in_bone_rest: steps.in_bone_rest.to_array(),

@@ -4,67 +4,17 @@
 //! with plain numbers (CSS pixels from the canvas' top-left corner); the
 //! interaction math itself lives in the core.
 
-use glam::{Quat, Vec2, Vec3};
+use glam::{Vec2, Vec3};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext, WebGlContextAttributes};
 
 use super::{js_error, JsLab};
-use crate::camera::{Camera, Projection};
-use crate::interaction::{
-    drag_angle, grab_point, pick_bone, rotate_about_axis, translate, ScreenBone,
-};
-use crate::lab::{index_from_f64, Lab, SkinningMethod};
-use crate::paint::{Brush, Falloff, PaintMode};
-use crate::pose::BoneTransform;
+use crate::lab::{index_from_f64, SkinningMethod};
 use crate::render::{FrameSettings, Overlays, Renderer, WeightView};
-
-/// How far from a bone, in CSS pixels, a press still grabs it.
-const PICK_RADIUS: f32 = 14.0;
-
-enum Drag {
-    Rotate {
-        bone: usize,
-        pivot: Vec2,
-        from: Vec2,
-        start: BoneTransform,
-        frame_rotation: Quat,
-        axis_model: Vec3,
-    },
-    Move {
-        bone: usize,
-        from: Vec2,
-        start: BoneTransform,
-        frame_rotation: Quat,
-        anchor_model: Vec3,
-    },
-    Orbit {
-        last: Vec2,
-    },
-    Pan {
-        last: Vec2,
-    },
-    Paint {
-        bone: usize,
-        last: Vec2,
-    },
-    Reach {
-        bone: usize,
-        upper: usize,
-        from: Vec2,
-        start_bone: BoneTransform,
-        start_upper: BoneTransform,
-        tip_model: Vec3,
-        axis_model: Vec3,
-    },
-}
-
-/// What a press on the canvas does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tool {
-    Pose,
-    Paint,
-}
+use crate::view::camera::{Camera, Projection};
+use crate::view::controller::{Button, Controller, Modifiers, Tool, ViewPort};
+use crate::weights::paint::Brush;
 
 /// The rendered view of a lab on one canvas.
 #[wasm_bindgen]
@@ -73,45 +23,13 @@ pub struct Viewer {
     gl: glow::Context,
     renderer: Renderer,
     camera: Camera,
-    method: SkinningMethod,
     overlays: Overlays,
-    selected: Option<usize>,
-    flat: bool,
-    drag: Option<Drag>,
     frames: u32,
-    tool: Tool,
-    brush: Brush,
-    mirror: bool,
     weight_view: WeightView,
     selected_vertex: Option<usize>,
-    stroke_pruned: usize,
-    stroke_touched: usize,
     compare: bool,
-}
-
-fn screen_bones(lab: &mut Lab, camera: &Camera, viewport: Vec2) -> Vec<ScreenBone> {
-    let lengths = lab.scene().skeleton.lengths();
-    let frames = lab.model_from_bone_posed().to_vec();
-    frames
-        .iter()
-        .zip(lengths)
-        .map(|(frame, length)| {
-            let project = |p: Vec3| {
-                camera
-                    .screen_from_model(frame.transform_point3(p), viewport)
-                    .unwrap_or(Vec2::splat(-1e6))
-            };
-            ScreenBone {
-                origin: project(Vec3::ZERO),
-                tip: project(Vec3::new(0.0, length, 0.0)),
-            }
-        })
-        .collect()
-}
-
-fn rotation_of(matrix: &glam::Mat4) -> Quat {
-    let (_, rotation, _) = matrix.to_scale_rotation_translation();
-    rotation.normalize()
+    /// The drag state machine, the tools and the selected bone.
+    controller: Controller,
 }
 
 #[wasm_bindgen]
@@ -141,26 +59,12 @@ impl Viewer {
                 Vec3::splat(1.0),
                 Projection::Orthographic,
             ),
-            method: SkinningMethod::Lbs,
             overlays: Overlays::default(),
-            selected: None,
-            flat: true,
-            drag: None,
             frames: 0,
-            tool: Tool::Pose,
-            brush: Brush {
-                radius: 40.0,
-                strength: 0.5,
-                falloff: Falloff::Smooth,
-                mode: PaintMode::Add,
-                value: 1.0,
-            },
-            mirror: false,
             weight_view: WeightView::Skin,
             selected_vertex: None,
-            stroke_pruned: 0,
-            stroke_touched: 0,
             compare: false,
+            controller: Controller::default(),
         })
     }
 
@@ -174,6 +78,11 @@ impl Viewer {
             width
         };
         Vec2::new(width, self.canvas.client_height().max(1) as f32)
+    }
+
+    /// A flat (2D) view: orthographic, from the front.
+    fn flat(&self) -> bool {
+        self.camera.projection == Projection::Orthographic
     }
 
     /// A canvas point in the coordinates of the view under it: both halves
@@ -200,7 +109,7 @@ impl Viewer {
                 ((half, 0), (pixels.0 - half, pixels.1), SkinningMethod::Dqs),
             ]
         } else {
-            vec![((0, 0), pixels, self.method)]
+            vec![((0, 0), pixels, self.controller.method)]
         };
         for (origin, size, method) in views {
             let settings = FrameSettings {
@@ -210,8 +119,11 @@ impl Viewer {
                 pixel_ratio: pixel_ratio.max(0.5),
                 method,
                 overlays: self.overlays,
-                selected: self.selected.filter(|&b| b < lab.inner.bone_count()),
-                flat: self.flat,
+                selected: self
+                    .controller
+                    .selected()
+                    .filter(|&b| b < lab.inner.bone_count()),
+                flat: self.flat(),
                 view: self.weight_view,
                 selected_vertex: self
                     .selected_vertex
@@ -258,7 +170,7 @@ impl Viewer {
             |(lo, hi), p| (lo.min(p), hi.max(p)),
         );
         let planar = (max.z - min.z).abs() < 1e-4;
-        self.flat = match view {
+        let flat = match view {
             "2d" => true,
             "3d" => false,
             "auto" => planar,
@@ -269,7 +181,7 @@ impl Viewer {
                 ))
             }
         };
-        let projection = if self.flat {
+        let projection = if flat {
             Projection::Orthographic
         } else {
             Projection::Perspective
@@ -280,19 +192,19 @@ impl Viewer {
 
     /// `"2d"` or `"3d"`.
     pub fn view(&self) -> String {
-        if self.flat { "2d" } else { "3d" }.to_owned()
+        if self.flat() { "2d" } else { "3d" }.to_owned()
     }
 
     /// Chooses LBS (`"lbs"`) or DQS (`"dqs"`) for drawing.
     #[wasm_bindgen(js_name = setMethod)]
     pub fn set_method(&mut self, method: &str) -> Result<(), JsError> {
-        self.method = method.parse().map_err(|e| js_error("setMethod", e))?;
+        self.controller.method = method.parse().map_err(|e| js_error("setMethod", e))?;
         Ok(())
     }
 
     /// The drawing method, `"lbs"` or `"dqs"`.
     pub fn method(&self) -> String {
-        match self.method {
+        match self.controller.method {
             SkinningMethod::Lbs => "lbs",
             SkinningMethod::Dqs => "dqs",
         }
@@ -335,32 +247,36 @@ impl Viewer {
     #[wasm_bindgen(js_name = selectBone)]
     pub fn select_bone(&mut self, lab: &JsLab, bone: f64) -> Result<(), JsError> {
         if bone == -1.0 {
-            self.selected = None;
+            self.controller.select(None);
             return Ok(());
         }
         let bone = index_from_f64("bone", bone).map_err(|e| js_error("selectBone", e))?;
         lab.inner
             .bone_pose(bone)
             .map_err(|e| js_error("selectBone", e))?;
-        self.selected = Some(bone);
+        self.controller.select(Some(bone));
         Ok(())
     }
 
     /// The highlighted bone, or -1.
     #[wasm_bindgen(js_name = selectedBone)]
     pub fn selected_bone(&self) -> i32 {
-        self.selected.map_or(-1, |b| b as i32)
+        self.controller.selected().map_or(-1, |b| b as i32)
     }
 
     /// A point where a press grabs bone `bone`: `[x, y]` in CSS pixels.
     #[wasm_bindgen(js_name = boneScreenPoint)]
-    pub fn bone_screen_point(&self, lab: &mut JsLab, bone: f64) -> Result<Vec<f32>, JsError> {
+    pub fn bone_screen_point(&mut self, lab: &mut JsLab, bone: f64) -> Result<Vec<f32>, JsError> {
         let bone = index_from_f64("bone", bone).map_err(|e| js_error("boneScreenPoint", e))?;
         lab.inner
             .bone_pose(bone)
             .map_err(|e| js_error("boneScreenPoint", e))?;
-        let bones = screen_bones(&mut lab.inner, &self.camera, self.viewport_css());
-        Ok(grab_point(&bones[bone]).to_array().to_vec())
+        let size = self.viewport_css();
+        let point = self
+            .controller
+            .bone_grab_point(&mut lab.inner, &self.camera, size, bone)
+            .unwrap_or(Vec2::splat(-1.0));
+        Ok(point.to_array().to_vec())
     }
 
     /// Where vertex `vertex`, skinned as drawn, appears: `[x, y]` in CSS
@@ -372,7 +288,7 @@ impl Viewer {
         lab.inner
             .influences(vertex)
             .map_err(|e| js_error("vertexScreenPoint", e))?;
-        let position = lab.inner.skinned_positions(self.method)[vertex];
+        let position = lab.inner.skinned_positions(self.controller.method)[vertex];
         let point = self
             .camera
             .screen_from_model(position, self.viewport_css())
@@ -387,16 +303,16 @@ impl Viewer {
 
     /// The bone under `(x, y)`, or -1.
     #[wasm_bindgen(js_name = pickBone)]
-    pub fn pick_bone(&self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
-        let bones = screen_bones(&mut lab.inner, &self.camera, self.viewport_css());
-        pick_bone(&bones, self.local_point(x, y), PICK_RADIUS).map_or(-1, |b| b as i32)
+    pub fn pick_bone(&mut self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
+        let (size, point) = (self.viewport_css(), self.local_point(x, y));
+        self.controller
+            .bone_at(&mut lab.inner, &self.camera, size, point)
+            .map_or(-1, |b| b as i32)
     }
 
-    /// Starts a drag at `(x, y)`. On a bone: selects it and turns it (with
-    /// `shift`: moves the root; with `reach`: drags its tip by two-bone IK,
-    /// turning it and its parent). Elsewhere: orbits (3D) or pans (2D); the
-    /// secondary buttons always pan. Returns what began: `rotate`, `move`,
-    /// `reach`, `orbit` or `pan`.
+    /// Starts a drag at `(x, y)` with DOM button `button`: see
+    /// [`Controller::pointer_down`]. `reach` is Alt or Ctrl. Returns what
+    /// began: `none`, `rotate`, `move`, `reach`, `orbit`, `pan` or `paint`.
     #[wasm_bindgen(js_name = pointerDown)]
     pub fn pointer_down(
         &mut self,
@@ -408,204 +324,38 @@ impl Viewer {
         reach: bool,
     ) -> String {
         let point = self.local_point(x, y);
-        let viewport = self.viewport_css();
-        let lab = &mut lab.inner;
-        if self.tool == Tool::Paint && button == 0 {
-            let Some(bone) = self.selected.filter(|&b| b < lab.bone_count()) else {
-                return "none".to_owned();
-            };
-            lab.checkpoint();
-            self.stroke_pruned = 0;
-            self.stroke_touched = 0;
-            self.paint_at(lab, bone, point);
-            self.drag = Some(Drag::Paint { bone, last: point });
-            return "paint".to_owned();
-        }
-        let picked = if button == 0 {
-            pick_bone(
-                &screen_bones(lab, &self.camera, viewport),
+        let view = ViewPort {
+            size: self.viewport_css(),
+            camera: &mut self.camera,
+        };
+        self.controller
+            .pointer_down(
+                &mut lab.inner,
+                view,
                 point,
-                PICK_RADIUS,
+                Button::from_dom(button),
+                Modifiers { shift, reach },
             )
-        } else {
-            None
-        };
-        let parent_of = |bone: usize| lab.scene().skeleton.bones()[bone].parent.map(usize::from);
-        let drag = match picked {
-            Some(bone) if reach && parent_of(bone).is_some() => {
-                self.selected = Some(bone);
-                let upper = parent_of(bone).unwrap_or_default();
-                let length = lab.scene().skeleton.bones()[bone].length;
-                let tip_model =
-                    lab.model_from_bone_posed()[bone].transform_point3(Vec3::new(0.0, length, 0.0));
-                lab.checkpoint();
-                Drag::Reach {
-                    bone,
-                    upper,
-                    from: point,
-                    start_bone: lab.bone_pose(bone).unwrap_or_default(),
-                    start_upper: lab.bone_pose(upper).unwrap_or_default(),
-                    tip_model,
-                    axis_model: self.camera.toward_eye(),
-                }
-            }
-            Some(bone) if shift => {
-                self.selected = Some(bone);
-                let root = 0;
-                let frame = lab.model_from_bone_unanimated(root).unwrap_or_default();
-                lab.checkpoint();
-                Drag::Move {
-                    bone: root,
-                    from: point,
-                    start: lab.bone_pose(root).unwrap_or_default(),
-                    frame_rotation: rotation_of(&frame),
-                    anchor_model: lab.model_from_bone_posed()[bone].transform_point3(Vec3::ZERO),
-                }
-            }
-            Some(bone) => {
-                self.selected = Some(bone);
-                let frame = lab.model_from_bone_unanimated(bone).unwrap_or_default();
-                let origin = lab.model_from_bone_posed()[bone].transform_point3(Vec3::ZERO);
-                lab.checkpoint();
-                Drag::Rotate {
-                    bone,
-                    pivot: self
-                        .camera
-                        .screen_from_model(origin, viewport)
-                        .unwrap_or(point),
-                    from: point,
-                    start: lab.bone_pose(bone).unwrap_or_default(),
-                    frame_rotation: rotation_of(&frame),
-                    axis_model: self.camera.toward_eye(),
-                }
-            }
-            None if button == 0 && !self.flat => Drag::Orbit { last: point },
-            None => Drag::Pan { last: point },
-        };
-        let kind = match drag {
-            Drag::Rotate { .. } => "rotate",
-            Drag::Move { .. } => "move",
-            Drag::Orbit { .. } => "orbit",
-            Drag::Pan { .. } => "pan",
-            Drag::Paint { .. } => "paint",
-            Drag::Reach { .. } => "reach",
-        };
-        self.drag = Some(drag);
-        kind.to_owned()
+            .name()
+            .to_owned()
     }
 
     /// Continues the drag to `(x, y)`; true if anything changed.
     #[wasm_bindgen(js_name = pointerMove)]
     pub fn pointer_move(&mut self, lab: &mut JsLab, x: f32, y: f32) -> bool {
         let point = self.local_point(x, y);
-        let viewport = self.viewport_css();
-        let lab = &mut lab.inner;
-        match self.drag.as_mut() {
-            None => false,
-            Some(Drag::Rotate {
-                bone,
-                pivot,
-                from,
-                start,
-                frame_rotation,
-                axis_model,
-            }) => {
-                let angle = drag_angle(*pivot, *from, point);
-                let turned = rotate_about_axis(start, *frame_rotation, *axis_model, angle);
-                lab.set_bone_transform(*bone, turned).is_ok()
-            }
-            Some(Drag::Move {
-                bone,
-                from,
-                start,
-                frame_rotation,
-                anchor_model,
-            }) => {
-                let delta = self
-                    .camera
-                    .model_delta(point - *from, *anchor_model, viewport);
-                lab.set_bone_transform(*bone, translate(start, *frame_rotation, delta))
-                    .is_ok()
-            }
-            Some(Drag::Orbit { last }) => {
-                self.camera.orbit(point - *last);
-                *last = point;
-                true
-            }
-            Some(Drag::Pan { last }) => {
-                self.camera.pan(point - *last, viewport);
-                *last = point;
-                true
-            }
-            Some(Drag::Reach {
-                bone,
-                upper,
-                from,
-                start_bone,
-                start_upper,
-                tip_model,
-                axis_model,
-            }) => {
-                // Solve from the pose the drag started in, so the chain does
-                // not drift as the pointer wanders.
-                let target =
-                    *tip_model + self.camera.model_delta(point - *from, *tip_model, viewport);
-                let (bone, upper, axis) = (*bone, *upper, *axis_model);
-                let restored = lab
-                    .set_bone_transform(upper, *start_upper)
-                    .and_then(|()| lab.set_bone_transform(bone, *start_bone));
-                restored
-                    .and_then(|()| lab.reach(bone, target, axis))
-                    .is_ok()
-            }
-            Some(Drag::Paint { bone, last }) => {
-                let (bone, from) = (*bone, *last);
-                // Dabs a quarter radius apart along the path, so fast moves
-                // paint a continuous stroke.
-                let spacing = (self.brush.radius * 0.25).max(1.0);
-                let steps = ((point - from).length() / spacing).ceil().max(1.0) as usize;
-                for step in 1..=steps {
-                    self.paint_at(lab, bone, from.lerp(point, step as f32 / steps as f32));
-                }
-                if let Some(Drag::Paint { last, .. }) = self.drag.as_mut() {
-                    *last = point;
-                }
-                true
-            }
-        }
-    }
-
-    fn paint_at(&mut self, lab: &mut Lab, bone: usize, centre: Vec2) {
-        let viewport = self.viewport_css();
-        let (positions, normals) = lab.skinned(self.method);
-        let eye = self.camera.eye();
-        let toward_eye = self.camera.toward_eye();
-        let mut points = Vec::with_capacity(positions.len());
-        let mut paintable = Vec::with_capacity(positions.len());
-        for (position, normal) in positions.iter().zip(normals) {
-            let screen = self.camera.screen_from_model(*position, viewport);
-            points.push(screen.unwrap_or(Vec2::splat(-1e9)));
-            // Flat meshes are painted from either side; solid ones on the
-            // faces turned to the viewer, as a brush on real skin would.
-            let facing = match self.camera.projection {
-                Projection::Orthographic => normal.dot(toward_eye),
-                Projection::Perspective => normal.dot(eye - *position),
-            };
-            paintable.push(screen.is_some() && (self.flat || facing > 0.0));
-        }
-        if let Ok(report) =
-            lab.paint_dab(&points, &paintable, bone, centre, &self.brush, self.mirror)
-        {
-            self.stroke_pruned += report.pruned;
-            self.stroke_touched += report.touched;
-        }
+        let view = ViewPort {
+            size: self.viewport_css(),
+            camera: &mut self.camera,
+        };
+        self.controller.pointer_move(&mut lab.inner, view, point)
     }
 
     /// Chooses what a press does: `pose` (turn bones) or `paint` (paint the
     /// selected bone's weight).
     #[wasm_bindgen(js_name = setTool)]
     pub fn set_tool(&mut self, tool: &str) -> Result<(), JsError> {
-        self.tool = match tool {
+        self.controller.tool = match tool {
             "pose" => Tool::Pose,
             "paint" => Tool::Paint,
             _ => {
@@ -620,7 +370,7 @@ impl Viewer {
 
     /// `pose` or `paint`.
     pub fn tool(&self) -> String {
-        match self.tool {
+        match self.controller.tool {
             Tool::Pose => "pose",
             Tool::Paint => "paint",
         }
@@ -639,7 +389,7 @@ impl Viewer {
         mode: &str,
         value: f32,
     ) -> Result<(), JsError> {
-        self.brush = Brush::parse(radius, strength, falloff, mode, value)
+        self.controller.brush = Brush::parse(radius, strength, falloff, mode, value)
             .map_err(|e| js_error("setBrush", e))?;
         Ok(())
     }
@@ -647,25 +397,25 @@ impl Viewer {
     /// The brush radius, CSS pixels.
     #[wasm_bindgen(js_name = brushRadius)]
     pub fn brush_radius(&self) -> f32 {
-        self.brush.radius
+        self.controller.brush.radius
     }
 
     /// Paints the mirror vertices with the mirror bone too.
     #[wasm_bindgen(js_name = setMirror)]
     pub fn set_mirror(&mut self, on: bool) {
-        self.mirror = on;
+        self.controller.mirror = on;
     }
 
     /// Influences pruned during the last stroke (to keep four per vertex).
     #[wasm_bindgen(js_name = lastStrokePruned)]
     pub fn last_stroke_pruned(&self) -> u32 {
-        self.stroke_pruned as u32
+        self.controller.stroke().pruned as u32
     }
 
     /// Vertices changed during the last stroke (counted once per dab).
     #[wasm_bindgen(js_name = lastStrokeTouched)]
     pub fn last_stroke_touched(&self) -> u32 {
-        self.stroke_touched as u32
+        self.controller.stroke().touched as u32
     }
 
     /// How the skin is coloured: `skin`, `weights` (heat map of the selected
@@ -700,20 +450,10 @@ impl Viewer {
     /// The vertex drawn nearest to `(x, y)` within 12 CSS pixels, or -1.
     #[wasm_bindgen(js_name = pickVertex)]
     pub fn pick_vertex(&self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
-        let viewport = self.viewport_css();
-        let point = self.local_point(x, y);
-        lab.inner
-            .skinned_positions(self.method)
-            .iter()
-            .enumerate()
-            .filter_map(|(v, &p)| {
-                self.camera
-                    .screen_from_model(p, viewport)
-                    .map(|s| (v, s.distance(point)))
-            })
-            .filter(|&(_, d)| d <= 12.0)
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map_or(-1, |(v, _)| v as i32)
+        let (size, point) = (self.viewport_css(), self.local_point(x, y));
+        self.controller
+            .vertex_at(&mut lab.inner, &self.camera, size, point)
+            .map_or(-1, |v| v as i32)
     }
 
     /// Marks vertex `vertex` (its list shows in the panel); -1 for none.
@@ -742,33 +482,19 @@ impl Viewer {
     /// pose. False when no bone is selected.
     #[wasm_bindgen(js_name = turnSelected)]
     pub fn turn_selected(&mut self, lab: &mut JsLab, degrees: f32) -> bool {
-        let lab = &mut lab.inner;
-        let Some(bone) = self.selected.filter(|&b| b < lab.bone_count()) else {
-            return false;
-        };
-        let (Ok(frame), Ok(start)) = (lab.model_from_bone_unanimated(bone), lab.bone_pose(bone))
-        else {
-            return false;
-        };
-        lab.checkpoint();
-        let turned = rotate_about_axis(
-            &start,
-            rotation_of(&frame),
-            self.camera.toward_eye(),
-            degrees.to_radians(),
-        );
-        lab.set_bone_transform(bone, turned).is_ok()
+        self.controller
+            .turn_selected(&mut lab.inner, &self.camera, degrees.to_radians())
     }
 
     /// Ends the drag.
     #[wasm_bindgen(js_name = pointerUp)]
     pub fn pointer_up(&mut self) {
-        self.drag = None;
+        self.controller.pointer_up();
     }
 
     /// Whether a drag is under way.
     pub fn dragging(&self) -> bool {
-        self.drag.is_some()
+        self.controller.dragging()
     }
 
     /// Zooms by `factor` (< 1 closer).
@@ -809,7 +535,7 @@ impl Viewer {
     ) -> Result<(Vec<f32>, Vec<f32>), JsError> {
         let method = match method {
             Some(name) => name.parse().map_err(|e| js_error(what, e))?,
-            None => self.method,
+            None => self.controller.method,
         };
         self.renderer
             .gpu_skinned(&self.gl, &mut lab.inner, method)
@@ -854,7 +580,7 @@ impl Viewer {
     pub fn palette_storage(&self, lab: &JsLab) -> String {
         if self
             .renderer
-            .palette_fits_uniforms(self.method, lab.inner.bone_count())
+            .palette_fits_uniforms(self.controller.method, lab.inner.bone_count())
         {
             "uniforms"
         } else {

@@ -12,8 +12,8 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::pose::BoneTransform;
-use crate::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};
+use crate::rig::pose::BoneTransform;
+use crate::rig::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};
 
 /// Which part of a joint's local transform a channel drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,11 +1,11 @@
 //! Turning pointer input into edits: picking a bone, rotating it by a drag in
 //! the view plane, moving the root. Plain numbers in, plain numbers out.
 //!
-//! Screen points are CSS pixels, y down, as [`crate::camera`] uses them.
+//! Screen points are CSS pixels, y down, as [`crate::view::camera`] uses them.
 
 use glam::{Quat, Vec2, Vec3};
 
-use crate::pose::BoneTransform;
+use crate::rig::pose::BoneTransform;
 
 /// A bone as drawn: its origin and tip on the screen.
 #[derive(Clone, Copy, Debug, PartialEq)]

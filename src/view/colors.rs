@@ -1,6 +1,6 @@
 //! Colours the views give bones and vertices.
 
-use crate::influences::VertexInfluences;
+use crate::skin::influences::VertexInfluences;
 
 /// A qualitative palette that stays distinct for colour-blind viewers
 /// (Okabe and Ito 2008), as linear-ish RGB in 0..1.

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use glam::{Vec2, Vec3};
 
-use crate::influences::{VertexInfluences, MAX_INFLUENCES};
+use crate::skin::influences::{VertexInfluences, MAX_INFLUENCES};
 
 /// How a brush's effect fades from its centre (`t = 0`) to its rim (`t = 1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,6 +228,18 @@ pub struct PaintTarget<'a> {
     pub mirror: Option<(&'a [Option<u32>], &'a [u16])>,
 }
 
+/// Buffers a dab reuses from one call to the next, so a stroke of many dabs
+/// allocates only while the brush first grows.
+#[derive(Clone, Debug, Default)]
+pub struct DabScratch {
+    /// (vertex, bone) → strength of this dab.
+    strokes: HashMap<(u32, u16), f32>,
+    /// The same, sorted, so dabs apply in a fixed order.
+    keys: Vec<((u32, u16), f32)>,
+    /// Smoothing's targets, computed before any weight changes.
+    targets: Vec<f32>,
+}
+
 /// Applies one dab of `brush` at `centre` to `bone`'s weights.
 ///
 /// # Panics
@@ -239,6 +251,29 @@ pub fn dab(
     bone: u16,
     centre: Vec2,
     brush: &Brush,
+) -> DabReport {
+    dab_with(
+        influences,
+        target,
+        bone,
+        centre,
+        brush,
+        &mut DabScratch::default(),
+    )
+}
+
+/// [`dab`] with buffers kept by the caller across the dabs of a stroke.
+///
+/// # Panics
+///
+/// If the target's slices do not have one entry per vertex.
+pub fn dab_with(
+    influences: &mut [VertexInfluences],
+    target: &PaintTarget,
+    bone: u16,
+    centre: Vec2,
+    brush: &Brush,
+    scratch: &mut DabScratch,
 ) -> DabReport {
     assert_eq!(
         target.points.len(),
@@ -252,7 +287,8 @@ pub fn dab(
     );
     // (vertex, bone) → strength, so a vertex under the brush and mirrored onto
     // from the other side is painted once, at the larger strength.
-    let mut strokes: HashMap<(u32, u16), f32> = HashMap::new();
+    let strokes = &mut scratch.strokes;
+    strokes.clear();
     for (vertex, point) in target.points.iter().enumerate() {
         if !target.paintable[vertex] {
             continue;
@@ -274,35 +310,39 @@ pub fn dab(
             }
         }
     }
-    // Smoothing reads the weights as they were before this dab.
-    let before: Vec<VertexInfluences> = if brush.mode == PaintMode::Smooth {
-        influences.to_vec()
-    } else {
-        Vec::new()
-    };
-    let mut report = DabReport::default();
-    let mut keys: Vec<_> = strokes.into_iter().collect();
+    let keys = &mut scratch.keys;
+    keys.clear();
+    keys.extend(strokes.drain());
     keys.sort_by_key(|&(key, _)| key);
-    for ((vertex, painted_bone), strength) in keys {
+    // Smoothing reads the weights as they were before this dab: its targets
+    // are all computed before the first one is written.
+    let targets = &mut scratch.targets;
+    targets.clear();
+    if brush.mode == PaintMode::Smooth {
+        targets.extend(keys.iter().map(|&((vertex, painted_bone), strength)| {
+            let vertex = vertex as usize;
+            let current = influences[vertex].weight_of(painted_bone);
+            let around = &target.neighbours[vertex];
+            if around.is_empty() {
+                return current;
+            }
+            let mean = around
+                .iter()
+                .map(|&n| influences[n as usize].weight_of(painted_bone))
+                .sum::<f32>()
+                / around.len() as f32;
+            current + (mean - current) * strength
+        }));
+    }
+    let mut report = DabReport::default();
+    for (index, &((vertex, painted_bone), strength)) in keys.iter().enumerate() {
         let vertex = vertex as usize;
         let current = influences[vertex].weight_of(painted_bone);
         let target_weight = match brush.mode {
             PaintMode::Add => current + strength,
             PaintMode::Subtract => current - strength,
             PaintMode::Set => current + (brush.value.clamp(0.0, 1.0) - current) * strength,
-            PaintMode::Smooth => {
-                let around = &target.neighbours[vertex];
-                if around.is_empty() {
-                    current
-                } else {
-                    let mean = around
-                        .iter()
-                        .map(|&n| before[n as usize].weight_of(painted_bone))
-                        .sum::<f32>()
-                        / around.len() as f32;
-                    current + (mean - current) * strength
-                }
-            }
+            PaintMode::Smooth => targets[index],
         };
         let (updated, pruned) = set_weight(
             &influences[vertex],

@@ -3,9 +3,9 @@
 
 use glam::{Mat4, Vec4};
 
-use crate::dual_quat::RigidScale;
-use crate::influences::VertexInfluences;
-use crate::lab::SkinningMethod;
+use crate::skin::dual_quat::RigidScale;
+use crate::skin::influences::VertexInfluences;
+use crate::skin::SkinningMethod;
 
 /// `vec4`s per bone in the palette: the three rows of `M_i` for LBS; `q_r`,
 /// `q_d` and the three rows of `S_i` for DQS.

@@ -15,8 +15,8 @@ use std::collections::HashMap;
 use glam::{Mat3, Mat4, Quat, Vec3};
 use serde::Deserialize;
 
-use crate::animation::{Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target};
-use crate::scene::{BoneDoc, MeshDoc, Scene, SceneDoc, SceneError};
+use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc, SceneError};
+use crate::rig::animation::{Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target};
 
 /// Why a glTF file could not be read.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]

@@ -5,7 +5,7 @@
 
 use glam::{Quat, Vec2, Vec3};
 
-use crate::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
+use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
 /// The names `Lab.example` accepts, in the order the page lists them.
 pub const EXAMPLE_NAMES: [&str; 7] = [

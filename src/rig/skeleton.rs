@@ -8,7 +8,74 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::scene::SceneError;
+/// Why a list of bones is not a skeleton. Each variant names the bone or
+/// field at fault; the scene error wraps these unchanged.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SkeletonError {
+    /// The list is empty.
+    #[error("bones: a scene needs at least one bone")]
+    EmptyBones,
+    /// More bones than joint indices can address.
+    #[error("bones: {count} bones, at most {max} are supported")]
+    TooManyBones {
+        /// Bones given.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// `bones[bone].parent` is not a bone of this skeleton.
+    #[error("bones[{bone}].parent: bone {parent} does not exist")]
+    UnknownParent {
+        /// The child.
+        bone: usize,
+        /// The missing parent.
+        parent: usize,
+    },
+    /// `bones[bone].parent` comes after the bone; parents must come first.
+    #[error("bones[{bone}].parent: parent {parent} is listed after its child; list parents first")]
+    ParentAfterChild {
+        /// The child.
+        bone: usize,
+        /// The parent listed too late.
+        parent: usize,
+    },
+    /// Following parents from `bone` leads back to it.
+    #[error("bones[{bone}].parent: the parent chain loops back to bone {bone}")]
+    Cycle {
+        /// A bone on the loop.
+        bone: usize,
+    },
+    /// Two bones have no parent.
+    #[error("bones[{second}].parent: a second root (bone {first} is already the root); a scene has exactly one")]
+    MultipleRoots {
+        /// The first root.
+        first: usize,
+        /// The second root.
+        second: usize,
+    },
+    /// `bones[bone].length` is negative.
+    #[error("bones[{bone}].length: {length} is negative")]
+    NegativeLength {
+        /// The bone.
+        bone: usize,
+        /// Its length.
+        length: f32,
+    },
+    /// An orientation is the zero quaternion.
+    #[error("{field}: the zero quaternion is not a rotation")]
+    ZeroQuaternion {
+        /// The field, e.g. `bones[2].orientation`.
+        field: String,
+    },
+    /// A number is NaN or infinite.
+    #[error("{field}: {value} is not a finite number")]
+    NonFinite {
+        /// The field and index, e.g. `bones[0].origin[1]`.
+        field: String,
+        /// The value found.
+        value: f32,
+    },
+}
 
 /// A bone as authored: where it starts, which way it points, how long it is.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,12 +115,12 @@ impl Skeleton {
     /// after its child, a cycle, a second root, a non-finite number, a zero
     /// orientation and a negative length. A non-unit orientation is
     /// normalised.
-    pub fn new(mut bones: Vec<Bone>) -> Result<Self, SceneError> {
+    pub fn new(mut bones: Vec<Bone>) -> Result<Self, SkeletonError> {
         if bones.is_empty() {
-            return Err(SceneError::EmptyBones);
+            return Err(SkeletonError::EmptyBones);
         }
         if bones.len() > MAX_BONES {
-            return Err(SceneError::TooManyBones {
+            return Err(SkeletonError::TooManyBones {
                 count: bones.len(),
                 max: MAX_BONES,
             });
@@ -63,7 +130,7 @@ impl Skeleton {
             check_parent(&bones, index)?;
             if bones[index].parent.is_none() {
                 if let Some(first) = root {
-                    return Err(SceneError::MultipleRoots {
+                    return Err(SkeletonError::MultipleRoots {
                         first,
                         second: index,
                     });
@@ -81,14 +148,14 @@ impl Skeleton {
             )?;
             check_finite(&format!("bones[{index}].length"), &[bone.length])?;
             if bone.length < 0.0 {
-                return Err(SceneError::NegativeLength {
+                return Err(SkeletonError::NegativeLength {
                     bone: index,
                     length: bone.length,
                 });
             }
             let norm = bone.orientation.length();
             if norm < 1e-6 {
-                return Err(SceneError::ZeroQuaternion {
+                return Err(SkeletonError::ZeroQuaternion {
                     field: format!("bones[{index}].orientation"),
                 });
             }
@@ -99,7 +166,7 @@ impl Skeleton {
             }
         }
         let mut model_from_bone_rest = vec![Mat4::IDENTITY; bones.len()];
-        let identity_pose = vec![crate::pose::BoneTransform::IDENTITY; bones.len()];
+        let identity_pose = vec![crate::rig::pose::BoneTransform::IDENTITY; bones.len()];
         compose_frames(&bones, &identity_pose, &mut model_from_bone_rest);
         let bone_from_model_rest = model_from_bone_rest.iter().map(Mat4::inverse).collect();
         Ok(Self {
@@ -165,7 +232,7 @@ pub fn parent_tip_from_bone(bone: &Bone) -> Mat4 {
 /// If the slices' lengths differ from the number of bones.
 pub(crate) fn compose_frames(
     bones: &[Bone],
-    pose: &[crate::pose::BoneTransform],
+    pose: &[crate::rig::pose::BoneTransform],
     model_from_bone: &mut [Mat4],
 ) {
     assert_eq!(pose.len(), bones.len(), "one transform per bone");
@@ -183,13 +250,13 @@ pub(crate) fn compose_frames(
     }
 }
 
-fn check_parent(bones: &[Bone], index: usize) -> Result<(), SceneError> {
+fn check_parent(bones: &[Bone], index: usize) -> Result<(), SkeletonError> {
     let Some(parent) = bones[index].parent else {
         return Ok(());
     };
     let parent = usize::from(parent);
     if parent >= bones.len() {
-        return Err(SceneError::UnknownParent {
+        return Err(SkeletonError::UnknownParent {
             bone: index,
             parent,
         });
@@ -202,31 +269,35 @@ fn check_parent(bones: &[Bone], index: usize) -> Result<(), SceneError> {
     let mut current = parent;
     for _ in 0..=bones.len() {
         if current == index {
-            return Err(SceneError::Cycle { bone: index });
+            return Err(SkeletonError::Cycle { bone: index });
         }
         match bones[current].parent {
             Some(next) if usize::from(next) < bones.len() => current = usize::from(next),
             _ => break,
         }
     }
-    Err(SceneError::ParentAfterChild {
+    Err(SkeletonError::ParentAfterChild {
         bone: index,
         parent,
     })
 }
 
-/// Refuses NaN and infinity, naming the first bad component as `field[k]`.
-pub(crate) fn check_finite(field: &str, values: &[f32]) -> Result<(), SceneError> {
-    match values.iter().position(|value| !value.is_finite()) {
+/// The first NaN or infinity in `values`, named `field[k]` (or `field`
+/// for a single number), with its value.
+pub fn first_non_finite(field: &str, values: &[f32]) -> Option<(String, f32)> {
+    let k = values.iter().position(|value| !value.is_finite())?;
+    let name = if values.len() == 1 {
+        field.to_owned()
+    } else {
+        format!("{field}[{k}]")
+    };
+    Some((name, values[k]))
+}
+
+fn check_finite(field: &str, values: &[f32]) -> Result<(), SkeletonError> {
+    match first_non_finite(field, values) {
         None => Ok(()),
-        Some(k) if values.len() == 1 => Err(SceneError::NonFinite {
-            field: field.to_owned(),
-            value: values[k],
-        }),
-        Some(k) => Err(SceneError::NonFinite {
-            field: format!("{field}[{k}]"),
-            value: values[k],
-        }),
+        Some((field, value)) => Err(SkeletonError::NonFinite { field, value }),
     }
 }
 
@@ -281,14 +352,17 @@ mod tests {
 
     #[test]
     fn each_bad_hierarchy_gets_its_own_error() {
-        assert_eq!(Skeleton::new(vec![]).unwrap_err(), SceneError::EmptyBones);
+        assert_eq!(
+            Skeleton::new(vec![]).unwrap_err(),
+            SkeletonError::EmptyBones
+        );
         assert_eq!(
             Skeleton::new(vec![bone(None, 1.0), bone(Some(7), 1.0)]).unwrap_err(),
-            SceneError::UnknownParent { bone: 1, parent: 7 }
+            SkeletonError::UnknownParent { bone: 1, parent: 7 }
         );
         assert_eq!(
             Skeleton::new(vec![bone(Some(1), 1.0), bone(None, 1.0)]).unwrap_err(),
-            SceneError::ParentAfterChild { bone: 0, parent: 1 }
+            SkeletonError::ParentAfterChild { bone: 0, parent: 1 }
         );
         assert_eq!(
             Skeleton::new(vec![
@@ -297,22 +371,22 @@ mod tests {
                 bone(Some(1), 1.0)
             ])
             .unwrap_err(),
-            SceneError::Cycle { bone: 1 }
+            SkeletonError::Cycle { bone: 1 }
         );
         assert_eq!(
             Skeleton::new(vec![bone(Some(0), 1.0)]).unwrap_err(),
-            SceneError::Cycle { bone: 0 }
+            SkeletonError::Cycle { bone: 0 }
         );
         assert_eq!(
             Skeleton::new(vec![bone(None, 1.0), bone(None, 1.0)]).unwrap_err(),
-            SceneError::MultipleRoots {
+            SkeletonError::MultipleRoots {
                 first: 0,
                 second: 1
             }
         );
         assert_eq!(
             Skeleton::new(vec![bone(None, -1.0)]).unwrap_err(),
-            SceneError::NegativeLength {
+            SkeletonError::NegativeLength {
                 bone: 0,
                 length: -1.0
             }
@@ -321,7 +395,7 @@ mod tests {
         zero.orientation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
         assert_eq!(
             Skeleton::new(vec![zero]).unwrap_err(),
-            SceneError::ZeroQuaternion {
+            SkeletonError::ZeroQuaternion {
                 field: "bones[0].orientation".to_owned()
             }
         );
@@ -329,7 +403,7 @@ mod tests {
         nan.origin_in_parent.y = f32::NAN;
         assert!(matches!(
             Skeleton::new(vec![nan]).unwrap_err(),
-            SceneError::NonFinite { field, .. } if field == "bones[0].origin[1]"
+            SkeletonError::NonFinite { field, .. } if field == "bones[0].origin[1]"
         ));
     }
 }

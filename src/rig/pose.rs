@@ -3,7 +3,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};
+use crate::rig::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};
 
 /// A bone's animation `A_i = T(translation) · Rot(rotation) · S(scale)`,
 /// applied in the bone's own frame (about its origin).
@@ -57,7 +57,7 @@ pub fn pose_to_model(
     pose: &[BoneTransform],
     model_from_bone_posed: &mut [Mat4],
 ) {
-    crate::skeleton::compose_frames(skeleton.bones(), pose, model_from_bone_posed);
+    crate::rig::skeleton::compose_frames(skeleton.bones(), pose, model_from_bone_posed);
 }
 
 /// Computes the skinning palette `M_i = R'_i · R_i⁻¹`: the matrix that takes
@@ -138,7 +138,7 @@ pub fn three_steps(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::skeleton::Bone;
+    use crate::rig::skeleton::Bone;
     use std::f32::consts::FRAC_PI_2;
 
     fn chain(lengths: &[f32]) -> Skeleton {

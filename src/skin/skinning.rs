@@ -5,9 +5,9 @@
 
 use glam::{Mat3, Mat4, Vec3};
 
-use crate::dual_quat::{DualQuat, RigidScale};
-use crate::influences::VertexInfluences;
-use crate::mesh::Mesh;
+use crate::skin::dual_quat::{DualQuat, RigidScale};
+use crate::skin::influences::VertexInfluences;
+use crate::skin::mesh::Mesh;
 
 fn check_lengths(
     mesh: &Mesh,

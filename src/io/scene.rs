@@ -8,10 +8,18 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::influences::{Fitting, VertexInfluences};
-use crate::mesh::Mesh;
-use crate::pose::BoneTransform;
-use crate::skeleton::{check_finite, Bone, Skeleton};
+use crate::rig::pose::BoneTransform;
+use crate::rig::skeleton::{first_non_finite, Bone, Skeleton, SkeletonError};
+use crate::skin::influences::{Fitting, VertexInfluences};
+use crate::skin::mesh::Mesh;
+
+/// Refuses NaN and infinity, naming the first bad component as `field[k]`.
+fn check_finite(field: &str, values: &[f32]) -> Result<(), SceneError> {
+    match first_non_finite(field, values) {
+        None => Ok(()),
+        Some((field, value)) => Err(SceneError::NonFinite { field, value }),
+    }
+}
 
 /// Why a scene was refused. Each variant names where the problem is.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -24,55 +32,9 @@ pub enum SceneError {
         /// What serde found wrong there.
         message: String,
     },
-    /// `bones` is empty.
-    #[error("bones: a scene needs at least one bone")]
-    EmptyBones,
-    /// More bones than joint indices can address.
-    #[error("bones: {count} bones, at most {max} are supported")]
-    TooManyBones {
-        /// Bones in the scene.
-        count: usize,
-        /// The limit.
-        max: usize,
-    },
-    /// `bones[bone].parent` is not a bone of this scene.
-    #[error("bones[{bone}].parent: bone {parent} does not exist")]
-    UnknownParent {
-        /// The child.
-        bone: usize,
-        /// The missing parent.
-        parent: usize,
-    },
-    /// `bones[bone].parent` comes after the bone; parents must come first.
-    #[error("bones[{bone}].parent: parent {parent} is listed after its child; list parents first")]
-    ParentAfterChild {
-        /// The child.
-        bone: usize,
-        /// The parent listed too late.
-        parent: usize,
-    },
-    /// Following parents from `bone` leads back to it.
-    #[error("bones[{bone}].parent: the parent chain loops back to bone {bone}")]
-    Cycle {
-        /// A bone on the loop.
-        bone: usize,
-    },
-    /// Two bones have no parent.
-    #[error("bones[{second}].parent: a second root (bone {first} is already the root); a scene has exactly one")]
-    MultipleRoots {
-        /// The first root.
-        first: usize,
-        /// The second root.
-        second: usize,
-    },
-    /// `bones[bone].length` is negative.
-    #[error("bones[{bone}].length: {length} is negative")]
-    NegativeLength {
-        /// The bone.
-        bone: usize,
-        /// Its length.
-        length: f32,
-    },
+    /// The bones do not form a skeleton.
+    #[error(transparent)]
+    Skeleton(#[from] SkeletonError),
     /// A rotation or orientation is the zero quaternion.
     #[error("{field}: the zero quaternion is not a rotation")]
     ZeroQuaternion {
@@ -241,10 +203,11 @@ impl Scene {
                     None => None,
                     Some(parent) if (parent as usize) < doc.bones.len() => Some(parent as u16),
                     Some(parent) => {
-                        return Err(SceneError::UnknownParent {
+                        return Err(SkeletonError::UnknownParent {
                             bone: index,
                             parent: parent as usize,
-                        })
+                        }
+                        .into())
                     }
                 };
                 Ok(Bone {
@@ -255,7 +218,7 @@ impl Scene {
                     length: bone.length,
                 })
             })
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect::<Result<Vec<_>, SceneError>>()?;
         let skeleton = Skeleton::new(bones)?;
         let mesh = validate_mesh(&doc.mesh)?;
         let (influences, pruned_vertices) =

@@ -1,0 +1,17 @@
+//! The skin: the mesh, each vertex's influences, the deformation by LBS and
+//! DQS, and the layout the GPU receives. Builds on [`crate::rig`].
+
+pub mod dual_quat;
+pub mod gpu_layout;
+pub mod influences;
+pub mod mesh;
+pub mod skinning;
+
+/// How the mesh is deformed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SkinningMethod {
+    /// Linear blend skinning: the weighted mean of `M_i · P`.
+    Lbs,
+    /// Dual quaternion skinning: the normalised weighted sum of rigid parts.
+    Dqs,
+}

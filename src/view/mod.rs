@@ -1,0 +1,10 @@
+//! The view: the camera, the interaction math (picking, drag-to-rotate),
+//! the controller that turns pointer events into edits of a
+//! [`crate::lab::Lab`], the overlay geometry and the colours. Plain numbers,
+//! tested natively; `render` and `web` draw and wire what it decides.
+
+pub mod camera;
+pub mod colors;
+pub mod controller;
+pub mod interaction;
+pub mod overlay;
