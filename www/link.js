@@ -1,8 +1,13 @@
 // The page's state in its address: URL parameters for how it looks, and the
-// hash for what is on screen (example, pose, weight edits, camera, method).
+// hash for what is on screen (example, mode, pose, weight edits, camera,
+// method).
 
 export const OVERLAYS = ['mesh', 'wireframe', 'dots', 'bones', 'ownFrames', 'childFrames', 'ghost'];
+/** The page's modes, in the order the switcher shows them. */
+export const MODES = ['skin', 'weights'];
+
 const CHOICES = {
+  mode: MODES,
   method: ['lbs', 'dqs'],
   tool: ['pose', 'paint'],
   ui: ['full', 'minimal', 'none'],
@@ -75,6 +80,7 @@ export function decodeState(hash) {
   if (state.d !== undefined && !CHOICES.view.includes(state.d)) throw new Error(`the link's view '${state.d}' is unknown`);
   if (state.q !== undefined && state.q !== 1) throw new Error("the link's weight format is unknown");
   if (state.k !== undefined && state.k !== 1) throw new Error("the link's comparison flag is unknown");
+  if (state.o !== undefined && !CHOICES.mode.includes(state.o)) throw new Error(`the link's mode '${state.o}' is unknown`);
   for (const entry of state.p ?? []) {
     if (!numbers(entry, 11)) throw new Error('a pose in the link is not eleven numbers');
   }

@@ -188,6 +188,32 @@ export function maxDifference(a, b) {
 }
 
 /**
+ * Registers before/after hooks that serve www/ and start Chromium; the
+ * returned object's `server` and `browser` are set once `before` has run.
+ */
+export function useBrowser(before, after) {
+  const fixture = { server: null, browser: null };
+  before(async () => {
+    fixture.server = await serveStatic(join(root, 'www'));
+    fixture.browser = await launchBrowser();
+  });
+  after(async () => {
+    await fixture.browser?.close();
+    await fixture.server?.close();
+  });
+  return fixture;
+}
+
+/** A mouse drag across `point` (CSS pixels in the canvas), 20 px left to right. */
+export async function dragAcross(page, point) {
+  const box = await page.locator('#view').boundingBox();
+  await page.mouse.move(box.x + point.x - 10, box.y + point.y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + point.x + 10, box.y + point.y, { steps: 5 });
+  await page.mouse.up();
+}
+
+/**
  * Registers before/after hooks that serve www/, start Chromium and open the
  * page, then hands `{ page, errors }` to `ready`.
  */

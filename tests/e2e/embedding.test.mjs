@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  launchBrowser, openPage, serveStatic, screenshot, root, outputDir, waitForSkinlab, nextFrame, canvasStats, gpuVersusCpu,
+  dragAcross, launchBrowser, openPage, serveStatic, screenshot, root, outputDir, waitForSkinlab, nextFrame, canvasStats, gpuVersusCpu,
 } from './browser.mjs';
 
 let server;
@@ -94,12 +94,7 @@ test('the Share link restores pose, weights, camera and method exactly', async (
     window.skinlab.setBrush({ radius: 25, strength: 0.7, falloff: 'smooth', mode: 'add' });
   }));
   // Paint over the fork with the mouse.
-  const fork = await a.evaluate(() => window.skinlab.vertexScreenPoint(10));
-  const box = await a.locator('#view').boundingBox();
-  await a.mouse.move(box.x + fork.x - 10, box.y + fork.y);
-  await a.mouse.down();
-  await a.mouse.move(box.x + fork.x + 10, box.y + fork.y, { steps: 5 });
-  await a.mouse.up();
+  await dragAcross(a, await a.evaluate(() => window.skinlab.vertexScreenPoint(10)));
   const sceneA = await a.evaluate(() => window.skinlab.lab.sceneJson());
   assert.notEqual(sceneA, await a.evaluate(() => window.skinlab.Lab.example('y-junction-unweighted').sceneJson()));
   const link = await a.evaluate(() => window.skinlab.shareLink());

@@ -1,29 +1,19 @@
 // What a visitor sees when the browser cannot run Skinlab.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { launchBrowser, serveStatic, root } from './browser.mjs';
+import { useBrowser } from './browser.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveStatic(join(root, 'www'));
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const fixture = useBrowser(before, after);
 
 test('without WebGL2 the page says so', async () => {
-  const page = await browser.newPage();
+  const page = await fixture.browser.newPage();
   await page.addInitScript(() => {
     const original = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function getContext(kind, ...rest) {
       return kind === 'webgl2' ? null : original.call(this, kind, ...rest);
     };
   });
-  await page.goto(server.url);
+  await page.goto(fixture.server.url);
   const message = page.locator('#message');
   await message.waitFor({ state: 'visible', timeout: 30000 });
   assert.match(await message.textContent(), /WebGL2 is not available in this browser/);
@@ -31,9 +21,9 @@ test('without WebGL2 the page says so', async () => {
 });
 
 test('when the wasm cannot load the page says so', async () => {
-  const page = await browser.newPage();
+  const page = await fixture.browser.newPage();
   await page.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'missing' }));
-  await page.goto(server.url);
+  await page.goto(fixture.server.url);
   const message = page.locator('#message');
   await message.waitFor({ state: 'visible', timeout: 30000 });
   assert.match(await message.textContent(), /could not load its WebAssembly core/);

@@ -1,0 +1,115 @@
+// The page's modes: one mode's controls at a time, opened by ?mode=NAME,
+// kept by the share link, and a layout in which the view stays the largest
+// thing, on a projector and on a phone.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  dragAcross, openPage, screenshot, useBrowser, waitForSkinlab, nextFrame,
+} from './browser.mjs';
+
+const fixture = useBrowser(before, after);
+const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
+
+const visible = (page, selector) => page.locator(selector).isVisible();
+
+test('?mode=weights opens with the paint tools showing and the Skin controls hidden', async () => {
+  const { page, errors } = await openAt('?example=y-junction&mode=weights');
+  await waitForSkinlab(page);
+  assert.equal(await page.evaluate(() => window.skinlab.mode()), 'weights');
+  assert.equal(await page.evaluate(() => window.skinlab.tool()), 'paint');
+  for (const selector of ['#paint-panel', '#brush-radius', '#brush-mode', '[data-auto="heat"]', '#weight-view']) {
+    assert.equal(await visible(page, selector), true, `${selector} shows in Weights`);
+  }
+  for (const selector of ['#mode-skin', '.overlays', '#quantised', '#bone-panel']) {
+    assert.equal(await visible(page, selector), false, `${selector} is hidden in Weights`);
+  }
+  assert.equal(await page.locator('#modes [data-mode="weights"]').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.evaluate(() => window.skinlab.viewer.weightView()), 'weights', 'the skin shows the weights');
+  await screenshot(page, 'mode-weights');
+
+  // Clicking "Skin" in the switcher brings the Skin controls back, alone.
+  await nextFrame(page, () => page.locator('#modes [data-mode="skin"]').click());
+  assert.equal(await page.evaluate(() => window.skinlab.mode()), 'skin');
+  assert.equal(await page.evaluate(() => window.skinlab.tool()), 'pose');
+  assert.equal(await visible(page, '.overlays'), true);
+  assert.equal(await visible(page, '#paint-panel'), false);
+  assert.equal(await page.evaluate(() => window.skinlab.viewer.weightView()), 'skin');
+  // The W key paints, which is the Weights mode's job.
+  await page.locator('#view').focus();
+  await nextFrame(page, () => page.keyboard.press('w'));
+  assert.equal(await page.evaluate(() => window.skinlab.mode()), 'weights');
+  const refused = await page.evaluate(() => {
+    try { window.skinlab.setMode('sculpt'); return null; } catch (error) { return error.message; }
+  });
+  assert.match(refused, /unknown mode 'sculpt'/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the share link of a page in Weights reopens in Weights with the painted weights', async () => {
+  const { page: a } = await openAt('?example=y-junction-unweighted');
+  await waitForSkinlab(a);
+  await nextFrame(a, () => a.locator('#modes [data-mode="weights"]').click());
+  await nextFrame(a, () => a.evaluate(() => window.skinlab.selectBone(2)));
+  await dragAcross(a, await a.evaluate(() => window.skinlab.vertexScreenPoint(10)));
+  await nextFrame(a);
+  const sceneA = await a.evaluate(() => window.skinlab.lab.sceneJson());
+  assert.notEqual(sceneA, await a.evaluate(() => window.skinlab.Lab.example('y-junction-unweighted').sceneJson()), 'the stroke painted');
+  const link = await a.evaluate(() => window.skinlab.shareLink());
+  assert.doesNotMatch(link, /mode=/, 'the mode travels in the state, not as a parameter');
+
+  const { page: b, errors } = await openPage(fixture.browser, link);
+  await waitForSkinlab(b);
+  assert.equal(await b.evaluate(() => window.skinlab.mode()), 'weights');
+  assert.equal(await visible(b, '#paint-panel'), true);
+  assert.equal(await visible(b, '.overlays'), false);
+  assert.equal(await b.evaluate(() => window.skinlab.lab.sceneJson()), sceneA);
+
+  // And back: a link made in Skin reopens in Skin.
+  await nextFrame(b, () => b.evaluate(() => window.skinlab.setMode('skin')));
+  const skinLink = await b.evaluate(() => window.skinlab.shareLink());
+  const { page: c } = await openPage(fixture.browser, skinLink);
+  await waitForSkinlab(c);
+  assert.equal(await c.evaluate(() => window.skinlab.mode()), 'skin');
+  assert.deepEqual(errors, []);
+  await Promise.all([a.close(), b.close(), c.close()]);
+});
+
+/** Areas of the canvas, the panel and the page, and whether anything overflows sideways. */
+async function layout(page) {
+  return page.evaluate(() => {
+    const area = (selector) => {
+      const rect = document.querySelector(selector).getBoundingClientRect();
+      return rect.width * rect.height;
+    };
+    return {
+      canvas: area('#view'),
+      panel: area('.panel'),
+      toolbar: area('.toolbar'),
+      page: window.innerWidth * window.innerHeight,
+      overflow: document.documentElement.scrollWidth - window.innerWidth,
+      canvasWidth: document.querySelector('#view').getBoundingClientRect().width,
+    };
+  });
+}
+
+test('the view is the largest thing at 1280×800 and on a phone, in every mode', async () => {
+  for (const [name, viewport] of [['projector', { width: 1280, height: 800 }], ['phone', { width: 390, height: 844 }]]) {
+    for (const mode of ['skin', 'weights']) {
+      const { page, errors } = await openAt(`?example=fingers&mode=${mode}&lang=de`);
+      await page.setViewportSize(viewport);
+      await waitForSkinlab(page);
+      await nextFrame(page);
+      const sizes = await layout(page);
+      await screenshot(page, `layout-${name}-${mode}`);
+      console.log(`# ${name} ${mode}: canvas ${(100 * sizes.canvas / sizes.page).toFixed(0)}% of the page, panel ${(100 * sizes.panel / sizes.page).toFixed(0)}%`);
+      assert.ok(sizes.canvas > sizes.panel, `${name} ${mode}: the view is larger than the panel`);
+      assert.ok(sizes.canvas > sizes.toolbar, `${name} ${mode}: the view is larger than the toolbar`);
+      assert.ok(sizes.canvas > 0.3 * sizes.page, `${name} ${mode}: the view takes ${sizes.canvas / sizes.page} of the page`);
+      assert.ok(sizes.overflow <= 0, `${name} ${mode}: nothing sticks out sideways (${sizes.overflow} px)`);
+      if (name === 'phone') assert.ok(sizes.canvasWidth >= viewport.width - 1, 'the view spans the phone');
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  }
+});

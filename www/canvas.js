@@ -1,0 +1,199 @@
+// The canvas: pointer and wheel input handed to the viewer (the drag
+// decisions are the core's), its size, and surviving a lost WebGL context
+// (a still of the last frame, then a rebuilt viewer set up as before).
+import { Viewer } from './pkg/skinlab.js';
+import { $ } from './dom.js';
+import { t } from './i18n.js';
+import { OVERLAYS } from './link.js';
+
+/**
+ * The canvas of `app`, which offers `lab`, `viewer` (and `setViewer`),
+ * `requestRender`, `showNotice`, `showMessage`, `beforeDrag` and
+ * `restoreViewer(viewer)` for the settings the modes keep.
+ */
+export function createCanvas(app) {
+  let canvas = $('#view');
+  let observers = [];
+  let visible = true;
+  let lost = false;
+  let lastFrameUrl = '';
+  let snapshotTimer = 0;
+  let saved = null;
+
+  const point = (event) => {
+    const rect = canvas.getBoundingClientRect();
+    return [event.clientX - rect.left, event.clientY - rect.top];
+  };
+
+  function wire() {
+    const cursor = $('#brush-cursor');
+    const moveCursor = (x, y) => {
+      const show = app.viewer.tool() === 'paint';
+      cursor.hidden = !show;
+      if (!show) return;
+      const r = app.viewer.brushRadius();
+      Object.assign(cursor.style, { left: `${x - r}px`, top: `${y - r}px`, width: `${2 * r}px`, height: `${2 * r}px` });
+    };
+    canvas.addEventListener('pointerdown', (event) => {
+      const { viewer, lab } = app;
+      const [x, y] = point(event);
+      canvas.focus();
+      // A click on a vertex (not on a bone) shows its weights.
+      if (viewer.tool() === 'pose' && event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey
+        && viewer.pickBone(lab, x, y) < 0) {
+        const vertex = viewer.pickVertex(lab, x, y);
+        viewer.selectVertex(lab, vertex);
+        if (vertex >= 0) {
+          app.requestRender();
+          return;
+        }
+      }
+      if (event.button === 0) app.beforeDrag();
+      const began = viewer.pointerDown(lab, x, y, event.button, event.shiftKey, event.altKey || event.ctrlKey);
+      if (began === 'none') {
+        app.showNotice(t('needBone', 'Select a bone (click it in the Bones list) to paint its weight.'));
+        return;
+      }
+      canvas.setPointerCapture(event.pointerId);
+      canvas.classList.add('dragging');
+      app.requestRender();
+    });
+    canvas.addEventListener('pointermove', (event) => {
+      const [x, y] = point(event);
+      moveCursor(x, y);
+      if (!app.viewer.dragging()) return;
+      if (app.viewer.pointerMove(app.lab, x, y)) app.requestRender();
+    });
+    canvas.addEventListener('pointerleave', () => { cursor.hidden = true; });
+    const end = () => {
+      const { viewer } = app;
+      if (!viewer.dragging()) return;
+      const painting = viewer.tool() === 'paint';
+      viewer.pointerUp();
+      canvas.classList.remove('dragging');
+      if (painting && viewer.lastStrokePruned() > 0) {
+        app.showNotice(`${viewer.lastStrokePruned()} influence(s) were pruned during that stroke: a vertex keeps its four largest.`);
+      }
+      app.requestRender();
+    };
+    canvas.addEventListener('pointerup', end);
+    canvas.addEventListener('pointercancel', end);
+    canvas.addEventListener('contextmenu', (event) => event.preventDefault());
+    canvas.addEventListener('wheel', (event) => {
+      event.preventDefault();
+      app.viewer.zoom(Math.exp(event.deltaY * 0.001));
+      app.requestRender();
+    }, { passive: false });
+    canvas.addEventListener('webglcontextlost', onLost);
+    canvas.addEventListener('webglcontextrestored', onRestored);
+    for (const observer of observers) observer.disconnect();
+    const watchedCanvas = canvas;
+    observers = [
+      new ResizeObserver(app.requestRender),
+      new IntersectionObserver((entries) => {
+        if (watchedCanvas !== canvas) return;
+        visible = entries.some((entry) => entry.isIntersecting);
+        if (visible) app.requestRender();
+      }),
+    ];
+    for (const observer of observers) observer.observe(canvas);
+  }
+
+  /** Matches the drawing buffer to the canvas' CSS size and pixel ratio. */
+  function resize() {
+    const ratio = window.devicePixelRatio || 1;
+    const width = Math.max(1, Math.round(canvas.clientWidth * ratio));
+    const height = Math.max(1, Math.round(canvas.clientHeight * ratio));
+    if (canvas.width !== width || canvas.height !== height) {
+      canvas.width = width;
+      canvas.height = height;
+    }
+    $('#compare-divider').style.height = `${canvas.clientHeight}px`;
+  }
+
+  /** After a frame: keep a still, taken once things settle, for a lost context. */
+  function drawn() {
+    clearTimeout(snapshotTimer);
+    snapshotTimer = setTimeout(() => {
+      if (!lost) lastFrameUrl = canvas.toDataURL('image/png');
+    }, 500);
+  }
+
+  function settingsOf(viewer) {
+    const overlays = {};
+    for (const name of OVERLAYS) overlays[name] = viewer.overlay(name);
+    return {
+      camera: Array.from(viewer.cameraState()),
+      view: viewer.view(),
+      method: viewer.method(),
+      tool: viewer.tool(),
+      weightView: viewer.weightView(),
+      bone: viewer.selectedBone(),
+      vertex: viewer.selectedVertex(),
+      compare: viewer.compare(),
+      overlays,
+    };
+  }
+
+  /** A new viewer on the canvas, set up like the one before. */
+  function rebuild() {
+    let viewer;
+    try {
+      viewer = new Viewer(canvas);
+    } catch (error) {
+      app.showMessage(`${error.message}. Skinlab draws with WebGL2.`);
+      return false;
+    }
+    const { lab } = app;
+    viewer.frameScene(lab, saved.view);
+    viewer.setCameraState(new Float32Array(saved.camera));
+    viewer.setMethod(saved.method);
+    viewer.setTool(saved.tool);
+    viewer.setWeightView(saved.weightView);
+    viewer.selectBone(lab, saved.bone);
+    viewer.selectVertex(lab, saved.vertex);
+    viewer.setCompare(saved.compare);
+    for (const [name, on] of Object.entries(saved.overlays)) viewer.setOverlay(name, on);
+    app.setViewer(viewer);
+    return true;
+  }
+
+  function onLost(event) {
+    event.preventDefault();
+    saved = settingsOf(app.viewer);
+    lost = true;
+    $('#still-image').src = lastFrameUrl;
+    $('#still').hidden = false;
+  }
+
+  function onRestored() {
+    lost = false;
+    $('#still').hidden = true;
+    if (rebuild()) app.requestRender();
+  }
+
+  /** Resumes after a lost context: on a fresh canvas if the old one stays lost. */
+  function resume() {
+    if (!lost) return;
+    const fresh = canvas.cloneNode(false);
+    canvas.replaceWith(fresh);
+    canvas = fresh;
+    wire();
+    lost = false;
+    $('#still').hidden = true;
+    if (rebuild()) app.requestRender();
+  }
+
+  $('#resume').addEventListener('click', resume);
+
+  return {
+    get element() { return canvas; },
+    /** Whether a frame can be drawn now: shown, on screen, with a context. */
+    canDraw: () => visible && !document.hidden && !lost,
+    contextLost: () => lost,
+    wire,
+    resize,
+    drawn,
+    resume,
+  };
+}

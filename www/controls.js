@@ -1,0 +1,116 @@
+// The controls every mode shares: the toolbar (example, skinning method,
+// side by side, reset, undo, redo, share, embed) and the keyboard.
+import { Lab } from './pkg/skinlab.js';
+import { $ } from './dom.js';
+import { copyText } from './files.js';
+
+/**
+ * The shared controls of `app`, which offers `lab`, `viewer`, `example`,
+ * `loadExample`, `selectBone`, `setMode`, `setTool`, `shareLink`,
+ * `embedCode`, `requestRender` and `showNotice`.
+ */
+export function createControls(app) {
+  function setMethod(method) {
+    app.viewer.setMethod(method);
+    for (const button of document.querySelectorAll('[data-method]')) {
+      button.setAttribute('aria-pressed', String(button.dataset.method === method));
+    }
+    app.requestRender();
+  }
+
+  function setCompare(on) {
+    app.viewer.setCompare(on);
+    $('#compare').setAttribute('aria-pressed', String(on));
+    $('#compare-labels').hidden = !on;
+    app.requestRender();
+  }
+
+  function undo() {
+    const done = app.lab.undo();
+    app.requestRender();
+    return done;
+  }
+
+  function redo() {
+    const done = app.lab.redo();
+    app.requestRender();
+    return done;
+  }
+
+  function resetPose() {
+    app.lab.checkpoint();
+    app.lab.resetPose();
+    app.requestRender();
+  }
+
+  /** Presenters' keys: examples by number, undo, reset, bones by PageUp/Down. */
+  function onKey(event) {
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
+    const key = event.key.toLowerCase();
+    if ((event.ctrlKey || event.metaKey) && key === 'z') {
+      event.preventDefault();
+      if (event.shiftKey) redo(); else undo();
+      return;
+    }
+    if ((event.ctrlKey || event.metaKey) && key === 'y') {
+      event.preventDefault();
+      redo();
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const names = Lab.exampleNames();
+    const index = Number(event.key) - 1;
+    if (Number.isInteger(index) && index >= 0 && index < names.length) app.loadExample(names[index]);
+    else if (key === 'r') resetPose();
+    else if (key === 'arrowleft' || key === 'arrowright') {
+      // Turn the selected bone, 5° a press (1° with Shift).
+      const step = (event.shiftKey ? 1 : 5) * (key === 'arrowleft' ? 1 : -1);
+      if (app.viewer.turnSelected(app.lab, step)) {
+        event.preventDefault();
+        app.requestRender();
+      }
+    } else if (key === 'pageup' || key === 'pagedown') {
+      const count = app.lab.boneCount();
+      const current = app.viewer.selectedBone();
+      const next = current < 0 ? 0 : (current + (key === 'pagedown' ? 1 : count - 1)) % count;
+      event.preventDefault();
+      app.selectBone(next);
+    } else if (key === 'p') app.setTool('pose');
+    else if (key === 'w') app.setTool('paint');
+  }
+
+  window.addEventListener('keydown', onKey);
+  $('#example').addEventListener('change', (event) => app.loadExample(event.target.value));
+  for (const button of document.querySelectorAll('[data-method]')) {
+    button.addEventListener('click', () => setMethod(button.dataset.method));
+  }
+  for (const button of document.querySelectorAll('#modes [data-mode]')) {
+    button.addEventListener('click', () => app.setMode(button.dataset.mode));
+  }
+  $('#compare').addEventListener('click', () => setCompare(!app.viewer.compare()));
+  $('#reset').addEventListener('click', resetPose);
+  $('#undo').addEventListener('click', undo);
+  $('#redo').addEventListener('click', redo);
+  $('#share').addEventListener('click', () => {
+    if (!app.example) {
+      app.showNotice('A scene of your own travels as a file: use “Save scene”, then “Load scene” on the other side.');
+      return;
+    }
+    copyText(app.shareLink(), 'Link', app.showNotice);
+  });
+  $('#embed').addEventListener('click', () => copyText(app.embedCode(), 'Embed code', app.showNotice));
+
+  return {
+    setMethod,
+    setCompare,
+    undo,
+    redo,
+    resetPose,
+    /** Enables Undo and Redo only when there is something to undo or redo. */
+    update() {
+      $('#undo').disabled = !app.lab.canUndo();
+      $('#redo').disabled = !app.lab.canRedo();
+    },
+  };
+}

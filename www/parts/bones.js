@@ -1,0 +1,55 @@
+// The bone list: a coloured dot, the name and (in Weights) a lock per bone.
+// Clicking a row selects the bone.
+import { $, el } from '../dom.js';
+import { t } from '../i18n.js';
+
+/** Colours of the bones, as the renderer's palette (Okabe and Ito). */
+export const BONE_COLORS = [
+  [213, 94, 0], [0, 114, 178], [0, 158, 115], [204, 121, 167],
+  [230, 159, 0], [86, 180, 233], [240, 228, 66], [77, 77, 77],
+];
+
+/** The most rows listed; further bones are picked in the view. */
+const MAX_ROWS = 64;
+
+/** A bone's label: its name, or `bone N` when it has none. */
+export function boneLabel(names, bone) {
+  return names[bone] || `bone ${bone}`;
+}
+
+/** The bone list of `app` (which offers `lab`, `viewer`, `selectBone`). */
+export function createBoneList(app) {
+  function build() {
+    const list = $('#bone-list');
+    list.textContent = '';
+    const names = app.lab.boneNames();
+    const shown = Math.min(names.length, MAX_ROWS);
+    for (let bone = 0; bone < shown; bone++) {
+      const [r, g, b] = BONE_COLORS[bone % BONE_COLORS.length];
+      const lock = el('input', { type: 'checkbox', checked: app.lab.isLocked(bone) });
+      lock.addEventListener('click', (event) => event.stopPropagation());
+      lock.addEventListener('change', () => app.lab.setLocked(bone, lock.checked));
+      const dot = el('span', { className: 'dot' });
+      dot.style.background = `rgb(${r}, ${g}, ${b})`;
+      const item = el('li', {},
+        dot,
+        el('span', { className: 'name' }, boneLabel(names, bone)),
+        el('label', { className: 'lock' }, lock, ' ', el('span', {}, t('lock', 'lock'))));
+      item.dataset.bone = String(bone);
+      item.addEventListener('click', () => app.selectBone(bone));
+      list.append(item);
+    }
+    if (names.length > shown) {
+      list.append(el('li', { className: 'muted' }, `… and ${names.length - shown} more (click them in the view)`));
+    }
+  }
+
+  function update() {
+    const selected = app.viewer.selectedBone();
+    for (const item of document.querySelectorAll('#bone-list li')) {
+      item.classList.toggle('selected', Number(item.dataset.bone) === selected);
+    }
+  }
+
+  return { build, update };
+}

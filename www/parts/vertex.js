@@ -1,0 +1,106 @@
+// The selected vertex: its weights, editable, and seed 000's three steps for
+// each of its bones, then the weighted mean.
+import { $, el, sym } from '../dom.js';
+import { t } from '../i18n.js';
+import { boneLabel } from './bones.js';
+
+const vec = (v) => `(${v.map((x) => x.toFixed(2).replace('-0.00', '0.00')).join(', ')})`;
+
+/**
+ * The vertex panel of `app`, which offers `lab`, `viewer`, `showNotice` and
+ * `requestRender`.
+ */
+export function createVertexPanel(app) {
+  let shownKey = '';
+
+  function weightRow(table, names, vertex, bone, weight) {
+    const row = table.insertRow();
+    const select = el('select');
+    names.forEach((_, index) => select.add(new Option(boneLabel(names, index), String(index))));
+    if (bone < 0) select.add(new Option('add a bone…', '-1'), 0);
+    select.value = String(bone);
+    const input = el('input', {
+      type: 'number', min: '0', max: '1', step: '0.05', value: bone >= 0 ? weight.toFixed(3) : '',
+    });
+    input.setAttribute('aria-label', 'weight');
+    row.insertCell().append(select);
+    row.insertCell().append(input);
+    input.addEventListener('change', () => apply(vertex));
+    // A bone chosen for the empty row waits for its weight.
+    select.addEventListener('change', () => (input.value === '' ? input.focus() : apply(vertex)));
+  }
+
+  /** Seed 000's three steps for each bone of the vertex, and the weighted mean. */
+  function threeSteps(vertex, pairs, names) {
+    if (pairs.length === 0) {
+      return [el('p', { className: 'muted small' }, t('noInfluence', 'No bone moves this vertex: it stays at its rest position.'))];
+    }
+    const rows = pairs.map(([bone, weight]) => {
+      const steps = app.lab.threeSteps(bone, vertex);
+      return el('li', {},
+        el('strong', {}, boneLabel(names, bone)), ` (w = ${weight.toFixed(2)}): `,
+        'Q = ', sym('R', 'i', '−1'), `P = ${vec(steps.inBoneRest)} → `,
+        'T = ', sym('A', 'i'), `Q = ${vec(steps.inBoneAnimated)} → `,
+        sym('Z', 'i'), ` = C′`, el('sub', {}, 'p'), `·T(o)·O·T = ${vec(steps.inModelPosed)}`);
+    });
+    const method = app.viewer.method();
+    const positions = app.lab.skinnedPositions(method);
+    const result = [0, 1, 2].map((k) => positions[3 * vertex + k]);
+    const rest = app.lab.threeSteps(pairs[0][0], vertex).rest;
+    return [
+      el('p', { className: 'small' }, `P = ${vec(rest)}`),
+      el('ol', { className: 'steps small' }, rows),
+      el('p', { className: 'small' }, 'Z = Σ ', sym('w', 'i'), ' ', sym('Z', 'i'), ` = ${vec(result)}`,
+        method === 'dqs' ? ' (DQS blends the transforms, not the points)' : ''),
+    ];
+  }
+
+  function apply(vertex) {
+    const pairs = [];
+    for (const row of $('#vertex-weights').rows) {
+      const bone = Number(row.querySelector('select').value);
+      const input = row.querySelector('input');
+      if (bone >= 0 && input.value !== '') pairs.push([bone, Number(input.value)]);
+    }
+    try {
+      app.lab.checkpoint();
+      const pruned = app.lab.setInfluences(vertex, pairs);
+      if (pruned > 0) app.showNotice(`Vertex ${vertex}: ${pruned} influence(s) pruned; a vertex keeps its four largest.`);
+    } catch (error) {
+      app.showNotice(error.message, 'error');
+    }
+    shownKey = '';
+    document.activeElement?.blur();
+    app.requestRender();
+  }
+
+  function update() {
+    const vertex = app.viewer.selectedVertex();
+    const panel = $('#vertex-panel');
+    if (vertex < 0 || vertex >= app.lab.vertexCount()) {
+      panel.hidden = true;
+      shownKey = '';
+      return;
+    }
+    panel.hidden = false;
+    const key = `${vertex}:${app.lab.revision()}:${app.viewer.method()}`;
+    if (key === shownKey || panel.contains(document.activeElement)) return;
+    shownKey = key;
+    $('#vertex-title').textContent = `Vertex ${vertex}`;
+    const names = app.lab.boneNames();
+    const table = $('#vertex-weights');
+    table.textContent = '';
+    const pairs = app.lab.influences(vertex);
+    for (const [bone, weight] of pairs) weightRow(table, names, vertex, bone, weight);
+    if (pairs.length < 4) weightRow(table, names, vertex, -1, 0);
+    $('#vertex-steps').replaceChildren(...threeSteps(vertex, pairs, names));
+  }
+
+  return {
+    update,
+    /** Rebuilds the panel on the next frame, even if nothing moved. */
+    forget() {
+      shownKey = '';
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// The clip player under the view, for scenes that bring keyframe clips
+// (glTF animations): play, pause, pick a clip, scrub the time.
+import { $ } from './dom.js';
+import { t } from './i18n.js';
+
+/** The player of `app`, which offers `lab` and `requestRender`. */
+export function createPlayer(app) {
+  let playing = false;
+  let playStart = 0;
+
+  const clip = () => Number($('#clip').value);
+  const time = () => Number($('#time').value) * app.lab.animationDuration(clip());
+
+  function showTime() {
+    $('#time-label').textContent = `${time().toFixed(2)} s`;
+  }
+
+  function seek() {
+    app.lab.setAnimationTime(clip(), time());
+    showTime();
+    app.requestRender();
+  }
+
+  function frame(now) {
+    if (!playing) return;
+    const duration = app.lab.animationDuration(clip());
+    const elapsed = ((now - playStart) / 1000) % Math.max(duration, 1e-3);
+    $('#time').value = String(duration > 0 ? elapsed / duration : 0);
+    seek();
+    requestAnimationFrame(frame);
+  }
+
+  function play() {
+    if (playing || app.lab.animationNames().length === 0) return;
+    app.lab.checkpoint();
+    playing = true;
+    playStart = performance.now() - time() * 1000;
+    $('#play').setAttribute('aria-pressed', 'true');
+    $('#play').textContent = t('pause', 'Pause');
+    requestAnimationFrame(frame);
+  }
+
+  function pause() {
+    playing = false;
+    $('#play').setAttribute('aria-pressed', 'false');
+    $('#play').textContent = t('play', 'Play');
+  }
+
+  /** Lists the clips of the lab just loaded; hidden when it has none. */
+  function setup() {
+    pause();
+    const names = app.lab.animationNames();
+    $('#player').hidden = names.length === 0;
+    const select = $('#clip');
+    select.textContent = '';
+    names.forEach((name, index) => select.add(new Option(name, String(index))));
+    $('#time').value = '0';
+    if (names.length) showTime();
+  }
+
+  $('#play').addEventListener('click', () => (playing ? pause() : play()));
+  $('#clip').addEventListener('change', () => { $('#time').value = '0'; seek(); });
+  $('#time').addEventListener('input', () => { pause(); seek(); });
+
+  return { setup, play, pause, playing: () => playing };
+}
