@@ -78,7 +78,7 @@ proptest! {
 
     #[test]
     fn a_damaged_gltf_never_panics(picks in proptest::collection::vec((any::<prop::sample::Index>(), damaged()), 1..4)) {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/models/SimpleSkin/SimpleSkin.gltf");
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/SimpleSkin/SimpleSkin.gltf");
         let text = damage(&std::fs::read_to_string(path).unwrap(), &picks);
         if let Ok(mut lab) = Lab::from_gltf(&text) {
             let _ = lab.skinned_positions(SkinningMethod::Lbs);

@@ -1,4 +1,4 @@
-//! The Khronos sample models in ../shared/models load as scenes whose rest
+//! The Khronos sample models in www/models load as scenes whose rest
 //! frames are the inverse bind matrices and whose weights are the file's.
 #![allow(clippy::unwrap_used)]
 
@@ -11,7 +11,7 @@ use skinlab::{Lab, SkinningMethod};
 
 fn model(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../shared/models/{name}/{name}.gltf"));
+        .join(format!("www/models/{name}/{name}.gltf"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

@@ -80,7 +80,7 @@ const LABELS = {
     'cap.y-junction-unweighted': 'Der Scheitelpunkt gehört nur dem linken Schenkel: den rechten biegen, und die Haut reißt am Scheitelpunkt auf.',
     'cap.tube': 'Bone 2 um 180° verdrehen und vergleichen („Nebeneinander“ zeigt beide): LBS lässt das Gelenk zum „Bonbonpapier“ kollabieren, DQS erhält das Volumen.',
     'cap.chain': '300 Bones: zu viele für Uniforms, daher reist die Matrix-Palette als Float-Textur zum Shader.',
-    'cap.fingers': '„Nächster Bone“ drücken: die Zeigefingerspitze liegt näher am Bone des Mittelfingers und folgt ihm. „Bone Heat“ lässt sie am eigenen Finger.',
+    'cap.fingers': '„Nächster Bone“ drücken (Gewichte): die Zeigefingerspitze liegt näher am Bone des Mittelfingers und folgt ihm. „Bone Heat“ lässt sie am eigenen Finger.',
     twist: 'Bone 2 um 180° verdrehen',
     play: 'Abspielen',
     compare: 'Nebeneinander',

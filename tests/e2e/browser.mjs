@@ -173,9 +173,9 @@ export async function gpuVersusCpu(page, method) {
   }, method);
 }
 
-/** Loads ../shared/models/NAME/NAME.gltf through the page's file picker. */
+/** Loads www/models/NAME/NAME.gltf, a shipped model, through the page's file picker. */
 export async function loadModel(page, name) {
-  const path = join(root, '..', 'shared', 'models', name, `${name}.gltf`);
+  const path = join(root, 'www', 'models', name, `${name}.gltf`);
   await page.locator('#import-file').setInputFiles({ name: `${name}.gltf`, mimeType: 'model/gltf+json', buffer: await readFile(path) });
 }
 

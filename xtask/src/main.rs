@@ -111,7 +111,7 @@ fn build() -> Result<(), String> {
 fn is_page_file(path: &Path) -> bool {
     matches!(
         path.extension().and_then(|e| e.to_str()),
-        Some("html" | "js" | "css" | "wasm")
+        Some("html" | "js" | "css" | "wasm" | "gltf" | "md")
     )
 }
 
