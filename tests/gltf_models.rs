@@ -10,8 +10,8 @@ use skinlab::io::gltf::decode_base64;
 use skinlab::{Lab, SkinningMethod};
 
 fn model(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("www/models/{name}/{name}.gltf"));
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("www/models/{name}/{name}.gltf"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 

@@ -15,6 +15,7 @@ import { createBoneList } from './parts/bones.js';
 import { createVertexPanel } from './parts/vertex.js';
 import { createSkinMode } from './modes/skin.js';
 import { createWeightsMode } from './modes/weights.js';
+import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
 
 const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers'];
 // Lab calls after which the page redraws, when made from the console.
@@ -84,7 +85,9 @@ function showNotice(text, kind = 'info') {
 // ----- frames -----
 
 function requestRender() {
-  if (frameRequested || !viewer || canvas.contextLost()) return;
+  // Before the first scene arrives (a gallery model is fetched) there is
+  // nothing to draw.
+  if (frameRequested || !viewer || !lab || canvas.contextLost()) return;
   frameRequested = true;
   requestAnimationFrame(drawFrame);
 }
@@ -135,12 +138,23 @@ function influenceTable(target) {
 
 function showCaption() {
   $('#caption').replaceChildren(...mode.caption(exampleName));
+  if (isModel(exampleName)) {
+    const credit = document.createElement('small');
+    credit.className = 'credit';
+    credit.textContent = MODELS[exampleName].credit;
+    $('#caption').append(' ', credit);
+  }
 }
 
-function setLab(next, name) {
+/**
+ * Shows `next`. `name` is the example or gallery model it was made from
+ * (null for a file of one's own) and `pristine` a fresh copy of that, the
+ * reference the link records weight edits against.
+ */
+function setLab(next, name, pristine = name ? Lab.example(name) : null) {
   lab = next;
   exampleName = name;
-  pristineInfluences = name ? influenceTable(Lab.example(name)) : null;
+  pristineInfluences = pristine ? influenceTable(pristine) : null;
   viewer.selectBone(lab, -1);
   viewer.selectVertex(lab, -1);
   viewer.frameScene(lab, settings.view ?? 'auto');
@@ -155,8 +169,16 @@ function setLab(next, name) {
   requestRender();
 }
 
+/** Opens a built-in example at once, or a gallery model once fetched (a promise). */
 function loadExample(name) {
-  setLab(Lab.example(name), name);
+  if (!isModel(name)) {
+    setLab(Lab.example(name), name);
+    return undefined;
+  }
+  return Promise.all([modelLab(name), modelLab(name)]).then(
+    ([next, pristine]) => setLab(next, name, pristine),
+    (error) => showNotice(`Could not open ${name}: ${error.message}`, 'error'),
+  );
 }
 
 /** Loads scene JSON; on a bad file throws, leaving the current scene as it was. */
@@ -248,14 +270,18 @@ function scheduleHashUpdate() {
  * Restores a shared state. Everything is checked and built aside first, so
  * a bad link changes nothing; throws an Error naming the problem.
  */
-function restoreState(state) {
-  if (!Lab.exampleNames().includes(state.e)) throw new Error(`the link names an unknown example '${state.e}'`);
-  const next = Lab.example(state.e);
+async function restoreState(state) {
+  if (!Lab.exampleNames().includes(state.e) && !isModel(state.e)) {
+    throw new Error(`the link names an unknown example '${state.e}'`);
+  }
+  const [next, pristine] = isModel(state.e)
+    ? await Promise.all([modelLab(state.e), modelLab(state.e)])
+    : [Lab.example(state.e), Lab.example(state.e)];
   for (const [bone, ...numbers] of state.p ?? []) {
     next.setBonePose(bone, numbers.slice(0, 4), numbers.slice(4, 7), numbers.slice(7, 10));
   }
   for (const [vertex, pairs] of state.w ?? []) next.setInfluences(vertex, pairs);
-  setLab(next, state.e);
+  setLab(next, state.e, pristine);
   if (state.d) viewer.frameScene(lab, state.d);
   if (state.c) viewer.setCameraState(new Float32Array(state.c));
   if (state.m) controls.setMethod(state.m);
@@ -280,7 +306,7 @@ function embedCode() {
 // ----- start -----
 
 async function start() {
-  Object.assign(settings, readParameters(location.search, EXAMPLES));
+  Object.assign(settings, readParameters(location.search, [...EXAMPLES, ...MODEL_NAMES]));
   setLanguage(settings.lang ?? 'en');
   translatePage();
   document.body.className = `ui-${settings.ui ?? 'full'}`;
@@ -300,12 +326,13 @@ async function start() {
   for (const part of Object.values(modes)) part.applyToViewer?.();
   for (const name of settings.overlays ? OVERLAYS : []) modes.skin.api.setOverlay(name, settings.overlays.includes(name));
   setMode(settings.mode ?? (settings.tool === 'paint' ? 'weights' : 'skin'));
-  loadExample(settings.example ?? 'two-bone');
+  await loadExample(settings.example ?? 'two-bone');
+  if (!lab) loadExample('two-bone');
   if (settings.method) controls.setMethod(settings.method);
   if (settings.tool) setTool(settings.tool);
   try {
     const state = decodeState(location.hash);
-    if (state) restoreState(state);
+    if (state) await restoreState(state);
   } catch (error) {
     showNotice(`This link's state could not be restored: ${error.message}. Showing the default instead.`, 'error');
     history.replaceState(null, '', location.pathname + location.search);
@@ -316,6 +343,7 @@ async function start() {
     viewer,
     Lab,
     loadExample,
+    models: () => [...MODEL_NAMES],
     loadScene,
     modes: () => [...MODES],
     setMode,

@@ -1,5 +1,6 @@
 // Labels in English and German (the lecture notes are German). Elements
-// carry data-i18n="key" (text) or data-i18n-title="key" (tooltip).
+// carry data-i18n="key" (text), data-i18n-title="key" (tooltip) or
+// data-i18n-label="key" (an optgroup's label).
 
 const LABELS = {
   en: {},
@@ -62,6 +63,8 @@ const LABELS = {
     noBoneHint: 'Einen Bone anklicken, um ihn zu wählen; ziehen, um ihn um seinen Ursprung zu drehen.',
     'hint.skin': 'Bone ziehen dreht ihn · Alt- oder Strg-Ziehen zieht seine Spitze (IK mit zwei Bones) · Umschalt+Ziehen verschiebt die Wurzel · Vertex anklicken zeigt seine Gewichte · leere Fläche ziehen dreht (3D) oder verschiebt (2D) die Ansicht · Mausrad zoomt · Tasten 1–7 wählen ein Beispiel · W malt Gewichte · R setzt zurück · Bild↑/Bild↓ wählen einen Bone, ←/→ drehen ihn',
     'hint.weights': 'Einen Bone in der Liste wählen, dann über die Haut ziehen, um sein Gewicht zu malen · einen Bone sperren, um seine Gewichte zu behalten · mit „Posieren“ einen Vertex anklicken, um seine Gewichte einzutippen · P posiert, W malt · Strg+Z nimmt einen ganzen Strich zurück',
+    examples: 'Beispiele',
+    models: 'Modelle',
     needBone: 'Einen Bone wählen (in der Liste der Bones anklicken), um sein Gewicht zu malen.',
     'modeName.skin': 'Haut',
     'modeName.weights': 'Gewichte',
@@ -110,6 +113,11 @@ export function translatePage() {
     const english = element.dataset.i18nEn ?? element.textContent;
     element.dataset.i18nEn = english;
     element.textContent = t(element.dataset.i18n, english);
+  }
+  for (const element of document.querySelectorAll('[data-i18n-label]')) {
+    const english = element.dataset.i18nLabelEn ?? element.label;
+    element.dataset.i18nLabelEn = english;
+    element.label = t(element.dataset.i18nLabel, english);
   }
   for (const element of document.querySelectorAll('[data-i18n-title]')) {
     const english = element.dataset.i18nTitleEn ?? element.title;

@@ -1,0 +1,72 @@
+// The model gallery: the shipped sample models open from the Example menu
+// and from ?example=NAME, show their credits, and share like the examples.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  dragAcross, openPage, screenshot, useBrowser, waitForSkinlab, nextFrame, gpuVersusCpu, canvasStats,
+} from './browser.mjs';
+
+const fixture = useBrowser(before, after);
+const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
+
+test('every gallery model opens from the Example menu, draws, and credits its authors', async () => {
+  const { page, errors } = await openAt('');
+  await waitForSkinlab(page);
+  const names = await page.evaluate(() => window.skinlab.models());
+  assert.deepEqual(names, ['fox', 'rigged-figure', 'rigged-simple', 'simple-skin']);
+  for (const name of names) {
+    await page.locator('#example').selectOption(name);
+    await page.waitForFunction((n) => window.skinlab.example === n, name);
+    await nextFrame(page);
+    const vertices = await page.evaluate(() => window.skinlab.lab.vertexCount());
+    const bones = await page.evaluate(() => window.skinlab.lab.boneCount());
+    const { covered } = await canvasStats(page);
+    console.log(`# ${name}: ${vertices} vertices, ${bones} bones, ${(covered * 100).toFixed(1)}% of the canvas`);
+    assert.ok(covered > 0.01, `${name} is drawn`);
+    assert.ok((await gpuVersusCpu(page, 'lbs')).worst < 1e-3, `${name}: GPU = CPU`);
+    assert.match(await page.locator('#caption .credit').textContent(), /Khronos/);
+  }
+  await screenshot(page, 'gallery-simple-skin');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('?example=fox opens the Fox; its share link carries the pose and painted weights', async () => {
+  const { page: a, errors } = await openAt('?example=fox&mode=weights');
+  await waitForSkinlab(a);
+  assert.equal(await a.evaluate(() => window.skinlab.example), 'fox');
+  assert.equal(await a.locator('#message').isVisible(), false, 'no error while the model was fetched');
+  assert.match(await a.locator('#caption .credit').textContent(), /PixelMannen/);
+  await nextFrame(a, () => a.evaluate(() => {
+    window.skinlab.lab.setBonePose(5, [0, 0, 0.3826834, 0.9238795]);
+    window.skinlab.selectBone(5);
+    window.skinlab.setBrush({ radius: 60, strength: 1, mode: 'add' });
+  }));
+  const center = await a.evaluate(() => {
+    const lab = window.skinlab.lab;
+    let best = 0;
+    for (let v = 0; v < lab.vertexCount(); v++) if (lab.influences(v).some(([b]) => b === 5)) best = v;
+    return window.skinlab.vertexScreenPoint(best);
+  });
+  await dragAcross(a, center);
+  await nextFrame(a);
+  const sceneA = await a.evaluate(() => window.skinlab.lab.sceneJson());
+  const pristine = await a.evaluate(async () => {
+    const fox = await fetch('models/Fox/Fox.gltf').then((r) => r.text());
+    return window.skinlab.Lab.fromGltf(fox).sceneJson();
+  });
+  assert.notEqual(JSON.parse(sceneA).influences.join(), JSON.parse(pristine).influences.join(), 'the stroke painted');
+  await screenshot(a, 'gallery-fox-painted');
+  const link = await a.evaluate(() => window.skinlab.shareLink());
+
+  const { page: b } = await openPage(fixture.browser, link);
+  await waitForSkinlab(b);
+  await b.waitForFunction(() => window.skinlab.example === 'fox');
+  assert.equal(await b.evaluate(() => window.skinlab.mode()), 'weights');
+  assert.equal(await b.locator('#message').isVisible(), false);
+  const sceneB = await b.evaluate(() => window.skinlab.lab.sceneJson());
+  assert.deepEqual(JSON.parse(sceneB).pose, JSON.parse(sceneA).pose);
+  assert.deepEqual(JSON.parse(sceneB).influences, JSON.parse(sceneA).influences);
+  assert.deepEqual(errors, []);
+  await Promise.all([a.close(), b.close()]);
+});

@@ -1,0 +1,47 @@
+// The model gallery: the sample models shipped in models/, each with the
+// credit its licence asks for. They are fetched when first opened and read
+// by the same glTF reader as a file of one's own.
+import { Lab } from './pkg/skinlab.js';
+
+/** Name in the URL → file and credit (from models/NAME/SOURCE.md). */
+export const MODELS = {
+  fox: {
+    file: 'models/Fox/Fox.gltf',
+    title: 'Fox',
+    credit: 'Fox: low poly fox by PixelMannen (CC0); rigging and animation by @tomkranis (CC BY 4.0); '
+      + 'glTF conversion by @AsoboStudio and @scurest; from the Khronos glTF sample models.',
+  },
+  'rigged-figure': {
+    file: 'models/RiggedFigure/RiggedFigure.gltf',
+    title: 'RiggedFigure',
+    credit: 'RiggedFigure by Cesium, from the Khronos glTF sample models, licensed under CC BY 4.0.',
+  },
+  'rigged-simple': {
+    file: 'models/RiggedSimple/RiggedSimple.gltf',
+    title: 'RiggedSimple',
+    credit: 'RiggedSimple by Cesium, from the Khronos glTF sample models, licensed under CC BY 4.0.',
+  },
+  'simple-skin': {
+    file: 'models/SimpleSkin/SimpleSkin.gltf',
+    title: 'SimpleSkin',
+    credit: 'SimpleSkin, from the Khronos glTF sample models (CC0).',
+  },
+};
+
+export const MODEL_NAMES = Object.keys(MODELS);
+
+const texts = new Map();
+
+/** Whether `name` is a gallery model (rather than a built-in example). */
+export const isModel = (name) => Object.hasOwn(MODELS, name);
+
+/** A fresh `Lab` of gallery model `name`; the file is fetched once. */
+export async function modelLab(name) {
+  if (!isModel(name)) throw new Error(`unknown model '${name}'; known: ${MODEL_NAMES.join(', ')}`);
+  if (!texts.has(name)) {
+    const response = await fetch(new URL(MODELS[name].file, document.baseURI));
+    if (!response.ok) throw new Error(`${MODELS[name].file} could not be fetched (${response.status})`);
+    texts.set(name, await response.text());
+  }
+  return Lab.fromGltf(texts.get(name));
+}
