@@ -1,0 +1,107 @@
+// Untrusted names: scene and glTF files whose bone, clip and file names
+// carry script are shown as text, and the Content-Security-Policy stops
+// inline script even if a slip let some into the page.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  openPage, root, screenshot, useBrowser, waitForSkinlab, nextFrame,
+} from './browser.mjs';
+
+const fixture = useBrowser(before, after);
+
+const HOSTILE = [
+  '<img src=x onerror="window.__pwned = (window.__pwned || 0) + 1">',
+  '<script>window.__pwned = (window.__pwned || 0) + 1</script>',
+  'javascript:window.__pwned=1',
+];
+
+/** The two-bone strip as scene JSON, its bones named with script. */
+async function hostileScene(page) {
+  return page.evaluate((names) => {
+    const scene = JSON.parse(window.skinlab.Lab.example('two-bone').sceneJson());
+    scene.bones.forEach((bone, index) => { bone.name = names[index % names.length]; });
+    return JSON.stringify(scene);
+  }, HOSTILE);
+}
+
+/** SimpleSkin with script in every node, mesh, skin and animation name. */
+async function hostileGltf() {
+  const doc = JSON.parse(await readFile(join(root, 'www', 'models', 'SimpleSkin', 'SimpleSkin.gltf'), 'utf8'));
+  doc.nodes.forEach((node, index) => { node.name = HOSTILE[index % HOSTILE.length]; });
+  for (const list of [doc.meshes, doc.skins, doc.animations]) {
+    list.forEach((item, index) => { item.name = HOSTILE[(index + 1) % HOSTILE.length]; });
+  }
+  return JSON.stringify(doc);
+}
+
+/** Clicks through every place a name shows: bone list, bone panel, a vertex, both modes, the clips. */
+async function visitEverything(page) {
+  const bones = await page.evaluate(() => window.skinlab.lab.boneCount());
+  for (let bone = 0; bone < bones; bone++) {
+    await nextFrame(page, () => page.locator(`#bone-list li[data-bone="${bone}"]`).click());
+  }
+  const box = await page.locator('#view').boundingBox();
+  const point = await page.evaluate(() => window.skinlab.vertexScreenPoint(window.skinlab.lab.vertexCount() - 1));
+  await page.mouse.click(box.x + point.x, box.y + point.y);
+  await nextFrame(page);
+  await nextFrame(page, () => page.locator('#modes [data-mode="weights"]').click());
+  await nextFrame(page, () => page.locator('#modes [data-mode="skin"]').click());
+}
+
+test('names carrying script are shown literally and never run', async () => {
+  const { page, errors } = await openPage(fixture.browser, fixture.server.url);
+  await waitForSkinlab(page);
+
+  const scene = await hostileScene(page);
+  await page.locator('#import-file').setInputFiles({ name: `${HOSTILE[0]}.json`, mimeType: 'application/json', buffer: Buffer.from(scene) });
+  await page.waitForFunction(() => window.skinlab.example === null);
+  await visitEverything(page);
+  const listed = await page.locator('#bone-list').textContent();
+  assert.ok(listed.includes(HOSTILE[0]) && listed.includes(HOSTILE[1]), `the bone list shows the names as text: ${listed}`);
+  assert.ok((await page.locator('#vertex-steps').textContent()).includes(HOSTILE[1]), 'the three steps name the bone as text');
+  assert.ok((await page.locator('#bone-name').textContent()).includes(HOSTILE[1]));
+  assert.ok((await page.locator('#notice').textContent()).includes(`Loaded ${HOSTILE[0]}.json`), 'the file name too');
+  await screenshot(page, 'hostile-scene');
+
+  await page.locator('#import-file').setInputFiles({ name: `${HOSTILE[1]}.gltf`, mimeType: 'model/gltf+json', buffer: Buffer.from(await hostileGltf()) });
+  await page.waitForFunction(() => window.skinlab.lab.animationNames().length === 1);
+  await visitEverything(page);
+  assert.deepEqual(await page.locator('#clip option').allTextContents(), [HOSTILE[1]], 'the clip name as text');
+
+  // A bad file whose name carries script: the error quotes it as text.
+  await page.locator('#import-file').setInputFiles({ name: `${HOSTILE[0]}.json`, mimeType: 'application/json', buffer: Buffer.from('{"bones": 5}') });
+  await page.waitForFunction(() => document.querySelector('#notice').classList.contains('error'));
+  assert.ok((await page.locator('#notice').textContent()).startsWith(`Could not load ${HOSTILE[0]}.json`));
+
+  assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no script ran');
+  assert.equal(await page.locator('#panel img, .panel img, #caption img, #notice img').count(), 0, 'no element was made from a name');
+  assert.deepEqual(errors.filter((e) => !e.includes('Content Security Policy')), []);
+  await page.close();
+});
+
+test('the Content-Security-Policy stops inline script the page did not ship', async () => {
+  const { page, errors } = await openPage(fixture.browser, fixture.server.url);
+  await waitForSkinlab(page);
+  const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.doesNotMatch(csp, /'unsafe-inline'|'unsafe-eval'/);
+  const outcome = await page.evaluate(async () => {
+    const script = document.createElement('script');
+    script.textContent = 'window.__inline = true;';
+    document.body.append(script);
+    const img = document.createElement('div');
+    img.innerHTML = '<img src="data:," onerror="window.__handler = true">';
+    document.body.append(img);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return { inline: window.__inline ?? false, handler: window.__handler ?? false };
+  });
+  // (eval cannot be tried from here: the test's own evaluate runs outside
+  // the page's policy.)
+  assert.deepEqual(outcome, { inline: false, handler: false });
+  assert.ok(errors.some((e) => e.includes('Content Security Policy')), 'the browser reports the blocked script');
+  // The page itself still works under the policy: it draws and takes a drag.
+  assert.ok(await page.evaluate(() => window.skinlab.framesRendered()) > 0);
+  await page.close();
+});
