@@ -38,6 +38,38 @@ pub enum GltfError {
         /// What is wrong.
         problem: String,
     },
+    /// The file is larger than Skinlab reads.
+    #[error("glTF: the file has {bytes} bytes; at most {max} are read")]
+    TooLarge {
+        /// The file's size.
+        bytes: usize,
+        /// [`MAX_FILE_BYTES`].
+        max: usize,
+    },
+    /// A buffer holds fewer bytes than it declares.
+    #[error("glTF: buffers[{buffer}] declares {declared} bytes but holds {found} bytes")]
+    BufferTooShort {
+        /// The buffer.
+        buffer: usize,
+        /// Its `byteLength`.
+        declared: usize,
+        /// What its data holds.
+        found: usize,
+    },
+    /// Following the nodes' parents from `node` leads back to it.
+    #[error("glTF: nodes[{node}] is its own ancestor (the node hierarchy has a cycle)")]
+    NodeCycle {
+        /// A node on the loop.
+        node: usize,
+    },
+    /// An inverse bind matrix cannot be a joint's bind frame.
+    #[error("glTF: the inverse bind matrix of joint {joint} {problem}")]
+    BadInverseBind {
+        /// The joint, as an index into the skin's joint list.
+        joint: usize,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
     /// A buffer's data URI is not valid base64.
     #[error("glTF: buffers[{0}]: the data URI is not valid base64")]
     Base64(usize),
@@ -51,6 +83,10 @@ pub enum GltfError {
     #[error(transparent)]
     Scene(#[from] SceneError),
 }
+
+/// The largest glTF file read, in bytes: far above the sample models and
+/// typical lecture characters, and small enough for a browser tab.
+pub const MAX_FILE_BYTES: usize = 64 << 20;
 
 #[derive(Deserialize)]
 struct Document {
@@ -266,7 +302,11 @@ impl Buffers {
                     })?;
                 let bytes = decode_base64(payload).ok_or(GltfError::Base64(index))?;
                 if bytes.len() < buffer.byte_length {
-                    return Err(GltfError::Base64(index));
+                    return Err(GltfError::BufferTooShort {
+                        buffer: index,
+                        declared: buffer.byte_length,
+                        found: bytes.len(),
+                    });
                 }
                 Ok(bytes)
             })
@@ -403,6 +443,12 @@ pub fn scene_from_gltf(text: &str) -> Result<Scene, GltfError> {
 /// with its animations when it has any. A clip that cannot be read (an
 /// unsupported key format) is left out.
 pub fn read_gltf(text: &str) -> Result<(Scene, Option<Animation>), GltfError> {
+    if text.len() > MAX_FILE_BYTES {
+        return Err(GltfError::TooLarge {
+            bytes: text.len(),
+            max: MAX_FILE_BYTES,
+        });
+    }
     let document: Document =
         serde_json::from_str(text).map_err(|e| GltfError::Json(e.to_string()))?;
     let buffers = Buffers::load(&document)?;
@@ -446,6 +492,18 @@ pub fn read_gltf(text: &str) -> Result<(Scene, Option<Animation>), GltfError> {
             "one inverse bind matrix per joint".to_owned(),
         ));
     }
+    for (joint, inverse_bind) in inverse_binds.iter().enumerate() {
+        let problem = if !inverse_bind.is_finite() {
+            Some("holds a number that is not finite")
+        } else if inverse_bind.determinant().abs() < 1e-12 {
+            Some("is not invertible")
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(GltfError::BadInverseBind { joint, problem });
+        }
+    }
     let model_from_joint: Vec<Mat4> = inverse_binds.iter().map(Mat4::inverse).collect();
     for (joint, frame) in model_from_joint.iter().enumerate() {
         let linear = Mat3::from_mat4(*frame);
@@ -464,6 +522,9 @@ pub fn read_gltf(text: &str) -> Result<(Scene, Option<Animation>), GltfError> {
                 *slot = Some(index);
             }
         }
+    }
+    if let Some(node) = first_on_a_cycle(&node_parent) {
+        return Err(GltfError::NodeCycle { node });
     }
     let joint_of_node: HashMap<usize, usize> = skin
         .joints
@@ -600,8 +661,14 @@ pub fn read_gltf(text: &str) -> Result<(Scene, Option<Animation>), GltfError> {
     // whatever constant turn R carries.
     let mut lengths = vec![0.0_f32; frames.len()];
     let mut turns = vec![Quat::IDENTITY; frames.len()];
+    let mut first_children = vec![None; frames.len()];
+    for (child, parent) in parents.iter().enumerate().rev() {
+        if let Some(parent) = *parent {
+            first_children[parent] = Some(child);
+        }
+    }
     for bone in 0..frames.len() {
-        let first_child = (0..frames.len()).find(|&child| parents[child] == Some(bone));
+        let first_child = first_children[bone];
         let toward_child = first_child
             .map(|child| {
                 frames[bone]
@@ -848,6 +915,34 @@ fn read_clip(
 
 /// The rotation nearest to an almost-orthonormal `m` (Gram–Schmidt on its
 /// columns), so rounding in the file cannot skew a bone's orientation.
+/// A node that is its own ancestor, if the parent links have a loop; each
+/// node is walked once, so ten thousand nested nodes cost ten thousand
+/// steps.
+fn first_on_a_cycle(node_parent: &[Option<usize>]) -> Option<usize> {
+    const UNSEEN: u8 = 0;
+    const ON_PATH: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![UNSEEN; node_parent.len()];
+    let mut path = Vec::new();
+    for start in 0..node_parent.len() {
+        let mut current = Some(start);
+        while let Some(node) = current {
+            match state[node] {
+                DONE => break,
+                ON_PATH => return Some(node),
+                _ => {}
+            }
+            state[node] = ON_PATH;
+            path.push(node);
+            current = node_parent[node];
+        }
+        for node in path.drain(..) {
+            state[node] = DONE;
+        }
+    }
+    None
+}
+
 fn orthonormalize(m: Mat3) -> Mat3 {
     let x = m.x_axis.normalize_or(Vec3::X);
     let y = (m.y_axis - x * x.dot(m.y_axis)).normalize_or(Vec3::Y);

@@ -1,0 +1,299 @@
+//! Hostile glTF and scene files, one by one: each is refused with its own
+//! error naming the problem, the process carries on, and nothing of the
+//! size a file merely claims is ever allocated.
+#![allow(clippy::unwrap_used)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use serde_json::{json, Value};
+use skinlab::io::gltf::{decode_base64, read_gltf, GltfError, MAX_FILE_BYTES};
+use skinlab::{Lab, SceneError, SkeletonError};
+
+/// The system allocator, remembering the largest single request made on
+/// each thread (each test runs on its own).
+struct Tracking;
+
+thread_local! {
+    static LARGEST: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note(size: usize) {
+    // Quietly skipped while the thread is being torn down.
+    let _ = LARGEST.try_with(|largest| largest.set(largest.get().max(size)));
+}
+
+#[allow(unsafe_code)]
+// SAFETY: every call is passed on unchanged to the system allocator.
+unsafe impl GlobalAlloc for Tracking {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size());
+        // SAFETY: the caller's contract is the system allocator's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` above with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        note(new_size);
+        // SAFETY: as for `dealloc`, and `new_size` is the caller's request.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Tracking = Tracking;
+
+fn simple_skin() -> Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("www/models/SimpleSkin/SimpleSkin.gltf");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn read(doc: &Value) -> Result<(), GltfError> {
+    read_gltf(&doc.to_string()).map(|_| ())
+}
+
+fn encode_base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (k, &b)| n | u32::from(b) << (16 - 8 * k));
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// SimpleSkin with its inverse bind matrices (buffer 2) replaced.
+fn with_inverse_binds(matrices: [[f32; 16]; 2]) -> Value {
+    let mut doc = simple_skin();
+    let bytes: Vec<u8> = matrices
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    doc["buffers"][2]["uri"] = json!(format!(
+        "data:application/octet-stream;base64,{}",
+        encode_base64(&bytes)
+    ));
+    doc
+}
+
+const IDENTITY: [f32; 16] = [
+    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+];
+
+#[test]
+fn the_untouched_model_loads() {
+    read(&simple_skin()).unwrap();
+    let round_trip = encode_base64(b"skinlab!?");
+    assert_eq!(decode_base64(&round_trip).unwrap(), b"skinlab!?");
+}
+
+#[test]
+fn an_accessor_count_of_two_to_the_31_is_refused_before_allocating_it() {
+    let mut doc = simple_skin();
+    doc["accessors"][1]["count"] = json!(1u64 << 31);
+    let text = doc.to_string();
+    LARGEST.with(|largest| largest.set(0));
+    let error = read_gltf(&text).unwrap_err();
+    assert!(
+        matches!(&error, GltfError::Accessor { index: 1, problem } if problem.contains("past the end")),
+        "{error}"
+    );
+    // 2³¹ positions would be 24 GiB; nothing near even 1 MiB was asked for.
+    let largest = LARGEST.with(Cell::get);
+    assert!(largest > 0, "the tracker sees this thread's allocations");
+    assert!(largest < 1 << 20, "largest allocation {largest} bytes");
+}
+
+#[test]
+fn a_buffer_far_larger_than_its_data_is_refused() {
+    let mut doc = simple_skin();
+    doc["buffers"][0]["byteLength"] = json!(4_000_000_000u64);
+    let error = read(&doc).unwrap_err();
+    assert_eq!(
+        error,
+        GltfError::BufferTooShort {
+            buffer: 0,
+            declared: 4_000_000_000,
+            found: 168
+        }
+    );
+    assert!(error.to_string().contains("168 bytes"), "{error}");
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_refused_with_the_limit_named() {
+    let text = " ".repeat(MAX_FILE_BYTES + 1);
+    let error = read_gltf(&text).unwrap_err();
+    assert!(matches!(error, GltfError::TooLarge { .. }), "{error}");
+    assert!(
+        error.to_string().contains(&format!("{MAX_FILE_BYTES}")),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_stride_or_offset_past_the_end_is_refused() {
+    let mut doc = simple_skin();
+    doc["bufferViews"][2]["byteStride"] = json!(1_000_000);
+    let error = read(&doc).unwrap_err();
+    assert!(matches!(error, GltfError::Accessor { .. }), "{error}");
+
+    let mut doc = simple_skin();
+    doc["bufferViews"][1]["byteOffset"] = json!(u64::MAX);
+    let error = read(&doc).unwrap_err();
+    assert!(
+        matches!(error, GltfError::Accessor { index: 1, .. }),
+        "{error}"
+    );
+
+    let mut doc = simple_skin();
+    doc["accessors"][1]["byteOffset"] = json!(1u64 << 40);
+    let error = read(&doc).unwrap_err();
+    assert!(
+        matches!(error, GltfError::Accessor { index: 1, .. }),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_sparse_accessor_pointing_out_of_range_is_refused() {
+    let mut doc = simple_skin();
+    let accessor = doc["accessors"][1].as_object_mut().unwrap();
+    accessor.remove("bufferView");
+    accessor.insert(
+        "sparse".to_owned(),
+        json!({"count": 1, "indices": {"bufferView": 0, "componentType": 5123},
+               "values": {"bufferView": 1}}),
+    );
+    let error = read(&doc).unwrap_err();
+    assert!(
+        matches!(&error, GltfError::Accessor { index: 1, problem } if problem.contains("sparse")),
+        "{error}"
+    );
+}
+
+#[test]
+fn joint_indices_past_the_skin_are_refused() {
+    let mut doc = simple_skin();
+    doc["skins"][0]["joints"] = json!([1]);
+    doc["skins"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("inverseBindMatrices");
+    let error = read(&doc).unwrap_err();
+    assert!(
+        matches!(&error, GltfError::Missing(what) if what.contains("joint 1 named by vertex")),
+        "{error}"
+    );
+    let mut doc = simple_skin();
+    doc["skins"][0]["joints"] = json!([1, 99]);
+    let error = read(&doc).unwrap_err();
+    assert!(
+        matches!(&error, GltfError::Missing(what) if what.contains("nodes[99]")),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_node_hierarchy_with_a_cycle_is_refused() {
+    let mut doc = simple_skin();
+    doc["nodes"][2]["children"] = json!([1]);
+    let error = read(&doc).unwrap_err();
+    assert_eq!(error, GltfError::NodeCycle { node: 1 });
+}
+
+#[test]
+fn ten_thousand_nested_nodes_are_read_without_deep_recursion() {
+    let mut doc = simple_skin();
+    let nodes = doc["nodes"].as_array_mut().unwrap();
+    // An armature of 10,000 nested nodes above the root joint.
+    let first = nodes.len();
+    for k in 0..10_000 {
+        let child = if k == 9_999 { 1 } else { first + k + 1 };
+        nodes.push(json!({"children": [child]}));
+    }
+    doc["scenes"][0]["nodes"] = json!([0, first]);
+    read(&doc).unwrap();
+
+    // The same depth of joints: a skeleton of 10,000 bones in a chain.
+    let mut doc = simple_skin();
+    let nodes = doc["nodes"].as_array_mut().unwrap();
+    let first = nodes.len();
+    for k in 0..10_000 {
+        let children = if k == 9_999 {
+            json!([])
+        } else {
+            json!([first + k + 1])
+        };
+        nodes.push(json!({"children": children, "translation": [0.0, 0.001, 0.0]}));
+    }
+    doc["nodes"][2]["children"] = json!([first]);
+    let mut joints = vec![json!(1), json!(2)];
+    joints.extend((first..first + 10_000).map(|n| json!(n)));
+    doc["skins"][0]["joints"] = json!(joints);
+    doc["skins"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("inverseBindMatrices");
+    read(&doc).unwrap();
+}
+
+#[test]
+fn nan_in_an_inverse_bind_matrix_is_refused() {
+    let mut bad = IDENTITY;
+    bad[5] = f32::NAN;
+    let error = read(&with_inverse_binds([IDENTITY, bad])).unwrap_err();
+    assert_eq!(
+        error,
+        GltfError::BadInverseBind {
+            joint: 1,
+            problem: "holds a number that is not finite"
+        }
+    );
+}
+
+#[test]
+fn a_non_invertible_inverse_bind_matrix_is_refused() {
+    let mut flat = IDENTITY;
+    flat[10] = 0.0; // z collapses
+    let error = read(&with_inverse_binds([flat, IDENTITY])).unwrap_err();
+    assert_eq!(
+        error,
+        GltfError::BadInverseBind {
+            joint: 0,
+            problem: "is not invertible"
+        }
+    );
+    assert!(error.to_string().contains("joint 0"), "{error}");
+}
+
+#[test]
+fn a_scene_over_the_bone_limit_is_refused_naming_it() {
+    let bones: Vec<Value> = (0..70_000)
+        .map(|k| json!({"name": "b", "parent": if k == 0 { Value::Null } else { json!(k - 1) }, "origin": [0,0,0], "orientation": [0,0,0,1], "length": 1.0}))
+        .collect();
+    let scene = json!({"bones": bones, "mesh": {"positions": [], "indices": []}, "influences": []});
+    let error = Lab::from_json(&scene.to_string()).unwrap_err();
+    assert_eq!(
+        error,
+        SceneError::Skeleton(SkeletonError::TooManyBones {
+            count: 70_000,
+            max: 65_535
+        })
+    );
+}
