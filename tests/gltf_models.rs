@@ -9,6 +9,8 @@ use serde_json::Value;
 use skinlab::io::gltf::decode_base64;
 use skinlab::{Lab, SkinningMethod};
 
+mod common;
+
 fn model(name: &str) -> String {
     let path =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("www/models/{name}/{name}.gltf"));
@@ -251,4 +253,33 @@ fn the_fox_runs_as_its_gltf_says() {
         .to_string()
         .contains("animation 3 does not exist"));
     assert!(lab.set_animation_time(0, f32::NAN).is_err());
+}
+
+#[test]
+fn every_model_reads_the_same_from_its_glb() {
+    for name in ["SimpleSkin", "RiggedSimple", "RiggedFigure", "Fox"] {
+        let text = model(name);
+        let glb = common::glb_from_gltf(&text);
+        let mut from_text = Lab::from_gltf(&text).unwrap();
+        let mut from_glb = Lab::from_glb(&glb).unwrap();
+        println!(
+            "{name}: {} bytes as .glb, {} vertices, {} bones, clips {:?}",
+            glb.len(),
+            from_glb.vertex_count(),
+            from_glb.bone_count(),
+            from_glb.animation_names()
+        );
+        assert_eq!(from_glb.scene_json(), from_text.scene_json(), "{name}");
+        assert_eq!(from_glb.animation_names(), from_text.animation_names());
+        for clip in 0..from_text.animation_names().len() {
+            let t = 0.37 * from_text.animation_duration(clip).unwrap();
+            from_text.set_animation_time(clip, t).unwrap();
+            from_glb.set_animation_time(clip, t).unwrap();
+            assert_eq!(
+                from_glb.skinned_positions(SkinningMethod::Lbs),
+                from_text.skinned_positions(SkinningMethod::Lbs),
+                "{name}, clip {clip}"
+            );
+        }
+    }
 }

@@ -7,8 +7,10 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use serde_json::{json, Value};
-use skinlab::io::gltf::{decode_base64, read_gltf, GltfError, MAX_FILE_BYTES};
+use skinlab::io::gltf::{decode_base64, read_glb, read_gltf, GltfError, MAX_FILE_BYTES};
 use skinlab::{Lab, SceneError, SkeletonError};
+
+mod common;
 
 /// The system allocator, remembering the largest single request made on
 /// each thread (each test runs on its own).
@@ -280,6 +282,57 @@ fn a_non_invertible_inverse_bind_matrix_is_refused() {
         }
     );
     assert!(error.to_string().contains("joint 0"), "{error}");
+}
+
+#[test]
+fn a_glb_whose_lengths_lie_is_refused() {
+    let glb = common::glb_from_gltf(&common::model_text("SimpleSkin"));
+    assert!(read_glb(&glb).is_ok());
+    let glb_error = |edit: &dyn Fn(&mut Vec<u8>)| {
+        let mut bytes = glb.clone();
+        edit(&mut bytes);
+        match read_glb(&bytes) {
+            Err(GltfError::Glb(problem)) => problem,
+            other => panic!("expected a .glb error, got {other:?}"),
+        }
+    };
+    let set = |bytes: &mut Vec<u8>, at: usize, value: u32| {
+        bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    };
+    // The header's total length.
+    let problem = glb_error(&|b| set(b, 8, u32::MAX));
+    assert!(
+        problem.contains("header says 4294967295 bytes"),
+        "{problem}"
+    );
+    // The JSON chunk's length, far past the end.
+    let problem = glb_error(&|b| set(b, 12, 1 << 30));
+    assert!(
+        problem.contains("chunk 0 claims 1073741824 bytes"),
+        "{problem}"
+    );
+    // The binary chunk's length, a little past the end.
+    let json_length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let bin_at = 20 + json_length;
+    let bin_length = u32::from_le_bytes(glb[bin_at..bin_at + 4].try_into().unwrap());
+    let problem = glb_error(&|b| set(b, bin_at, bin_length + 4));
+    assert!(problem.contains("chunk 1 claims"), "{problem}");
+    // Cut short, and not a glb at all.
+    let problem = glb_error(&|b| b.truncate(10));
+    assert!(problem.contains("header"), "{problem}");
+    let problem = glb_error(&|b| b[0] = b'x');
+    assert!(problem.contains("'glTF'"), "{problem}");
+    // A binary chunk shorter than the buffer it must hold.
+    let mut bytes = glb.clone();
+    let short = bin_length - 16;
+    set(&mut bytes, bin_at, short);
+    bytes.truncate(bin_at + 8 + short as usize);
+    let total = bytes.len() as u32;
+    set(&mut bytes, 8, total);
+    assert!(matches!(
+        read_glb(&bytes),
+        Err(GltfError::BufferTooShort { buffer: 0, .. })
+    ));
 }
 
 #[test]

@@ -1,5 +1,5 @@
 // Files in and out: PNG of the view, the scene as JSON, loading a scene
-// JSON or an embedded glTF (button or drop), and the clipboard.
+// JSON, an embedded .gltf or a .glb (button or drop), and the clipboard.
 import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
 
@@ -9,6 +9,11 @@ function download(blob, name) {
   link.download = name;
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/** Whether `bytes` are a binary glTF: named .glb, or starting with 'glTF'. */
+function isGlb(name, bytes) {
+  return /\.glb$/i.test(name) || (bytes.length >= 4 && String.fromCharCode(...bytes.subarray(0, 4)) === 'glTF');
 }
 
 /** Whether `text` is a glTF document rather than Skinlab's scene JSON. */
@@ -48,16 +53,21 @@ export function createFiles(app) {
   }
 
   async function importFile(file) {
-    let text;
+    let bytes;
     try {
-      text = await file.text();
+      bytes = new Uint8Array(await file.arrayBuffer());
     } catch (error) {
       app.showNotice(`Could not read ${file.name}: ${error.message}`, 'error');
       return;
     }
     try {
-      if (isGltf(file.name, text)) app.setLab(Lab.fromGltf(text), null);
-      else app.loadScene(text);
+      if (isGlb(file.name, bytes)) {
+        app.setLab(Lab.fromGlb(bytes), null);
+      } else {
+        const text = new TextDecoder().decode(bytes);
+        if (isGltf(file.name, text)) app.setLab(Lab.fromGltf(text), null);
+        else app.loadScene(text);
+      }
       app.showNotice(`Loaded ${file.name}.`);
     } catch (error) {
       app.showNotice(`Could not load ${file.name}: ${error.message}. The current scene is unchanged.`, 'error');

@@ -70,6 +70,9 @@ pub enum GltfError {
         /// What is wrong with it.
         problem: &'static str,
     },
+    /// A binary `.glb` container whose header or chunks do not add up.
+    #[error("glb: {0}")]
+    Glb(String),
     /// A buffer's data URI is not valid base64.
     #[error("glTF: buffers[{0}]: the data URI is not valid base64")]
     Base64(usize),
@@ -281,16 +284,29 @@ struct Buffers {
 }
 
 impl Buffers {
-    fn load(document: &Document) -> Result<Self, GltfError> {
+    /// Decodes every buffer: data URIs, and buffer 0 without a URI from a
+    /// `.glb`'s binary chunk `bin`.
+    fn load(document: &Document, bin: Option<&[u8]>) -> Result<Self, GltfError> {
         let data = document
             .buffers
             .iter()
             .enumerate()
             .map(|(index, buffer)| {
-                let uri = buffer
-                    .uri
-                    .as_deref()
-                    .ok_or_else(|| GltfError::Unsupported("a binary .glb buffer".to_owned()))?;
+                let Some(uri) = buffer.uri.as_deref() else {
+                    let bytes = bin.filter(|_| index == 0).ok_or_else(|| {
+                        GltfError::Missing(format!(
+                            "buffers[{index}]'s data (no URI, and not a .glb's first buffer)"
+                        ))
+                    })?;
+                    if bytes.len() < buffer.byte_length {
+                        return Err(GltfError::BufferTooShort {
+                            buffer: index,
+                            declared: buffer.byte_length,
+                            found: bytes.len(),
+                        });
+                    }
+                    return Ok(bytes.to_vec());
+                };
                 let payload = uri
                     .strip_prefix("data:")
                     .and_then(|rest| rest.split_once(";base64,"))
@@ -443,6 +459,78 @@ pub fn scene_from_gltf(text: &str) -> Result<Scene, GltfError> {
 /// with its animations when it has any. A clip that cannot be read (an
 /// unsupported key format) is left out.
 pub fn read_gltf(text: &str) -> Result<(Scene, Option<Animation>), GltfError> {
+    read_document(text, None)
+}
+
+/// Reads a binary glTF (`.glb`): a 12-byte header (`glTF`, version 2, total
+/// length), a JSON chunk, then an optional binary chunk that is buffer 0.
+/// Every length is checked against the bytes actually there.
+pub fn read_glb(bytes: &[u8]) -> Result<(Scene, Option<Animation>), GltfError> {
+    let (json, bin) = glb_chunks(bytes)?;
+    let text = std::str::from_utf8(json)
+        .map_err(|_| GltfError::Glb("the JSON chunk is not UTF-8 text".to_owned()))?;
+    read_document(text, bin)
+}
+
+/// The JSON chunk and the binary chunk (if any) of a `.glb`.
+pub fn glb_chunks(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>), GltfError> {
+    const MAGIC: u32 = 0x4654_6C67; // "glTF"
+    const JSON: u32 = 0x4E4F_534A;
+    const BIN: u32 = 0x004E_4942;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(GltfError::TooLarge {
+            bytes: bytes.len(),
+            max: MAX_FILE_BYTES,
+        });
+    }
+    let word = |at: usize| -> Option<u32> {
+        let four = bytes.get(at..at.checked_add(4)?)?;
+        Some(u32::from_le_bytes([four[0], four[1], four[2], four[3]]))
+    };
+    let bad = |problem: String| GltfError::Glb(problem);
+    if word(0) != Some(MAGIC) {
+        return Err(bad("the file does not start with 'glTF'".to_owned()));
+    }
+    if word(4) != Some(2) {
+        return Err(bad(format!("version {:?}, only 2 is read", word(4))));
+    }
+    let declared = word(8).ok_or_else(|| bad("the header is cut short".to_owned()))? as usize;
+    if declared != bytes.len() {
+        return Err(bad(format!(
+            "the header says {declared} bytes, the file has {}",
+            bytes.len()
+        )));
+    }
+    let mut chunks = Vec::new();
+    let mut at = 12;
+    while at < bytes.len() {
+        let (Some(length), Some(kind)) = (word(at), word(at + 4)) else {
+            return Err(bad(format!("chunk {} is cut short", chunks.len())));
+        };
+        let start = at + 8;
+        let end = start
+            .checked_add(length as usize)
+            .filter(|&end| end <= bytes.len())
+            .ok_or_else(|| {
+                bad(format!(
+                    "chunk {} claims {length} bytes, {} remain",
+                    chunks.len(),
+                    bytes.len().saturating_sub(start)
+                ))
+            })?;
+        chunks.push((kind, &bytes[start..end]));
+        at = end;
+    }
+    match chunks.as_slice() {
+        [(JSON, json)] => Ok((json, None)),
+        [(JSON, json), (BIN, bin), ..] => Ok((json, Some(bin))),
+        _ => Err(bad(
+            "the first chunk must be JSON, the second (if any) binary".to_owned(),
+        )),
+    }
+}
+
+fn read_document(text: &str, bin: Option<&[u8]>) -> Result<(Scene, Option<Animation>), GltfError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(GltfError::TooLarge {
             bytes: text.len(),
@@ -451,7 +539,7 @@ pub fn read_gltf(text: &str) -> Result<(Scene, Option<Animation>), GltfError> {
     }
     let document: Document =
         serde_json::from_str(text).map_err(|e| GltfError::Json(e.to_string()))?;
-    let buffers = Buffers::load(&document)?;
+    let buffers = Buffers::load(&document, bin)?;
     let (mesh_index, skin_index) = document
         .nodes
         .iter()

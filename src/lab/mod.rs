@@ -183,6 +183,15 @@ impl Lab {
         Ok(lab)
     }
 
+    /// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`), with
+    /// its animations.
+    pub fn from_glb(bytes: &[u8]) -> Result<Self, crate::io::gltf::GltfError> {
+        let (scene, animation) = crate::io::gltf::read_glb(bytes)?;
+        let mut lab = Self::new(scene);
+        lab.animation = animation;
+        Ok(lab)
+    }
+
     /// The names of the animation clips (empty for a scene without any).
     pub fn animation_names(&self) -> Vec<String> {
         self.animation

@@ -99,6 +99,15 @@ impl JsLab {
             .map_err(|error| js_error("fromGltf", error))
     }
 
+    /// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`);
+    /// throws an `Error` naming what does not add up.
+    #[wasm_bindgen(js_name = fromGlb)]
+    pub fn from_glb(bytes: &[u8]) -> Result<JsLab, JsError> {
+        Lab::from_glb(bytes)
+            .map(|inner| JsLab { inner })
+            .map_err(|error| js_error("fromGlb", error))
+    }
+
     /// A built-in example: `two-bone`, `two-bone-smooth`, `y-junction`,
     /// `y-junction-unweighted`, `tube`, `chain`.
     pub fn example(name: &str) -> Result<JsLab, JsError> {

@@ -70,3 +70,29 @@ test('?example=fox opens the Fox; its share link carries the pose and painted we
   assert.deepEqual(errors, []);
   await Promise.all([a.close(), b.close()]);
 });
+
+test('a .glb chosen in the file picker loads like its .gltf', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { root } = await import('./browser.mjs');
+  const { glbFromGltf } = await import('../support/glb.mjs');
+  const text = await readFile(join(root, 'www', 'models', 'Fox', 'Fox.gltf'), 'utf8');
+  const { page, errors } = await openAt('');
+  await waitForSkinlab(page);
+  await page.locator('#import-file').setInputFiles({ name: 'fox.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from(glbFromGltf(text)) });
+  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 24);
+  await nextFrame(page);
+  const same = await page.evaluate((gltf) => window.skinlab.lab.sceneJson() === window.skinlab.Lab.fromGltf(gltf).sceneJson(), text);
+  assert.ok(same, 'the .glb gives the same scene as the .gltf');
+  assert.deepEqual(await page.locator('#clip option').allTextContents(), ['Survey', 'Walk', 'Run']);
+  assert.match(await page.locator('#notice').textContent(), /Loaded fox\.glb/);
+  // A .glb whose chunk lies is refused by name, and the Fox stays.
+  const broken = Buffer.from(glbFromGltf(text));
+  broken.writeUInt32LE(1 << 30, 12);
+  await page.locator('#import-file').setInputFiles({ name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: broken });
+  await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('broken.glb'));
+  assert.match(await page.locator('#notice').textContent(), /glb: chunk 0 claims 1073741824 bytes/);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 24);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -198,3 +198,17 @@ test('reach: two-bone IK puts the tip of bone 2 on the target', () => {
   assert.throws(() => lab.reach(0, [1, 1, 0]), /reach: bone 0 has no parent/);
   assert.throws(() => lab.reach(1, [1, 1]), /reach: target: expected 3 numbers, got 2/);
 });
+
+test('every shipped model reads the same from .gltf and from a .glb made of it', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { glbFromGltf } = await import('../support/glb.mjs');
+  for (const name of ['SimpleSkin', 'RiggedSimple', 'RiggedFigure', 'Fox']) {
+    const text = readFileSync(new URL(`../../www/models/${name}/${name}.gltf`, import.meta.url), 'utf8');
+    const fromText = Lab.fromGltf(text);
+    const fromGlb = Lab.fromGlb(glbFromGltf(text));
+    console.log(`# ${name}: ${fromGlb.vertexCount()} vertices, ${fromGlb.boneCount()} bones`);
+    assert.equal(fromGlb.sceneJson(), fromText.sceneJson());
+    assert.deepEqual(fromGlb.animationNames(), fromText.animationNames());
+  }
+  assert.throws(() => Lab.fromGlb(new Uint8Array([1, 2, 3])), /glb: the file does not start with 'glTF'/);
+});
