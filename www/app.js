@@ -152,9 +152,13 @@ function showCaption() {
  * reference the link records weight edits against.
  */
 function setLab(next, name, pristine = name ? Lab.example(name) : null) {
+  // The wasm memory of the scene shown before is given back at once, not
+  // whenever the garbage collector gets to it: a lecture switches often.
+  if (lab && lab !== next) lab.free();
   lab = next;
   exampleName = name;
   pristineInfluences = pristine ? influenceTable(pristine) : null;
+  pristine?.free();
   viewer.selectBone(lab, -1);
   viewer.selectVertex(lab, -1);
   viewer.frameScene(lab, settings.view ?? 'auto');

@@ -3,6 +3,7 @@
 import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
 import { copyText } from './files.js';
+import { t } from './i18n.js';
 
 /**
  * The shared controls of `app`, which offers `lab`, `viewer`, `example`,
@@ -10,6 +11,8 @@ import { copyText } from './files.js';
  * `embedCode`, `requestRender` and `showNotice`.
  */
 export function createControls(app) {
+  let toldAboutBudget = false;
+
   function setMethod(method) {
     app.viewer.setMethod(method);
     for (const button of document.querySelectorAll('[data-method]')) {
@@ -111,6 +114,11 @@ export function createControls(app) {
     update() {
       $('#undo').disabled = !app.lab.canUndo();
       $('#redo').disabled = !app.lab.canRedo();
+      // Said once a session: the history keeps to its memory budget.
+      if (!toldAboutBudget && app.lab.undoStepsDropped() > 0) {
+        toldAboutBudget = true;
+        app.showNotice(t('undoBudget', 'The oldest undo steps were dropped to keep memory in bounds; the newest remain.'));
+      }
     },
   };
 }

@@ -65,6 +65,7 @@ const LABELS = {
     'hint.weights': 'Einen Bone in der Liste wählen, dann über die Haut ziehen, um sein Gewicht zu malen · einen Bone sperren, um seine Gewichte zu behalten · mit „Posieren“ einen Vertex anklicken, um seine Gewichte einzutippen · P posiert, W malt · Strg+Z nimmt einen ganzen Strich zurück',
     examples: 'Beispiele',
     models: 'Modelle',
+    undoBudget: 'Die ältesten Schritte zum Rückgängigmachen wurden verworfen, damit der Speicher begrenzt bleibt; die neuesten bleiben.',
     needBone: 'Einen Bone wählen (in der Liste der Bones anklicken), um sein Gewicht zu malen.',
     'modeName.skin': 'Haut',
     'modeName.weights': 'Gewichte',

@@ -1,4 +1,11 @@
-//! Undo and redo over the pose and the weights.
+//! Undo and redo over the pose and the weights, within a step count and a
+//! byte budget.
+//!
+//! A step that leaves the weights as they were (a pose drag) shares them
+//! with the step before, so a lecture's worth of posing costs little; when
+//! the steps outgrow the budget (painting a large mesh), the oldest go.
+
+use std::sync::Arc;
 
 use super::Lab;
 use crate::rig::pose::BoneTransform;
@@ -8,33 +15,72 @@ use crate::skin::influences::VertexInfluences;
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Snapshot {
     pose: Vec<BoneTransform>,
-    influences: Vec<VertexInfluences>,
+    influences: Arc<Vec<VertexInfluences>>,
 }
 
 /// Undo steps kept; older ones are forgotten.
 pub const UNDO_DEPTH: usize = 200;
 
+/// Bytes the undo steps may hold together (weights shared between steps
+/// counted once); older steps are forgotten beyond it.
+pub const UNDO_BUDGET_BYTES: usize = 32 << 20;
+
+/// The bytes `steps` hold, weights shared by neighbouring steps counted once.
+fn bytes_held(steps: &[Snapshot]) -> usize {
+    let mut total = 0;
+    for (k, step) in steps.iter().enumerate() {
+        total += std::mem::size_of_val(step.pose.as_slice());
+        let shared = k > 0 && Arc::ptr_eq(&steps[k - 1].influences, &step.influences);
+        if !shared {
+            total += std::mem::size_of_val(step.influences.as_slice());
+        }
+    }
+    total
+}
+
 impl Lab {
-    fn snapshot(&self) -> Snapshot {
+    /// The current state, sharing the weights of `beside` when they are the
+    /// same.
+    fn snapshot(&self, beside: Option<&Snapshot>) -> Snapshot {
+        let influences = match beside {
+            Some(step) if *step.influences == self.scene.influences => step.influences.clone(),
+            _ => Arc::new(self.scene.influences.clone()),
+        };
         Snapshot {
             pose: self.scene.pose.clone(),
-            influences: self.scene.influences.clone(),
+            influences,
         }
     }
 
     fn restore(&mut self, snapshot: Snapshot) {
         self.scene.pose = snapshot.pose;
-        if self.scene.influences != snapshot.influences {
-            self.scene.influences = snapshot.influences;
+        if *snapshot.influences != self.scene.influences {
+            self.scene.influences = Arc::unwrap_or_clone(snapshot.influences);
             self.influences_changed();
         }
         self.changed();
     }
 
+    /// Bytes the undo and redo steps hold now.
+    pub fn undo_bytes(&self) -> usize {
+        bytes_held(&self.undo_stack) + bytes_held(&self.redo_stack)
+    }
+
+    /// Sets the bytes the undo steps may hold (default
+    /// [`UNDO_BUDGET_BYTES`]); applies from the next checkpoint.
+    pub fn set_undo_budget(&mut self, bytes: usize) {
+        self.undo_budget = bytes;
+    }
+
+    /// Undo steps forgotten so far to stay within the byte budget.
+    pub fn undo_steps_dropped(&self) -> usize {
+        self.undo_dropped
+    }
+
     /// Records the current pose and weights as one undo step, before an edit
     /// (a drag, a stroke) begins. Clears the redo steps.
     pub fn checkpoint(&mut self) {
-        let snapshot = self.snapshot();
+        let snapshot = self.snapshot(self.undo_stack.last());
         if self.undo_stack.last() == Some(&snapshot) {
             return;
         }
@@ -43,6 +89,11 @@ impl Lab {
         }
         self.undo_stack.push(snapshot);
         self.redo_stack.clear();
+        // The newest step always stays, however large.
+        while self.undo_stack.len() > 1 && bytes_held(&self.undo_stack) > self.undo_budget {
+            self.undo_stack.remove(0);
+            self.undo_dropped += 1;
+        }
     }
 
     /// Whether there is a step to undo.
@@ -60,7 +111,7 @@ impl Lab {
         let Some(previous) = self.undo_stack.pop() else {
             return false;
         };
-        self.redo_stack.push(self.snapshot());
+        self.redo_stack.push(self.snapshot(Some(&previous)));
         self.restore(previous);
         true
     }
@@ -70,7 +121,7 @@ impl Lab {
         let Some(next) = self.redo_stack.pop() else {
             return false;
         };
-        self.undo_stack.push(self.snapshot());
+        self.undo_stack.push(self.snapshot(Some(&next)));
         self.restore(next);
         true
     }
@@ -100,5 +151,54 @@ mod tests {
         assert!(lab.redo() && lab.redo());
         assert_eq!(lab.scene_json(), painted);
         assert!(!lab.redo());
+    }
+
+    #[test]
+    fn pose_steps_share_the_weights_and_the_budget_drops_the_oldest() {
+        let mut lab = Lab::example("fingers").unwrap();
+        let weights = std::mem::size_of_val(lab.all_influences());
+        for k in 0..150 {
+            lab.checkpoint();
+            let angle = 0.01 * (k + 1) as f32;
+            lab.set_bone_pose(1, rotation_about(Vec3::Z, angle), [0.0; 3], [1.0; 3])
+                .unwrap();
+        }
+        // 150 drags: the weights are held once, not 150 times.
+        assert!(
+            lab.undo_bytes() < weights + 150 * 64 * lab.bone_count(),
+            "{} bytes",
+            lab.undo_bytes()
+        );
+        assert_eq!(lab.undo_steps_dropped(), 0);
+        // Undo and redo still walk them all.
+        for _ in 0..150 {
+            assert!(lab.undo());
+        }
+        assert_eq!(lab.bone_pose(1).unwrap().rotation, Quat::IDENTITY);
+        while lab.redo() {}
+    }
+
+    #[test]
+    fn a_budget_smaller_than_the_steps_keeps_the_newest() {
+        let mut lab = Lab::example("two-bone").unwrap();
+        let weights = std::mem::size_of_val(lab.all_influences());
+        let pose = lab.bone_count() * std::mem::size_of::<BoneTransform>();
+        // Room for three weight edits, not six.
+        lab.set_undo_budget(3 * (weights + pose));
+        for k in 0..6 {
+            lab.checkpoint();
+            let w = 0.1 * (k + 1) as f32;
+            lab.set_influences(k, &[(0, 1.0 - w), (1, w)]).unwrap();
+        }
+        assert!(lab.undo_bytes() <= 3 * (weights + pose));
+        assert_eq!(lab.undo_steps_dropped(), 3);
+        let mut undone = 0;
+        while lab.undo() {
+            undone += 1;
+        }
+        assert_eq!(undone, 3, "the three newest steps remain");
+        // Back to just after the third edit.
+        assert!((lab.influences(2).unwrap()[1].1 - 0.3).abs() < 1e-6);
+        assert_eq!(lab.influences(3).unwrap(), vec![(0, 1.0)]);
     }
 }

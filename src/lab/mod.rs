@@ -7,7 +7,7 @@
 mod history;
 mod weights;
 
-pub use history::UNDO_DEPTH;
+pub use history::{UNDO_BUDGET_BYTES, UNDO_DEPTH};
 
 use glam::{Mat4, Quat, Vec3};
 
@@ -118,6 +118,10 @@ pub struct Lab {
     id: u64,
     undo_stack: Vec<history::Snapshot>,
     redo_stack: Vec<history::Snapshot>,
+    /// Undo steps forgotten to stay within the byte budget.
+    undo_dropped: usize,
+    /// Bytes the undo steps may hold.
+    undo_budget: usize,
     locked: Vec<bool>,
     topology: Option<weights::Topology>,
     /// Buffers a brush dab reuses, so a stroke does not allocate per dab.
@@ -147,6 +151,8 @@ impl Lab {
             id: NEXT_LAB_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             undo_stack: Vec::new(),
             redo_stack: Vec::new(),
+            undo_dropped: 0,
+            undo_budget: UNDO_BUDGET_BYTES,
             locked: vec![false; bones],
             topology: None,
             dab_scratch: Default::default(),

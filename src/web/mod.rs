@@ -327,6 +327,18 @@ impl JsLab {
         self.inner.can_undo()
     }
 
+    /// Bytes the undo and redo steps hold now.
+    #[wasm_bindgen(js_name = undoBytes)]
+    pub fn undo_bytes(&self) -> f64 {
+        self.inner.undo_bytes() as f64
+    }
+
+    /// Undo steps forgotten so far to stay within the byte budget.
+    #[wasm_bindgen(js_name = undoStepsDropped)]
+    pub fn undo_steps_dropped(&self) -> u32 {
+        self.inner.undo_steps_dropped() as u32
+    }
+
     /// Whether there is a step to redo.
     #[wasm_bindgen(js_name = canRedo)]
     pub fn can_redo(&self) -> bool {

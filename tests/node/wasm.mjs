@@ -4,9 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { initSync, Lab } from '../../www/pkg/skinlab.js';
 
 const wasmPath = fileURLToPath(new URL('../../www/pkg/skinlab_bg.wasm', import.meta.url));
-initSync({ module: readFileSync(wasmPath) });
+const exports = initSync({ module: readFileSync(wasmPath) });
 
 export { Lab };
+
+/** Bytes of linear memory the wasm instance has grown to. */
+export function wasmMemoryBytes() {
+  return exports.memory.buffer.byteLength;
+}
 
 /** Quaternion [x, y, z, w] for a rotation of `angle` radians about Z. */
 export function aboutZ(angle) {
