@@ -256,12 +256,20 @@ fn the_fox_runs_as_its_gltf_says() {
 }
 
 #[test]
-fn every_model_reads_the_same_from_its_glb() {
+fn every_model_reads_the_same_from_its_glb_and_from_gltf_with_bin_files() {
     for name in ["SimpleSkin", "RiggedSimple", "RiggedFigure", "Fox"] {
         let text = model(name);
-        let glb = common::glb_from_gltf(&text);
+        let glb = skinlab::io::glb::glb_from_embedded_gltf(&text).unwrap();
         let mut from_text = Lab::from_gltf(&text).unwrap();
         let mut from_glb = Lab::from_glb(&glb).unwrap();
+        let (separate, files) = common::split_gltf(&text, name);
+        let from_files = Lab::from_gltf_files(&separate, &files).unwrap();
+        assert_eq!(from_files.scene_json(), from_text.scene_json(), "{name}");
+        let without_bin = Lab::from_gltf(&separate).unwrap_err().to_string();
+        assert!(
+            without_bin.contains(&format!("'{name}0.bin', which was not given")),
+            "{without_bin}"
+        );
         println!(
             "{name}: {} bytes as .glb, {} vertices, {} bones, clips {:?}",
             glb.len(),

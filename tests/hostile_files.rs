@@ -286,7 +286,7 @@ fn a_non_invertible_inverse_bind_matrix_is_refused() {
 
 #[test]
 fn a_glb_whose_lengths_lie_is_refused() {
-    let glb = common::glb_from_gltf(&common::model_text("SimpleSkin"));
+    let glb = skinlab::io::glb::glb_from_embedded_gltf(&common::model_text("SimpleSkin")).unwrap();
     assert!(read_glb(&glb).is_ok());
     let glb_error = |edit: &dyn Fn(&mut Vec<u8>)| {
         let mut bytes = glb.clone();

@@ -1,5 +1,6 @@
 // Files in and out: PNG of the view, the scene as JSON, loading a scene
-// JSON, an embedded .gltf or a .glb (button or drop), and the clipboard.
+// JSON, a .glb, or a .gltf with its .bin files (button or drop), and the
+// clipboard.
 import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
 
@@ -52,25 +53,38 @@ export function createFiles(app) {
     download(new Blob([app.lab.sceneJson()], { type: 'application/json' }), `${baseName()}.json`);
   }
 
-  async function importFile(file) {
+  /**
+   * Loads a scene JSON, a .glb, or a .gltf with the files it names (its
+   * .bin buffers) chosen or dropped together. The main file is the scene or
+   * glTF among them; a bad or incomplete set leaves the scene as it was.
+   */
+  async function importFiles(fileList) {
+    const files = [...fileList];
+    const main = files.find((file) => /\.(gltf|glb|json)$/i.test(file.name)) ?? files[0];
+    if (!main) return;
     let bytes;
+    const resources = {};
     try {
-      bytes = new Uint8Array(await file.arrayBuffer());
+      bytes = new Uint8Array(await main.arrayBuffer());
+      for (const file of files) {
+        if (file !== main) resources[file.name] = new Uint8Array(await file.arrayBuffer());
+      }
     } catch (error) {
-      app.showNotice(`Could not read ${file.name}: ${error.message}`, 'error');
+      app.showNotice(`Could not read ${main.name}: ${error.message}`, 'error');
       return;
     }
     try {
-      if (isGlb(file.name, bytes)) {
+      if (isGlb(main.name, bytes)) {
         app.setLab(Lab.fromGlb(bytes), null);
       } else {
         const text = new TextDecoder().decode(bytes);
-        if (isGltf(file.name, text)) app.setLab(Lab.fromGltf(text), null);
+        if (isGltf(main.name, text)) app.setLab(Lab.fromGltfFiles(text, resources), null);
         else app.loadScene(text);
       }
-      app.showNotice(`Loaded ${file.name}.`);
+      const extra = files.length > 1 ? ` with ${files.length - 1} more file(s)` : '';
+      app.showNotice(`Loaded ${main.name}${extra}.`);
     } catch (error) {
-      app.showNotice(`Could not load ${file.name}: ${error.message}. The current scene is unchanged.`, 'error');
+      app.showNotice(`Could not load ${main.name}: ${error.message}. The current scene is unchanged.`, 'error');
     }
   }
 
@@ -78,8 +92,7 @@ export function createFiles(app) {
   $('#export-json').addEventListener('click', exportJson);
   $('#import-json').addEventListener('click', () => $('#import-file').click());
   $('#import-file').addEventListener('change', (event) => {
-    const [file] = event.target.files;
-    if (file) importFile(file);
+    importFiles(event.target.files);
     event.target.value = '';
   });
   const stage = $('#stage');
@@ -91,9 +104,8 @@ export function createFiles(app) {
   stage.addEventListener('drop', (event) => {
     event.preventDefault();
     stage.classList.remove('drop-target');
-    const [file] = event.dataTransfer?.files ?? [];
-    if (file) importFile(file);
+    importFiles(event.dataTransfer?.files ?? []);
   });
 
-  return { exportPng, exportJson, importFile };
+  return { exportPng, exportJson, importFiles };
 }

@@ -73,6 +73,14 @@ pub enum GltfError {
     /// A binary `.glb` container whose header or chunks do not add up.
     #[error("glb: {0}")]
     Glb(String),
+    /// A buffer lives in a file that was not given with the `.gltf`.
+    #[error("glTF: buffers[{buffer}] is in the file '{uri}', which was not given; choose it together with the .gltf")]
+    MissingFile {
+        /// The buffer.
+        buffer: usize,
+        /// The file it names.
+        uri: String,
+    },
     /// A buffer's data URI is not valid base64.
     #[error("glTF: buffers[{0}]: the data URI is not valid base64")]
     Base64(usize),
@@ -283,40 +291,87 @@ struct Buffers {
     data: Vec<Vec<u8>>,
 }
 
+/// Where a document's buffers come from besides data URIs.
+#[derive(Clone, Copy, Default)]
+pub struct Resources<'a> {
+    /// A `.glb`'s binary chunk: buffer 0 when that has no URI.
+    pub bin: Option<&'a [u8]>,
+    /// Files chosen together with a `.gltf`, by file name.
+    pub files: Option<&'a HashMap<String, Vec<u8>>>,
+}
+
+/// `%20` and friends decoded; anything malformed is kept as it is.
+fn percent_decoded(uri: &str) -> String {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut k = 0;
+    while k < bytes.len() {
+        let hex = bytes
+            .get(k + 1..k + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[k], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                k += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                k += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| uri.to_owned())
+}
+
+impl Resources<'_> {
+    /// The file a relative URI names: matched as written, decoded, or by its
+    /// last path segment (a file picker gives names, not folders).
+    fn file(&self, uri: &str) -> Option<&[u8]> {
+        let files = self.files?;
+        let decoded = percent_decoded(uri);
+        let name = decoded.rsplit(['/', '\\']).next().unwrap_or(&decoded);
+        [uri, decoded.as_str(), name]
+            .iter()
+            .find_map(|key| files.get(*key))
+            .map(Vec::as_slice)
+    }
+}
+
 impl Buffers {
-    /// Decodes every buffer: data URIs, and buffer 0 without a URI from a
-    /// `.glb`'s binary chunk `bin`.
-    fn load(document: &Document, bin: Option<&[u8]>) -> Result<Self, GltfError> {
+    /// Decodes every buffer: data URIs, external files from `resources`, and
+    /// buffer 0 without a URI from a `.glb`'s binary chunk.
+    fn load(document: &Document, resources: Resources) -> Result<Self, GltfError> {
         let data = document
             .buffers
             .iter()
             .enumerate()
             .map(|(index, buffer)| {
-                let Some(uri) = buffer.uri.as_deref() else {
-                    let bytes = bin.filter(|_| index == 0).ok_or_else(|| {
-                        GltfError::Missing(format!(
-                            "buffers[{index}]'s data (no URI, and not a .glb's first buffer)"
-                        ))
-                    })?;
-                    if bytes.len() < buffer.byte_length {
-                        return Err(GltfError::BufferTooShort {
-                            buffer: index,
-                            declared: buffer.byte_length,
-                            found: bytes.len(),
-                        });
+                let bytes = match buffer.uri.as_deref() {
+                    None => resources
+                        .bin
+                        .filter(|_| index == 0)
+                        .ok_or_else(|| {
+                            GltfError::Missing(format!(
+                                "buffers[{index}]'s data (no URI, and not a .glb's first buffer)"
+                            ))
+                        })?
+                        .to_vec(),
+                    Some(uri) if uri.starts_with("data:") => {
+                        let payload = uri
+                            .split_once(";base64,")
+                            .map(|(_, payload)| payload)
+                            .ok_or(GltfError::Base64(index))?;
+                        decode_base64(payload).ok_or(GltfError::Base64(index))?
                     }
-                    return Ok(bytes.to_vec());
+                    Some(uri) => resources
+                        .file(uri)
+                        .ok_or_else(|| GltfError::MissingFile {
+                            buffer: index,
+                            uri: uri.to_owned(),
+                        })?
+                        .to_vec(),
                 };
-                let payload = uri
-                    .strip_prefix("data:")
-                    .and_then(|rest| rest.split_once(";base64,"))
-                    .map(|(_, payload)| payload)
-                    .ok_or_else(|| {
-                        GltfError::Unsupported(format!(
-                            "the external buffer '{uri}' (use an embedded .gltf)"
-                        ))
-                    })?;
-                let bytes = decode_base64(payload).ok_or(GltfError::Base64(index))?;
                 if bytes.len() < buffer.byte_length {
                     return Err(GltfError::BufferTooShort {
                         buffer: index,
@@ -459,78 +514,39 @@ pub fn scene_from_gltf(text: &str) -> Result<Scene, GltfError> {
 /// with its animations when it has any. A clip that cannot be read (an
 /// unsupported key format) is left out.
 pub fn read_gltf(text: &str) -> Result<(Scene, Option<Animation>), GltfError> {
-    read_document(text, None)
+    read_document(text, Resources::default())
+}
+
+/// Reads a `.gltf` whose buffers are separate files: `files` maps each
+/// file's name to its bytes; a buffer whose file is missing is named in the
+/// error.
+pub fn read_gltf_files(
+    text: &str,
+    files: &HashMap<String, Vec<u8>>,
+) -> Result<(Scene, Option<Animation>), GltfError> {
+    read_document(
+        text,
+        Resources {
+            bin: None,
+            files: Some(files),
+        },
+    )
 }
 
 /// Reads a binary glTF (`.glb`): a 12-byte header (`glTF`, version 2, total
 /// length), a JSON chunk, then an optional binary chunk that is buffer 0.
 /// Every length is checked against the bytes actually there.
 pub fn read_glb(bytes: &[u8]) -> Result<(Scene, Option<Animation>), GltfError> {
-    let (json, bin) = glb_chunks(bytes)?;
+    let (json, bin) = super::glb::chunks(bytes)?;
     let text = std::str::from_utf8(json)
         .map_err(|_| GltfError::Glb("the JSON chunk is not UTF-8 text".to_owned()))?;
-    read_document(text, bin)
+    read_document(text, Resources { bin, files: None })
 }
 
-/// The JSON chunk and the binary chunk (if any) of a `.glb`.
-pub fn glb_chunks(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>), GltfError> {
-    const MAGIC: u32 = 0x4654_6C67; // "glTF"
-    const JSON: u32 = 0x4E4F_534A;
-    const BIN: u32 = 0x004E_4942;
-    if bytes.len() > MAX_FILE_BYTES {
-        return Err(GltfError::TooLarge {
-            bytes: bytes.len(),
-            max: MAX_FILE_BYTES,
-        });
-    }
-    let word = |at: usize| -> Option<u32> {
-        let four = bytes.get(at..at.checked_add(4)?)?;
-        Some(u32::from_le_bytes([four[0], four[1], four[2], four[3]]))
-    };
-    let bad = |problem: String| GltfError::Glb(problem);
-    if word(0) != Some(MAGIC) {
-        return Err(bad("the file does not start with 'glTF'".to_owned()));
-    }
-    if word(4) != Some(2) {
-        return Err(bad(format!("version {:?}, only 2 is read", word(4))));
-    }
-    let declared = word(8).ok_or_else(|| bad("the header is cut short".to_owned()))? as usize;
-    if declared != bytes.len() {
-        return Err(bad(format!(
-            "the header says {declared} bytes, the file has {}",
-            bytes.len()
-        )));
-    }
-    let mut chunks = Vec::new();
-    let mut at = 12;
-    while at < bytes.len() {
-        let (Some(length), Some(kind)) = (word(at), word(at + 4)) else {
-            return Err(bad(format!("chunk {} is cut short", chunks.len())));
-        };
-        let start = at + 8;
-        let end = start
-            .checked_add(length as usize)
-            .filter(|&end| end <= bytes.len())
-            .ok_or_else(|| {
-                bad(format!(
-                    "chunk {} claims {length} bytes, {} remain",
-                    chunks.len(),
-                    bytes.len().saturating_sub(start)
-                ))
-            })?;
-        chunks.push((kind, &bytes[start..end]));
-        at = end;
-    }
-    match chunks.as_slice() {
-        [(JSON, json)] => Ok((json, None)),
-        [(JSON, json), (BIN, bin), ..] => Ok((json, Some(bin))),
-        _ => Err(bad(
-            "the first chunk must be JSON, the second (if any) binary".to_owned(),
-        )),
-    }
-}
-
-fn read_document(text: &str, bin: Option<&[u8]>) -> Result<(Scene, Option<Animation>), GltfError> {
+fn read_document(
+    text: &str,
+    resources: Resources,
+) -> Result<(Scene, Option<Animation>), GltfError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(GltfError::TooLarge {
             bytes: text.len(),
@@ -539,7 +555,7 @@ fn read_document(text: &str, bin: Option<&[u8]>) -> Result<(Scene, Option<Animat
     }
     let document: Document =
         serde_json::from_str(text).map_err(|e| GltfError::Json(e.to_string()))?;
-    let buffers = Buffers::load(&document, bin)?;
+    let buffers = Buffers::load(&document, resources)?;
     let (mesh_index, skin_index) = document
         .nodes
         .iter()
@@ -1059,9 +1075,34 @@ mod tests {
             "glTF: a node with both a mesh and a skin is missing"
         );
         let external = r#"{"buffers": [{"uri": "model.bin", "byteLength": 4}]}"#;
+        assert_eq!(
+            scene_from_gltf(external).unwrap_err(),
+            GltfError::MissingFile {
+                buffer: 0,
+                uri: "model.bin".to_owned()
+            }
+        );
         assert!(scene_from_gltf(external)
             .unwrap_err()
             .to_string()
-            .contains("external buffer 'model.bin'"));
+            .contains("'model.bin', which was not given"));
+    }
+
+    #[test]
+    fn external_files_are_found_by_uri_decoded_uri_or_file_name() {
+        let files: HashMap<String, Vec<u8>> = [("my model.bin".to_owned(), vec![1, 2, 3])]
+            .into_iter()
+            .collect();
+        let resources = Resources {
+            bin: None,
+            files: Some(&files),
+        };
+        assert_eq!(resources.file("my%20model.bin"), Some(&[1, 2, 3][..]));
+        assert_eq!(
+            resources.file("buffers/my%20model.bin"),
+            Some(&[1, 2, 3][..])
+        );
+        assert_eq!(resources.file("other.bin"), None);
+        assert_eq!(percent_decoded("a%2"), "a%2");
     }
 }

@@ -1,7 +1,8 @@
-//! Input and output: the scene JSON, glTF 2.0, and the built-in example
+//! Input and output: the scene JSON, glTF 2.0 (`.gltf` and `.glb`), and the built-in example
 //! scenes, each validated into a [`scene::Scene`] the same way. Builds on
 //! [`crate::rig`] and [`crate::skin`].
 
 pub mod examples;
+pub mod glb;
 pub mod gltf;
 pub mod scene;

@@ -189,6 +189,18 @@ impl Lab {
         Ok(lab)
     }
 
+    /// Reads a `.gltf` whose buffers are separate files (`files`: name →
+    /// bytes), with its animations.
+    pub fn from_gltf_files(
+        text: &str,
+        files: &std::collections::HashMap<String, Vec<u8>>,
+    ) -> Result<Self, crate::io::gltf::GltfError> {
+        let (scene, animation) = crate::io::gltf::read_gltf_files(text, files)?;
+        let mut lab = Self::new(scene);
+        lab.animation = animation;
+        Ok(lab)
+    }
+
     /// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`), with
     /// its animations.
     pub fn from_glb(bytes: &[u8]) -> Result<Self, crate::io::gltf::GltfError> {

@@ -10,6 +10,7 @@ pub use viewer::Viewer;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::io::examples::EXAMPLE_NAMES;
 use crate::lab::{fixed_from_f64, index_from_f64, EditError, Lab, SkinningMethod};
@@ -97,6 +98,27 @@ impl JsLab {
         Lab::from_gltf(text)
             .map(|inner| JsLab { inner })
             .map_err(|error| js_error("fromGltf", error))
+    }
+
+    /// Reads a `.gltf` whose buffers are separate files: `files` is an
+    /// object mapping each file's name to its bytes (`Uint8Array`); throws an
+    /// `Error` naming a file that is missing.
+    #[wasm_bindgen(js_name = fromGltfFiles)]
+    pub fn from_gltf_files(text: &str, files: &js_sys::Object) -> Result<JsLab, JsError> {
+        const METHOD: &str = "fromGltfFiles";
+        let mut named = std::collections::HashMap::new();
+        for entry in js_sys::Object::entries(files).iter() {
+            let pair = js_sys::Array::from(&entry);
+            let name = pair.get(0).as_string().unwrap_or_default();
+            let bytes = pair
+                .get(1)
+                .dyn_into::<js_sys::Uint8Array>()
+                .map_err(|_| js_error(METHOD, format!("files['{name}'] is not a Uint8Array")))?;
+            named.insert(name, bytes.to_vec());
+        }
+        Lab::from_gltf_files(text, &named)
+            .map(|inner| JsLab { inner })
+            .map_err(|error| js_error(METHOD, error))
     }
 
     /// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`);

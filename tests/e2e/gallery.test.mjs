@@ -75,7 +75,7 @@ test('a .glb chosen in the file picker loads like its .gltf', async () => {
   const { readFile } = await import('node:fs/promises');
   const { join } = await import('node:path');
   const { root } = await import('./browser.mjs');
-  const { glbFromGltf } = await import('../support/glb.mjs');
+  const { glbFromGltf } = await import('../support/packing.mjs');
   const text = await readFile(join(root, 'www', 'models', 'Fox', 'Fox.gltf'), 'utf8');
   const { page, errors } = await openAt('');
   await waitForSkinlab(page);
@@ -93,6 +93,40 @@ test('a .glb chosen in the file picker loads like its .gltf', async () => {
   await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('broken.glb'));
   assert.match(await page.locator('#notice').textContent(), /glb: chunk 0 claims 1073741824 bytes/);
   assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 24);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a .gltf dropped with its .bin files loads; dropped alone, the message names the missing .bin', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { root } = await import('./browser.mjs');
+  const { splitGltf } = await import('../support/packing.mjs');
+  const text = await readFile(join(root, 'www', 'models', 'RiggedFigure', 'RiggedFigure.gltf'), 'utf8');
+  const { gltf, files } = splitGltf(text, 'figure');
+  const { page, errors } = await openAt('');
+  await waitForSkinlab(page);
+  /** Drops files on the view as a file manager would: a real drop event with a DataTransfer. */
+  const drop = (dropped) => page.evaluate((list) => {
+    const transfer = new DataTransfer();
+    for (const { name, bytes } of list) transfer.items.add(new File([new Uint8Array(bytes)], name));
+    document.querySelector('#stage').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, dropped);
+  const asList = (entries) => entries.map(([name, bytes]) => ({ name, bytes: Array.from(bytes) }));
+
+  await drop(asList([['figure.gltf', Buffer.from(gltf)]]));
+  await page.waitForFunction(() => document.querySelector('#notice').classList.contains('error'));
+  const message = await page.locator('#notice').textContent();
+  assert.match(message, /figure0\.bin', which was not given/, message);
+  assert.equal(await page.evaluate(() => window.skinlab.example), 'two-bone', 'the scene stays');
+
+  await drop(asList([['figure.gltf', Buffer.from(gltf)], ...Object.entries(files)]));
+  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 19);
+  await nextFrame(page);
+  const same = await page.evaluate((embedded) => window.skinlab.lab.sceneJson() === window.skinlab.Lab.fromGltf(embedded).sceneJson(), text);
+  assert.ok(same, 'the separate files give the embedded file\'s scene');
+  assert.match(await page.locator('#notice').textContent(), /Loaded figure\.gltf with \d+ more file/);
+  await screenshot(page, 'dropped-gltf-with-bins');
   assert.deepEqual(errors, []);
   await page.close();
 });

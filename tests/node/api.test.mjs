@@ -199,9 +199,9 @@ test('reach: two-bone IK puts the tip of bone 2 on the target', () => {
   assert.throws(() => lab.reach(1, [1, 1]), /reach: target: expected 3 numbers, got 2/);
 });
 
-test('every shipped model reads the same from .gltf and from a .glb made of it', async () => {
+test('every shipped model reads the same from .gltf, from a .glb, and from .gltf with .bin files', async () => {
   const { readFileSync } = await import('node:fs');
-  const { glbFromGltf } = await import('../support/glb.mjs');
+  const { glbFromGltf, splitGltf } = await import('../support/packing.mjs');
   for (const name of ['SimpleSkin', 'RiggedSimple', 'RiggedFigure', 'Fox']) {
     const text = readFileSync(new URL(`../../www/models/${name}/${name}.gltf`, import.meta.url), 'utf8');
     const fromText = Lab.fromGltf(text);
@@ -209,6 +209,9 @@ test('every shipped model reads the same from .gltf and from a .glb made of it',
     console.log(`# ${name}: ${fromGlb.vertexCount()} vertices, ${fromGlb.boneCount()} bones`);
     assert.equal(fromGlb.sceneJson(), fromText.sceneJson());
     assert.deepEqual(fromGlb.animationNames(), fromText.animationNames());
+    const { gltf, files } = splitGltf(text, name);
+    assert.equal(Lab.fromGltfFiles(gltf, files).sceneJson(), fromText.sceneJson());
+    assert.throws(() => Lab.fromGltfFiles(gltf, {}), new RegExp(`'${name}0.bin', which was not given`));
   }
   assert.throws(() => Lab.fromGlb(new Uint8Array([1, 2, 3])), /glb: the file does not start with 'glTF'/);
 });

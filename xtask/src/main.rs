@@ -4,6 +4,7 @@
 //! the wasm-bindgen CLI of exactly the version in `Cargo.lock`, npm packages,
 //! Chromium), saying so as it does.
 
+mod fuzz;
 mod serve;
 mod tools;
 
@@ -20,6 +21,7 @@ commands:
   test           fmt, clippy, native tests, wasm build, Node tests, browser tests
   bench          time a brush dab on a 20,000-vertex mesh, natively and as wasm in Node
   dist           write dist/, a self-contained static copy of the page with relative paths
+  fuzz [SECONDS] fuzz the scene JSON, .gltf and .glb readers, SECONDS each (default 60); not in CI
 ";
 
 fn main() -> ExitCode {
@@ -35,6 +37,12 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("bench") => bench(),
         Some("dist") => build().and_then(|()| dist()),
+        Some("fuzz") => args
+            .get(1)
+            .map_or(Ok(60), |s| {
+                s.parse::<u64>().map_err(|e| format!("seconds {s}: {e}"))
+            })
+            .and_then(fuzz::fuzz),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);

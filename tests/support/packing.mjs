@@ -1,6 +1,7 @@
-// Builds a .glb from an embedded .gltf the way exporters do: every buffer's
-// bytes, 4-byte aligned, in one binary chunk that is buffer 0. Shared by the
-// Node and browser tests.
+// Repacks an embedded .gltf the ways exporters write it: as a .glb (every
+// buffer's bytes, 4-byte aligned, in one binary chunk that is buffer 0) or
+// as "glTF Separate" (.gltf plus .bin files). Shared by the Node and browser
+// tests, and independent of Skinlab's own code.
 
 /** The `.glb` bytes (a Uint8Array) of an embedded glTF document's text. */
 export function glbFromGltf(text) {
@@ -32,4 +33,19 @@ export function glbFromGltf(text) {
   binHeader.writeUInt32LE(bin.length, 0);
   binHeader.writeUInt32LE(0x004e4942, 4);
   return new Uint8Array(Buffer.concat([header, json, binHeader, bin]));
+}
+
+/**
+ * An embedded glTF split the way exporters write "glTF Separate": each
+ * buffer in its own .bin file. Returns `{ gltf, files: { name: bytes } }`.
+ */
+export function splitGltf(text, stem) {
+  const doc = JSON.parse(text);
+  const files = {};
+  doc.buffers.forEach((buffer, index) => {
+    const name = `${stem}${index}.bin`;
+    files[name] = new Uint8Array(Buffer.from(buffer.uri.split(';base64,')[1], 'base64'));
+    buffer.uri = name;
+  });
+  return { gltf: JSON.stringify(doc), files };
 }
