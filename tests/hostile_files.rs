@@ -350,3 +350,23 @@ fn a_scene_over_the_bone_limit_is_refused_naming_it() {
         })
     );
 }
+
+#[test]
+fn a_scene_over_the_vertex_limit_is_refused_naming_it() {
+    use skinlab::io::scene::MAX_VERTICES;
+    let count = MAX_VERTICES + 1;
+    let text = format!(
+        r#"{{"bones": [{{"name": "b", "parent": null, "origin": [0,0,0], "orientation": [0,0,0,1], "length": 1}}],
+            "mesh": {{"positions": [{}], "indices": []}}, "influences": []}}"#,
+        vec!["0"; 3 * count].join(",")
+    );
+    let error = Lab::from_json(&text).unwrap_err();
+    assert_eq!(
+        error,
+        SceneError::TooManyVertices {
+            count,
+            max: MAX_VERTICES
+        }
+    );
+    assert!(error.to_string().contains("at most 1000000"), "{error}");
+}

@@ -21,6 +21,10 @@ fn check_finite(field: &str, values: &[f32]) -> Result<(), SceneError> {
     }
 }
 
+/// The most vertices a scene may have: a million keeps painting and undo
+/// interactive in a browser tab, far above lecture characters.
+pub const MAX_VERTICES: usize = 1_000_000;
+
 /// Why a scene was refused. Each variant names where the problem is.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum SceneError {
@@ -48,6 +52,14 @@ pub enum SceneError {
         field: String,
         /// The value found.
         value: f32,
+    },
+    /// More vertices than Skinlab edits interactively.
+    #[error("mesh.positions: {count} vertices, at most {max} are supported")]
+    TooManyVertices {
+        /// Vertices in the mesh.
+        count: usize,
+        /// [`MAX_VERTICES`].
+        max: usize,
     },
     /// An array has the wrong length.
     #[error("{field}: length {found}, expected {expected}")]
@@ -289,6 +301,13 @@ fn pose_doc(transform: &BoneTransform) -> PoseDoc {
 }
 
 fn validate_mesh(doc: &MeshDoc) -> Result<Mesh, SceneError> {
+    let vertices = doc.positions.len() / 3;
+    if vertices > MAX_VERTICES {
+        return Err(SceneError::TooManyVertices {
+            count: vertices,
+            max: MAX_VERTICES,
+        });
+    }
     if doc.positions.len() % 3 != 0 {
         return Err(SceneError::WrongLength {
             field: "mesh.positions".to_owned(),
