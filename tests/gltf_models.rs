@@ -17,27 +17,11 @@ fn model(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Accessor `index`'s floats, `width` per element, read straight from the
-/// file (tightly packed `f32`), independently of the importer.
-fn accessor_floats(doc: &Value, index: usize, width: usize) -> Vec<f32> {
-    let accessor = &doc["accessors"][index];
-    let view = &doc["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
-    let uri = doc["buffers"][view["buffer"].as_u64().unwrap() as usize]["uri"]
-        .as_str()
-        .unwrap();
-    let bytes = decode_base64(uri.split_once(";base64,").unwrap().1).unwrap();
-    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
-        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
-    (0..accessor["count"].as_u64().unwrap() as usize * width)
-        .map(|k| f32::from_le_bytes(bytes[start + 4 * k..start + 4 * k + 4].try_into().unwrap()))
-        .collect()
-}
-
 /// The inverse bind matrices of the file's first skin.
 fn inverse_binds(text: &str) -> Vec<Mat4> {
     let doc: Value = serde_json::from_str(text).unwrap();
     let index = doc["skins"][0]["inverseBindMatrices"].as_u64().unwrap() as usize;
-    accessor_floats(&doc, index, 16)
+    accessor_values(&doc, index, 16)
         .chunks_exact(16)
         .map(Mat4::from_cols_slice)
         .collect()
@@ -118,6 +102,8 @@ fn every_sample_model_loads_with_its_bind_frames() {
                 "{name} joint {joint}: no mirror"
             );
         }
+        // The file opens in its default pose; the bind pose is one reset away.
+        lab.reset_pose();
         let rest = lab.scene().mesh.positions_model.clone();
         for method in [SkinningMethod::Lbs, SkinningMethod::Dqs] {
             let skinned = lab.skinned_positions(method);
@@ -193,7 +179,7 @@ fn simple_skins_keyframes_turn_its_second_joint() {
     assert!((duration - 5.5).abs() < 1e-4, "{duration}");
     // Read the keys straight from the file: times and rotations of node 2.
     let doc: Value = serde_json::from_str(&text).unwrap();
-    let read = |accessor: usize, width: usize| accessor_floats(&doc, accessor, width);
+    let read = |accessor: usize, width: usize| accessor_values(&doc, accessor, width);
     let sampler = &doc["animations"][0]["samplers"][0];
     let times = read(sampler["input"].as_u64().unwrap() as usize, 1);
     let rotations = read(sampler["output"].as_u64().unwrap() as usize, 4);
@@ -289,5 +275,123 @@ fn every_model_reads_the_same_from_its_glb_and_from_gltf_with_bin_files() {
                 "{name}, clip {clip}"
             );
         }
+    }
+}
+
+/// Accessor `index` read straight from the file, any stride, as `f32`
+/// (`u8`, `u16` and `f32` components), `width` per element.
+fn accessor_values(doc: &Value, index: usize, width: usize) -> Vec<f32> {
+    let accessor = &doc["accessors"][index];
+    let view = &doc["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let uri = doc["buffers"][view["buffer"].as_u64().unwrap() as usize]["uri"]
+        .as_str()
+        .unwrap();
+    let bytes = decode_base64(uri.split_once(";base64,").unwrap().1).unwrap();
+    let size = match accessor["componentType"].as_u64().unwrap() {
+        5121 => 1,
+        5123 => 2,
+        _ => 4,
+    };
+    let stride = view["byteStride"]
+        .as_u64()
+        .map_or(size * width, |s| s as usize);
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let mut out = Vec::new();
+    for element in 0..accessor["count"].as_u64().unwrap() as usize {
+        for component in 0..width {
+            let at = start + element * stride + component * size;
+            out.push(match size {
+                1 => f32::from(bytes[at]),
+                2 => f32::from(u16::from_le_bytes([bytes[at], bytes[at + 1]])),
+                _ => f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()),
+            });
+        }
+    }
+    out
+}
+
+/// Every node's global transform from its own `T · R · S` (or matrix).
+fn node_globals(doc: &Value) -> Vec<Mat4> {
+    let nodes = doc["nodes"].as_array().unwrap();
+    let numbers = |value: &Value| -> Option<Vec<f32>> {
+        value
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_f64().unwrap() as f32).collect())
+    };
+    let local = |node: &Value| match numbers(&node["matrix"]) {
+        Some(m) => Mat4::from_cols_slice(&m),
+        None => Mat4::from_scale_rotation_translation(
+            numbers(&node["scale"]).map_or(Vec3::ONE, |s| Vec3::from_slice(&s)),
+            numbers(&node["rotation"]).map_or(glam::Quat::IDENTITY, |r| glam::Quat::from_slice(&r)),
+            numbers(&node["translation"]).map_or(Vec3::ZERO, |t| Vec3::from_slice(&t)),
+        ),
+    };
+    let mut globals = vec![None; nodes.len()];
+    let mut stack: Vec<(usize, Mat4)> = doc["scenes"][0]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n.as_u64().unwrap() as usize, Mat4::IDENTITY))
+        .collect();
+    while let Some((index, parent)) = stack.pop() {
+        let global = parent * local(&nodes[index]);
+        globals[index] = Some(global);
+        for child in nodes[index]["children"].as_array().into_iter().flatten() {
+            stack.push((child.as_u64().unwrap() as usize, global));
+        }
+    }
+    globals.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+#[test]
+fn each_model_opens_in_its_default_node_pose_as_gltf_skins_it() {
+    for name in ["SimpleSkin", "RiggedSimple", "RiggedFigure", "Fox"] {
+        let text = model(name);
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        // glTF's skinning of the default pose, straight from the file:
+        // Σ w_j · G_j · IBM_j · v.
+        let globals = node_globals(&doc);
+        let joints: Vec<usize> = doc["skins"][0]["joints"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j.as_u64().unwrap() as usize)
+            .collect();
+        let binds = inverse_binds(&text);
+        let primitive = &doc["meshes"][0]["primitives"][0]["attributes"];
+        let attribute = |key: &str, width| {
+            accessor_values(&doc, primitive[key].as_u64().unwrap() as usize, width)
+        };
+        let (positions, joint_ids, weights) = (
+            attribute("POSITION", 3),
+            attribute("JOINTS_0", 4),
+            attribute("WEIGHTS_0", 4),
+        );
+        let expected: Vec<Vec3> = (0..positions.len() / 3)
+            .map(|v| {
+                let p = Vec3::from_slice(&positions[3 * v..3 * v + 3]);
+                (0..4)
+                    .map(|k| {
+                        let joint = joint_ids[4 * v + k] as usize;
+                        weights[4 * v + k]
+                            * (globals[joints[joint]] * binds[joint]).transform_point3(p)
+                    })
+                    .sum()
+            })
+            .collect();
+        let mut lab = Lab::from_gltf(&text).unwrap();
+        let moved = lab.bone_pose(1).unwrap() != skinlab::BoneTransform::IDENTITY;
+        let skinned = lab.skinned_positions(SkinningMethod::Lbs);
+        let scale = expected
+            .iter()
+            .fold(1.0_f32, |m, p| m.max(p.abs().max_element()));
+        let worst = skinned
+            .iter()
+            .zip(&expected)
+            .map(|(a, b)| a.distance(*b))
+            .fold(0.0, f32::max);
+        println!("{name}: opening pose differs from bind: {moved}; worst {worst:.2e} of {scale}");
+        assert!(worst < 1e-4 * scale, "{name}: {worst}");
     }
 }

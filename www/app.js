@@ -375,6 +375,7 @@ async function start() {
     embedCode,
     exportPng: files.exportPng,
     exportJson: files.exportJson,
+    exportGlb: files.exportGlb,
     play: player.play,
     pause: player.pause,
     playing: player.playing,

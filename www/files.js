@@ -1,4 +1,4 @@
-// Files in and out: PNG of the view, the scene as JSON, loading a scene
+// Files in and out: PNG of the view, the scene as JSON or .glb, loading a scene
 // JSON, a .glb, or a .gltf with its .bin files (button or drop), and the
 // clipboard.
 import { Lab } from './pkg/skinlab.js';
@@ -49,6 +49,14 @@ export function createFiles(app) {
     requestAnimationFrame(() => app.canvas.toBlob((blob) => download(blob, `${baseName()}.png`), 'image/png'));
   }
 
+  function exportGlb() {
+    try {
+      download(new Blob([app.lab.toGlb()], { type: 'model/gltf-binary' }), `${baseName()}.glb`);
+    } catch (error) {
+      app.showNotice(`Could not export: ${error.message}`, 'error');
+    }
+  }
+
   function exportJson() {
     download(new Blob([app.lab.sceneJson()], { type: 'application/json' }), `${baseName()}.json`);
   }
@@ -90,6 +98,7 @@ export function createFiles(app) {
 
   $('#export-png').addEventListener('click', exportPng);
   $('#export-json').addEventListener('click', exportJson);
+  $('#export-glb').addEventListener('click', exportGlb);
   $('#import-json').addEventListener('click', () => $('#import-file').click());
   $('#import-file').addEventListener('change', (event) => {
     importFiles(event.target.files);
@@ -107,5 +116,5 @@ export function createFiles(app) {
     importFiles(event.dataTransfer?.files ?? []);
   });
 
-  return { exportPng, exportJson, importFiles };
+  return { exportPng, exportJson, exportGlb, importFiles };
 }

@@ -23,6 +23,7 @@ const LABELS = {
     embed: 'Einbettcode',
     exportPng: 'PNG',
     exportJson: 'Szene speichern',
+    exportGlb: 'glTF exportieren',
     importJson: 'Szene laden',
     show: 'Anzeigen',
     'ov.mesh': 'Haut',

@@ -95,18 +95,24 @@ pub fn glb_from_embedded_gltf(text: &str) -> Result<Vec<u8>, GltfError> {
         }
     }
     doc["buffers"] = serde_json::json!([{ "byteLength": bin.len() }]);
-    let mut json = serde_json::to_vec(&doc).map_err(json_error)?;
-    json.resize(json.len().next_multiple_of(4), b' ');
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let too_large = GltfError::TooLarge {
-        bytes: total,
-        max: MAX_FILE_BYTES,
-    };
+    let json = serde_json::to_vec(&doc).map_err(json_error)?;
+    write_glb(&json, &bin)
+}
+
+/// A `.glb` of a JSON chunk and a binary chunk: the JSON padded with spaces,
+/// the binary data with zeros, each to a multiple of 4 bytes.
+pub fn write_glb(json: &[u8], bin: &[u8]) -> Result<Vec<u8>, GltfError> {
+    let json_padded = json.len().next_multiple_of(4);
+    let bin_padded = bin.len().next_multiple_of(4);
+    let total = 12 + 8 + json_padded + 8 + bin_padded;
     let word = |n: usize| u32::try_from(n).map(u32::to_le_bytes);
     let (Ok(total_word), Ok(json_word), Ok(bin_word)) =
-        (word(total), word(json.len()), word(bin.len()))
+        (word(total), word(json_padded), word(bin_padded))
     else {
-        return Err(too_large);
+        return Err(GltfError::TooLarge {
+            bytes: total,
+            max: MAX_FILE_BYTES,
+        });
     };
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(&MAGIC.to_le_bytes());
@@ -114,9 +120,11 @@ pub fn glb_from_embedded_gltf(text: &str) -> Result<Vec<u8>, GltfError> {
     out.extend_from_slice(&total_word);
     out.extend_from_slice(&json_word);
     out.extend_from_slice(&JSON.to_le_bytes());
-    out.extend_from_slice(&json);
+    out.extend_from_slice(json);
+    out.resize(20 + json_padded, b' ');
     out.extend_from_slice(&bin_word);
     out.extend_from_slice(&BIN.to_le_bytes());
-    out.extend_from_slice(&bin);
+    out.extend_from_slice(bin);
+    out.resize(total, 0);
     Ok(out)
 }

@@ -17,6 +17,7 @@ use serde::Deserialize;
 
 use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc, SceneError};
 use crate::rig::animation::{Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target};
+use crate::rig::pose::BoneTransform;
 
 /// Why a glTF file could not be read.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -882,9 +883,9 @@ fn read_document(
         influences,
         pose: Vec::new(),
     };
-    let scene = Scene::from_doc(&doc)?;
+    let mut scene = Scene::from_doc(&doc)?;
 
-    // The rig for the clips, bone by bone.
+    // The rig for the default pose and the clips, bone by bone.
     let bone_count = frames.len();
     let mut rig = Rig {
         parents: parents.clone(),
@@ -943,6 +944,16 @@ fn read_document(
         })
         .filter(|clip| !clip.channels.is_empty())
         .collect();
+    // The file's default pose (its nodes' own transforms) is the opening
+    // pose; the bind pose is a "Reset pose" away.
+    let mut frames = vec![Mat4::IDENTITY; bone_count];
+    rig.rest_frames(&mut frames);
+    crate::rig::animation::pose_from_frames(&scene.skeleton, &frames, &mut scene.pose);
+    for transform in &mut scene.pose {
+        if transform.abs_diff_eq(&BoneTransform::IDENTITY, 1e-5) {
+            *transform = BoneTransform::IDENTITY;
+        }
+    }
     let animation = (!clips.is_empty()).then_some(Animation { rig, clips });
     Ok((scene, animation))
 }

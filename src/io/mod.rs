@@ -3,6 +3,7 @@
 //! [`crate::rig`] and [`crate::skin`].
 
 pub mod examples;
+pub mod export;
 pub mod glb;
 pub mod gltf;
 pub mod scene;

@@ -210,6 +210,13 @@ impl Lab {
         Ok(lab)
     }
 
+    /// The scene as binary glTF: mesh, skin, the weights as edited (not
+    /// 8-bit quantised) and the current pose as the joints' node transforms.
+    /// Clips are not written yet.
+    pub fn to_glb(&self) -> Result<Vec<u8>, crate::io::gltf::GltfError> {
+        crate::io::export::glb_from_scene(&self.scene)
+    }
+
     /// The names of the animation clips (empty for a scene without any).
     pub fn animation_names(&self) -> Vec<String> {
         self.animation

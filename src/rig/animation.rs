@@ -162,18 +162,38 @@ impl Animation {
                 Target::Scale => local.scale = Vec3::new(value[0], value[1], value[2]),
             }
         }
+        rig.frames(&locals, out);
+    }
+}
+
+impl Rig {
+    /// `R'_j = G_j · U_j` for every bone, given each joint's local
+    /// transform: `G_j = G_parent · B_j · L_j`.
+    ///
+    /// # Panics
+    ///
+    /// If `locals` or `out` do not have one entry per bone.
+    pub fn frames(&self, locals: &[LocalTransform], out: &mut [Mat4]) {
+        assert_eq!(out.len(), self.parents.len(), "one frame per bone");
+        assert_eq!(locals.len(), self.parents.len(), "one local per bone");
         // Global joint transforms first, then each bone's turn.
         let mut globals = vec![Mat4::IDENTITY; out.len()];
         for bone in 0..out.len() {
-            if rig.fixed[bone] {
+            if self.fixed[bone] {
                 continue;
             }
-            let parent = rig.parents[bone].map_or(Mat4::IDENTITY, |p| globals[p]);
-            globals[bone] = parent * rig.between[bone] * locals[bone].to_mat4();
+            let parent = self.parents[bone].map_or(Mat4::IDENTITY, |p| globals[p]);
+            globals[bone] = parent * self.between[bone] * locals[bone].to_mat4();
         }
         for (bone, frame) in out.iter_mut().enumerate() {
-            *frame = globals[bone] * Mat4::from_quat(rig.turns[bone]);
+            *frame = globals[bone] * Mat4::from_quat(self.turns[bone]);
         }
+    }
+
+    /// The frames of the joints' own node transforms: a glTF file's default
+    /// pose.
+    pub fn rest_frames(&self, out: &mut [Mat4]) {
+        self.frames(&self.rest, out);
     }
 }
 

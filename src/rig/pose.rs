@@ -18,6 +18,15 @@ pub struct BoneTransform {
 }
 
 impl BoneTransform {
+    /// Whether translation, rotation (`q` and `−q` being the same turn)
+    /// and scale are each within `tolerance` of `other`'s.
+    pub fn abs_diff_eq(&self, other: &Self, tolerance: f32) -> bool {
+        self.translation.abs_diff_eq(other.translation, tolerance)
+            && (self.rotation.abs_diff_eq(other.rotation, tolerance)
+                || self.rotation.abs_diff_eq(-other.rotation, tolerance))
+            && self.scale.abs_diff_eq(other.scale, tolerance)
+    }
+
     /// The transform that leaves the bone in its rest pose.
     pub const IDENTITY: Self = Self {
         translation: Vec3::ZERO,

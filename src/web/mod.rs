@@ -349,6 +349,15 @@ impl JsLab {
         self.inner.can_undo()
     }
 
+    /// The scene as a binary glTF file (`.glb`): mesh, skin, the weights,
+    /// and the current pose as the default pose.
+    #[wasm_bindgen(js_name = toGlb)]
+    pub fn to_glb(&self) -> Result<Vec<u8>, JsError> {
+        self.inner
+            .to_glb()
+            .map_err(|error| js_error("toGlb", error))
+    }
+
     /// Bytes the undo and redo steps hold now.
     #[wasm_bindgen(js_name = undoBytes)]
     pub fn undo_bytes(&self) -> f64 {

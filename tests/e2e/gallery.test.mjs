@@ -130,3 +130,64 @@ test('a .gltf dropped with its .bin files loads; dropped alone, the message name
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** Every vertex's influences and LBS position in the page's lab. */
+function weightsAndPositions(page) {
+  return page.evaluate(() => {
+  const lab = window.skinlab.lab;
+  const weights = [];
+  for (let v = 0; v < lab.vertexCount(); v++) weights.push(lab.influences(v));
+  return { weights, positions: Array.from(lab.skinnedPositions('lbs')) };
+});
+}
+
+test('the Fox from the gallery: play Run, paint, Export glTF, load the export back, same weights and pose', async () => {
+  const { page, errors } = await openAt('?example=fox');
+  await waitForSkinlab(page);
+  await page.waitForFunction(() => window.skinlab.example === 'fox');
+  // Play "Run" for a moment, then pause.
+  await page.locator('#clip').selectOption('2');
+  await page.locator('#play').click();
+  await page.waitForFunction(() => window.skinlab.framesRendered() > 10);
+  await page.locator('#play').click();
+  assert.equal(await page.evaluate(() => window.skinlab.playing()), false);
+  // Paint the neck's weight with the mouse in Weights.
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.setMode('weights');
+    window.skinlab.selectBone(5);
+    window.skinlab.setBrush({ radius: 50, strength: 1, mode: 'add' });
+  }));
+  const target = await page.evaluate(() => {
+    const lab = window.skinlab.lab;
+    for (let v = 0; v < lab.vertexCount(); v++) if (lab.influences(v).some(([b]) => b === 5)) return window.skinlab.vertexScreenPoint(v);
+    return null;
+  });
+  await dragAcross(page, target);
+  await nextFrame(page);
+  const before = await weightsAndPositions(page);
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-glb').click()]);
+  assert.equal(download.suggestedFilename(), 'skinlab-fox.glb');
+  const { readFile } = await import('node:fs/promises');
+  const bytes = await readFile(await download.path());
+  await page.locator('#import-file').setInputFiles({ name: 'skinlab-fox.glb', mimeType: 'model/gltf-binary', buffer: bytes });
+  await page.waitForFunction(() => window.skinlab.example === null);
+  await nextFrame(page);
+  const after = await weightsAndPositions(page);
+  // Bones are re-read from the file (same order), so weights compare per bone.
+  let worstWeight = 0;
+  for (let v = 0; v < before.weights.length; v++) {
+    for (const [bone, weight] of before.weights[v]) {
+      const found = after.weights[v].find(([b]) => b === bone)?.[1] ?? 0;
+      worstWeight = Math.max(worstWeight, Math.abs(found - weight));
+    }
+  }
+  let worstPosition = 0;
+  for (let k = 0; k < before.positions.length; k++) worstPosition = Math.max(worstPosition, Math.abs(before.positions[k] - after.positions[k]));
+  console.log(`# Fox round trip through Export glTF: weights within ${worstWeight.toExponential(1)}, positions within ${worstPosition.toExponential(1)} (a fox ~90 units long)`);
+  assert.ok(worstWeight < 1e-6, `weights ${worstWeight}`);
+  assert.ok(worstPosition < 1e-3, `positions ${worstPosition}`);
+  await screenshot(page, 'fox-export-reloaded');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

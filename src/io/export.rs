@@ -1,0 +1,191 @@
+//! Writing a scene as binary glTF 2.0 (`.glb`): the rest mesh, a skin whose
+//! joints are the bones, the painted weights, and the current pose as the
+//! joints' node transforms, so any glTF viewer shows what Skinlab shows.
+//!
+//! A bone's node carries its local transform in its parent's frame:
+//! `L_i = T(0, length_p, 0) · T(origin_i) · O_i · A_i`, which is exactly a
+//! glTF `T · R · S` with `t = (0, length_p, 0) + origin_i + O_i t_A`,
+//! `r = O_i q_A`, `s = s_A`. The inverse bind matrix of joint `i` is
+//! `R_i⁻¹`, so glTF's `G_j · IBM_j` is Skinlab's `M_i = R'_i · R_i⁻¹`.
+//! Vertices no bone moves are bound to an extra joint that never moves.
+
+use glam::{Mat4, Vec3};
+use serde_json::{json, Value};
+
+use super::glb::write_glb;
+use super::gltf::GltfError;
+use super::scene::Scene;
+
+const FLOAT: u32 = 5126;
+const UNSIGNED_SHORT: u32 = 5123;
+const UNSIGNED_INT: u32 = 5125;
+const ARRAY_BUFFER: u32 = 34962;
+const ELEMENT_ARRAY_BUFFER: u32 = 34963;
+
+/// The binary chunk being built and the JSON that describes it.
+#[derive(Default)]
+struct Builder {
+    bin: Vec<u8>,
+    views: Vec<Value>,
+    accessors: Vec<Value>,
+}
+
+impl Builder {
+    /// Appends `bytes` as a buffer view (4-byte aligned) and an accessor of
+    /// `count` elements; returns the accessor's index.
+    fn accessor(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
+        self.bin.resize(self.bin.len().next_multiple_of(4), 0);
+        let mut view = json!({
+            "buffer": 0,
+            "byteOffset": self.bin.len(),
+            "byteLength": bytes.len(),
+        });
+        if let Some(target) = target {
+            view["target"] = target.into();
+        }
+        self.bin.extend_from_slice(bytes);
+        accessor["bufferView"] = self.views.len().into();
+        self.views.push(view);
+        self.accessors.push(accessor);
+        self.accessors.len() - 1
+    }
+}
+
+fn floats(values: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    values.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+/// The scene as a `.glb`: see the module documentation for what it holds.
+pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
+    let skeleton = &scene.skeleton;
+    let bones = skeleton.bones();
+    let mut builder = Builder::default();
+
+    // Nodes 0..n are the bones, in the skeleton's order.
+    let mut nodes: Vec<Value> = bones
+        .iter()
+        .enumerate()
+        .map(|(index, bone)| {
+            let pose = scene.pose[index];
+            let parent_tip = bone.parent.map_or(Vec3::ZERO, |parent| {
+                Vec3::Y * bones[usize::from(parent)].length
+            });
+            let translation =
+                parent_tip + bone.origin_in_parent + bone.orientation * pose.translation;
+            let rotation = (bone.orientation * pose.rotation).normalize();
+            let children: Vec<usize> = (0..bones.len())
+                .filter(|&child| bones[child].parent.map(usize::from) == Some(index))
+                .collect();
+            let mut node = json!({
+                "name": bone.name,
+                "translation": translation.to_array(),
+                "rotation": rotation.to_array(),
+                "scale": pose.scale.to_array(),
+            });
+            if !children.is_empty() {
+                node["children"] = json!(children);
+            }
+            node
+        })
+        .collect();
+    let mut roots: Vec<usize> = (0..bones.len())
+        .filter(|&bone| bones[bone].parent.is_none())
+        .collect();
+
+    // A joint that never moves, for vertices no bone moves.
+    let unmoved = scene.influences.iter().any(|v| v.total_weight() <= 0.0);
+    let mut joints: Vec<usize> = (0..bones.len()).collect();
+    let mut inverse_binds: Vec<Mat4> = skeleton.bone_from_model_rest().to_vec();
+    let still_joint = bones.len();
+    if unmoved {
+        nodes.push(json!({"name": "unmoved"}));
+        roots.push(nodes.len() - 1);
+        joints.push(nodes.len() - 1);
+        inverse_binds.push(Mat4::IDENTITY);
+    }
+
+    let positions = &scene.mesh.positions_model;
+    let (min, max) = positions.iter().fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    let count = positions.len();
+    let position = builder.accessor(
+        &floats(positions.iter().flat_map(|p| p.to_array())),
+        Some(ARRAY_BUFFER),
+        json!({"componentType": FLOAT, "count": count, "type": "VEC3",
+               "min": min.to_array(), "max": max.to_array()}),
+    );
+    let normal = builder.accessor(
+        &floats(scene.mesh.normals_model.iter().flat_map(|n| n.to_array())),
+        Some(ARRAY_BUFFER),
+        json!({"componentType": FLOAT, "count": count, "type": "VEC3"}),
+    );
+    let mut joint_bytes = Vec::with_capacity(count * 8);
+    let mut weight_values = Vec::with_capacity(count * 4);
+    for influences in &scene.influences {
+        let total = influences.total_weight();
+        let mut slots = [(0u16, 0.0f32); 4];
+        if total > 0.0 {
+            for (slot, (bone, weight)) in influences.pairs().take(4).enumerate() {
+                slots[slot] = (bone, weight / total);
+            }
+        } else {
+            slots[0] = (still_joint as u16, 1.0);
+        }
+        for (bone, weight) in slots {
+            joint_bytes.extend_from_slice(&bone.to_le_bytes());
+            weight_values.push(weight);
+        }
+    }
+    let joints_0 = builder.accessor(
+        &joint_bytes,
+        Some(ARRAY_BUFFER),
+        json!({"componentType": UNSIGNED_SHORT, "count": count, "type": "VEC4"}),
+    );
+    let weights_0 = builder.accessor(
+        &floats(weight_values),
+        Some(ARRAY_BUFFER),
+        json!({"componentType": FLOAT, "count": count, "type": "VEC4"}),
+    );
+    let mut primitive = json!({
+        "attributes": {"POSITION": position, "NORMAL": normal, "JOINTS_0": joints_0, "WEIGHTS_0": weights_0},
+    });
+    let indices = &scene.mesh.indices;
+    if indices.is_empty() {
+        primitive["mode"] = 0.into(); // points: a mesh without triangles
+    } else {
+        primitive["indices"] = builder
+            .accessor(
+                &indices
+                    .iter()
+                    .flat_map(|i| i.to_le_bytes())
+                    .collect::<Vec<u8>>(),
+                Some(ELEMENT_ARRAY_BUFFER),
+                json!({"componentType": UNSIGNED_INT, "count": indices.len(), "type": "SCALAR"}),
+            )
+            .into();
+    }
+    let inverse_bind_matrices = builder.accessor(
+        &floats(inverse_binds.iter().flat_map(Mat4::to_cols_array)),
+        None,
+        json!({"componentType": FLOAT, "count": inverse_binds.len(), "type": "MAT4"}),
+    );
+
+    nodes.push(json!({"name": "skin", "mesh": 0, "skin": 0}));
+    roots.push(nodes.len() - 1);
+    builder.bin.resize(builder.bin.len().next_multiple_of(4), 0);
+    let document = json!({
+        "asset": {"version": "2.0", "generator": "Skinlab"},
+        "scene": 0,
+        "scenes": [{"nodes": roots}],
+        "nodes": nodes,
+        "meshes": [{"name": "skin", "primitives": [primitive]}],
+        "skins": [{"joints": joints, "inverseBindMatrices": inverse_bind_matrices}],
+        "accessors": builder.accessors,
+        "bufferViews": builder.views,
+        "buffers": [{"byteLength": builder.bin.len()}],
+    });
+    let json = serde_json::to_vec(&document).map_err(|e| GltfError::Json(e.to_string()))?;
+    write_glb(&json, &builder.bin)
+}

@@ -1,0 +1,87 @@
+//! Export to binary glTF and back: a painted, posed example and a clip
+//! frame of the Fox re-import with the same skinned positions.
+#![allow(clippy::unwrap_used)]
+
+use glam::Vec3;
+use skinlab::{Lab, SkinningMethod};
+
+mod common;
+
+fn worst_difference(a: &[Vec3], b: &[Vec3]) -> f32 {
+    assert_eq!(a.len(), b.len(), "vertex counts");
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| p.distance(*q))
+        .fold(0.0, f32::max)
+}
+
+/// Exports `lab`, reads the file back and compares both methods.
+fn round_trip(name: &str, lab: &mut Lab, tolerance: f32) {
+    let glb = lab.to_glb().unwrap();
+    let mut back = Lab::from_glb(&glb).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for method in [SkinningMethod::Lbs, SkinningMethod::Dqs] {
+        let worst = worst_difference(
+            lab.skinned_positions(method),
+            back.skinned_positions(method),
+        );
+        println!(
+            "{name} ({method:?}): {} bytes, worst difference {worst:.2e}",
+            glb.len()
+        );
+        assert!(worst < tolerance, "{name} {method:?}: {worst}");
+    }
+    // The rest mesh and the weights as painted come back too.
+    back.reset_pose();
+    lab.reset_pose();
+    let worst = worst_difference(
+        lab.skinned_positions(SkinningMethod::Lbs),
+        back.skinned_positions(SkinningMethod::Lbs),
+    );
+    assert!(worst < tolerance, "{name}, bind pose: {worst}");
+}
+
+#[test]
+fn every_example_posed_and_painted_survives_export() {
+    for name in skinlab::io::examples::EXAMPLE_NAMES {
+        let mut lab = Lab::example(name).unwrap();
+        for bone in 0..lab.bone_count().min(5) {
+            let angle = 0.3 + 0.1 * bone as f32;
+            lab.set_bone_pose(
+                bone,
+                skinlab::lab::rotation_about(Vec3::new(0.2, 0.3, 1.0).normalize(), angle),
+                [0.05, 0.0, 0.0],
+                [1.0; 3],
+            )
+            .unwrap();
+        }
+        // A painted vertex shared by the first two bones.
+        if lab.bone_count() > 1 {
+            lab.set_influences(0, &[(0, 0.3), (1, 0.7)]).unwrap();
+        }
+        round_trip(name, &mut lab, 1e-4);
+    }
+}
+
+#[test]
+fn a_vertex_no_bone_moves_stays_put_after_export() {
+    let mut lab = Lab::example("two-bone").unwrap();
+    lab.set_influences(3, &[]).unwrap();
+    lab.set_bone_pose(
+        0,
+        skinlab::lab::rotation_about(Vec3::Z, 0.7),
+        [0.0; 3],
+        [1.0; 3],
+    )
+    .unwrap();
+    round_trip("two-bone, vertex 3 unweighted", &mut lab, 1e-5);
+    let mut back = Lab::from_glb(&lab.to_glb().unwrap()).unwrap();
+    let rest = lab.scene().mesh.positions_model[3];
+    assert!(back.skinned_positions(SkinningMethod::Lbs)[3].abs_diff_eq(rest, 1e-6));
+}
+
+#[test]
+fn the_fox_at_a_clip_time_survives_export() {
+    let mut fox = Lab::from_gltf(&common::model_text("Fox")).unwrap();
+    fox.set_animation_time(2, 0.3).unwrap();
+    round_trip("Fox running at 0.3 s", &mut fox, 1e-3);
+}
