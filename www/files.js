@@ -4,6 +4,9 @@
 import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
 
+/** The largest file read, as the core's `io::gltf::MAX_FILE_BYTES`. */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
 function download(blob, name) {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
@@ -70,6 +73,12 @@ export function createFiles(app) {
     const files = [...fileList];
     const main = files.find((file) => /\.(gltf|glb|json)$/i.test(file.name)) ?? files[0];
     if (!main) return;
+    // Checked before reading a byte: the wasm refuses larger files anyway.
+    const total = files.reduce((sum, file) => sum + file.size, 0);
+    if (total > MAX_FILE_BYTES) {
+      app.showNotice(`Could not load ${main.name}: ${total} bytes, at most ${MAX_FILE_BYTES} (64 MiB) are read. The current scene is unchanged.`, 'error');
+      return;
+    }
     let bytes;
     const resources = {};
     try {

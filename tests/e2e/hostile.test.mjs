@@ -105,3 +105,21 @@ test('the Content-Security-Policy stops inline script the page did not ship', as
   assert.ok(await page.evaluate(() => window.skinlab.framesRendered()) > 0);
   await page.close();
 });
+
+test('a file over the size limit is refused before it is read, the limit named', async () => {
+  const { page, errors } = await openPage(fixture.browser, fixture.server.url);
+  await waitForSkinlab(page);
+  await page.evaluate(() => {
+    // A 65 MiB file, made in the page (cheaper than sending it).
+    const big = new File([new Uint8Array(65 * 1024 * 1024)], 'huge.glb');
+    const transfer = new DataTransfer();
+    transfer.items.add(big);
+    document.querySelector('#stage').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => document.querySelector('#notice').classList.contains('error'));
+  assert.match(await page.locator('#notice').textContent(), /huge\.glb: 68157440 bytes, at most 67108864 \(64 MiB\)/);
+  assert.equal(await page.evaluate(() => window.skinlab.example), 'two-bone');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
