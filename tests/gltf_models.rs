@@ -395,3 +395,79 @@ fn each_model_opens_in_its_default_node_pose_as_gltf_skins_it() {
         assert!(worst < 1e-4 * scale, "{name}: {worst}");
     }
 }
+
+#[test]
+fn every_skinned_mesh_is_read_and_unknown_required_extensions_are_refused() {
+    let text = model("SimpleSkin");
+    let mut doc: Value = serde_json::from_str(&text).unwrap();
+    // A second mesh on the same skin, and a third on a skin of joint 2 alone.
+    let mesh = doc["meshes"][0].clone();
+    doc["meshes"]
+        .as_array_mut()
+        .unwrap()
+        .extend([mesh.clone(), mesh]);
+    doc["skins"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"joints": [2]}));
+    doc["nodes"].as_array_mut().unwrap().extend([
+        serde_json::json!({"mesh": 1, "skin": 0}),
+        serde_json::json!({"mesh": 2, "skin": 1}),
+    ]);
+    doc["scenes"][0]["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .extend([3.into(), 4.into()]);
+    // Skin 1 has only joint 0 (node 2), but the copied attributes also name
+    // joint 1: give the third mesh weights (1, 0, 0, 0) of its own.
+    let vertices = 10;
+    let weights = [1.0f32, 0.0, 0.0, 0.0].repeat(vertices);
+    let bytes: Vec<u8> = weights.iter().flat_map(|w| w.to_le_bytes()).collect();
+    doc["buffers"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "uri": format!("data:application/octet-stream;base64,{}", common::encode_base64(&bytes)),
+            "byteLength": bytes.len()
+        }));
+    let buffer = doc["buffers"].as_array().unwrap().len() - 1;
+    doc["bufferViews"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"buffer": buffer, "byteLength": bytes.len()}));
+    let view = doc["bufferViews"].as_array().unwrap().len() - 1;
+    doc["accessors"].as_array_mut().unwrap().push(serde_json::json!({"bufferView": view, "componentType": 5126, "count": vertices, "type": "VEC4"}));
+    let accessor = doc["accessors"].as_array().unwrap().len() - 1;
+    doc["meshes"][2]["primitives"][0]["attributes"]["WEIGHTS_0"] = accessor.into();
+
+    let mut lab = Lab::from_gltf(&doc.to_string()).unwrap();
+    println!("three skinned meshes: {} vertices", lab.vertex_count());
+    assert_eq!(
+        lab.vertex_count(),
+        30,
+        "every skinned mesh, every primitive"
+    );
+    // Node 2 is the first skin's joint 1, a bone named after it.
+    let bone_of_node_2 = lab
+        .scene()
+        .skeleton
+        .bones()
+        .iter()
+        .position(|bone| bone.name == "joint 1")
+        .unwrap() as u16;
+    for v in 20..30 {
+        assert_eq!(
+            lab.influences(v).unwrap(),
+            vec![(bone_of_node_2, 1.0)],
+            "vertex {v}"
+        );
+    }
+    let _ = lab.skinned_positions(SkinningMethod::Lbs);
+
+    doc["extensionsRequired"] =
+        serde_json::json!(["KHR_mesh_quantization", "KHR_draco_mesh_compression"]);
+    assert_eq!(
+        Lab::from_gltf(&doc.to_string()).unwrap_err().to_string(),
+        "glTF: the required extension KHR_draco_mesh_compression is not supported"
+    );
+}

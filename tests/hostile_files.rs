@@ -59,25 +59,6 @@ fn read(doc: &Value) -> Result<(), GltfError> {
     read_gltf(&doc.to_string()).map(|_| ())
 }
 
-fn encode_base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (k, &b)| n | u32::from(b) << (16 - 8 * k));
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 /// SimpleSkin with its inverse bind matrices (buffer 2) replaced.
 fn with_inverse_binds(matrices: [[f32; 16]; 2]) -> Value {
     let mut doc = simple_skin();
@@ -88,7 +69,7 @@ fn with_inverse_binds(matrices: [[f32; 16]; 2]) -> Value {
         .collect();
     doc["buffers"][2]["uri"] = json!(format!(
         "data:application/octet-stream;base64,{}",
-        encode_base64(&bytes)
+        common::encode_base64(&bytes)
     ));
     doc
 }
@@ -100,7 +81,7 @@ const IDENTITY: [f32; 16] = [
 #[test]
 fn the_untouched_model_loads() {
     read(&simple_skin()).unwrap();
-    let round_trip = encode_base64(b"skinlab!?");
+    let round_trip = common::encode_base64(b"skinlab!?");
     assert_eq!(decode_base64(&round_trip).unwrap(), b"skinlab!?");
 }
 

@@ -116,7 +116,13 @@ struct Document {
     buffers: Vec<Buffer>,
     #[serde(default)]
     animations: Vec<AnimationJson>,
+    #[serde(default, rename = "extensionsRequired")]
+    extensions_required: Vec<String>,
 }
+
+/// Extensions a file may require and still be read: quantized attributes
+/// are dequantized by [`Buffers::floats`].
+const SUPPORTED_EXTENSIONS: [&str; 1] = ["KHR_mesh_quantization"];
 
 #[derive(Deserialize)]
 struct AnimationJson {
@@ -395,10 +401,28 @@ impl Buffers {
         width: usize,
     ) -> Result<Vec<f32>, GltfError> {
         self.read(document, index, width, |bytes, kind, normalized| {
-            match (kind, normalized) {
-                (5126, _) => Some(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
-                (5121, true) => Some(f32::from(bytes[0]) / 255.0),
-                (5123, true) => Some(f32::from(u16::from_le_bytes([bytes[0], bytes[1]])) / 65535.0),
+            // glTF's dequantization: unsigned c / (2ⁿ − 1), signed
+            // max(c / (2ⁿ⁻¹ − 1), −1); unnormalized integers as they are
+            // (KHR_mesh_quantization).
+            let scaled = |value: f32, max: f32| {
+                if normalized {
+                    (value / max).max(-1.0)
+                } else {
+                    value
+                }
+            };
+            match kind {
+                5126 => Some(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+                5120 => Some(scaled(f32::from(bytes[0] as i8), 127.0)),
+                5121 => Some(scaled(f32::from(bytes[0]), 255.0)),
+                5122 => Some(scaled(
+                    f32::from(i16::from_le_bytes([bytes[0], bytes[1]])),
+                    32767.0,
+                )),
+                5123 => Some(scaled(
+                    f32::from(u16::from_le_bytes([bytes[0], bytes[1]])),
+                    65535.0,
+                )),
                 _ => None,
             }
         })
@@ -556,8 +580,17 @@ fn read_document(
     }
     let document: Document =
         serde_json::from_str(text).map_err(|e| GltfError::Json(e.to_string()))?;
+    if let Some(extension) = document
+        .extensions_required
+        .iter()
+        .find(|name| !SUPPORTED_EXTENSIONS.contains(&name.as_str()))
+    {
+        return Err(GltfError::Unsupported(format!(
+            "the required extension {extension}"
+        )));
+    }
     let buffers = Buffers::load(&document, resources)?;
-    let (mesh_index, skin_index) = document
+    let (_, skin_index) = document
         .nodes
         .iter()
         .find_map(|node| Some((node.mesh?, node.skin?)))
@@ -566,10 +599,6 @@ fn read_document(
         .skins
         .get(skin_index)
         .ok_or_else(|| GltfError::Missing(format!("skins[{skin_index}]")))?;
-    let mesh = document
-        .meshes
-        .get(mesh_index)
-        .ok_or_else(|| GltfError::Missing(format!("meshes[{mesh_index}]")))?;
     if skin.joints.is_empty() {
         return Err(GltfError::Missing("the skin's joints".to_owned()));
     }
@@ -814,11 +843,42 @@ fn read_document(
         })
         .collect();
 
-    // The mesh: every triangle primitive, concatenated.
+    // The mesh: every triangle primitive of every skinned mesh whose joints
+    // the first skin has, concatenated; each mesh's joint numbers are
+    // translated to the first skin's.
+    let mut skinned_meshes: Vec<(usize, Vec<Option<usize>>)> = Vec::new();
+    for node in &document.nodes {
+        let (Some(mesh_index), Some(other)) = (node.mesh, node.skin) else {
+            continue;
+        };
+        let Some(other) = document.skins.get(other) else {
+            continue;
+        };
+        let remap: Vec<Option<usize>> = other
+            .joints
+            .iter()
+            .map(|node| joint_of_node.get(node).copied())
+            .collect();
+        let known = remap.iter().all(Option::is_some);
+        let seen = skinned_meshes.iter().any(|(m, _)| *m == mesh_index);
+        if known && !seen {
+            skinned_meshes.push((mesh_index, remap));
+        }
+    }
     let mut positions = Vec::new();
     let mut indices = Vec::new();
     let mut influences = Vec::new();
-    for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
+    let primitives = skinned_meshes.iter().flat_map(|(mesh_index, remap)| {
+        document
+            .meshes
+            .get(*mesh_index)
+            .into_iter()
+            .flat_map(|mesh| mesh.primitives.iter().enumerate())
+            .map(move |(primitive_index, primitive)| {
+                (*mesh_index, remap, primitive_index, primitive)
+            })
+    });
+    for (mesh_index, remap, primitive_index, primitive) in primitives {
         if primitive.mode != 4 {
             return Err(GltfError::Unsupported(format!(
                 "primitive {primitive_index}'s mode {} (only triangles)",
@@ -855,11 +915,16 @@ fn read_document(
                     continue;
                 }
                 let joint = joints[vertex * 4 + slot] as usize;
-                let bone = *bone_of_joint.get(joint).ok_or_else(|| {
-                    GltfError::Missing(format!(
-                        "joint {joint} named by vertex {vertex} of primitive {primitive_index}"
-                    ))
-                })? as u32;
+                let bone = *remap
+                    .get(joint)
+                    .copied()
+                    .flatten()
+                    .and_then(|joint| bone_of_joint.get(joint))
+                    .ok_or_else(|| {
+                        GltfError::Missing(format!(
+                            "joint {joint} named by vertex {vertex} of primitive {primitive_index}"
+                        ))
+                    })? as u32;
                 match pairs.iter_mut().find(|(b, _)| *b == bone) {
                     Some(pair) => pair.1 += weight,
                     None => pairs.push((bone, weight)),
@@ -1115,5 +1180,67 @@ mod tests {
         );
         assert_eq!(resources.file("other.bin"), None);
         assert_eq!(percent_decoded("a%2"), "a%2");
+    }
+
+    #[test]
+    fn quantized_attributes_are_dequantized_as_gltf_says() {
+        // Two VEC2 elements each of i8, u8, i16 and u16, normalized or not.
+        let bytes: Vec<u8> = [
+            vec![127u8, 0x81], // i8: 127, −127
+            vec![255, 51],     // u8
+            [32767i16, -32768]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect(),
+            [65535u16, 13107]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect(),
+        ]
+        .concat();
+        let uri = format!(
+            "data:application/octet-stream;base64,{}",
+            encode_base64_for_tests(&bytes)
+        );
+        let accessor = |offset: usize, kind: u32, normalized: bool| {
+            serde_json::json!({"bufferView": 0, "byteOffset": offset, "componentType": kind,
+                               "normalized": normalized, "count": 1, "type": "VEC2"})
+        };
+        let doc = serde_json::json!({
+            "buffers": [{"uri": uri, "byteLength": bytes.len()}],
+            "bufferViews": [{"buffer": 0, "byteLength": bytes.len()}],
+            "accessors": [accessor(0, 5120, true), accessor(2, 5121, true), accessor(4, 5122, true),
+                          accessor(8, 5123, true), accessor(0, 5120, false), accessor(8, 5123, false)],
+        });
+        let document: Document = serde_json::from_value(doc).unwrap();
+        let buffers = Buffers::load(&document, Resources::default()).unwrap();
+        let read = |index| buffers.floats(&document, index, 2).unwrap();
+        assert_eq!(read(0), vec![1.0, -1.0]);
+        assert_eq!(read(1), vec![1.0, 0.2]);
+        assert_eq!(read(2), vec![1.0, -1.0], "−32768 clamps to −1");
+        assert_eq!(read(3), vec![1.0, 0.2]);
+        assert_eq!(read(4), vec![127.0, -127.0]);
+        assert_eq!(read(5), vec![65535.0, 13107.0]);
+    }
+
+    fn encode_base64_for_tests(bytes: &[u8]) -> String {
+        const ALPHABET: &[u8; 64] =
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        bytes
+            .chunks(3)
+            .flat_map(|chunk| {
+                let n = chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |n, (k, &b)| n | u32::from(b) << (16 - 8 * k));
+                (0..4).map(move |k| {
+                    if k <= chunk.len() {
+                        ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char
+                    } else {
+                        '='
+                    }
+                })
+            })
+            .collect()
     }
 }
