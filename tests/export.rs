@@ -85,3 +85,35 @@ fn the_fox_at_a_clip_time_survives_export() {
     fox.set_animation_time(2, 0.3).unwrap();
     round_trip("Fox running at 0.3 s", &mut fox, 1e-3);
 }
+
+#[test]
+fn every_clip_of_every_model_survives_export_between_its_keys_too() {
+    for name in ["SimpleSkin", "RiggedSimple", "RiggedFigure", "Fox"] {
+        let mut original = Lab::from_gltf(&common::model_text(name)).unwrap();
+        let mut back = Lab::from_glb(&original.to_glb().unwrap()).unwrap();
+        assert_eq!(back.animation_names(), original.animation_names(), "{name}");
+        let size = original
+            .scene()
+            .mesh
+            .positions_model
+            .iter()
+            .fold(1.0_f32, |m, p| m.max(p.abs().max_element()));
+        for clip in 0..original.animation_names().len() {
+            let duration = original.animation_duration(clip).unwrap();
+            assert!((back.animation_duration(clip).unwrap() - duration).abs() < 1e-6);
+            let mut worst = 0.0_f32;
+            // Times that fall between keys as well as on them.
+            for step in 0..=37 {
+                let time = duration * step as f32 / 37.0;
+                original.set_animation_time(clip, time).unwrap();
+                back.set_animation_time(clip, time).unwrap();
+                worst = worst.max(worst_difference(
+                    original.skinned_positions(SkinningMethod::Lbs),
+                    back.skinned_positions(SkinningMethod::Lbs),
+                ));
+            }
+            println!("{name} clip {clip}: worst {worst:.2e} over 38 times (model size {size})");
+            assert!(worst < 2e-6 * size, "{name} clip {clip}: {worst}");
+        }
+    }
+}

@@ -8,13 +8,22 @@
 //! `r = O_i q_A`, `s = s_A`. The inverse bind matrix of joint `i` is
 //! `R_i⁻¹`, so glTF's `G_j · IBM_j` is Skinlab's `M_i = R'_i · R_i⁻¹`.
 //! Vertices no bone moves are bound to an extra joint that never moves.
+//!
+//! Clips are written per bone, resampled at every key time of the clip
+//! (LINEAR): a bone's local rotation is its joint's turned by constants on
+//! both sides, and slerp commutes with that, so between the keys the written
+//! clip follows the original's linear and slerp keys exactly; STEP keys are
+//! joined linearly.
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Quat, Vec3};
 use serde_json::{json, Value};
 
 use super::glb::write_glb;
 use super::gltf::GltfError;
 use super::scene::Scene;
+use crate::rig::animation::{pose_from_frames, Animation};
+use crate::rig::pose::BoneTransform;
+use crate::rig::skeleton::Skeleton;
 
 const FLOAT: u32 = 5126;
 const UNSIGNED_SHORT: u32 = 5123;
@@ -55,8 +64,93 @@ fn floats(values: impl IntoIterator<Item = f32>) -> Vec<u8> {
     values.into_iter().flat_map(f32::to_le_bytes).collect()
 }
 
-/// The scene as a `.glb`: see the module documentation for what it holds.
-pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
+/// A bone's node transform `(t, r, s)` in its parent's frame, for pose `A`.
+fn node_trs(skeleton: &Skeleton, bone: usize, pose: &BoneTransform) -> (Vec3, Quat, Vec3) {
+    let bones = skeleton.bones();
+    let this = &bones[bone];
+    let parent_tip = this.parent.map_or(Vec3::ZERO, |parent| {
+        Vec3::Y * bones[usize::from(parent)].length
+    });
+    (
+        parent_tip + this.origin_in_parent + this.orientation * pose.translation,
+        (this.orientation * pose.rotation).normalize(),
+        pose.scale,
+    )
+}
+
+/// Every clip as glTF animations of the bone nodes.
+fn animations(builder: &mut Builder, skeleton: &Skeleton, animation: &Animation) -> Vec<Value> {
+    let bone_count = skeleton.len();
+    let mut frames = vec![Mat4::IDENTITY; bone_count];
+    let mut pose = vec![BoneTransform::IDENTITY; bone_count];
+    let mut out = Vec::new();
+    for (index, clip) in animation.clips.iter().enumerate() {
+        let mut times: Vec<f32> = clip
+            .channels
+            .iter()
+            .flat_map(|channel| channel.times.iter().copied())
+            .filter(|t| t.is_finite())
+            .collect();
+        times.sort_by(f32::total_cmp);
+        times.dedup();
+        if times.is_empty() {
+            continue;
+        }
+        // trs[bone][key]
+        let mut trs = vec![Vec::with_capacity(times.len()); bone_count];
+        for &time in &times {
+            animation.frames_at(index, time, &mut frames);
+            pose_from_frames(skeleton, &frames, &mut pose);
+            for (bone, keys) in trs.iter_mut().enumerate() {
+                keys.push(node_trs(skeleton, bone, &pose[bone]));
+            }
+        }
+        let input = builder.accessor(
+            &floats(times.iter().copied()),
+            None,
+            json!({"componentType": FLOAT, "count": times.len(), "type": "SCALAR",
+                   "min": [times[0]], "max": [times[times.len() - 1]]}),
+        );
+        let mut samplers = Vec::new();
+        let mut channels = Vec::new();
+        for (bone, keys) in trs.iter().enumerate() {
+            let outputs = [
+                (
+                    "translation",
+                    "VEC3",
+                    floats(keys.iter().flat_map(|k| k.0.to_array())),
+                ),
+                (
+                    "rotation",
+                    "VEC4",
+                    floats(keys.iter().flat_map(|k| k.1.to_array())),
+                ),
+                (
+                    "scale",
+                    "VEC3",
+                    floats(keys.iter().flat_map(|k| k.2.to_array())),
+                ),
+            ];
+            for (path, kind, bytes) in outputs {
+                let output = builder.accessor(
+                    &bytes,
+                    None,
+                    json!({"componentType": FLOAT, "count": times.len(), "type": kind}),
+                );
+                channels.push(
+                    json!({"sampler": samplers.len(), "target": {"node": bone, "path": path}}),
+                );
+                samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+            }
+        }
+        out.push(json!({"name": clip.name, "channels": channels, "samplers": samplers}));
+    }
+    out
+}
+
+/// The scene (and its clips) as a `.glb`: see the module documentation for
+/// what it holds.
+pub fn glb_from_scene(scene: &Scene, animation: Option<&Animation>) -> Result<Vec<u8>, GltfError> {
     let skeleton = &scene.skeleton;
     let bones = skeleton.bones();
     let mut builder = Builder::default();
@@ -66,13 +160,7 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         .iter()
         .enumerate()
         .map(|(index, bone)| {
-            let pose = scene.pose[index];
-            let parent_tip = bone.parent.map_or(Vec3::ZERO, |parent| {
-                Vec3::Y * bones[usize::from(parent)].length
-            });
-            let translation =
-                parent_tip + bone.origin_in_parent + bone.orientation * pose.translation;
-            let rotation = (bone.orientation * pose.rotation).normalize();
+            let (translation, rotation, scale) = node_trs(skeleton, index, &scene.pose[index]);
             let children: Vec<usize> = (0..bones.len())
                 .filter(|&child| bones[child].parent.map(usize::from) == Some(index))
                 .collect();
@@ -80,7 +168,7 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
                 "name": bone.name,
                 "translation": translation.to_array(),
                 "rotation": rotation.to_array(),
-                "scale": pose.scale.to_array(),
+                "scale": scale.to_array(),
             });
             if !children.is_empty() {
                 node["children"] = json!(children);
@@ -172,10 +260,11 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         json!({"componentType": FLOAT, "count": inverse_binds.len(), "type": "MAT4"}),
     );
 
+    let clips = animation.map_or_else(Vec::new, |a| animations(&mut builder, skeleton, a));
     nodes.push(json!({"name": "skin", "mesh": 0, "skin": 0}));
     roots.push(nodes.len() - 1);
     builder.bin.resize(builder.bin.len().next_multiple_of(4), 0);
-    let document = json!({
+    let mut document = json!({
         "asset": {"version": "2.0", "generator": "Skinlab"},
         "scene": 0,
         "scenes": [{"nodes": roots}],
@@ -186,6 +275,9 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         "bufferViews": builder.views,
         "buffers": [{"byteLength": builder.bin.len()}],
     });
+    if !clips.is_empty() {
+        document["animations"] = json!(clips);
+    }
     let json = serde_json::to_vec(&document).map_err(|e| GltfError::Json(e.to_string()))?;
     write_glb(&json, &builder.bin)
 }

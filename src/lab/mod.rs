@@ -211,10 +211,10 @@ impl Lab {
     }
 
     /// The scene as binary glTF: mesh, skin, the weights as edited (not
-    /// 8-bit quantised) and the current pose as the joints' node transforms.
-    /// Clips are not written yet.
+    /// 8-bit quantised), the current pose as the joints' node transforms,
+    /// and every clip.
     pub fn to_glb(&self) -> Result<Vec<u8>, crate::io::gltf::GltfError> {
-        crate::io::export::glb_from_scene(&self.scene)
+        crate::io::export::glb_from_scene(&self.scene, self.animation.as_ref())
     }
 
     /// The names of the animation clips (empty for a scene without any).

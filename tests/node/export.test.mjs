@@ -40,8 +40,10 @@ test('every example, posed and painted, exports a .glb the Khronos validator acc
   }
 });
 
-test('the Fox mid-run exports a valid .glb', async () => {
+test('the Fox mid-run exports a valid .glb with its three clips', async () => {
   const fox = Lab.fromGltf(readFileSync(new URL('../../www/models/Fox/Fox.gltf', import.meta.url), 'utf8'));
   fox.setAnimationTime(2, 0.3);
-  await validate('Fox', fox.toGlb());
+  const report = await validate('Fox', fox.toGlb());
+  assert.equal(report.info.animationCount, 3);
+  assert.deepEqual(Lab.fromGlb(fox.toGlb()).animationNames(), ['Survey', 'Walk', 'Run']);
 });
