@@ -49,6 +49,7 @@ fn grid_scene() -> SceneDoc {
             std::f32::consts::FRAC_1_SQRT_2,
         ],
         length: 2.0,
+        limits: None,
     };
     let mut second = bone(Some(0));
     second.orientation = [0.0, 0.0, 0.0, 1.0];

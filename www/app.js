@@ -15,12 +15,13 @@ import { createBoneList } from './parts/bones.js';
 import { createVertexPanel } from './parts/vertex.js';
 import { createSkinMode } from './modes/skin.js';
 import { createWeightsMode } from './modes/weights.js';
+import { createIkMode } from './modes/ik.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
 
-const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers'];
+const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers', 'leg', 'arm'];
 // Lab calls after which the page redraws, when made from the console.
 const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights',
-  'setLocked', 'paintDab', 'setQuantised', 'setAnimationTime']);
+  'setLocked', 'paintDab', 'setQuantised', 'setAnimationTime', 'solveIk', 'setLimits']);
 
 let viewer = null;
 let lab = null;
@@ -66,6 +67,7 @@ const vertexPanel = createVertexPanel(app);
 const modes = {
   skin: createSkinMode(app),
   weights: createWeightsMode(app, vertexPanel),
+  ik: createIkMode(app),
 };
 
 function showMessage(text) {
@@ -359,6 +361,7 @@ async function start() {
     setCompare: controls.setCompare,
     ...modes.skin.api,
     ...modes.weights.api,
+    ...modes.ik.api,
     lockBone(bone, locked = true) { lab.setLocked(bone, locked); boneList.build(); },
     selectBone,
     selectedBone: () => viewer.selectedBone(),

@@ -8,7 +8,7 @@ use glam::{Quat, Vec2, Vec3};
 use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
 /// The names `Lab.example` accepts, in the order the page lists them.
-pub const EXAMPLE_NAMES: [&str; 7] = [
+pub const EXAMPLE_NAMES: [&str; 9] = [
     "two-bone",
     "two-bone-smooth",
     "y-junction",
@@ -16,6 +16,8 @@ pub const EXAMPLE_NAMES: [&str; 7] = [
     "tube",
     "chain",
     "fingers",
+    "leg",
+    "arm",
 ];
 
 /// Builds the example called `name`, or `None` for an unknown name.
@@ -28,6 +30,8 @@ pub fn example(name: &str) -> Option<Scene> {
         "tube" => tube(),
         "chain" => chain(CHAIN_BONES),
         "fingers" => fingers(),
+        "leg" => super::limbs::leg(),
+        "arm" => super::limbs::arm(),
         _ => return None,
     };
     // The examples are fixed data covered by tests; a failure here is a bug
@@ -42,14 +46,14 @@ pub const CHAIN_BONES: usize = 300;
 /// Collects triangles, turning each so its face normal points along
 /// `outward` (counter-clockwise seen from there).
 #[derive(Default)]
-struct MeshBuilder {
+pub(super) struct MeshBuilder {
     positions: Vec<Vec3>,
     indices: Vec<u32>,
     influences: Vec<Vec<(u32, f32)>>,
 }
 
 impl MeshBuilder {
-    fn vertex(&mut self, position: Vec3, influences: Vec<(u32, f32)>) -> u32 {
+    pub(super) fn vertex(&mut self, position: Vec3, influences: Vec<(u32, f32)>) -> u32 {
         self.positions.push(position);
         self.influences.push(influences);
         (self.positions.len() - 1) as u32
@@ -65,12 +69,12 @@ impl MeshBuilder {
     }
 
     /// The quad `a b c d` (in order around its edge) as two triangles.
-    fn quad(&mut self, [a, b, c, d]: [u32; 4], outward: Vec3) {
+    pub(super) fn quad(&mut self, [a, b, c, d]: [u32; 4], outward: Vec3) {
         self.triangle([a, b, c], outward);
         self.triangle([a, c, d], outward);
     }
 
-    fn into_doc(self, bones: Vec<BoneDoc>) -> SceneDoc {
+    pub(super) fn into_doc(self, bones: Vec<BoneDoc>) -> SceneDoc {
         SceneDoc {
             bones,
             mesh: MeshDoc {
@@ -83,13 +87,14 @@ impl MeshBuilder {
     }
 }
 
-fn bone(name: &str, parent: Option<u32>, orientation: Quat, length: f32) -> BoneDoc {
+pub(super) fn bone(name: &str, parent: Option<u32>, orientation: Quat, length: f32) -> BoneDoc {
     BoneDoc {
         name: name.to_owned(),
         parent,
         origin: [0.0; 3],
         orientation: orientation.to_array(),
         length,
+        limits: None,
     }
 }
 

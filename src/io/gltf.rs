@@ -839,6 +839,7 @@ fn read_document(
                 origin: local.w_axis.truncate().to_array(),
                 orientation: rotation.to_array(),
                 length: lengths[bone],
+                limits: None,
             }
         })
         .collect();

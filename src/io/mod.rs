@@ -6,4 +6,5 @@ pub mod examples;
 pub mod export;
 pub mod glb;
 pub mod gltf;
+mod limbs;
 pub mod scene;

@@ -8,6 +8,7 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
+use crate::rig::limits::{JointLimit, LimitDoc, LimitError};
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::{first_non_finite, Bone, Skeleton, SkeletonError};
 use crate::skin::influences::{Fitting, VertexInfluences};
@@ -52,6 +53,14 @@ pub enum SceneError {
         field: String,
         /// The value found.
         value: f32,
+    },
+    /// A bone's joint limit is malformed.
+    #[error("bones[{bone}].limits: {error}")]
+    Limit {
+        /// The bone.
+        bone: usize,
+        /// What is wrong.
+        error: LimitError,
     },
     /// More vertices than Skinlab edits interactively.
     #[error("mesh.positions: {count} vertices, at most {max} are supported")]
@@ -128,6 +137,9 @@ pub struct BoneDoc {
     pub orientation: [f32; 4],
     /// Length along the bone's +Y.
     pub length: f32,
+    /// The limit on its rotation, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<LimitDoc>,
 }
 
 /// The mesh as written in the scene JSON: flat arrays.
@@ -182,6 +194,8 @@ pub struct Scene {
     pub influences: Vec<VertexInfluences>,
     /// One transform per bone.
     pub pose: Vec<BoneTransform>,
+    /// Each bone's joint limit, if it has one.
+    pub limits: Vec<Option<JointLimit>>,
     /// Vertices that listed more than four bones and were pruned on load.
     pub pruned_vertices: usize,
 }
@@ -236,11 +250,27 @@ impl Scene {
         let (influences, pruned_vertices) =
             validate_influences(&doc.influences, mesh.vertex_count(), skeleton.len())?;
         let pose = validate_pose(&doc.pose, skeleton.len())?;
+        let limits = doc
+            .bones
+            .iter()
+            .enumerate()
+            .map(|(bone, doc)| {
+                doc.limits
+                    .as_ref()
+                    .map(|limit| {
+                        limit
+                            .to_limit()
+                            .map_err(|error| SceneError::Limit { bone, error })
+                    })
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             skeleton,
             mesh,
             influences,
             pose,
+            limits,
             pruned_vertices,
         })
     }
@@ -253,12 +283,14 @@ impl Scene {
                 .skeleton
                 .bones()
                 .iter()
-                .map(|bone| BoneDoc {
+                .zip(&self.limits)
+                .map(|(bone, limit)| BoneDoc {
                     name: bone.name.clone(),
                     parent: bone.parent.map(u32::from),
                     origin: bone.origin_in_parent.to_array(),
                     orientation: bone.orientation.to_array(),
                     length: bone.length,
+                    limits: limit.as_ref().map(LimitDoc::from_limit),
                 })
                 .collect(),
             mesh: MeshDoc {

@@ -5,9 +5,11 @@
 //! undo history lives in `history`, the weight editing in `weights`.
 
 mod history;
+mod ik;
 mod weights;
 
 pub use history::{UNDO_BUDGET_BYTES, UNDO_DEPTH};
+pub use ik::{IkGoal, DEFAULT_IK_ITERATIONS};
 
 use glam::{Mat4, Quat, Vec3};
 
@@ -100,6 +102,9 @@ pub enum EditError {
     /// A value failed the same check a scene file would.
     #[error(transparent)]
     Invalid(#[from] SceneError),
+    /// An IK request that cannot be solved as asked.
+    #[error(transparent)]
+    Ik(#[from] crate::rig::chain_ik::IkError),
 }
 
 /// A scene with its pose and skinning buffers, recomputed lazily.
@@ -122,6 +127,8 @@ pub struct Lab {
     undo_dropped: usize,
     /// Bytes the undo steps may hold.
     undo_budget: usize,
+    /// Whether hand posing keeps to the joint limits.
+    limit_posing: bool,
     locked: Vec<bool>,
     topology: Option<weights::Topology>,
     /// Buffers a brush dab reuses, so a stroke does not allocate per dab.
@@ -153,6 +160,7 @@ impl Lab {
             redo_stack: Vec::new(),
             undo_dropped: 0,
             undo_budget: UNDO_BUDGET_BYTES,
+            limit_posing: false,
             locked: vec![false; bones],
             topology: None,
             dab_scratch: Default::default(),
@@ -352,6 +360,10 @@ impl Lab {
         transform: BoneTransform,
     ) -> Result<(), EditError> {
         self.check_bone(bone)?;
+        let mut transform = transform;
+        if let (true, Some(limit)) = (self.limit_posing, self.scene.limits[bone]) {
+            transform.rotation = limit.clamp(transform.rotation);
+        }
         self.scene.pose[bone] = transform;
         self.changed();
         Ok(())

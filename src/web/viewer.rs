@@ -301,6 +301,33 @@ impl Viewer {
         Ok(point.to_array().to_vec())
     }
 
+    /// Where the model-space point `point` (`[x, y, z]`) appears: `[x, y]`
+    /// in CSS pixels, or an error behind the camera.
+    #[wasm_bindgen(js_name = screenPointOf)]
+    pub fn screen_point_of(&self, point: &[f32]) -> Result<Vec<f32>, JsError> {
+        let point = model_point("screenPointOf", point)?;
+        self.camera
+            .screen_from_model(point, self.viewport_css())
+            .map(|p| p.to_array().to_vec())
+            .ok_or_else(|| js_error("screenPointOf", "the point is behind the camera"))
+    }
+
+    /// The model-space point under `(x, y)` on the plane through `anchor`
+    /// (`[x, y, z]`) facing the viewer: where a dragged handle goes.
+    #[wasm_bindgen(js_name = modelPointAt)]
+    pub fn model_point_at(&self, x: f32, y: f32, anchor: &[f32]) -> Result<Vec<f32>, JsError> {
+        let anchor = model_point("modelPointAt", anchor)?;
+        let size = self.viewport_css();
+        let at = self
+            .camera
+            .screen_from_model(anchor, size)
+            .ok_or_else(|| js_error("modelPointAt", "the anchor is behind the camera"))?;
+        let delta = self.local_point(x, y) - at;
+        Ok((anchor + self.camera.model_delta(delta, anchor, size))
+            .to_array()
+            .to_vec())
+    }
+
     /// The bone under `(x, y)`, or -1.
     #[wasm_bindgen(js_name = pickBone)]
     pub fn pick_bone(&mut self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
@@ -587,5 +614,13 @@ impl Viewer {
             "texture"
         }
         .to_owned()
+    }
+}
+
+/// Three finite numbers as a model-space point.
+fn model_point(method: &str, values: &[f32]) -> Result<Vec3, JsError> {
+    match values {
+        [x, y, z] if values.iter().all(|v| v.is_finite()) => Ok(Vec3::new(*x, *y, *z)),
+        _ => Err(js_error(method, "expected a point of three finite numbers")),
     }
 }

@@ -13,6 +13,8 @@ const CAPTIONS = {
   tube: 'Twist bone 2 by 180° and compare (“Side by side” shows both): LBS collapses the joint to a “candy wrapper”, DQS keeps its volume.',
   chain: '300 bones: too many for uniforms, so the matrix palette travels to the shader as a float texture.',
   fingers: 'Press “Nearest bone” (Weights): the index fingertip is nearer the middle finger’s bone and follows it. “Bone heat” keeps it on its own finger.',
+  leg: 'Drag the ring at the foot (IK): the knee is a hinge from 0° to 150° and folds backwards only. Pull the foot in front of the knee: the chain stays within its limits.',
+  arm: 'Four bones with cones at the shoulder and wrist and a hinge at the elbow: drag the ring (IK) and compare CCD with FABRIK.',
 };
 
 function formatMatrix(columnMajor) {
@@ -43,6 +45,8 @@ function matrixBlock(title, note, matrix) {
 }
 
 /** The Skin mode of `app` (see app.js for what `app` offers). */
+export { CAPTIONS };
+
 export function createSkinMode(app) {
   function setOverlay(name, on) {
     app.viewer.setOverlay(name, on);

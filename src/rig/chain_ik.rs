@@ -1,0 +1,443 @@
+//! Inverse kinematics for a chain of bones with joint limits (seeds 001 and
+//! 004): the tip bone's end `R'_tip · (0, length, 0)` should reach a target.
+//!
+//! Every solver works by one step: turn bone `i` about its posed origin `O`
+//! by the shortest rotation `r` that takes a point `P` (the tip, or the next
+//! joint) toward the target direction, written into the bone's own frame,
+//! `q' = (F⁻¹ r F) · q` with `F` the rotation of its frame before its
+//! animation, then clamped to the bone's limit. So every solution respects
+//! every limit by construction.
+//!
+//! - `analytic` (two bones): seed 004's law of cosines places the joint
+//!   `J = A + a (d̂ cos α ± ŝ sin α)` with `cos α = (a² + d² − b²)/(2ad)`;
+//!   both elbow solutions are tried and the one that reaches (within the
+//!   limits) nearest the current pose is kept.
+//! - `ccd` (cyclic coordinate descent): from the tip up, each bone turns the
+//!   tip toward the target; repeated.
+//! - `fabrik` (forward and backward reaching): the joint positions are moved
+//!   onto the target and back onto the root keeping the segment lengths,
+//!   then each bone, root first, turns toward its new next joint; repeated.
+//!
+//! Out of reach, the chain stretches toward the target as far as its limits
+//! allow, and the report says it did not get there.
+
+use glam::{Mat4, Quat, Vec3};
+
+use crate::rig::limits::{twist_angle, JointLimit};
+use crate::rig::pose::{pose_to_model, BoneTransform};
+use crate::rig::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};
+
+/// How to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IkMethod {
+    /// Seed 004's closed formula, two bones.
+    Analytic,
+    /// Cyclic coordinate descent.
+    Ccd,
+    /// Forward and backward reaching.
+    Fabrik,
+}
+
+impl std::str::FromStr for IkMethod {
+    type Err = IkError;
+
+    fn from_str(name: &str) -> Result<Self, IkError> {
+        match name {
+            "analytic" => Ok(Self::Analytic),
+            "ccd" => Ok(Self::Ccd),
+            "fabrik" => Ok(Self::Fabrik),
+            _ => Err(IkError::UnknownMethod {
+                name: name.to_owned(),
+            }),
+        }
+    }
+}
+
+/// What to solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IkRequest {
+    /// The bone whose end should reach the target.
+    pub tip: usize,
+    /// Bones in the chain, the tip included (2 for a two-bone chain).
+    pub chain: usize,
+    /// Where the tip's end should go, model space.
+    pub target_model: Vec3,
+    /// The solver.
+    pub method: IkMethod,
+    /// At most this many sweeps (CCD, FABRIK).
+    pub iterations: usize,
+    /// Close enough, model units.
+    pub tolerance: f32,
+    /// The plane to bend a straight two-bone chain in (model space),
+    /// usually the view direction.
+    pub fallback_normal: Vec3,
+}
+
+/// What a solve achieved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IkReport {
+    /// Whether the tip is within the tolerance of the target.
+    pub reached: bool,
+    /// The tip's distance from the target, model units.
+    pub error: f32,
+    /// Sweeps used (1 for `analytic`).
+    pub iterations: usize,
+}
+
+/// Why a solve was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum IkError {
+    /// The tip is not a bone.
+    #[error("ik: bone {tip} does not exist (the skeleton has {bone_count} bones)")]
+    NoSuchBone {
+        /// The tip asked for.
+        tip: usize,
+        /// Bones in the skeleton.
+        bone_count: usize,
+    },
+    /// The tip has fewer ancestors than the chain needs.
+    #[error("ik: a chain of {chain} bones ending at bone {tip} needs {chain} bones, only {available} are above and including it")]
+    ChainTooLong {
+        /// The tip.
+        tip: usize,
+        /// The chain length asked for.
+        chain: usize,
+        /// Bones from the root down to the tip.
+        available: usize,
+    },
+    /// `analytic` was asked for a chain that is not two bones.
+    #[error("ik: the analytic solver takes a chain of 2 bones, not {chain}")]
+    AnalyticNeedsTwo {
+        /// The chain length asked for.
+        chain: usize,
+    },
+    /// The target or tolerance is NaN or infinite.
+    #[error("ik: the target and the tolerance must be finite numbers")]
+    NonFinite,
+    /// A method name that is not one of the solvers.
+    #[error("ik: unknown method '{name}'; use analytic, ccd or fabrik")]
+    UnknownMethod {
+        /// The name given.
+        name: String,
+    },
+}
+
+/// The chain's bones, root first, ending at `tip`.
+pub fn chain_bones(skeleton: &Skeleton, tip: usize, chain: usize) -> Result<Vec<usize>, IkError> {
+    if tip >= skeleton.len() {
+        return Err(IkError::NoSuchBone {
+            tip,
+            bone_count: skeleton.len(),
+        });
+    }
+    let mut bones = vec![tip];
+    while bones.len() < chain {
+        let last = bones[bones.len() - 1];
+        match skeleton.bones()[last].parent {
+            Some(parent) => bones.push(usize::from(parent)),
+            None => {
+                return Err(IkError::ChainTooLong {
+                    tip,
+                    chain,
+                    available: bones.len(),
+                })
+            }
+        }
+    }
+    if chain == 0 {
+        bones.clear();
+    }
+    bones.reverse();
+    Ok(bones)
+}
+
+/// The shortest rotation taking unit `a` to unit `b`, exact for tiny angles
+/// too (`atan2` of the cross and dot products; glam's `from_rotation_arc`
+/// rounds turns under about 7e-4 rad to none, which stalls convergence).
+fn shortest_arc(a: Vec3, b: Vec3) -> Quat {
+    let cross = a.cross(b);
+    let angle = cross.length().atan2(a.dot(b));
+    match cross.try_normalize() {
+        Some(axis) => Quat::from_axis_angle(axis, angle),
+        None if a.dot(b) < 0.0 => Quat::from_axis_angle(a.any_orthonormal_vector(), angle),
+        None => Quat::IDENTITY,
+    }
+}
+
+/// The skeleton, its pose, its limits and the posed frames, kept in step.
+struct Chain<'a> {
+    skeleton: &'a Skeleton,
+    pose: &'a mut [BoneTransform],
+    limits: &'a [Option<JointLimit>],
+    frames: Vec<Mat4>,
+}
+
+impl Chain<'_> {
+    fn update(&mut self) {
+        pose_to_model(self.skeleton, self.pose, &mut self.frames);
+    }
+
+    fn origin(&self, bone: usize) -> Vec3 {
+        self.frames[bone].transform_point3(Vec3::ZERO)
+    }
+
+    fn end(&self, bone: usize) -> Vec3 {
+        let length = self.skeleton.bones()[bone].length;
+        self.frames[bone].transform_point3(Vec3::new(0.0, length, 0.0))
+    }
+
+    /// The rotation of bone `bone`'s frame before its own animation, `F`.
+    fn unanimated_rotation(&self, bone: usize) -> Quat {
+        let this = &self.skeleton.bones()[bone];
+        let parent_tip = match this.parent {
+            Some(parent) => {
+                let parent = usize::from(parent);
+                self.frames[parent] * own_from_child_frame(self.skeleton.bones()[parent].length)
+            }
+            None => Mat4::IDENTITY,
+        };
+        let (_, rotation, _) =
+            (parent_tip * parent_tip_from_bone(this)).to_scale_rotation_translation();
+        rotation.normalize()
+    }
+
+    /// Turns `bone` about its posed origin so that `from` moves toward `to`
+    /// (model space), clamped to its limit; then updates the frames.
+    fn turn(&mut self, bone: usize, from: Vec3, to: Vec3) {
+        let origin = self.origin(bone);
+        let (Some(a), Some(b)) = (
+            (from - origin).try_normalize(),
+            (to - origin).try_normalize(),
+        ) else {
+            return;
+        };
+        let frame = self.unanimated_rotation(bone);
+        let rotation = match self.limits[bone] {
+            // A hinge turns about its axis only: by the angle between `a`
+            // and `b` seen along the axis, added to its angle and clamped.
+            Some(JointLimit::Hinge { axis, min, max }) => {
+                let axis_model = frame * axis;
+                let flat = |v: Vec3| (v - axis_model * v.dot(axis_model)).try_normalize();
+                let (Some(a), Some(b)) = (flat(a), flat(b)) else {
+                    return;
+                };
+                let step = a.cross(b).dot(axis_model).atan2(a.dot(b));
+                let now = twist_angle(self.pose[bone].rotation, axis);
+                Quat::from_axis_angle(axis, (now + step).clamp(min, max))
+            }
+            limit => {
+                let turn_local = frame.inverse() * shortest_arc(a, b) * frame;
+                let rotation = (turn_local * self.pose[bone].rotation).normalize();
+                limit.map_or(rotation, |limit| limit.clamp(rotation))
+            }
+        };
+        if rotation.is_finite() {
+            self.pose[bone].rotation = rotation;
+            self.update();
+        }
+    }
+}
+
+/// Solves `request` on `pose` (changed in place), keeping every bone within
+/// `limits` (one entry per bone, `None` for a free joint).
+///
+/// # Panics
+///
+/// If `pose` or `limits` do not have one entry per bone.
+pub fn solve_chain(
+    skeleton: &Skeleton,
+    pose: &mut [BoneTransform],
+    limits: &[Option<JointLimit>],
+    request: &IkRequest,
+) -> Result<IkReport, IkError> {
+    assert_eq!(pose.len(), skeleton.len(), "one transform per bone");
+    assert_eq!(limits.len(), skeleton.len(), "one limit per bone");
+    if !request.target_model.is_finite() || !request.tolerance.is_finite() {
+        return Err(IkError::NonFinite);
+    }
+    let bones = chain_bones(skeleton, request.tip, request.chain)?;
+    if request.method == IkMethod::Analytic && bones.len() != 2 {
+        return Err(IkError::AnalyticNeedsTwo {
+            chain: request.chain,
+        });
+    }
+    let mut chain = Chain {
+        skeleton,
+        pose,
+        limits,
+        frames: vec![Mat4::IDENTITY; skeleton.len()],
+    };
+    chain.update();
+    let target = request.target_model;
+    let error = |chain: &Chain| chain.end(request.tip).distance(target);
+    let report = |chain: &Chain, iterations| {
+        let error = error(chain);
+        IkReport {
+            reached: error <= request.tolerance,
+            error,
+            iterations,
+        }
+    };
+    if bones.is_empty() || error(&chain) <= request.tolerance {
+        return Ok(report(&chain, 0));
+    }
+    match request.method {
+        IkMethod::Analytic => {
+            analytic(&mut chain, &bones, request);
+            Ok(report(&chain, 1))
+        }
+        IkMethod::Ccd | IkMethod::Fabrik => {
+            let mut before = error(&chain);
+            for sweep in 1..=request.iterations {
+                if request.method == IkMethod::Ccd {
+                    for &bone in bones.iter().rev() {
+                        let tip = chain.end(request.tip);
+                        chain.turn(bone, tip, target);
+                    }
+                } else {
+                    fabrik_sweep(&mut chain, &bones, request.tip, target);
+                }
+                let after = error(&chain);
+                if after <= request.tolerance {
+                    return Ok(report(&chain, sweep));
+                }
+                // A chain lying straight along the line to a nearer target
+                // cannot shorten by turning any one joint: bend it a little.
+                if after >= before * (1.0 - 1e-6) && sweep < request.iterations {
+                    bend(&mut chain, &bones);
+                }
+                before = error(&chain);
+            }
+            Ok(report(&chain, request.iterations))
+        }
+    }
+}
+
+/// Turns every bone of the chain but the tip a little about its own X,
+/// alternately one way and the other, within its limits: a way out of the
+/// straight configurations where neither CCD nor FABRIK can make progress.
+fn bend(chain: &mut Chain, bones: &[usize]) {
+    for (k, &bone) in bones.iter().enumerate().take(bones.len().saturating_sub(1)) {
+        let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+        let turned = chain.pose[bone].rotation * Quat::from_rotation_x(0.2 * sign);
+        chain.pose[bone].rotation = chain.limits[bone].map_or(turned, |limit| limit.clamp(turned));
+    }
+    chain.update();
+}
+
+/// The joints of the chain: each bone's origin, then the tip's end.
+fn joints(chain: &Chain, bones: &[usize], tip: usize) -> Vec<Vec3> {
+    bones
+        .iter()
+        .map(|&bone| chain.origin(bone))
+        .chain([chain.end(tip)])
+        .collect()
+}
+
+/// One FABRIK sweep: the reaching passes on the joint positions, then each
+/// bone, root first, turned toward its next joint's new place.
+fn fabrik_sweep(chain: &mut Chain, bones: &[usize], tip: usize, target: Vec3) {
+    let mut points = joints(chain, bones, tip);
+    let lengths: Vec<f32> = points.windows(2).map(|w| w[0].distance(w[1])).collect();
+    let root = points[0];
+    let n = points.len() - 1;
+    if root.distance(target) >= lengths.iter().sum::<f32>() {
+        // Out of reach: a straight line toward the target.
+        for k in 0..n {
+            let toward = (target - points[k]).try_normalize().unwrap_or(Vec3::Y);
+            points[k + 1] = points[k] + toward * lengths[k];
+        }
+    } else {
+        points[n] = target;
+        for k in (0..n).rev() {
+            let back = (points[k] - points[k + 1])
+                .try_normalize()
+                .unwrap_or(Vec3::Y);
+            points[k] = points[k + 1] + back * lengths[k];
+        }
+        points[0] = root;
+        for k in 0..n {
+            let on = (points[k + 1] - points[k])
+                .try_normalize()
+                .unwrap_or(Vec3::Y);
+            points[k + 1] = points[k] + on * lengths[k];
+        }
+    }
+    for (k, &bone) in bones.iter().enumerate() {
+        let next = if k + 1 < bones.len() {
+            chain.origin(bones[k + 1])
+        } else {
+            chain.end(tip)
+        };
+        chain.turn(bone, next, points[k + 1]);
+    }
+}
+
+/// Both elbow solutions of seed 004's formula; keeps the better.
+fn analytic(chain: &mut Chain, bones: &[usize], request: &IkRequest) {
+    let (upper, lower) = (bones[0], bones[1]);
+    let start_pose = chain.pose.to_vec();
+    let a_point = chain.origin(upper);
+    let b_point = chain.origin(lower);
+    let e_point = chain.end(lower);
+    let target = request.target_model;
+    let a = a_point.distance(b_point);
+    let b = b_point.distance(e_point);
+    let Some(toward) = (target - a_point).try_normalize() else {
+        return;
+    };
+    if a < 1e-6 || b < 1e-6 {
+        return;
+    }
+    let d = a_point
+        .distance(target)
+        .clamp((a - b).abs() + 1e-6, a + b - 1e-6);
+    // cos α = (a² + d² − b²) / (2ad): the angle at A between the target
+    // direction and the upper bone.
+    let cos_alpha = ((a * a + d * d - b * b) / (2.0 * a * d)).clamp(-1.0, 1.0);
+    let sin_alpha = (1.0 - cos_alpha * cos_alpha).sqrt();
+    let bend = (b_point - a_point) - toward * (b_point - a_point).dot(toward);
+    let side = bend
+        .try_normalize()
+        .or_else(|| request.fallback_normal.cross(toward).try_normalize())
+        .unwrap_or_else(|| toward.any_orthonormal_vector());
+    let mut best: Option<(f32, f32, Vec<BoneTransform>)> = None;
+    for sign in [1.0_f32, -1.0] {
+        chain.pose.copy_from_slice(&start_pose);
+        chain.update();
+        let joint = a_point + (toward * cos_alpha + side * sign * sin_alpha) * a;
+        chain.turn(upper, b_point, joint);
+        let tip = chain.end(lower);
+        chain.turn(lower, tip, target);
+        let error = chain.end(lower).distance(target);
+        let moved = [upper, lower]
+            .iter()
+            .map(|&bone| {
+                start_pose[bone]
+                    .rotation
+                    .angle_between(chain.pose[bone].rotation)
+            })
+            .sum::<f32>();
+        // Reaching first; among solutions that reach, the nearer one.
+        let reaches = error <= request.tolerance;
+        let better = match &best {
+            None => true,
+            Some((best_error, best_moved, _)) => {
+                let best_reaches = *best_error <= request.tolerance;
+                match (reaches, best_reaches) {
+                    (true, false) => true,
+                    (false, true) => false,
+                    (true, true) => moved < *best_moved,
+                    (false, false) => error < *best_error,
+                }
+            }
+        };
+        if better {
+            best = Some((error, moved, chain.pose.to_vec()));
+        }
+    }
+    if let Some((_, _, pose)) = best {
+        chain.pose.copy_from_slice(&pose);
+        chain.update();
+    }
+}

@@ -1,0 +1,131 @@
+//! The JS API of joint limits and chain IK (DESIGN §7): `lab.setLimits`,
+//! `lab.limits`, `lab.solveIk`, `lab.setLimitsPosing`.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use super::{js_error, JsLab};
+use crate::lab::{index_from_f64, IkGoal};
+use crate::rig::limits::LimitDoc;
+
+/// `{tip, chain, target: [x, y, z], method, iterations?, tolerance?}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SolveOptions {
+    tip: f64,
+    chain: f64,
+    target: [f32; 3],
+    method: String,
+    iterations: Option<f64>,
+    tolerance: Option<f32>,
+    normal: Option<[f32; 3]>,
+}
+
+/// `{reached, error, iterations}`.
+#[derive(Serialize)]
+struct SolveView {
+    reached: bool,
+    error: f32,
+    iterations: usize,
+}
+
+#[wasm_bindgen(js_class = Lab)]
+impl JsLab {
+    /// Sets bone `bone`'s joint limit: `{hinge: {axis: [x,y,z], min, max}}`
+    /// or `{swing: angle, twist: [min, max]}` (radians, in the bone's own
+    /// frame relative to its rest orientation), or `null` to free it.
+    #[wasm_bindgen(js_name = setLimits)]
+    pub fn set_limits(&mut self, bone: f64, limits: JsValue) -> Result<(), JsError> {
+        const METHOD: &str = "setLimits";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let limit = if limits.is_null() || limits.is_undefined() {
+            None
+        } else {
+            let doc: LimitDoc =
+                serde_wasm_bindgen::from_value(limits).map_err(|e| js_error(METHOD, e))?;
+            Some(doc.to_limit().map_err(|e| js_error(METHOD, e))?)
+        };
+        self.inner
+            .set_limit(bone, limit)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Bone `bone`'s joint limit in the form `setLimits` takes, or `null`.
+    pub fn limits(&self, bone: f64) -> Result<JsValue, JsError> {
+        const METHOD: &str = "limits";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        match self.inner.limit(bone).map_err(|e| js_error(METHOD, e))? {
+            None => Ok(JsValue::NULL),
+            Some(limit) => serde_wasm_bindgen::to_value(&LimitDoc::from_limit(&limit))
+                .map_err(|e| js_error(METHOD, e)),
+        }
+    }
+
+    /// Where bone `bone`'s end is in the current pose, `R'_i · (0, length,
+    /// 0)`, model space: `[x, y, z]`.
+    #[wasm_bindgen(js_name = boneEnd)]
+    pub fn bone_end(&mut self, bone: f64) -> Result<Vec<f32>, JsError> {
+        self.bone_point("boneEnd", bone, 1.0)
+    }
+
+    /// Where bone `bone`'s origin is in the current pose, `R'_i · 0`, model
+    /// space: `[x, y, z]`.
+    #[wasm_bindgen(js_name = boneOrigin)]
+    pub fn bone_origin(&mut self, bone: f64) -> Result<Vec<f32>, JsError> {
+        self.bone_point("boneOrigin", bone, 0.0)
+    }
+
+    /// Keeps bones posed by hand within their limits (`true`) or not.
+    #[wasm_bindgen(js_name = setLimitsPosing)]
+    pub fn set_limits_posing(&mut self, on: bool) {
+        self.inner.set_limits_posing(on);
+    }
+
+    /// Solves `{tip, chain, target: [x,y,z], method: "analytic" | "ccd" |
+    /// "fabrik", iterations?, tolerance?}` on the pose, within every limit;
+    /// returns `{reached, error, iterations}`.
+    #[wasm_bindgen(js_name = solveIk)]
+    pub fn solve_ik(&mut self, options: JsValue) -> Result<JsValue, JsError> {
+        const METHOD: &str = "solveIk";
+        let options: SolveOptions =
+            serde_wasm_bindgen::from_value(options).map_err(|e| js_error(METHOD, e))?;
+        let goal = IkGoal {
+            tip: index_from_f64("tip", options.tip).map_err(|e| js_error(METHOD, e))?,
+            chain: index_from_f64("chain", options.chain).map_err(|e| js_error(METHOD, e))?,
+            target_model: Vec3::from_array(options.target),
+            method: options.method.parse().map_err(|e| js_error(METHOD, e))?,
+            iterations: options
+                .iterations
+                .map(|n| index_from_f64("iterations", n))
+                .transpose()
+                .map_err(|e| js_error(METHOD, e))?,
+            tolerance: options.tolerance,
+            fallback_normal: options.normal.map_or(Vec3::Z, Vec3::from_array),
+        };
+        let report = self
+            .inner
+            .solve_ik(&goal)
+            .map_err(|e| js_error(METHOD, e))?;
+        serde_wasm_bindgen::to_value(&SolveView {
+            reached: report.reached,
+            error: report.error,
+            iterations: report.iterations,
+        })
+        .map_err(|e| js_error(METHOD, e))
+    }
+}
+
+impl JsLab {
+    /// `R'_i · (0, along · length, 0)`: a point on bone `bone`, model space.
+    fn bone_point(&mut self, method: &str, bone: f64, along: f32) -> Result<Vec<f32>, JsError> {
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(method, e))?;
+        self.inner
+            .bone_pose(bone)
+            .map_err(|e| js_error(method, e))?;
+        let length = self.inner.scene().skeleton.bones()[bone].length;
+        let local = Vec3::new(0.0, along * length, 0.0);
+        let point = self.inner.model_from_bone_posed()[bone].transform_point3(local);
+        Ok(point.to_array().to_vec())
+    }
+}

@@ -1,0 +1,112 @@
+// The IK mode in the page: a real mouse drag of the target ring moves the
+// chain's tip to it, the leg's knee never bends backwards however the ring
+// is dragged, and one drag is one undo step.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, screenshot, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
+
+const fixture = useBrowser(before, after);
+const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
+
+/** The knee's hinge angle (about Z), radians. */
+const kneeAngle = (page) => page.evaluate(() => {
+  const [, , z, w] = window.skinlab.lab.bonePose(1).rotation;
+  return 2 * Math.atan2(z, w);
+});
+
+async function handleCentre(page) {
+  const box = await page.locator('#ik-target').boundingBox();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+test('dragging the ring pulls the leg\'s ankle to it; one drag, one undo step', async () => {
+  const { page, errors } = await openAt('?example=leg&mode=ik');
+  await waitForSkinlab(page);
+  assert.equal(await page.evaluate(() => window.skinlab.mode()), 'ik');
+  assert.equal(await page.locator('#ik-target').isVisible(), true, 'the ring shows at the ankle');
+  assert.deepEqual(await page.evaluate(() => window.skinlab.ikChain()), { tip: 1, chain: 2, method: 'analytic' });
+  const start = await handleCentre(page);
+  const ankleBefore = await page.evaluate(() => window.skinlab.lab.boneEnd(1));
+
+  // Up and back: the knee must fold to get there.
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  for (let step = 1; step <= 10; step++) await page.mouse.move(start.x + 6 * step, start.y - 9 * step);
+  await page.mouse.up();
+  await nextFrame(page);
+  const { target, ankle, report } = await page.evaluate(() => ({
+    target: window.skinlab.ikTarget(),
+    ankle: Array.from(window.skinlab.lab.boneEnd(1)),
+    report: window.skinlab.ikReport(),
+  }));
+  const distance = Math.hypot(...target.map((v, k) => v - ankle[k]));
+  console.log(`# ring dragged to (${target.map((v) => v.toFixed(2))}); ankle ${distance.toExponential(1)} from it, knee ${(await kneeAngle(page) * 180 / Math.PI).toFixed(1)}°`);
+  assert.ok(report.reached, JSON.stringify(report));
+  assert.ok(distance < 3e-3, `the ankle is on the ring (${distance})`);
+  assert.ok(await kneeAngle(page) > 0.2, 'the knee folded');
+  const ring = await handleCentre(page);
+  assert.ok(Math.hypot(ring.x - (start.x + 60), ring.y - (start.y - 90)) < 2, 'the ring stays under the pointer');
+  await screenshot(page, 'ik-leg');
+
+  assert.equal(await page.evaluate(() => window.skinlab.undo()), true);
+  await nextFrame(page);
+  const ankleUndone = await page.evaluate(() => Array.from(window.skinlab.lab.boneEnd(1)));
+  assert.ok(Math.hypot(...ankleUndone.map((v, k) => v - ankleBefore[k])) < 1e-5, 'one undo returns the whole drag');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the knee never bends backwards while the ring sweeps the whole view, with every solver', async () => {
+  const { page, errors } = await openAt('?example=leg&mode=ik');
+  await waitForSkinlab(page);
+  const view = await page.locator('#view').boundingBox();
+  for (const method of ['analytic', 'ccd', 'fabrik']) {
+    await page.locator('#ik-method').selectOption(method);
+    const start = await handleCentre(page);
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    let low = Infinity;
+    let high = -Infinity;
+    // A zigzag over the view: left to right, top to bottom.
+    for (let row = 0; row <= 4; row++) {
+      for (let column = 0; column <= 6; column++) {
+        const x = view.x + view.width * (row % 2 ? 1 - column / 6 : column / 6) * 0.9 + view.width * 0.05;
+        const y = view.y + view.height * (0.05 + 0.9 * row / 4);
+        await page.mouse.move(x, y, { steps: 2 });
+        const angle = await kneeAngle(page);
+        low = Math.min(low, angle);
+        high = Math.max(high, angle);
+      }
+    }
+    await page.mouse.up();
+    console.log(`# ${method}: knee between ${(low * 180 / Math.PI).toFixed(2)}° and ${(high * 180 / Math.PI).toFixed(2)}°`);
+    assert.ok(low >= -1e-4, `${method}: the knee bent backwards to ${low}`);
+    assert.ok(high <= 150 * Math.PI / 180 + 1e-4, `${method}: past 150°: ${high}`);
+    assert.ok(high - low > 0.5, `${method}: the knee did move`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a limit set in the panel holds: a hinge made stiff keeps the bone still', async () => {
+  const { page, errors } = await openAt('?example=arm&mode=ik');
+  await waitForSkinlab(page);
+  const elbow = await page.evaluate(() => window.skinlab.lab.limits(2));
+  assert.deepEqual(elbow.hinge.axis, [0, 0, 1]);
+  assert.ok(elbow.hinge.min === 0 && Math.abs(elbow.hinge.max - 145 * Math.PI / 180) < 1e-6, JSON.stringify(elbow));
+  // Select the forearm and narrow its hinge to nothing from the panel.
+  await nextFrame(page, () => page.locator('#bone-list li[data-bone="2"]').click());
+  assert.equal(await page.locator('#limit-kind').inputValue(), 'hinge');
+  await page.locator('#hinge-min').fill('0');
+  await page.locator('#hinge-max').fill('0');
+  await page.locator('#hinge-max').dispatchEvent('input');
+  const limits = await page.evaluate(() => window.skinlab.lab.limits(2));
+  assert.deepEqual(limits.hinge, { axis: [0, 0, 1], min: 0, max: 0 });
+  await page.evaluate(() => window.skinlab.setIkChain({ tip: 3, chain: 3, method: 'ccd' }));
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setIkTarget([1.5, 1.5, 0])));
+  const rotation = await page.evaluate(() => window.skinlab.lab.bonePose(2).rotation);
+  assert.ok(Math.abs(rotation[2]) < 1e-5, `the stiff elbow stayed straight: ${rotation}`);
+  await screenshot(page, 'ik-arm');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,238 @@
+// The IK mode (seeds 001 and 004): a target ring to drag in the view, the
+// chain's tip following by the analytic, CCD or FABRIK solver, every joint
+// within its limit; the selected bone's limit edited in the panel, and for
+// two bones seed 004's angles θ1 and θ2 from the law of cosines.
+import { $ } from '../dom.js';
+import { t } from '../i18n.js';
+import { boneLabel } from '../parts/bones.js';
+import { CAPTIONS } from './skin.js';
+
+const DEG = Math.PI / 180;
+const AXES = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
+
+/** The IK mode of `app` (see app.js for what `app` offers). */
+export function createIkMode(app) {
+  const handle = $('#ik-target');
+  let target = null; // model space [x, y, z]
+  let tip = -1;
+  let dragging = false;
+  let lastReport = null;
+
+  const chainLength = () => Math.max(1, Math.round(Number($('#ik-chain').value) || 1));
+
+  /** Bones from the root down to `bone`, inclusive. */
+  function depth(bone) {
+    const parents = JSON.parse(app.lab.sceneJson()).bones.map((b) => b.parent);
+    let n = 0;
+    for (let b = bone; b !== null && b !== undefined; b = parents[b]) n += 1;
+    return n;
+  }
+
+  /** A sensible chain for the scene: the deepest bone, two bones (the arm: three). */
+  function chooseChain() {
+    const count = app.lab.boneCount();
+    tip = app.example === 'leg' ? 1 : count - 1;
+    const available = depth(tip);
+    const wanted = app.example === 'arm' ? 3 : 2;
+    $('#ik-chain').value = String(Math.min(wanted, available));
+    $('#ik-method').value = chainLength() === 2 ? 'analytic' : 'fabrik';
+    target = app.lab.boneEnd(tip);
+  }
+
+  function placeHandle() {
+    if (!target) return;
+    try {
+      const [x, y] = app.viewer.screenPointOf(new Float32Array(target));
+      Object.assign(handle.style, { left: `${x}px`, top: `${y}px` });
+      handle.hidden = false;
+    } catch {
+      handle.hidden = true;
+    }
+  }
+
+  function solve() {
+    if (!target || tip < 0) return;
+    let report;
+    try {
+      report = app.lab.solveIk({ tip, chain: chainLength(), target, method: $('#ik-method').value });
+    } catch (error) {
+      app.showNotice(error.message, 'error');
+      return;
+    }
+    lastReport = report;
+    app.requestRender();
+  }
+
+  function showReport() {
+    const report = lastReport;
+    handle.classList.toggle('reached', Boolean(report?.reached));
+    $('#ik-report').textContent = report
+      ? `${report.reached ? '✓ reached' : '✗ not reached'} · distance ${report.error.toPrecision(2)} · ${report.iterations} iteration(s)`
+      : '';
+    $('#ik-tip').textContent = tip >= 0 ? boneLabel(app.lab.boneNames(), tip) : '—';
+    showAngles();
+  }
+
+  /** Seed 004: θ2 = arccos((d² − l1² − l2²) / (2 l1 l2)), θ1 the upper bone's turn off the line to the target. */
+  function showAngles() {
+    const line = $('#ik-angles');
+    if (chainLength() !== 2 || tip < 0 || !target) {
+      line.textContent = '';
+      return;
+    }
+    const scene = JSON.parse(app.lab.sceneJson());
+    const upper = scene.bones[tip].parent;
+    if (upper === null) return;
+    const start = app.lab.boneOrigin(upper);
+    const l1 = scene.bones[upper].length;
+    const l2 = scene.bones[tip].length;
+    const d = Math.hypot(...[0, 1, 2].map((k) => target[k] - start[k]));
+    const cos2 = (d * d - l1 * l1 - l2 * l2) / (2 * l1 * l2);
+    const theta2 = Math.acos(Math.max(-1, Math.min(1, cos2)));
+    const theta1 = Math.atan2(l2 * Math.sin(theta2), l1 + l2 * Math.cos(theta2));
+    line.textContent = `l₁ = ${l1.toFixed(2)}, l₂ = ${l2.toFixed(2)}, d = ${d.toFixed(2)}: `
+      + `θ₂ = arccos((d² − l₁² − l₂²) / (2 l₁ l₂)) = ${(theta2 / DEG).toFixed(1)}°, `
+      + `θ₁ = ∠(target) − atan2(l₂ sin θ₂, l₁ + l₂ cos θ₂), offset ${(theta1 / DEG).toFixed(1)}°`
+      + (Math.abs(cos2) > 1 ? ' (out of reach: clamped)' : '');
+  }
+
+  // ----- the limit of the selected bone -----
+
+  function showLimit() {
+    const bone = app.viewer.selectedBone();
+    const limits = bone >= 0 ? app.lab.limits(bone) : null;
+    const kind = !limits ? 'none' : limits.hinge ? 'hinge' : 'cone';
+    $('#limit-kind').value = kind;
+    $('#limit-kind').disabled = bone < 0;
+    $('#limit-hinge').hidden = kind !== 'hinge';
+    $('#limit-cone').hidden = kind !== 'cone';
+    if (limits?.hinge) {
+      const [x, y] = limits.hinge.axis;
+      $('#hinge-axis').value = Math.abs(x) > 0.9 ? 'x' : Math.abs(y) > 0.9 ? 'y' : 'z';
+      $('#hinge-min').value = String(Math.round(limits.hinge.min / DEG));
+      $('#hinge-max').value = String(Math.round(limits.hinge.max / DEG));
+    } else if (limits) {
+      $('#cone-swing').value = String(Math.round(limits.swing / DEG));
+      $('#cone-twist').value = String(Math.round(limits.twist[1] / DEG));
+    }
+    showSliders();
+  }
+
+  function showSliders() {
+    for (const id of ['hinge-min', 'hinge-max', 'cone-swing', 'cone-twist']) {
+      $(`output[for="${id}"]`).textContent = `${$(`#${id}`).value}°`;
+    }
+  }
+
+  function applyLimit() {
+    const bone = app.viewer.selectedBone();
+    if (bone < 0) return;
+    const kind = $('#limit-kind').value;
+    let limits = null;
+    if (kind === 'hinge') {
+      const min = Number($('#hinge-min').value);
+      const max = Math.max(min, Number($('#hinge-max').value));
+      limits = { hinge: { axis: AXES[$('#hinge-axis').value], min: min * DEG, max: max * DEG } };
+    } else if (kind === 'cone') {
+      const twist = Number($('#cone-twist').value) * DEG;
+      limits = { swing: Number($('#cone-swing').value) * DEG, twist: [-twist, twist] };
+    }
+    try {
+      app.lab.checkpoint();
+      app.lab.setLimits(bone, limits);
+    } catch (error) {
+      app.showNotice(error.message, 'error');
+    }
+    $('#limit-hinge').hidden = kind !== 'hinge';
+    $('#limit-cone').hidden = kind !== 'cone';
+    showSliders();
+    app.requestRender();
+  }
+
+  // ----- the handle -----
+
+  handle.addEventListener('pointerdown', (event) => {
+    event.preventDefault();
+    handle.setPointerCapture(event.pointerId);
+    dragging = true;
+    app.beforeDrag();
+    app.lab.checkpoint();
+  });
+  handle.addEventListener('pointermove', (event) => {
+    if (!dragging) return;
+    const rect = app.canvas.getBoundingClientRect();
+    target = Array.from(app.viewer.modelPointAt(event.clientX - rect.left, event.clientY - rect.top, new Float32Array(target)));
+    solve();
+  });
+  const end = () => { dragging = false; };
+  handle.addEventListener('pointerup', end);
+  handle.addEventListener('pointercancel', end);
+
+  $('#ik-method').addEventListener('change', solve);
+  $('#ik-chain').addEventListener('change', () => {
+    $('#ik-chain').value = String(Math.min(chainLength(), depth(tip)));
+    if (chainLength() !== 2 && $('#ik-method').value === 'analytic') $('#ik-method').value = 'fabrik';
+    solve();
+  });
+  $('#ik-limit-posing').addEventListener('change', (event) => app.lab.setLimitsPosing(event.target.checked));
+  $('#limit-kind').addEventListener('change', applyLimit);
+  for (const id of ['#hinge-axis', '#hinge-min', '#hinge-max', '#cone-swing', '#cone-twist']) {
+    $(id).addEventListener('input', applyLimit);
+  }
+
+  let shownBone = -2;
+  return {
+    name: 'ik',
+    panel: $('#mode-ik'),
+    tool: 'pose',
+    enter() {
+      app.setTool('pose');
+      shownBone = -2;
+      // At start-up the mode opens before the first scene arrives.
+      if (!app.lab) return;
+      if (tip < 0 || tip >= app.lab.boneCount()) chooseChain();
+      app.lab.setLimitsPosing($('#ik-limit-posing').checked);
+    },
+    leave() {
+      handle.hidden = true;
+      app.lab?.setLimitsPosing(false);
+    },
+    update() {
+      placeHandle();
+      showReport();
+      const bone = app.viewer.selectedBone();
+      if (bone !== shownBone) {
+        shownBone = bone;
+        showLimit();
+        // Picking a bone with a parent makes it the chain's tip.
+        if (bone >= 0 && bone !== tip && depth(bone) >= 2) {
+          tip = bone;
+          $('#ik-chain').value = String(Math.min(chainLength(), depth(tip)));
+          target = app.lab.boneEnd(tip);
+        }
+      }
+    },
+    caption(name) {
+      return [name && CAPTIONS[name] && (name === 'leg' || name === 'arm')
+        ? t(`cap.${name}`, CAPTIONS[name])
+        : t('cap.ik', 'Inverse kinematics: drag the ring and the chain’s tip follows; every joint stays within its limits.')];
+    },
+    sceneChanged() {
+      tip = -1;
+      lastReport = null;
+      if (app.lab) chooseChain();
+      if (document.body.dataset.mode === 'ik') app.lab.setLimitsPosing($('#ik-limit-posing').checked);
+    },
+    api: {
+      ikTarget: () => (target ? [...target] : null),
+      setIkTarget(point) { target = [...point]; solve(); },
+      ikChain: () => ({ tip, chain: chainLength(), method: $('#ik-method').value }),
+      setIkChain({ tip: bone, chain, method } = {}) {
+        if (bone !== undefined) { tip = bone; target = app.lab.boneEnd(tip); }
+        if (chain !== undefined) $('#ik-chain').value = String(chain);
+        if (method !== undefined) $('#ik-method').value = method;
+      },
+      ikReport: () => lastReport,
+    },
+  };
+}
