@@ -58,6 +58,8 @@ fn grid_scene() -> SceneDoc {
         mesh: MeshDoc { positions, indices },
         influences,
         pose: Vec::new(),
+        morphs: Vec::new(),
+        morph_weights: Vec::new(),
     }
 }
 

@@ -83,6 +83,8 @@ impl MeshBuilder {
             },
             influences: self.influences,
             pose: Vec::new(),
+            morphs: Vec::new(),
+            morph_weights: Vec::new(),
         }
     }
 }

@@ -948,6 +948,8 @@ fn read_document(
         mesh: MeshDoc { positions, indices },
         influences,
         pose: Vec::new(),
+        morphs: Vec::new(),
+        morph_weights: Vec::new(),
     };
     let mut scene = Scene::from_doc(&doc)?;
 

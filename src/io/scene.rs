@@ -13,6 +13,7 @@ use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::{first_non_finite, Bone, Skeleton, SkeletonError};
 use crate::skin::influences::{Fitting, VertexInfluences};
 use crate::skin::mesh::Mesh;
+use crate::skin::morph::MorphTarget;
 
 /// Refuses NaN and infinity, naming the first bad component as `field[k]`.
 fn check_finite(field: &str, values: &[f32]) -> Result<(), SceneError> {
@@ -181,6 +182,30 @@ pub struct SceneDoc {
     /// Per-bone animation; may be shorter than `bones` or missing.
     #[serde(default)]
     pub pose: Vec<PoseDoc>,
+    /// Morph targets: per-vertex offsets from the mesh.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub morphs: Vec<MorphDoc>,
+    /// One weight per morph target; missing ones are 0.
+    #[serde(
+        default,
+        rename = "morphWeights",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub morph_weights: Vec<f32>,
+}
+
+/// A morph target as the scene JSON writes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MorphDoc {
+    /// A label.
+    #[serde(default)]
+    pub name: String,
+    /// `dx, dy, dz` per vertex: the offset `S_k − B`.
+    pub positions: Vec<f32>,
+    /// Normal offsets, `dx, dy, dz` per vertex, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normals: Option<Vec<f32>>,
 }
 
 /// A validated scene: skeleton, mesh, influences and the current pose.
@@ -196,6 +221,10 @@ pub struct Scene {
     pub pose: Vec<BoneTransform>,
     /// Each bone's joint limit, if it has one.
     pub limits: Vec<Option<JointLimit>>,
+    /// Morph targets, applied before skinning.
+    pub morphs: Vec<MorphTarget>,
+    /// One weight per morph target.
+    pub morph_weights: Vec<f32>,
     /// Vertices that listed more than four bones and were pruned on load.
     pub pruned_vertices: usize,
 }
@@ -265,12 +294,15 @@ impl Scene {
                     .transpose()
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let (morphs, morph_weights) = validate_morphs(doc, mesh.vertex_count())?;
         Ok(Self {
             skeleton,
             mesh,
             influences,
             pose,
             limits,
+            morphs,
+            morph_weights,
             pruned_vertices,
         })
     }
@@ -313,6 +345,23 @@ impl Scene {
                 })
                 .collect(),
             pose: self.pose.iter().map(pose_doc).collect(),
+            morphs: self
+                .morphs
+                .iter()
+                .map(|target| MorphDoc {
+                    name: target.name.clone(),
+                    positions: target.positions.iter().flat_map(|d| d.to_array()).collect(),
+                    normals: target
+                        .normals
+                        .as_ref()
+                        .map(|normals| normals.iter().flat_map(|d| d.to_array()).collect()),
+                })
+                .collect(),
+            morph_weights: if self.morphs.is_empty() {
+                Vec::new()
+            } else {
+                self.morph_weights.clone()
+            },
         }
     }
 
@@ -330,6 +379,52 @@ fn pose_doc(transform: &BoneTransform) -> PoseDoc {
         translation: Some(transform.translation.to_array()),
         scale: Some(transform.scale.to_array()),
     }
+}
+
+/// Offsets in triples, one per vertex, all finite.
+fn offsets(field: String, values: &[f32], vertices: usize) -> Result<Vec<Vec3>, SceneError> {
+    if values.len() != 3 * vertices {
+        return Err(SceneError::WrongLength {
+            field,
+            expected: format!("{} (x, y, z for each of {vertices} vertices)", 3 * vertices),
+            found: values.len(),
+        });
+    }
+    check_finite(&field, values)?;
+    Ok(values.chunks_exact(3).map(Vec3::from_slice).collect())
+}
+
+fn validate_morphs(
+    doc: &SceneDoc,
+    vertices: usize,
+) -> Result<(Vec<MorphTarget>, Vec<f32>), SceneError> {
+    let morphs = doc
+        .morphs
+        .iter()
+        .enumerate()
+        .map(|(k, morph)| {
+            Ok(MorphTarget {
+                name: morph.name.clone(),
+                positions: offsets(format!("morphs[{k}].positions"), &morph.positions, vertices)?,
+                normals: morph
+                    .normals
+                    .as_ref()
+                    .map(|n| offsets(format!("morphs[{k}].normals"), n, vertices))
+                    .transpose()?,
+            })
+        })
+        .collect::<Result<Vec<_>, SceneError>>()?;
+    if doc.morph_weights.len() > morphs.len() {
+        return Err(SceneError::WrongLength {
+            field: "morphWeights".to_owned(),
+            expected: format!("at most {} (one per morph target)", morphs.len()),
+            found: doc.morph_weights.len(),
+        });
+    }
+    check_finite("morphWeights", &doc.morph_weights)?;
+    let mut weights = doc.morph_weights.clone();
+    weights.resize(morphs.len(), 0.0);
+    Ok((morphs, weights))
 }
 
 fn validate_mesh(doc: &MeshDoc) -> Result<Mesh, SceneError> {

@@ -1,5 +1,5 @@
-//! Undo and redo over the pose and the weights, within a step count and a
-//! byte budget.
+//! Undo and redo over the pose, the weights and the morph weights, within a
+//! step count and a byte budget.
 //!
 //! A step that leaves the weights as they were (a pose drag) shares them
 //! with the step before, so a lecture's worth of posing costs little; when
@@ -16,6 +16,7 @@ use crate::skin::influences::VertexInfluences;
 pub(super) struct Snapshot {
     pose: Vec<BoneTransform>,
     influences: Arc<Vec<VertexInfluences>>,
+    morph_weights: Vec<f32>,
 }
 
 /// Undo steps kept; older ones are forgotten.
@@ -30,6 +31,7 @@ fn bytes_held(steps: &[Snapshot]) -> usize {
     let mut total = 0;
     for (k, step) in steps.iter().enumerate() {
         total += std::mem::size_of_val(step.pose.as_slice());
+        total += std::mem::size_of_val(step.morph_weights.as_slice());
         let shared = k > 0 && Arc::ptr_eq(&steps[k - 1].influences, &step.influences);
         if !shared {
             total += std::mem::size_of_val(step.influences.as_slice());
@@ -49,11 +51,13 @@ impl Lab {
         Snapshot {
             pose: self.scene.pose.clone(),
             influences,
+            morph_weights: self.scene.morph_weights.clone(),
         }
     }
 
     fn restore(&mut self, snapshot: Snapshot) {
         self.scene.pose = snapshot.pose;
+        self.scene.morph_weights = snapshot.morph_weights;
         if *snapshot.influences != self.scene.influences {
             self.scene.influences = Arc::unwrap_or_clone(snapshot.influences);
             self.influences_changed();

@@ -6,6 +6,7 @@
 
 mod history;
 mod ik;
+mod morphs;
 mod weights;
 
 pub use history::{UNDO_BUDGET_BYTES, UNDO_DEPTH};
@@ -117,6 +118,9 @@ pub struct Lab {
     skinned_positions: Vec<Vec3>,
     skinned_normals: Vec<Vec3>,
     skinned_with: Option<SkinningMethod>,
+    /// The base morphed by the current weights, when any is not zero.
+    morphed: crate::skin::mesh::Mesh,
+    morphed_current: bool,
     palette_current: bool,
     revision: u64,
     influences_revision: u64,
@@ -166,6 +170,8 @@ impl Lab {
             dab_scratch: Default::default(),
             animation: None,
             quantised: None,
+            morphed: crate::skin::mesh::Mesh::new(Vec::new(), Vec::new()),
+            morphed_current: false,
         }
     }
 
@@ -309,6 +315,7 @@ impl Lab {
         self.revision += 1;
         self.palette_current = false;
         self.skinned_with = None;
+        self.morphed_current = false;
     }
 
     fn check_bone(&self, bone: usize) -> Result<(), EditError> {
@@ -513,7 +520,8 @@ impl Lab {
             return;
         }
         self.update_palette();
-        let mesh = &self.scene.mesh;
+        self.update_morphed();
+        let mesh = morphs::skinning_base(&self.scene, &self.morphed);
         let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
         match method {
             SkinningMethod::Lbs => skin_lbs(

@@ -196,7 +196,8 @@ impl Lab {
         let mut exact = vec![Vec3::ZERO; count];
         let mut approximate = vec![Vec3::ZERO; count];
         let mut normals = vec![Vec3::ZERO; count];
-        let mesh = &self.scene.mesh;
+        self.update_morphed();
+        let mesh = super::morphs::skinning_base(&self.scene, &self.morphed);
         for (influences, out) in [
             (&self.scene.influences, &mut exact),
             (&rounded, &mut approximate),

@@ -1,10 +1,11 @@
-//! The skin: the mesh, each vertex's influences, the deformation by LBS and
-//! DQS, and the layout the GPU receives. Builds on [`crate::rig`].
+//! The skin: the mesh, morph targets, each vertex's influences, the
+//! deformation by LBS and DQS, and the layout the GPU receives. Builds on [`crate::rig`].
 
 pub mod dual_quat;
 pub mod gpu_layout;
 pub mod influences;
 pub mod mesh;
+pub mod morph;
 pub mod skinning;
 
 /// How the mesh is deformed.
