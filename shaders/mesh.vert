@@ -11,6 +11,19 @@ uniform mat4 u_clip_from_model;
 uniform float u_skinned;     // 0: draw the rest pose (the ghost)
 uniform float u_point_size;
 
+// Morph targets (seed 001): the offsets of target t for vertex v at texel
+// (2t)·V + v (position) and (2t + 1)·V + v (normal), rows of
+// MORPH_TEXTURE_WIDTH texels; the active targets and weights as uniforms.
+uniform highp sampler2D u_morph_texture;
+uniform int u_morph_count;
+uniform int u_vertex_count;
+uniform ivec4 u_morph_targets[MAX_ACTIVE_MORPHS / 4];
+uniform vec4 u_morph_weights[MAX_ACTIVE_MORPHS / 4];
+
+vec3 morphTexel(int index) {
+  return texelFetch(u_morph_texture, ivec2(index % MORPH_TEXTURE_WIDTH, index / MORPH_TEXTURE_WIDTH), 0).xyz;
+}
+
 out vec3 v_position_model;
 out vec3 v_normal_model;
 out vec3 v_color;
@@ -19,7 +32,16 @@ void main() {
   vec3 position = a_position;
   vec3 normal = a_normal;
   if (u_skinned > 0.5) {
-    skin(a_position, a_normal, a_joints, a_weights, position, normal);
+    // B + Σ m_k D_k, then skinning, as the CPU reference does.
+    vec3 base = a_position;
+    vec3 baseNormal = a_normal;
+    for (int k = 0; k < u_morph_count; k++) {
+      int first = u_morph_targets[k / 4][k % 4] * 2 * u_vertex_count + gl_VertexID;
+      float weight = u_morph_weights[k / 4][k % 4];
+      base += weight * morphTexel(first);
+      baseNormal += weight * morphTexel(first + u_vertex_count);
+    }
+    skin(base, baseNormal, a_joints, a_weights, position, normal);
   }
   v_position_model = position;
   v_normal_model = normal;

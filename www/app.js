@@ -16,12 +16,15 @@ import { createVertexPanel } from './parts/vertex.js';
 import { createSkinMode } from './modes/skin.js';
 import { createWeightsMode } from './modes/weights.js';
 import { createIkMode } from './modes/ik.js';
+import { createMorphMode } from './modes/morph.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
 
-const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers', 'leg', 'arm'];
+const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers', 'leg', 'arm',
+  'face'];
 // Lab calls after which the page redraws, when made from the console.
 const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights',
-  'setLocked', 'paintDab', 'setQuantised', 'setAnimationTime', 'solveIk', 'setLimits']);
+  'setLocked', 'paintDab', 'setQuantised', 'setAnimationTime', 'solveIk', 'setLimits',
+  'setMorphWeights']);
 
 let viewer = null;
 let lab = null;
@@ -68,6 +71,7 @@ const modes = {
   skin: createSkinMode(app),
   weights: createWeightsMode(app, vertexPanel),
   ik: createIkMode(app),
+  morph: createMorphMode(app),
 };
 
 function showMessage(text) {
@@ -362,6 +366,7 @@ async function start() {
     ...modes.skin.api,
     ...modes.weights.api,
     ...modes.ik.api,
+    ...modes.morph.api,
     lockBone(bone, locked = true) { lab.setLocked(bone, locked); boneList.build(); },
     selectBone,
     selectedBone: () => viewer.selectedBone(),

@@ -71,6 +71,16 @@ const LABELS = {
     'modeName.skin': 'Haut',
     'modeName.weights': 'Gewichte',
     'modeName.ik': 'IK',
+    'modeName.morph': 'Morph',
+    'ex.face': '10 · Gesicht (Morph-Targets und ein Kiefer)',
+    'cap.face': 'Morph-Targets vor dem Skinning (Modus Morph): die Regler für die Viseme A, O, M, F und ein Lächeln oder Stirnrunzeln bewegen und den Kiefer öffnen: der Mund behält seine Form, während sich der Kiefer bewegt.',
+    'cap.morph': 'Morphing: jeder Vertex ist die gewichtete Summe seiner Versionen; die Basis hat das Gewicht 1 − Σ. Die Regler bewegen, die Basis-Gewichtung folgt.',
+    'morph.none': 'Diese Szene hat keine Morph-Targets: „10 · Gesicht“ öffnen oder eine glTF-Datei mit Targets laden.',
+    'morph.extrapolation': 'Die Gewichte summieren sich zu mehr als 1: das Basis-Gewicht ist negativ, und die Form geht über die Targets hinaus (Extrapolation). Die Formel erlaubt es; Gesichter sehen dort selten richtig aus.',
+    'morph.jaw': 'Kiefer',
+    'morph.say': '„Mama“ sagen',
+    'morph.zero': 'Alle auf 0',
+    'morph.forms': 'Quelle 001 schreibt jeden Vertex als gewichtete Summe seiner Versionen, die Basis mit dem Gewicht 1 − Σ m<sub>k</sub>: (1 − Σ m<sub>k</sub>) B + Σ m<sub>k</sub> S<sub>k</sub>. Skinlab speichert Versätze D<sub>k</sub> = S<sub>k</sub> − B und rechnet B + Σ m<sub>k</sub> D<sub>k</sub>: dieselbe Summe. Erst wird gemorpht, dann geskinnt: Z = Σ w<sub>i</sub> M<sub>i</sub> (B + Σ m<sub>k</sub> D<sub>k</sub>).',
     'ex.leg': '8 · Bein (IK, ein Knie, das nur in eine Richtung knickt)',
     'ex.arm': '9 · Arm (IK, Kegel-Beschränkungen)',
     'cap.leg': 'Den Ring am Fuß ziehen: das Knie ist ein Scharnier von 0° bis 150° und knickt nur nach hinten. Den Fuß vor das Knie ziehen: die Kette bleibt in ihren Grenzen.',
@@ -135,6 +145,12 @@ export function translatePage() {
     const english = element.dataset.i18nEn ?? element.textContent;
     element.dataset.i18nEn = english;
     element.textContent = t(element.dataset.i18n, english);
+  }
+  // Labels with a little markup of our own (<sub>, <sup>): never user text.
+  for (const element of document.querySelectorAll('[data-i18n-html]')) {
+    const english = element.dataset.i18nHtmlEn ?? element.innerHTML;
+    element.dataset.i18nHtmlEn = english;
+    element.innerHTML = t(element.dataset.i18nHtml, english);
   }
   for (const element of document.querySelectorAll('[data-i18n-label]')) {
     const english = element.dataset.i18nLabelEn ?? element.label;

@@ -8,7 +8,7 @@ use glam::{Quat, Vec2, Vec3};
 use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
 /// The names `Lab.example` accepts, in the order the page lists them.
-pub const EXAMPLE_NAMES: [&str; 9] = [
+pub const EXAMPLE_NAMES: [&str; 10] = [
     "two-bone",
     "two-bone-smooth",
     "y-junction",
@@ -18,6 +18,7 @@ pub const EXAMPLE_NAMES: [&str; 9] = [
     "fingers",
     "leg",
     "arm",
+    "face",
 ];
 
 /// Builds the example called `name`, or `None` for an unknown name.
@@ -32,6 +33,7 @@ pub fn example(name: &str) -> Option<Scene> {
         "fingers" => fingers(),
         "leg" => super::limbs::leg(),
         "arm" => super::limbs::arm(),
+        "face" => super::face::face(),
         _ => return None,
     };
     // The examples are fixed data covered by tests; a failure here is a bug

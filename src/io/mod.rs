@@ -4,6 +4,7 @@
 
 pub mod examples;
 pub mod export;
+mod face;
 pub mod glb;
 pub mod gltf;
 mod limbs;

@@ -7,6 +7,7 @@
 #![allow(unsafe_code)]
 
 mod mesh;
+mod morphs;
 mod overlays;
 mod program;
 
@@ -19,7 +20,10 @@ use glam::{Mat4, Vec2};
 use glow::HasContext;
 
 use crate::lab::{Lab, SkinningMethod};
-use crate::skin::gpu_layout::{bone_stride, joint_indices, joint_weights, palette_vectors};
+use crate::skin::gpu_layout::{
+    bone_stride, joint_indices, joint_weights, palette_vectors, MAX_ACTIVE_MORPHS,
+    MORPH_TEXTURE_WIDTH,
+};
 use crate::skin::influences::quantise_unorm8;
 use crate::view::camera::Camera;
 use crate::view::colors::{blended_vertex_colors, heat_colors};
@@ -110,6 +114,7 @@ pub struct Renderer {
     bone_texture: glow::Texture,
     feedback: glow::TransformFeedback,
     mesh: Option<MeshGpu>,
+    morphs: morphs::MorphGpu,
     max_uniform_vectors: usize,
     /// Always use the palette texture, even where uniforms would fit.
     pub force_palette_texture: bool,
@@ -118,7 +123,7 @@ pub struct Renderer {
 }
 
 /// Uniform vectors kept free for everything besides the palette.
-const RESERVED_UNIFORM_VECTORS: usize = 16;
+const RESERVED_UNIFORM_VECTORS: usize = 32;
 
 /// The vertex uniform vectors every WebGL2 device has. The palette uses
 /// uniforms only within this budget, so a scene takes the same path on every
@@ -161,28 +166,7 @@ impl Renderer {
             gl.enable_vertex_attrib_array(program::OVERLAY_COLOR);
             gl.vertex_attrib_pointer_f32(program::OVERLAY_COLOR, 4, glow::FLOAT, false, stride, 12);
             gl.bind_vertex_array(None);
-            let bone_texture = gl.create_texture()?;
-            gl.bind_texture(glow::TEXTURE_2D, Some(bone_texture));
-            gl.tex_parameter_i32(
-                glow::TEXTURE_2D,
-                glow::TEXTURE_MIN_FILTER,
-                glow::NEAREST as i32,
-            );
-            gl.tex_parameter_i32(
-                glow::TEXTURE_2D,
-                glow::TEXTURE_MAG_FILTER,
-                glow::NEAREST as i32,
-            );
-            gl.tex_parameter_i32(
-                glow::TEXTURE_2D,
-                glow::TEXTURE_WRAP_S,
-                glow::CLAMP_TO_EDGE as i32,
-            );
-            gl.tex_parameter_i32(
-                glow::TEXTURE_2D,
-                glow::TEXTURE_WRAP_T,
-                glow::CLAMP_TO_EDGE as i32,
-            );
+            let bone_texture = morphs::data_texture(gl)?;
             let max_uniform_vectors = (gl
                 .get_parameter_i32(glow::MAX_VERTEX_UNIFORM_VECTORS)
                 .max(0) as usize)
@@ -195,6 +179,7 @@ impl Renderer {
                 bone_texture,
                 feedback: gl.create_transform_feedback()?,
                 mesh: None,
+                morphs: morphs::MorphGpu::new(gl)?,
                 max_uniform_vectors,
                 force_palette_texture: false,
                 palette_scratch: Vec::new(),
@@ -223,7 +208,11 @@ impl Renderer {
         if let Some(&program) = self.programs.get(&variant) {
             return Ok(program);
         }
-        let mut defines = vec![format!("BONE_STRIDE {}", bone_stride(variant.method))];
+        let mut defines = vec![
+            format!("BONE_STRIDE {}", bone_stride(variant.method)),
+            format!("MAX_ACTIVE_MORPHS {MAX_ACTIVE_MORPHS}"),
+            format!("MORPH_TEXTURE_WIDTH {MORPH_TEXTURE_WIDTH}"),
+        ];
         if variant.method == SkinningMethod::Dqs {
             defines.push("SKIN_DQS".to_owned());
         }
@@ -409,6 +398,7 @@ impl Renderer {
             gl.use_program(Some(program));
         }
         self.bind_palette(gl, lab, settings.method, variant, program);
+        self.morphs.bind(gl, lab, program);
         let Some(mesh) = self.mesh.as_ref() else {
             return Ok(());
         };
@@ -520,6 +510,7 @@ impl Renderer {
             gl.use_program(Some(program));
         }
         self.bind_palette(gl, lab, method, variant, program);
+        self.morphs.bind(gl, lab, program);
         let Some(mesh) = self.mesh.as_ref() else {
             return Ok((Vec::new(), Vec::new()));
         };

@@ -5,6 +5,7 @@ use glam::{Mat4, Vec4};
 
 use crate::skin::dual_quat::RigidScale;
 use crate::skin::influences::VertexInfluences;
+use crate::skin::morph::MorphTarget;
 use crate::skin::SkinningMethod;
 
 /// `vec4`s per bone in the palette: the three rows of `M_i` for LBS; `q_r`,
@@ -60,6 +61,47 @@ pub fn apply_rows(rows: &[[f32; 4]], point: glam::Vec3) -> glam::Vec3 {
         Vec4::from(rows[1]).dot(p),
         Vec4::from(rows[2]).dot(p),
     )
+}
+
+/// Texels per row of the morph texture; the shader finds texel `k` at
+/// `(k mod W, k div W)`.
+pub const MORPH_TEXTURE_WIDTH: usize = 2048;
+
+/// Morph targets a draw applies at most: the ones with the largest weights.
+pub const MAX_ACTIVE_MORPHS: usize = 16;
+
+/// The morph offsets as texels: for target `t`, its `V` position offsets
+/// then its `V` normal offsets (zero when it has none), so texel
+/// `(2t)·V + v` is vertex `v`'s position offset and `(2t + 1)·V + v` its
+/// normal offset. Padded to whole rows of [`MORPH_TEXTURE_WIDTH`]; returns
+/// the texels and the number of rows.
+pub fn morph_texels(targets: &[MorphTarget], vertex_count: usize) -> (Vec<[f32; 4]>, usize) {
+    let mut texels = Vec::with_capacity(2 * targets.len() * vertex_count);
+    for target in targets {
+        texels.extend(target.positions.iter().map(|d| d.extend(0.0).to_array()));
+        match &target.normals {
+            Some(normals) => texels.extend(normals.iter().map(|d| d.extend(0.0).to_array())),
+            None => texels.extend(std::iter::repeat_n([0.0; 4], vertex_count)),
+        }
+    }
+    let rows = texels.len().div_ceil(MORPH_TEXTURE_WIDTH).max(1);
+    texels.resize(rows * MORPH_TEXTURE_WIDTH, [0.0; 4]);
+    (texels, rows)
+}
+
+/// The targets a draw applies: those with a weight other than zero, the
+/// largest [`MAX_ACTIVE_MORPHS`] by magnitude, as `(target, weight)`.
+pub fn active_morphs(weights: &[f32], out: &mut Vec<(u32, f32)>) {
+    out.clear();
+    out.extend(
+        weights
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w != 0.0)
+            .map(|(t, &w)| (t as u32, w)),
+    );
+    out.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
+    out.truncate(MAX_ACTIVE_MORPHS);
 }
 
 #[cfg(test)]

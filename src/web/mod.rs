@@ -5,6 +5,7 @@
 //! starts with the method's name.
 
 mod ik;
+mod morphs;
 mod viewer;
 
 pub use viewer::Viewer;

@@ -1,0 +1,35 @@
+//! The JS API of morph targets (DESIGN §7): `lab.morphNames()`,
+//! `lab.morphWeights()`, `lab.setMorphWeights([…])`.
+
+use wasm_bindgen::prelude::*;
+
+use super::{js_error, numbers, JsLab};
+
+#[wasm_bindgen(js_class = Lab)]
+impl JsLab {
+    /// The morph targets' names, in order.
+    #[wasm_bindgen(js_name = morphNames)]
+    pub fn morph_names(&self) -> Vec<String> {
+        self.inner.morph_names()
+    }
+
+    /// One weight per morph target.
+    #[wasm_bindgen(js_name = morphWeights)]
+    pub fn morph_weights(&self) -> Vec<f32> {
+        self.inner.morph_weights().to_vec()
+    }
+
+    /// Sets every morph weight: one finite number per target. The sum may
+    /// pass 1 (the base weight `1 − Σ` goes negative): that extrapolates.
+    #[wasm_bindgen(js_name = setMorphWeights)]
+    pub fn set_morph_weights(&mut self, weights: JsValue) -> Result<(), JsError> {
+        const METHOD: &str = "setMorphWeights";
+        let weights: Vec<f32> = numbers(METHOD, "weights", weights)?
+            .into_iter()
+            .map(|w| w as f32)
+            .collect();
+        self.inner
+            .set_morph_weights(&weights)
+            .map_err(|e| js_error(METHOD, e))
+    }
+}

@@ -1,0 +1,140 @@
+// The Morph mode (seed 001): one slider per morph target, the base weight
+// 1 − Σ m_k live (negative past a sum of 1: extrapolation, allowed and
+// explained), a jaw to open while the mouth keeps its shape, and a word
+// said by a track of morph weights.
+import { $, el } from '../dom.js';
+import { t } from '../i18n.js';
+import { CAPTIONS } from './skin.js';
+
+// "mama": M, A, M, A, rest — [time s, {target: weight}].
+const WORD = [
+  [0.0, {}], [0.15, { M: 1 }], [0.35, { A: 1 }], [0.55, { M: 1 }], [0.8, { A: 0.9 }], [1.1, {}],
+];
+
+/** The Morph mode of `app` (see app.js for what `app` offers). */
+export function createMorphMode(app) {
+  let shownFor = null;
+  let saying = 0;
+
+  const names = () => app.lab.morphNames();
+
+  function setWeights(weights) {
+    app.lab.setMorphWeights(weights);
+    app.requestRender();
+  }
+
+  function buildSliders() {
+    const box = $('#morph-sliders');
+    box.textContent = '';
+    const list = names();
+    $('#morph-none').hidden = list.length > 0;
+    list.forEach((name, index) => {
+      const input = el('input', { type: 'range', min: '0', max: '1', step: '0.01', value: '0' });
+      input.dataset.morph = String(index);
+      input.setAttribute('aria-label', `morph ${name}`);
+      const output = el('output', {}, '0.00');
+      // One undo step per drag (or per typed value): a checkpoint when an
+      // edit starts, the next after its change event.
+      input.addEventListener('change', () => { delete input.dataset.editing; });
+      input.addEventListener('input', () => {
+        if (!input.dataset.editing) {
+          input.dataset.editing = '1';
+          app.lab.checkpoint();
+        }
+        const weights = Array.from(app.lab.morphWeights());
+        weights[index] = Number(input.value);
+        setWeights(weights);
+      });
+      box.append(el('label', { className: 'slider' }, el('span', {}, name || `target ${index}`), input, output));
+    });
+  }
+
+  function showWeights() {
+    const weights = Array.from(app.lab.morphWeights());
+    for (const input of document.querySelectorAll('#morph-sliders input')) {
+      const weight = weights[Number(input.dataset.morph)] ?? 0;
+      if (document.activeElement !== input) input.value = String(weight);
+      input.nextElementSibling.textContent = weight.toFixed(2);
+    }
+    const sum = weights.reduce((a, b) => a + b, 0);
+    const base = 1 - sum;
+    const line = $('#morph-base');
+    line.textContent = weights.length ? `base weight 1 − Σ mₖ = 1 − ${sum.toFixed(2)} = ${base.toFixed(2)}` : '';
+    line.classList.toggle('negative', base < 0);
+    $('#morph-extrapolation').hidden = !(base < -1e-6);
+  }
+
+  /** The jaw bone, if the scene has one. */
+  const jawBone = () => app.lab.boneNames().indexOf('jaw');
+
+  function setJaw(opening) {
+    const jaw = jawBone();
+    if (jaw < 0) return;
+    // Along the jaw's own +Y, which points down to the chin.
+    app.lab.setBonePose(jaw, [0, 0, 0, 1], [0, Number(opening), 0]);
+    app.requestRender();
+  }
+
+  /** Plays WORD: the weights between its keys linearly, then rest. */
+  function say() {
+    const list = names();
+    if (!list.length) return;
+    app.lab.checkpoint();
+    const start = performance.now();
+    cancelAnimationFrame(saying);
+    const frame = (now) => {
+      const time = (now - start) / 1000;
+      const k = Math.max(0, WORD.findIndex(([at]) => at > time) - 1);
+      const [t0, a] = WORD[k];
+      const [t1, b] = WORD[Math.min(k + 1, WORD.length - 1)];
+      const s = t1 > t0 ? Math.min(1, (time - t0) / (t1 - t0)) : 1;
+      setWeights(list.map((name) => (a[name] ?? 0) * (1 - s) + (b[name] ?? 0) * s));
+      if (time < WORD[WORD.length - 1][0]) saying = requestAnimationFrame(frame);
+    };
+    saying = requestAnimationFrame(frame);
+  }
+
+  $('#morph-say').addEventListener('click', say);
+  $('#morph-zero').addEventListener('click', () => {
+    app.lab.checkpoint();
+    setWeights(names().map(() => 0));
+  });
+  $('#morph-jaw').addEventListener('pointerdown', () => app.lab.checkpoint());
+  $('#morph-jaw').addEventListener('input', (event) => {
+    $('output[for="morph-jaw"]').textContent = Number(event.target.value).toFixed(2);
+    setJaw(event.target.value);
+  });
+
+  return {
+    name: 'morph',
+    panel: $('#mode-morph'),
+    tool: 'pose',
+    enter() {
+      app.setTool('pose');
+      shownFor = null;
+    },
+    leave() {
+      cancelAnimationFrame(saying);
+    },
+    update() {
+      if (shownFor !== app.lab) {
+        shownFor = app.lab;
+        buildSliders();
+        $('#morph-jaw').closest('.slider').hidden = jawBone() < 0;
+      }
+      showWeights();
+    },
+    caption(name) {
+      return [name === 'face'
+        ? t('cap.face', CAPTIONS.face)
+        : t('cap.morph', 'Morphing: each vertex is the weighted sum of its versions; the base is weighted 1 − Σ. Move the sliders and watch the base weight.')];
+    },
+    sceneChanged() {
+      shownFor = null;
+    },
+    api: {
+      say,
+      setJaw,
+    },
+  };
+}
