@@ -117,3 +117,21 @@ fn every_clip_of_every_model_survives_export_between_its_keys_too() {
         }
     }
 }
+
+#[test]
+fn morph_targets_and_their_weights_survive_export() {
+    let mut face = Lab::example("face").unwrap();
+    face.set_morph_weights(&[0.7, 0.0, 0.2, 0.0, 0.5, 0.0])
+        .unwrap();
+    face.set_bone_pose(
+        1,
+        skinlab::lab::rotation_about(Vec3::X, 0.3),
+        [0.0, 0.1, 0.0],
+        [1.0; 3],
+    )
+    .unwrap();
+    let back = Lab::from_glb(&face.to_glb().unwrap()).unwrap();
+    assert_eq!(back.morph_names(), face.morph_names());
+    assert_eq!(back.morph_weights(), face.morph_weights());
+    round_trip("face, morphed and posed", &mut face, 1e-5);
+}

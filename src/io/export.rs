@@ -64,6 +64,18 @@ fn floats(values: impl IntoIterator<Item = f32>) -> Vec<u8> {
     values.into_iter().flat_map(f32::to_le_bytes).collect()
 }
 
+/// The mesh entry: its primitive, and the morph weights and target names
+/// when it has targets.
+fn mesh_json(scene: &Scene, primitive: Value) -> Value {
+    let mut mesh = json!({"name": "skin", "primitives": [primitive]});
+    if !scene.morphs.is_empty() {
+        mesh["weights"] = json!(scene.morph_weights);
+        let names: Vec<&str> = scene.morphs.iter().map(|m| m.name.as_str()).collect();
+        mesh["extras"] = json!({ "targetNames": names });
+    }
+    mesh
+}
+
 /// A bone's node transform `(t, r, s)` in its parent's frame, for pose `A`.
 fn node_trs(skeleton: &Skeleton, bone: usize, pose: &BoneTransform) -> (Vec3, Quat, Vec3) {
     let bones = skeleton.bones();
@@ -254,6 +266,38 @@ pub fn glb_from_scene(scene: &Scene, animation: Option<&Animation>) -> Result<Ve
             )
             .into();
     }
+    // Morph targets: offsets as glTF stores them (POSITION with its bounds).
+    if !scene.morphs.is_empty() {
+        let vec3s = |builder: &mut Builder, values: &[Vec3], bounded: bool| {
+            let mut accessor =
+                json!({"componentType": FLOAT, "count": values.len(), "type": "VEC3"});
+            if bounded {
+                let (lo, hi) = values.iter().fold(
+                    (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+                    |(lo, hi), v| (lo.min(*v), hi.max(*v)),
+                );
+                accessor["min"] = json!(lo.to_array());
+                accessor["max"] = json!(hi.to_array());
+            }
+            builder.accessor(
+                &floats(values.iter().flat_map(|v| v.to_array())),
+                Some(ARRAY_BUFFER),
+                accessor,
+            )
+        };
+        let targets: Vec<Value> = scene
+            .morphs
+            .iter()
+            .map(|morph| {
+                let mut target = json!({"POSITION": vec3s(&mut builder, &morph.positions, true)});
+                if let Some(normals) = &morph.normals {
+                    target["NORMAL"] = vec3s(&mut builder, normals, false).into();
+                }
+                target
+            })
+            .collect();
+        primitive["targets"] = json!(targets);
+    }
     let inverse_bind_matrices = builder.accessor(
         &floats(inverse_binds.iter().flat_map(Mat4::to_cols_array)),
         None,
@@ -269,7 +313,7 @@ pub fn glb_from_scene(scene: &Scene, animation: Option<&Animation>) -> Result<Ve
         "scene": 0,
         "scenes": [{"nodes": roots}],
         "nodes": nodes,
-        "meshes": [{"name": "skin", "primitives": [primitive]}],
+        "meshes": [mesh_json(scene, primitive)],
         "skins": [{"joints": joints, "inverseBindMatrices": inverse_bind_matrices}],
         "accessors": builder.accessors,
         "bufferViews": builder.views,

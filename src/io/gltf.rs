@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use glam::{Mat3, Mat4, Quat, Vec3};
 use serde::Deserialize;
 
-use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc, SceneError};
+use crate::io::scene::{BoneDoc, MeshDoc, MorphDoc, Scene, SceneDoc, SceneError};
 use crate::rig::animation::{Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target};
 use crate::rig::pose::BoneTransform;
 
@@ -208,6 +208,18 @@ impl Node {
 #[derive(Deserialize)]
 struct MeshJson {
     primitives: Vec<Primitive>,
+    /// Default morph weights.
+    #[serde(default)]
+    weights: Vec<f32>,
+    #[serde(default)]
+    extras: Option<MeshExtras>,
+}
+
+#[derive(Deserialize)]
+struct MeshExtras {
+    /// The exporters' convention for naming morph targets.
+    #[serde(default, rename = "targetNames")]
+    target_names: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -216,6 +228,9 @@ struct Primitive {
     indices: Option<usize>,
     #[serde(default = "triangles")]
     mode: u32,
+    /// Morph targets: `POSITION` (and `NORMAL`) offsets.
+    #[serde(default)]
+    targets: Vec<HashMap<String, usize>>,
 }
 
 fn triangles() -> u32 {
@@ -869,6 +884,7 @@ fn read_document(
     let mut positions = Vec::new();
     let mut indices = Vec::new();
     let mut influences = Vec::new();
+    let mut morph_offsets: Vec<(Vec<f32>, Option<Vec<f32>>)> = Vec::new();
     let primitives = skinned_meshes.iter().flat_map(|(mesh_index, remap)| {
         document
             .meshes
@@ -907,6 +923,39 @@ fn read_document(
                 "one JOINTS_0 and WEIGHTS_0 per vertex in primitive {primitive_index}"
             )));
         }
+        // Morph targets: this primitive's offsets go to target k; the
+        // targets of the first skinned mesh name the scene's targets.
+        for (k, target) in primitive.targets.iter().enumerate() {
+            if k >= morph_offsets.len() {
+                morph_offsets.push((vec![0.0; positions.len()], None));
+            }
+            let read = |name: &str| -> Result<Option<Vec<f32>>, GltfError> {
+                target
+                    .get(name)
+                    .map(|&index| {
+                        buffers.floats(&document, index, 3).map(|values| {
+                            values
+                                .chunks_exact(3)
+                                .flat_map(|d| {
+                                    armature.transform_vector3(Vec3::from_slice(d)).to_array()
+                                })
+                                .collect()
+                        })
+                    })
+                    .transpose()
+            };
+            let (offsets, normals) = &mut morph_offsets[k];
+            offsets.resize(positions.len(), 0.0);
+            match read("POSITION")? {
+                Some(values) if values.len() == points.len() => offsets.extend(values),
+                _ => offsets.extend(std::iter::repeat_n(0.0, points.len())),
+            }
+            if let Some(values) = read("NORMAL")?.filter(|v| v.len() == points.len()) {
+                let normals = normals.get_or_insert_with(Vec::new);
+                normals.resize(positions.len(), 0.0);
+                normals.extend(values);
+            }
+        }
         positions.extend_from_slice(&points);
         for vertex in 0..count {
             let mut pairs: Vec<(u32, f32)> = Vec::new();
@@ -943,13 +992,42 @@ fn read_document(
             None => indices.extend((0..count as u32).map(|i| base + i)),
         }
     }
+    let first_mesh = skinned_meshes
+        .first()
+        .and_then(|(mesh, _)| document.meshes.get(*mesh));
+    let target_names = first_mesh
+        .and_then(|mesh| mesh.extras.as_ref())
+        .map(|extras| extras.target_names.clone())
+        .unwrap_or_default();
+    let morphs = morph_offsets
+        .into_iter()
+        .enumerate()
+        .map(|(k, (mut offsets, normals))| {
+            offsets.resize(positions.len(), 0.0);
+            MorphDoc {
+                name: target_names
+                    .get(k)
+                    .cloned()
+                    .unwrap_or_else(|| format!("target {k}")),
+                positions: offsets,
+                normals: normals.map(|mut n| {
+                    n.resize(positions.len(), 0.0);
+                    n
+                }),
+            }
+        })
+        .collect::<Vec<_>>();
+    let mut morph_weights = first_mesh
+        .map(|mesh| mesh.weights.clone())
+        .unwrap_or_default();
+    morph_weights.resize(morphs.len(), 0.0);
     let doc = SceneDoc {
         bones,
         mesh: MeshDoc { positions, indices },
         influences,
         pose: Vec::new(),
-        morphs: Vec::new(),
-        morph_weights: Vec::new(),
+        morphs,
+        morph_weights,
     };
     let mut scene = Scene::from_doc(&doc)?;
 
