@@ -17,6 +17,7 @@ import { createSkinMode } from './modes/skin.js';
 import { createWeightsMode } from './modes/weights.js';
 import { createIkMode } from './modes/ik.js';
 import { createMorphMode } from './modes/morph.js';
+import { createLessonsMode } from './modes/lessons.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
 
 const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers', 'leg', 'arm',
@@ -72,6 +73,7 @@ const modes = {
   weights: createWeightsMode(app, vertexPanel),
   ik: createIkMode(app),
   morph: createMorphMode(app),
+  lessons: createLessonsMode(app),
 };
 
 function showMessage(text) {
@@ -223,7 +225,8 @@ function setMode(name) {
 /** `pose` or `paint`; painting happens in the Weights mode. */
 function setTool(tool) {
   viewer.setTool(tool);
-  if (tool === 'paint' && mode.name !== 'weights') {
+  // Painting belongs to the Weights mode, except inside a lesson's step.
+  if (tool === 'paint' && mode.name !== 'weights' && mode.name !== 'lessons') {
     setMode('weights');
     return;
   }
@@ -341,7 +344,7 @@ async function start() {
   if (settings.method) controls.setMethod(settings.method);
   if (settings.tool) setTool(settings.tool);
   try {
-    const state = decodeState(location.hash);
+    const state = settings.lesson ? null : decodeState(location.hash);
     if (state) await restoreState(state);
   } catch (error) {
     showNotice(`This link's state could not be restored: ${error.message}. Showing the default instead.`, 'error');
@@ -367,6 +370,7 @@ async function start() {
     ...modes.weights.api,
     ...modes.ik.api,
     ...modes.morph.api,
+    ...modes.lessons.api,
     lockBone(bone, locked = true) { lab.setLocked(bone, locked); boneList.build(); },
     selectBone,
     selectedBone: () => viewer.selectedBone(),
@@ -392,6 +396,14 @@ async function start() {
     resume: canvas.resume,
     requestRender,
   };
+  // A lesson step from the URL, for a slide: ?lesson=NAME&step=K.
+  if (settings.lesson) {
+    try {
+      modes.lessons.api.startLesson(settings.lesson, settings.step ?? 1);
+    } catch (error) {
+      showNotice(error.message, 'error');
+    }
+  }
 }
 
 start();

@@ -72,6 +72,15 @@ const LABELS = {
     'modeName.weights': 'Gewichte',
     'modeName.ik': 'IK',
     'modeName.morph': 'Morph',
+    'modeName.lessons': 'Lektionen',
+    'lesson.step': 'Schritt',
+    'lesson.done': 'Geschafft',
+    'lesson.todo': 'Noch nicht',
+    'lesson.next': 'Weiter',
+    'lesson.previous': 'Zurück',
+    'lesson.finish': 'Nächste Lektion',
+    'lesson.notice': 'Was man sieht',
+    'lesson.pick': 'Lektion',
     'ex.face': '10 · Gesicht (Morph-Targets und ein Kiefer)',
     'cap.face': 'Morph-Targets vor dem Skinning (Modus Morph): die Regler für die Viseme A, O, M, F und ein Lächeln oder Stirnrunzeln bewegen und den Kiefer öffnen: der Mund behält seine Form, während sich der Kiefer bewegt.',
     'cap.morph': 'Morphing: jeder Vertex ist die gewichtete Summe seiner Versionen; die Basis hat das Gewicht 1 − Σ. Die Regler bewegen, die Basis-Gewichtung folgt.',
@@ -127,6 +136,11 @@ const LABELS = {
 };
 
 let language = 'en';
+
+/** The language in use: `en` or `de`. */
+export function currentLanguage() {
+  return language;
+}
 
 /** Chooses the language; unknown ones fall back to English. */
 export function setLanguage(lang) {

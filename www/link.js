@@ -4,7 +4,7 @@
 
 export const OVERLAYS = ['mesh', 'wireframe', 'dots', 'bones', 'ownFrames', 'childFrames', 'ghost'];
 /** The page's modes, in the order the switcher shows them. */
-export const MODES = ['skin', 'weights', 'ik', 'morph'];
+export const MODES = ['skin', 'weights', 'ik', 'morph', 'lessons'];
 
 const CHOICES = {
   mode: MODES,
@@ -23,7 +23,14 @@ export function readParameters(search, exampleNames) {
   const params = new URLSearchParams(search);
   const settings = {};
   for (const [key, value] of params) {
-    if (key === 'example') {
+    if (key === 'lesson') {
+      if (/^[a-z-]{1,40}$/.test(value)) settings.lesson = value;
+      else console.warn(`Skinlab: '${key}=${value}' in the URL is not a lesson name; ignored`);
+    } else if (key === 'step') {
+      const step = Number(value);
+      if (Number.isInteger(step) && step >= 1 && step <= 100) settings.step = step;
+      else console.warn(`Skinlab: 'step=${value}' in the URL is not a step number (1, 2, …); ignored`);
+    } else if (key === 'example') {
       if (exampleNames.includes(value)) settings.example = value;
       else console.warn(`Skinlab: unknown example '${value}' in the URL; known: ${exampleNames.join(', ')}`);
     } else if (key === 'overlays') {

@@ -1,0 +1,122 @@
+// The Lessons mode: every step of every lesson opens from its URL in both
+// languages and draws; the two-bone and Y-junction lessons are completed
+// with real mouse drags and a real brush stroke, each check turning done
+// only after the student acts.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  openPage, screenshot, useBrowser, waitForSkinlab, nextFrame, canvasStats,
+} from './browser.mjs';
+
+const fixture = useBrowser(before, after);
+const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
+
+test('every lesson step opens from its URL, in English and German, and draws', async () => {
+  const { page: probe } = await openAt('');
+  await waitForSkinlab(probe);
+  const lessons = await probe.evaluate(() => window.skinlab.lessons());
+  await probe.close();
+  assert.ok(lessons.length >= 6, 'the lecture\'s lessons');
+  let opened = 0;
+  for (const lang of ['en', 'de']) {
+    for (const { name, steps } of lessons) {
+      for (let step = 1; step <= steps; step++) {
+        const { page, errors } = await openAt(`?lesson=${name}&step=${step}&lang=${lang}`);
+        await waitForSkinlab(page);
+        await nextFrame(page);
+        const state = await page.evaluate(() => window.skinlab.lessonState());
+        assert.deepEqual({ lesson: state.lesson, step: state.step, done: state.done }, { lesson: name, step, done: false },
+          `${name} ${step}: opened, and not done before the student acts`);
+        assert.equal(await page.evaluate(() => window.skinlab.mode()), 'lessons');
+        const text = await page.locator('#lesson-do').textContent();
+        assert.ok(text.length > 20, `${name} ${step} ${lang}: says what to do`);
+        const { covered } = await canvasStats(page);
+        assert.ok(covered > 0.01, `${name} ${step} ${lang}: the view is not blank`);
+        await screenshot(page, `lesson-${name}-${step}-${lang}`);
+        assert.deepEqual(errors, [], `${name} ${step} ${lang}`);
+        await page.close();
+        opened += 1;
+      }
+    }
+  }
+  console.log(`# ${opened} lesson steps opened and photographed`);
+});
+
+/** Drags from `from` about `pivot` by `degrees` counter-clockwise on screen, in 12 moves. */
+async function turnDrag(page, from, pivot, degrees) {
+  const box = await page.locator('#view').boundingBox();
+  const arm = { x: from.x - pivot.x, y: from.y - pivot.y };
+  await page.mouse.move(box.x + from.x, box.y + from.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 12; k++) {
+    const a = (degrees * Math.PI / 180) * k / 12;
+    const x = pivot.x + arm.x * Math.cos(a) + arm.y * Math.sin(a);
+    const y = pivot.y - arm.x * Math.sin(a) + arm.y * Math.cos(a);
+    await page.mouse.move(box.x + x, box.y + y);
+  }
+  await page.mouse.up();
+  await nextFrame(page);
+}
+
+/** Where a press grabs `bone`, and its origin on screen. */
+const bonePoints = (page, bone) => page.evaluate((b) => {
+  const grab = window.skinlab.boneScreenPoint(b);
+  const [x, y] = window.skinlab.viewer.screenPointOf(new Float32Array(window.skinlab.lab.boneOrigin(b)));
+  return { grab, pivot: { x, y } };
+}, bone);
+
+const state = (page) => page.evaluate(() => window.skinlab.lessonState());
+
+test('the two-bone lesson, done with the mouse: each check ticks only after the drag', async () => {
+  const { page, errors } = await openAt('?lesson=two-bones');
+  await waitForSkinlab(page);
+  for (const step of [1, 2]) {
+    assert.deepEqual(await state(page), { lesson: 'two-bones', step, steps: 2, done: false });
+    // A small turn is not enough.
+    let { grab, pivot } = await bonePoints(page, 1);
+    await turnDrag(page, grab, pivot, 20);
+    assert.equal((await state(page)).done, false, `step ${step}: 20° is not 45°`);
+    ({ grab, pivot } = await bonePoints(page, 1));
+    await turnDrag(page, grab, pivot, 40);
+    assert.equal((await state(page)).done, true, `step ${step}: done after turning bone 2 by 60°`);
+    assert.equal(await page.locator('#lesson-check').textContent(), '✓ Done');
+    assert.equal(await page.locator('#lesson-notice').isVisible(), true, 'what to notice shows once done');
+    await screenshot(page, `lesson-two-bones-${step}-done`);
+    await nextFrame(page, () => page.locator('#lesson-next').click());
+  }
+  assert.equal((await state(page)).lesson, 'y-junction', 'Next at the end opens the next lesson');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Y-junction lesson: bend the branch by mouse, then heal the fork with a real brush stroke', async () => {
+  const { page, errors } = await openAt('?lesson=y-junction');
+  await waitForSkinlab(page);
+  const { grab, pivot } = await bonePoints(page, 2);
+  await turnDrag(page, grab, pivot, -40);
+  assert.equal((await state(page)).done, true, 'the right branch bent by 40°');
+  // PageDown, as a clicker sends it, goes to the next step.
+  await page.locator('#view').focus();
+  await page.evaluate(() => window.skinlab.selectBone(-1));
+  await nextFrame(page, () => page.keyboard.press('PageDown'));
+  assert.deepEqual(await state(page), { lesson: 'y-junction', step: 2, steps: 2, done: false });
+  assert.equal(await page.evaluate(() => window.skinlab.tool()), 'paint', 'the step hands the student the brush');
+  const fork = await page.evaluate(() => {
+    const positions = JSON.parse(window.skinlab.lab.sceneJson()).mesh.positions;
+    for (let v = 0; v < positions.length / 3; v++) if (Math.abs(positions[3 * v]) < 1e-6 && positions[3 * v + 1] > 2) return v;
+    return -1;
+  });
+  const point = await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), fork);
+  const box = await page.locator('#view').boundingBox();
+  await page.mouse.move(box.x + point.x - 12, box.y + point.y);
+  await page.mouse.down();
+  for (let k = 0; k <= 8; k++) await page.mouse.move(box.x + point.x - 12 + 3 * k, box.y + point.y + (k % 2));
+  await page.mouse.up();
+  await nextFrame(page);
+  assert.equal((await state(page)).done, true, 'the fork belongs to both branches now');
+  const weights = await page.evaluate((v) => window.skinlab.lab.influences(v), fork);
+  console.log(`# the fork after the stroke: ${JSON.stringify(weights)}`);
+  await screenshot(page, 'lesson-y-junction-2-done');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

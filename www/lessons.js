@@ -1,0 +1,199 @@
+// The lecture as guided steps (seeds 000, 001, 003). Each step sets up a
+// scene and a view, says what to do and what to notice (English and German),
+// and checks that the student did it. `check(s)` reads the running page
+// `s` (window.skinlab) and returns true once done; `prepare(s)`, when
+// given, sets up what the step starts from.
+
+const DEG = Math.PI / 180;
+
+/** A bone's turn from its rest orientation, radians. */
+export function turnOf(s, bone) {
+  const [, , , w] = s.lab.bonePose(bone).rotation;
+  return 2 * Math.acos(Math.min(1, Math.abs(w)));
+}
+
+/** The fork vertex of the Y-junction: on the axis, above the stem. */
+function forkVertex(s) {
+  const positions = JSON.parse(s.lab.sceneJson()).mesh.positions;
+  for (let v = 0; v < positions.length / 3; v++) {
+    if (Math.abs(positions[3 * v]) < 1e-6 && positions[3 * v + 1] > 2) return v;
+  }
+  return -1;
+}
+
+/** Vertices of the index finger (the right one) above the palm. */
+function indexFinger(s) {
+  const positions = JSON.parse(s.lab.sceneJson()).mesh.positions;
+  const vertices = [];
+  for (let v = 0; v < positions.length / 3; v++) {
+    if (positions[3 * v] > 0.05 && positions[3 * v + 1] > 1.01) vertices.push(v);
+  }
+  return vertices;
+}
+
+const weightOf = (s, vertex, bone) => s.lab.influences(vertex).find(([b]) => b === bone)?.[1] ?? 0;
+
+/** Frames and bones visible, the skin seen through. */
+const FRAMES = { ownFrames: true, childFrames: true, bones: true };
+
+export const LESSONS = [
+  {
+    name: 'bones',
+    title: { en: 'Bones', de: 'Bones' },
+    steps: [
+      {
+        example: 'two-bone',
+        overlays: FRAMES,
+        do: { en: 'A bone has an origin, an orientation and a length. Click bone 2 (the right half) to select it.',
+          de: 'Ein Bone hat einen Ursprung, eine Orientierung und eine Länge. Bone 2 (die rechte Hälfte) anklicken, um ihn auszuwählen.' },
+        notice: { en: 'The panel shows its rest frame R₂: where its own frame sits in the model.',
+          de: 'Das Panel zeigt sein Ruhesystem R₂: wo sein eigenes Koordinatensystem im Modell liegt.' },
+        check: (s) => s.selectedBone() === 1,
+      },
+      {
+        example: 'two-bone',
+        overlays: FRAMES,
+        do: { en: 'Green is bone 1’s own frame: it turns about the origin. Red is the frame it hands to its children, moved its length along +Y. Turn bone 1 by at least 20°.',
+          de: 'Grün ist das eigene System von Bone 1: es dreht sich um den Ursprung. Rot ist das System, das er an seine Kinder weitergibt, um seine Länge entlang +Y verschoben. Bone 1 um mindestens 20° drehen.' },
+        notice: { en: 'Bone 2 starts at bone 1’s red frame, so it follows: a child lives in the frame its parent hands on.',
+          de: 'Bone 2 beginnt im roten System von Bone 1 und folgt deshalb: ein Kind lebt im System, das sein Elternteil weitergibt.' },
+        check: (s) => turnOf(s, 0) >= 20 * DEG,
+      },
+      {
+        example: 'two-bone',
+        overlays: FRAMES,
+        do: { en: 'Bone 1 is the root: it has no parent. Shift-drag a bone to move the root, and the whole skeleton with it.',
+          de: 'Bone 1 ist die Wurzel: er hat keinen Elternteil. Mit Umschalt einen Bone ziehen verschiebt die Wurzel und mit ihr das ganze Skelett.' },
+        notice: { en: 'Moving the root moves every bone below it; nothing turns.',
+          de: 'Die Wurzel zu verschieben bewegt jeden Bone darunter; nichts dreht sich.' },
+        check: (s) => Math.hypot(...s.lab.bonePose(0).translation) > 0.2,
+      },
+    ],
+  },
+  {
+    name: 'two-bones',
+    title: { en: 'Two bones', de: 'Zwei Bones' },
+    steps: [
+      {
+        example: 'two-bone',
+        do: { en: 'Turn bone 2 by at least 45°: drag it.',
+          de: 'Bone 2 um mindestens 45° drehen: ihn ziehen.' },
+        notice: { en: 'Bone 1’s vertices do not move: each vertex belongs to one bone, so the skin creases at the joint.',
+          de: 'Die Vertices von Bone 1 bewegen sich nicht: jeder Vertex gehört genau einem Bone, daher knickt die Haut am Gelenk.' },
+        check: (s) => turnOf(s, 1) >= 45 * DEG,
+      },
+      {
+        example: 'two-bone-smooth',
+        do: { en: 'Here the vertices near the joint belong to both bones. Turn bone 2 by at least 45° again.',
+          de: 'Hier gehören die Vertices am Gelenk beiden Bones. Bone 2 wieder um mindestens 45° drehen.' },
+        notice: { en: 'The strip bends smoothly: a vertex weighted to both follows each bone part of the way.',
+          de: 'Der Streifen biegt sich weich: ein Vertex mit Gewicht bei beiden folgt jedem Bone ein Stück weit.' },
+        check: (s) => turnOf(s, 1) >= 45 * DEG,
+      },
+    ],
+  },
+  {
+    name: 'y-junction',
+    title: { en: 'The Y-junction', de: 'Der Y-Aufbau' },
+    steps: [
+      {
+        example: 'y-junction-unweighted',
+        do: { en: 'The fork vertex belongs to the left branch only. Bend the right branch by at least 30°.',
+          de: 'Der Scheitelpunkt gehört nur dem linken Schenkel. Den rechten Schenkel um mindestens 30° biegen.' },
+        notice: { en: 'The skin tears at the fork: the right branch’s vertices leave it behind.',
+          de: 'Die Haut reißt am Scheitelpunkt auf: die Vertices des rechten Schenkels lassen ihn zurück.' },
+        check: (s) => turnOf(s, 2) >= 30 * DEG,
+      },
+      {
+        example: 'y-junction-unweighted',
+        pose: [[2, [0, 0, -Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)]]],
+        paint: { bone: 2, brush: { radius: 20, strength: 1, falloff: 'smooth', mode: 'set', value: 0.5 } },
+        do: { en: 'Cure it: the brush paints the right branch’s weight. Paint over the fork vertex so it belongs to both branches.',
+          de: 'Heilen: der Pinsel malt das Gewicht des rechten Schenkels. Über den Scheitelpunkt malen, sodass er beiden Schenkeln gehört.' },
+        notice: { en: 'With the fork weighted half and half it follows both branches halfway, and the tear closes.',
+          de: 'Mit halbem Gewicht bei jedem Schenkel folgt der Scheitelpunkt beiden zur Hälfte, und der Riss schließt sich.' },
+        check: (s) => {
+          const fork = forkVertex(s);
+          return fork >= 0 && weightOf(s, fork, 1) >= 0.25 && weightOf(s, fork, 2) >= 0.25;
+        },
+      },
+    ],
+  },
+  {
+    name: 'three-steps',
+    title: { en: 'Three steps', de: 'Drei Schritte' },
+    steps: [
+      {
+        example: 'two-bone',
+        pose: [[1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]]],
+        do: { en: 'Bone 2 is turned by 60°. Click a vertex on the right half (bone 2’s).',
+          de: 'Bone 2 ist um 60° gedreht. Einen Vertex auf der rechten Hälfte (von Bone 2) anklicken.' },
+        notice: { en: 'The panel shows the three steps: Q = R⁻¹P into the bone’s rest frame, T = A·Q animated there, Z back out through the re-posed parent.',
+          de: 'Das Panel zeigt die drei Schritte: Q = R⁻¹P ins Ruhesystem des Bones, T = A·Q dort animiert, Z über den neu posierten Elternteil zurück.' },
+        check: (s) => s.selectedVertex() >= 0 && s.lab.influences(s.selectedVertex()).some(([bone]) => bone === 1),
+      },
+      {
+        example: 'two-bone',
+        pose: [[1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]]],
+        do: { en: 'Select bone 2 and read its matrices: R′ already contains the animation A.',
+          de: 'Bone 2 auswählen und seine Matrizen lesen: R′ enthält die Animation A schon.' },
+        notice: { en: 'The notes’ summary Z = R′·A·R⁻¹·P would apply the pose twice. Correct is Z = M·P with M = R′·R⁻¹.',
+          de: 'Die Zusammenfassung im Skript, Z = R′·A·R⁻¹·P, würde die Pose doppelt anwenden. Richtig ist Z = M·P mit M = R′·R⁻¹.' },
+        check: (s) => s.selectedBone() === 1,
+      },
+    ],
+  },
+  {
+    name: 'weights',
+    title: { en: 'Weights', de: 'Gewichte' },
+    steps: [
+      {
+        example: 'fingers',
+        actions: ['nearest'],
+        do: { en: 'Each vertex is the weighted mean of what its bones do. Press “Nearest bone”: every vertex goes to the bone closest to it.',
+          de: 'Jeder Vertex ist das gewichtete Mittel dessen, was seine Bones tun. „Nächster Bone“ drücken: jeder Vertex geht an den Bone, der ihm am nächsten ist.' },
+        notice: { en: 'The index fingertip is nearer the middle finger’s bone, so nearest-bone weights give it to the wrong finger.',
+          de: 'Die Spitze des Zeigefingers liegt näher am Bone des Mittelfingers; „nächster Bone“ gibt sie dem falschen Finger.' },
+        check: (s) => indexFinger(s).filter((v) => weightOf(s, v, 1) > 0.5).length >= 2,
+      },
+      {
+        example: 'fingers',
+        // Start from the nearest-bone weights the previous step made.
+        prepare: (s) => s.lab.autoWeights('nearest'),
+        actions: ['heat'],
+        do: { en: 'Press “Bone heat”: weights spread like heat over the mesh from each bone.',
+          de: '„Bone Heat“ drücken: die Gewichte breiten sich wie Wärme über das Netz aus, von jedem Bone aus.' },
+        notice: { en: 'Heat does not jump the gap between the fingers: the fingertip stays with its own finger.',
+          de: 'Wärme springt nicht über die Lücke zwischen den Fingern: die Fingerspitze bleibt bei ihrem Finger.' },
+        check: (s) => {
+          const finger = indexFinger(s);
+          return finger.length > 0 && finger.every((v) => weightOf(s, v, 1) < 0.1) && finger.some((v) => weightOf(s, v, 2) > 0.5);
+        },
+      },
+    ],
+  },
+  {
+    name: 'lbs-dqs',
+    title: { en: 'LBS and DQS', de: 'LBS und DQS' },
+    steps: [
+      {
+        example: 'tube',
+        actions: ['twist'],
+        do: { en: 'Twist bone 2 by 180° (the button).',
+          de: 'Bone 2 um 180° verdrehen (der Knopf).' },
+        notice: { en: 'Linear blending averages the matrices: halfway through a half turn they cancel, and the joint collapses into a “candy wrapper”.',
+          de: 'Lineares Blending mittelt die Matrizen: auf halbem Weg einer halben Drehung heben sie sich auf, und das Gelenk fällt zum „Bonbonpapier“ zusammen.' },
+        check: (s) => turnOf(s, 1) >= 170 * DEG,
+      },
+      {
+        example: 'tube',
+        pose: [[1, [0, 1, 0, 0]]],
+        do: { en: 'Switch to DQS in the toolbar, or show both side by side.',
+          de: 'In der Werkzeugleiste auf DQS umschalten oder beide nebeneinander zeigen.' },
+        notice: { en: 'Dual quaternions blend the rigid motions themselves: the joint keeps its volume.',
+          de: 'Duale Quaternionen blenden die starren Bewegungen selbst: das Gelenk behält sein Volumen.' },
+        check: (s) => s.method() === 'dqs' || s.viewer.compare(),
+      },
+    ],
+  },
+];

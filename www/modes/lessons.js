@@ -1,0 +1,168 @@
+// The Lessons mode: the lecture as guided, checked steps. A step sets up
+// the scene and the view, says what to do and what to notice, and ticks
+// when the student has done it; Next lights up. Presenters' clickers
+// (PageDown/PageUp, and the arrows when no bone is selected) step through.
+import { $, el } from '../dom.js';
+import { currentLanguage, t } from '../i18n.js';
+import { LESSONS } from '../lessons.js';
+import { OVERLAYS } from '../link.js';
+
+const DEFAULT_OVERLAYS = { mesh: true, wireframe: true, dots: true, bones: true };
+
+/** The Lessons mode of `app` (see app.js for what `app` offers). */
+export function createLessonsMode(app) {
+  let lesson = null;
+  let step = 0; // 0-based here; 1-based in the URL and the API
+  let done = false;
+
+  const s = () => window.skinlab;
+  const text = (pair) => pair[currentLanguage()] ?? pair.en;
+
+  const ACTIONS = {
+    nearest: { label: () => t('auto.nearest', 'Nearest bone'), run: () => s().autoWeights('nearest') },
+    heat: { label: () => t('auto.heat', 'Bone heat'), run: () => s().autoWeights('heat') },
+    twist: {
+      label: () => t('twist', 'Twist bone 2 by 180°'),
+      run: () => {
+        app.lab.checkpoint();
+        app.lab.setBonePose(1, [0, 1, 0, 0]);
+        app.requestRender();
+      },
+    },
+  };
+
+  function buildPicker() {
+    const picker = $('#lesson-picker');
+    picker.textContent = '';
+    for (const item of LESSONS) picker.add(new Option(text(item.title), item.name));
+  }
+
+  /** Sets up step `index` of the current lesson. */
+  function setStep(index) {
+    step = Math.max(0, Math.min(index, lesson.steps.length - 1));
+    const current = lesson.steps[step];
+    const api = s();
+    app.loadExample(current.example);
+    for (const name of OVERLAYS) api.setOverlay(name, Boolean({ ...DEFAULT_OVERLAYS, ...current.overlays }[name]));
+    api.setMethod('lbs');
+    api.setCompare(false);
+    for (const [bone, rotation] of current.pose ?? []) app.lab.setBonePose(bone, rotation);
+    current.prepare?.(api);
+    if (current.paint) {
+      api.selectBone(current.paint.bone);
+      api.setBrush(current.paint.brush);
+      app.setTool('paint');
+      api.setWeightView('weights');
+    } else {
+      app.setTool('pose');
+      api.setWeightView('skin');
+    }
+    done = false;
+    showStep();
+    app.requestRender();
+  }
+
+  function showStep() {
+    const current = lesson.steps[step];
+    $('#lesson-picker').value = lesson.name;
+    $('#lesson-step').textContent = `${t('lesson.step', 'Step')} ${step + 1} / ${lesson.steps.length}`;
+    $('#lesson-do').textContent = text(current.do);
+    $('#lesson-notice').textContent = text(current.notice);
+    const actions = $('#lesson-actions');
+    actions.textContent = '';
+    for (const name of current.actions ?? []) {
+      const button = el('button', { type: 'button' }, ACTIONS[name].label());
+      button.addEventListener('click', ACTIONS[name].run);
+      actions.append(button);
+    }
+    $('#lesson-previous').disabled = step === 0;
+  }
+
+  function showDone() {
+    $('#lesson-check').textContent = done ? `✓ ${t('lesson.done', 'Done')}` : t('lesson.todo', 'Not yet');
+    $('#lesson-check').classList.toggle('done', done);
+    $('#lesson-notice').hidden = !done;
+    const last = step === lesson.steps.length - 1;
+    $('#lesson-next').classList.toggle('ready', done);
+    $('#lesson-next').textContent = last ? t('lesson.finish', 'Finish') : t('lesson.next', 'Next');
+  }
+
+  /** Opens lesson `name` at `number` (1-based); throws on an unknown name. */
+  function startLesson(name, number = 1) {
+    const found = LESSONS.find((item) => item.name === name);
+    if (!found) throw new Error(`unknown lesson '${name}'; known: ${LESSONS.map((l) => l.name).join(', ')}`);
+    lesson = found;
+    if (document.body.dataset.mode !== 'lessons') app.setMode('lessons');
+    setStep(Math.max(1, Math.round(Number(number) || 1)) - 1);
+  }
+
+  function nextStep() {
+    if (!lesson) return false;
+    if (step === lesson.steps.length - 1) {
+      const index = LESSONS.indexOf(lesson);
+      if (index + 1 >= LESSONS.length) return false;
+      lesson = LESSONS[index + 1];
+      setStep(0);
+      return true;
+    }
+    setStep(step + 1);
+    return true;
+  }
+
+  function previousStep() {
+    if (!lesson || step === 0) return false;
+    setStep(step - 1);
+    return true;
+  }
+
+  // Clickers send PageDown/PageUp; the arrows too when no bone is selected.
+  window.addEventListener('keydown', (event) => {
+    if (document.body.dataset.mode !== 'lessons' || !lesson) return;
+    const target = event.target;
+    if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
+    const free = app.viewer?.selectedBone() < 0;
+    const forward = event.key === 'PageDown' || (free && event.key === 'ArrowRight');
+    const back = event.key === 'PageUp' || (free && event.key === 'ArrowLeft');
+    if (!forward && !back) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (forward) nextStep(); else previousStep();
+  }, true);
+
+  $('#lesson-picker').addEventListener('change', (event) => startLesson(event.target.value));
+  $('#lesson-next').addEventListener('click', nextStep);
+  $('#lesson-previous').addEventListener('click', previousStep);
+
+  return {
+    name: 'lessons',
+    panel: $('#mode-lessons'),
+    tool: 'pose',
+    enter() {
+      buildPicker();
+      if (!lesson && app.lab) startLesson(LESSONS[0].name);
+    },
+    leave() {},
+    update() {
+      if (!lesson) return;
+      try {
+        done = done || Boolean(lesson.steps[step].check(s()));
+      } catch {
+        done = false;
+      }
+      showDone();
+    },
+    caption() {
+      return lesson ? [`${text(lesson.title)} · ${t('lesson.step', 'Step')} ${step + 1}: ${text(lesson.steps[step].do)}`] : [];
+    },
+    sceneChanged() {},
+    api: {
+      lessons: () => LESSONS.map((item) => ({ name: item.name, title: text(item.title), steps: item.steps.length })),
+      startLesson,
+      lessonState: () => (lesson
+        ? { lesson: lesson.name, step: step + 1, steps: lesson.steps.length, done }
+        : { lesson: null, step: 0, steps: 0, done: false }),
+      nextStep,
+      previousStep,
+    },
+  };
+}
