@@ -314,7 +314,7 @@ fn ccd_and_fabrik_reach_targets_of_random_chains_and_keep_every_limit() {
     assert!(rate(free[1]) >= 0.95, "FABRIK, free joints");
     assert!(rate(free[0]) >= 0.75, "CCD, free joints");
     assert!(rate(limited[0]) >= 0.65, "CCD, limited joints");
-    assert!(rate(limited[1]) >= 0.45, "FABRIK, limited joints");
+    assert!(rate(limited[1]) >= 0.70, "FABRIK, limited joints");
 }
 
 proptest! {

@@ -17,6 +17,8 @@
 //! - `fabrik` (forward and backward reaching): the joint positions are moved
 //!   onto the target and back onto the root keeping the segment lengths,
 //!   then each bone, root first, turns toward its new next joint; repeated.
+//!   Where the limits stall it (the passes place joints no limited rotation
+//!   reaches), CCD sweeps take over.
 //!
 //! Out of reach, the chain stretches toward the target as far as its limits
 //! allow, and the report says it did not get there.
@@ -288,8 +290,12 @@ pub fn solve_chain(
         }
         IkMethod::Ccd | IkMethod::Fabrik => {
             let mut before = error(&chain);
+            let mut stalled = false;
             for sweep in 1..=request.iterations {
-                if request.method == IkMethod::Ccd {
+                // Where the limits stop FABRIK's reaching passes (they move
+                // joints where no limited rotation can put them), a CCD
+                // sweep, which turns each joint within its limit, goes on.
+                if request.method == IkMethod::Ccd || stalled {
                     for &bone in bones.iter().rev() {
                         let tip = chain.end(request.tip);
                         chain.turn(bone, tip, target);
@@ -301,6 +307,7 @@ pub fn solve_chain(
                 if after <= request.tolerance {
                     return Ok(report(&chain, sweep));
                 }
+                stalled = request.method == IkMethod::Fabrik && after > 0.98 * before;
                 // A chain lying straight along the line to a nearer target
                 // cannot shorten by turning any one joint: bend it a little.
                 if after >= before * (1.0 - 1e-6) && sweep < request.iterations {
