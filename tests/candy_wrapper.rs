@@ -37,6 +37,31 @@ fn half_twist_collapses_lbs_and_keeps_dqs() {
     assert!((dqs - 1.0).abs() < 0.02, "DQS keeps the radius: {dqs}");
 }
 
+#[test]
+fn half_twist_loses_volume_under_lbs_and_keeps_it_under_dqs() {
+    let mut lab = Lab::example("tube").unwrap();
+    let rest = lab.rest_volume();
+    let mut table = Vec::new();
+    for degrees in [0, 45, 90, 135, 180] {
+        let angle = (degrees as f32).to_radians();
+        lab.set_bone_pose(1, rotation_about(Vec3::Y, angle), [0.0; 3], [1.0; 3])
+            .unwrap();
+        let lbs = lab.volume(SkinningMethod::Lbs) / rest;
+        let dqs = lab.volume(SkinningMethod::Dqs) / rest;
+        table.push((degrees, lbs, dqs));
+    }
+    for (degrees, lbs, dqs) in &table {
+        println!("twist {degrees:3}°: volume posed/rest LBS {lbs:.3}, DQS {dqs:.3}");
+    }
+    let (_, lbs, dqs) = table[table.len() - 1];
+    assert!(
+        (dqs - 1.0).abs() < 0.05,
+        "DQS within 5% of rest at 180°: {dqs}"
+    );
+    assert!(lbs < 0.9, "LBS visibly lower at 180°: {lbs}");
+    assert!((table[0].1 - 1.0).abs() < 1e-4, "no twist, no loss");
+}
+
 /// How much the most stretched edge at the fork grows: `max(len / rest) − 1`.
 fn fork_stretch(example: &str) -> f32 {
     let mut lab = Lab::example(example).unwrap();

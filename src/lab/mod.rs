@@ -6,6 +6,7 @@
 
 mod history;
 mod ik;
+mod measure;
 mod morphs;
 mod weights;
 

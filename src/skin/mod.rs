@@ -7,6 +7,7 @@ pub mod influences;
 pub mod mesh;
 pub mod morph;
 pub mod skinning;
+pub mod volume;
 
 /// How the mesh is deformed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,5 +1,6 @@
 //! The JS API of morph targets (DESIGN §7): `lab.morphNames()`,
-//! `lab.morphWeights()`, `lab.setMorphWeights([…])`.
+//! `lab.morphWeights()`, `lab.setMorphWeights([…])`; and the enclosed
+//! volume, `lab.volume(method)` and `lab.restVolume()`.
 
 use wasm_bindgen::prelude::*;
 
@@ -31,5 +32,18 @@ impl JsLab {
         self.inner
             .set_morph_weights(&weights)
             .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// The volume the skin encloses in the current pose, skinned by
+    /// `method` (`"lbs"` or `"dqs"`); open ends are closed by fans.
+    pub fn volume(&mut self, method: &str) -> Result<f32, JsError> {
+        let method = method.parse().map_err(|e| js_error("volume", e))?;
+        Ok(self.inner.volume(method))
+    }
+
+    /// The volume the rest mesh encloses.
+    #[wasm_bindgen(js_name = restVolume)]
+    pub fn rest_volume(&self) -> f32 {
+        self.inner.rest_volume()
     }
 }

@@ -113,3 +113,24 @@ test('the view is the largest thing at 1280×800 and on a phone, in every mode',
     }
   }
 });
+
+test('the twist lab on the tube: a slider, the volume each method keeps, and its plot', async () => {
+  const { page, errors } = await openAt('?example=tube');
+  await waitForSkinlab(page);
+  assert.equal(await visible(page, '#twist-lab'), true);
+  await nextFrame(page, () => page.locator('#twist-angle').fill('180'));
+  const figures = await page.locator('#twist-figures').textContent();
+  const [, lbs, dqs] = figures.match(/LBS ([\d.]+)% · DQS ([\d.]+)%/).map(Number);
+  console.log(`# tube at 180°: volume kept LBS ${lbs}%, DQS ${dqs}% (${figures})`);
+  assert.ok(Math.abs(dqs - 100) < 5, `DQS keeps the volume: ${dqs}`);
+  assert.ok(lbs < 90, `LBS loses volume: ${lbs}`);
+  const curve = await page.evaluate(() => window.skinlab.twistCurve());
+  assert.equal(curve.length, 19);
+  assert.ok(curve.every((p, k) => k === 0 || p.lbs <= curve[k - 1].lbs + 1e-3), 'LBS loses more the more it twists');
+  await screenshot(page, 'twist-lab');
+  // Elsewhere it is not shown.
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.loadExample('two-bone')));
+  assert.equal(await visible(page, '#twist-lab'), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,6 +1,7 @@
 // The Skin mode: pose the skeleton and see how the skin follows. It owns
 // the layers to show, the 8-bit weights switch, the selected bone's
 // matrices with seed 000's pitfall, and the examples' captions.
+import { Lab } from '../pkg/skinlab.js';
 import { $, el, sym } from '../dom.js';
 import { t } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
@@ -62,6 +63,88 @@ export function createSkinMode(app) {
     app.requestRender();
   }
 
+  // ----- the twist lab (the tube) -----
+
+  let curve = null; // [{degrees, lbs, dqs}] for the current tube
+
+  /** Volume kept (posed / rest) for both methods at every 10° of twist, on a scratch copy. */
+  function measureCurve() {
+    const scratch = Lab.example('tube');
+    const rest = scratch.restVolume();
+    const points = [];
+    for (let degrees = 0; degrees <= 180; degrees += 10) {
+      const half = (degrees * Math.PI) / 360;
+      scratch.setBonePose(1, [0, Math.sin(half), 0, Math.cos(half)]);
+      points.push({ degrees, lbs: scratch.volume('lbs') / rest, dqs: scratch.volume('dqs') / rest });
+    }
+    scratch.free();
+    return points;
+  }
+
+  function twistDegrees() {
+    const [, y, , w] = app.lab.bonePose(1).rotation;
+    return Math.abs((2 * Math.atan2(y, w) * 180) / Math.PI);
+  }
+
+  function plot(current) {
+    const canvas = $('#twist-plot');
+    const context = canvas.getContext('2d');
+    const { width, height } = canvas;
+    const pad = 34;
+    const x = (degrees) => pad + ((width - 2 * pad) * degrees) / 180;
+    const y = (ratio) => height - pad - ((height - 2 * pad) * (ratio - 0.5)) / 0.55;
+    context.clearRect(0, 0, width, height);
+    context.font = '20px system-ui, sans-serif';
+    context.fillStyle = '#5f6b7a';
+    context.strokeStyle = '#d7dce2';
+    for (const ratio of [0.5, 0.75, 1]) {
+      context.beginPath();
+      context.moveTo(pad, y(ratio));
+      context.lineTo(width - pad, y(ratio));
+      context.stroke();
+      context.fillText(ratio.toFixed(2), 0, y(ratio) + 6);
+    }
+    context.fillText('0°', pad - 6, height - 8);
+    context.fillText('180°', width - pad - 30, height - 8);
+    for (const [key, colour] of [['lbs', '#d55e00'], ['dqs', '#0072b2']]) {
+      context.strokeStyle = colour;
+      context.lineWidth = 3;
+      context.beginPath();
+      curve.forEach((point, k) => (k ? context.lineTo : context.moveTo).call(context, x(point.degrees), y(point[key])));
+      context.stroke();
+      context.fillStyle = colour;
+      context.fillText(key.toUpperCase(), x(180) - 40, y(curve[curve.length - 1][key]) - 8);
+    }
+    context.strokeStyle = '#1f2933';
+    context.lineWidth = 1.5;
+    context.beginPath();
+    context.moveTo(x(current), pad / 2);
+    context.lineTo(x(current), height - pad);
+    context.stroke();
+  }
+
+  function updateTwistLab() {
+    const shown = app.example === 'tube';
+    $('#twist-lab').hidden = !shown;
+    if (!shown) return;
+    curve ??= measureCurve();
+    const degrees = twistDegrees();
+    const rest = app.lab.restVolume();
+    const lbs = app.lab.volume('lbs') / rest;
+    const dqs = app.lab.volume('dqs') / rest;
+    $('#twist-figures').textContent = `${degrees.toFixed(0)}°: volume kept LBS ${(100 * lbs).toFixed(1)}% · DQS ${(100 * dqs).toFixed(1)}%`;
+    if (document.activeElement !== $('#twist-angle')) $('#twist-angle').value = String(Math.round(degrees));
+    $('output[for="twist-angle"]').textContent = `${Math.round(degrees)}°`;
+    plot(degrees);
+  }
+
+  $('#twist-angle').addEventListener('pointerdown', () => app.lab.checkpoint());
+  $('#twist-angle').addEventListener('input', (event) => {
+    const half = (Number(event.target.value) * Math.PI) / 360;
+    app.lab.setBonePose(1, [0, Math.sin(half), 0, Math.cos(half)]);
+    app.requestRender();
+  });
+
   function updateQuantisation() {
     const line = $('#quantisation');
     line.hidden = !app.lab.isQuantised();
@@ -122,12 +205,13 @@ export function createSkinMode(app) {
     update() {
       updateQuantisation();
       updateBone();
+      updateTwistLab();
     },
     caption,
     /** Called when a scene is loaded. */
     sceneChanged() {
       app.lab.setQuantised($('#quantised').checked);
     },
-    api: { setOverlay, setQuantised },
+    api: { setOverlay, setQuantised, twistCurve: () => curve },
   };
 }
