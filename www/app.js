@@ -265,6 +265,21 @@ function currentState() {
 function updateHashNow() {
   clearTimeout(hashTimer);
   if (!lab) return;
+  // In a lesson the address is the step (?lesson=&step=), a link for a slide.
+  const url = new URL(location.href);
+  const lesson = mode.name === 'lessons' ? modes.lessons.api.lessonState() : null;
+  if (lesson?.lesson) {
+    url.searchParams.set('lesson', lesson.lesson);
+    url.searchParams.set('step', String(lesson.step));
+    url.hash = '';
+    if (url.href !== location.href) history.replaceState(null, '', url);
+    return;
+  }
+  if (url.searchParams.has('lesson') || url.searchParams.has('step')) {
+    url.searchParams.delete('lesson');
+    url.searchParams.delete('step');
+    history.replaceState(null, '', url);
+  }
   if (!exampleName) {
     // A scene of one's own is shared as a file ("Save scene"), not a link.
     if (location.hash) history.replaceState(null, '', location.pathname + location.search);

@@ -120,3 +120,23 @@ test('the Y-junction lesson: bend the branch by mouse, then heal the fork with a
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('in a lesson the address is the step; leaving the lesson gives the usual link back', async () => {
+  const { page, errors } = await openAt('?lesson=bones&step=2&lang=de');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.locator('#lesson-next').click());
+  await page.waitForFunction(() => location.search.includes('step=3'));
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('lesson'), 'bones');
+  assert.equal(url.searchParams.get('lang'), 'de', 'the language stays');
+  const { page: again } = await openPage(fixture.browser, page.url());
+  await waitForSkinlab(again);
+  assert.deepEqual(await again.evaluate(() => window.skinlab.lessonState()), { lesson: 'bones', step: 3, steps: 3, done: false });
+  await again.close();
+  await nextFrame(page, () => page.locator('#modes [data-mode="skin"]').click());
+  const link = await page.evaluate(() => window.skinlab.shareLink());
+  assert.doesNotMatch(link, /lesson=/);
+  assert.match(link, /#s=/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
