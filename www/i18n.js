@@ -111,6 +111,8 @@ const LABELS = {
     'ik.axis': 'Achse',
     'ik.swing': 'Kegel',
     'ik.twist': 'Verdrehung ±',
+    'ik.race': 'Wettlauf: CCD gegen FABRIK',
+    'ik.raceRun': 'Beide von dieser Pose aus starten',
     'hint.ik': 'Den Ring ziehen: die Spitze der Kette folgt, jedes Gelenk in seinen Grenzen · die Spitze in der Liste der Bones wählen · ein Scharnier hat eine Achse und einen Bereich, ein Kegel neigt und verdreht sich in seinen Winkeln · ein Ziehen ist ein Schritt zum Rückgängigmachen',
     'cap.weights': 'Gewichte malen: einen Bone wählen und über die Haut ziehen. Die Farbe zeigt sein Gewicht; „Posieren“ probiert die Gewichte aus.',
     rotation: 'Drehung',

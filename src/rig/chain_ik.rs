@@ -291,6 +291,7 @@ pub fn solve_chain(
         IkMethod::Ccd | IkMethod::Fabrik => {
             let mut before = error(&chain);
             let mut stalled = false;
+            let reach: f32 = bones.iter().map(|&b| skeleton.bones()[b].length).sum();
             for sweep in 1..=request.iterations {
                 // Where the limits stop FABRIK's reaching passes (they move
                 // joints where no limited rotation can put them), a CCD
@@ -310,7 +311,11 @@ pub fn solve_chain(
                 stalled = request.method == IkMethod::Fabrik && after > 0.98 * before;
                 // A chain lying straight along the line to a nearer target
                 // cannot shorten by turning any one joint: bend it a little.
-                if after >= before * (1.0 - 1e-6) && sweep < request.iterations {
+                // (Not at float precision's floor, where every solver stalls.)
+                if after >= before * (1.0 - 1e-6)
+                    && after > 1e-4 * reach
+                    && sweep < request.iterations
+                {
                     bend(&mut chain, &bones);
                 }
                 before = error(&chain);

@@ -110,3 +110,34 @@ test('a limit set in the panel holds: a hinge made stiff keeps the bone still', 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the IK race plots CCD against FABRIK sweep by sweep', async () => {
+  const { page, errors } = await openAt('?example=arm&mode=ik');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.setIkChain({ tip: 3, chain: 3, method: 'ccd' });
+    window.skinlab.lab.resetPose();
+  }));
+  // A target to the upper left of the hand, within reach.
+  await page.evaluate(() => { window.skinlab.setIkChain({ tip: 3 }); });
+  const race = await page.evaluate(() => {
+    const [x, y, z] = window.skinlab.ikTarget();
+    window.skinlab.lab.resetPose();
+    window.skinlab.setIkTarget([x - 1.2, y + 1.0, z]);
+    window.skinlab.lab.resetPose();
+    return window.skinlab.ikRace();
+  });
+  assert.equal(race.ccd.length, 33);
+  assert.equal(race.fabrik.length, 33);
+  assert.ok(race.ccd[0] > 0.5 && race.fabrik[0] === race.ccd[0], 'both start from the same pose');
+  for (const key of ['ccd', 'fabrik']) {
+    assert.ok(race[key][32] < race[key][0] * 0.1, `${key} gets closer: ${race[key][0]} → ${race[key][32]}`);
+  }
+  console.log(`# race: start ${race.ccd[0].toFixed(3)}, after 1 sweep CCD ${race.ccd[1].toFixed(3)} FABRIK ${race.fabrik[1].toFixed(3)}, after 32 CCD ${race.ccd[32].toExponential(1)} FABRIK ${race.fabrik[32].toExponential(1)}`);
+  await page.locator('#ik-race-run').click();
+  assert.equal(await page.locator('#ik-race-plot').isVisible(), true);
+  assert.match(await page.locator('#ik-race-figures').textContent(), /CCD .*FABRIK/);
+  await screenshot(page, 'ik-race');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -2,6 +2,7 @@
 // chain's tip following by the analytic, CCD or FABRIK solver, every joint
 // within its limit; the selected bone's limit edited in the panel, and for
 // two bones seed 004's angles θ1 and θ2 from the law of cosines.
+import { Lab } from '../pkg/skinlab.js';
 import { $ } from '../dom.js';
 import { t } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
@@ -149,6 +150,63 @@ export function createIkMode(app) {
     app.requestRender();
   }
 
+  // ----- the race -----
+
+  const SWEEPS = 32;
+  let race = null;
+
+  /** The distance left after 0…SWEEPS sweeps of each solver, from the current pose. */
+  function runRace() {
+    if (!target || tip < 0) return null;
+    const scene = app.lab.sceneJson();
+    const result = {};
+    for (const method of ['ccd', 'fabrik']) {
+      const distances = [];
+      for (let sweeps = 0; sweeps <= SWEEPS; sweeps++) {
+        const scratch = Lab.fromSceneJson(scene);
+        const report = scratch.solveIk({ tip, chain: chainLength(), target, method, iterations: sweeps, tolerance: 0 });
+        distances.push(report.error);
+        scratch.free();
+      }
+      result[method] = distances;
+    }
+    race = result;
+    plotRace();
+    return result;
+  }
+
+  function plotRace() {
+    const canvas = $('#ik-race-plot');
+    canvas.hidden = !race;
+    if (!race) return;
+    const context = canvas.getContext('2d');
+    const { width, height } = canvas;
+    const pad = 34;
+    // Log scale: from the start distance down to a thousandth of it.
+    const top = Math.max(race.ccd[0], race.fabrik[0], 1e-9);
+    const bottom = top * 1e-4;
+    const x = (sweep) => pad + ((width - 2 * pad) * sweep) / SWEEPS;
+    const y = (d) => pad / 2 + ((height - pad * 1.5) * Math.log(top / Math.max(d, bottom))) / Math.log(top / bottom);
+    context.clearRect(0, 0, width, height);
+    context.font = '20px system-ui, sans-serif';
+    context.fillStyle = '#5f6b7a';
+    context.fillText('0', pad - 6, height - 8);
+    context.fillText(String(SWEEPS), width - pad - 20, height - 8);
+    for (const [key, colour] of [['ccd', '#d55e00'], ['fabrik', '#0072b2']]) {
+      context.strokeStyle = colour;
+      context.lineWidth = 3;
+      context.beginPath();
+      race[key].forEach((d, k) => (k ? context.lineTo : context.moveTo).call(context, x(k), y(d)));
+      context.stroke();
+      context.fillStyle = colour;
+      context.fillText(key.toUpperCase(), x(SWEEPS) - 70, y(race[key][SWEEPS]) - 8);
+    }
+    const last = (key) => race[key][SWEEPS].toPrecision(2);
+    $('#ik-race-figures').textContent = `distance after ${SWEEPS} sweeps: CCD ${last('ccd')}, FABRIK ${last('fabrik')} (start ${top.toPrecision(2)}; log scale)`;
+  }
+
+  $('#ik-race-run').addEventListener('click', runRace);
+
   // ----- the handle -----
 
   handle.addEventListener('pointerdown', (event) => {
@@ -220,6 +278,8 @@ export function createIkMode(app) {
     sceneChanged() {
       tip = -1;
       lastReport = null;
+      race = null;
+      plotRace();
       if (app.lab) chooseChain();
       if (document.body.dataset.mode === 'ik') app.lab.setLimitsPosing($('#ik-limit-posing').checked);
     },
@@ -233,6 +293,7 @@ export function createIkMode(app) {
         if (method !== undefined) $('#ik-method').value = method;
       },
       ikReport: () => lastReport,
+      ikRace: runRace,
     },
   };
 }
