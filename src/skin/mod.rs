@@ -1,6 +1,7 @@
 //! The skin: the mesh, morph targets, each vertex's influences, the
 //! deformation by LBS and DQS, and the layout the GPU receives. Builds on [`crate::rig`].
 
+pub mod batches;
 pub mod dual_quat;
 pub mod gpu_layout;
 pub mod influences;

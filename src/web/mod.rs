@@ -4,6 +4,7 @@
 //! [`crate::lab::Lab`], and turns every error into a JS `Error` whose message
 //! starts with the method's name.
 
+mod batches;
 mod ik;
 mod morphs;
 mod viewer;

@@ -215,3 +215,14 @@ test('every shipped model reads the same from .gltf, from a .glb, and from .gltf
   }
   assert.throws(() => Lab.fromGlb(new Uint8Array([1, 2, 3])), /glb: the file does not start with 'glTF'/);
 });
+
+test('splitByBoneBudget: the 300-bone chain in draws of at most 80 bones (seed 003\'s 4x3 budget)', () => {
+  const lab = Lab.example('chain');
+  const batches = lab.splitByBoneBudget(80);
+  console.log(`# chain: ${batches.length} batches of ${batches.map((b) => b.bones.length).join(', ')} bones`);
+  assert.ok(batches.length >= 4);
+  assert.ok(batches.every((b) => b.bones.length <= 80 && b.triangles > 0));
+  const triangles = JSON.parse(lab.sceneJson()).mesh.indices.length / 3;
+  assert.equal(batches.reduce((n, b) => n + b.triangles, 0), triangles);
+  assert.throws(() => Lab.example('y-junction').splitByBoneBudget(1), /needs 3 bones, more than the 1/);
+});
