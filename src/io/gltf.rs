@@ -1138,13 +1138,14 @@ fn read_clip(
             .chunks_exact(width)
             .map(|v| std::array::from_fn(|k| v.get(k).copied().unwrap_or(0.0)))
             .collect();
+        let mut tangents = Vec::new();
         let interpolation = match sampler.interpolation.as_str() {
             "STEP" => Interpolation::Step,
-            // Cubic splines store in-tangent, value, out-tangent per key:
-            // the values are kept and joined linearly.
+            // Cubic splines store in-tangent, value, out-tangent per key.
             "CUBICSPLINE" => {
+                tangents = values.chunks_exact(3).map(|key| [key[0], key[2]]).collect();
                 values = values.chunks_exact(3).map(|key| key[1]).collect();
-                Interpolation::Linear
+                Interpolation::CubicSpline
             }
             _ => Interpolation::Linear,
         };
@@ -1161,6 +1162,7 @@ fn read_clip(
             target,
             times,
             values,
+            tangents,
             interpolation,
         });
     }

@@ -33,6 +33,9 @@ pub enum Interpolation {
     Linear,
     /// The earlier key's value until the next key.
     Step,
+    /// glTF's cubic Hermite spline: each key has an in-tangent and an
+    /// out-tangent, scaled by the key interval; rotations are normalised.
+    CubicSpline,
 }
 
 /// One joint's keys for one target.
@@ -46,6 +49,9 @@ pub struct Channel {
     pub times: Vec<f32>,
     /// One value per key: `xyz` (w unused) or a quaternion `xyzw`.
     pub values: Vec<[f32; 4]>,
+    /// For [`Interpolation::CubicSpline`]: each key's in-tangent and
+    /// out-tangent (empty otherwise).
+    pub tangents: Vec<[[f32; 4]; 2]>,
     /// How to interpolate.
     pub interpolation: Interpolation,
 }
@@ -77,6 +83,25 @@ impl Channel {
         } else {
             0.0
         };
+        if self.interpolation == Interpolation::CubicSpline
+            && self.tangents.len() == self.values.len()
+        {
+            // p(s) = (2s³ − 3s² + 1) v_k + (s³ − 2s² + s) Δ b_k
+            //      + (−2s³ + 3s²) v_{k+1} + (s³ − s²) Δ a_{k+1}
+            let (s2, s3) = (f * f, f * f * f);
+            let out_k = self.tangents[previous][1];
+            let in_next = self.tangents[next][0];
+            let value: [f32; 4] = std::array::from_fn(|k| {
+                (2.0 * s3 - 3.0 * s2 + 1.0) * a[k]
+                    + (s3 - 2.0 * s2 + f) * span * out_k[k]
+                    + (-2.0 * s3 + 3.0 * s2) * b[k]
+                    + (s3 - s2) * span * in_next[k]
+            });
+            return match self.target {
+                Target::Rotation => Quat::from_array(value).normalize().to_array(),
+                _ => value,
+            };
+        }
         match self.target {
             Target::Rotation => Quat::from_array(a)
                 .normalize()
@@ -253,6 +278,7 @@ mod tests {
             target: Target::Translation,
             times: vec![1.0, 3.0],
             values: vec![[0.0, 0.0, 0.0, 0.0], [2.0, 4.0, 0.0, 0.0]],
+            tangents: Vec::new(),
             interpolation: Interpolation::Linear,
         };
         assert_eq!(channel.sample(0.0), [0.0; 4]);
@@ -275,9 +301,44 @@ mod tests {
                 Quat::IDENTITY.to_array(),
                 Quat::from_rotation_z(1.0).to_array(),
             ],
+            tangents: Vec::new(),
             interpolation: Interpolation::Linear,
         };
         let half = Quat::from_array(channel.sample(0.5));
         assert!(half.abs_diff_eq(Quat::from_rotation_z(0.5), 1e-6));
+    }
+
+    #[test]
+    fn cubic_splines_follow_gltf_hermite_form() {
+        // Two keys 2 s apart, value 0 → 1, out-tangent 1 at the first key and
+        // in-tangent 0 at the second: p(s) = (s³ − 2s² + s)·2·1 + (−2s³ + 3s²)·1.
+        let channel = Channel {
+            bone: 0,
+            target: Target::Translation,
+            times: vec![1.0, 3.0],
+            values: vec![[0.0; 4], [1.0, 0.0, 0.0, 0.0]],
+            tangents: vec![[[0.0; 4], [1.0, 0.0, 0.0, 0.0]], [[0.0; 4], [0.0; 4]]],
+            interpolation: Interpolation::CubicSpline,
+        };
+        for s in [0.25_f32, 0.5, 0.75] {
+            let expected = (s.powi(3) - 2.0 * s * s + s) * 2.0 + (-2.0 * s.powi(3) + 3.0 * s * s);
+            let found = channel.sample(1.0 + 2.0 * s)[0];
+            assert!(
+                (found - expected).abs() < 1e-6,
+                "s = {s}: {found} vs {expected}"
+            );
+        }
+        assert_eq!(channel.sample(0.0)[0], 0.0, "before the first key");
+        assert_eq!(channel.sample(9.0)[0], 1.0, "after the last key");
+        // A rotation comes out normalised.
+        let turn = Channel {
+            target: Target::Rotation,
+            values: vec![[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 0.0]],
+            tangents: vec![[[0.0; 4]; 2]; 2],
+            ..channel
+        };
+        let q = turn.sample(2.0);
+        let length = q.iter().map(|v| v * v).sum::<f32>().sqrt();
+        assert!((length - 1.0).abs() < 1e-6);
     }
 }
