@@ -13,6 +13,7 @@ import { createFiles } from './files.js';
 import { createPlayer } from './player.js';
 import { createBoneList } from './parts/bones.js';
 import { createVertexPanel } from './parts/vertex.js';
+import { createGhosts } from './parts/ghosts.js';
 import { createSkinMode } from './modes/skin.js';
 import { createWeightsMode } from './modes/weights.js';
 import { createIkMode } from './modes/ik.js';
@@ -68,6 +69,7 @@ const files = createFiles(app);
 const player = createPlayer(app);
 const boneList = createBoneList(app);
 const vertexPanel = createVertexPanel(app);
+const ghosts = createGhosts(app);
 const modes = {
   skin: createSkinMode(app),
   weights: createWeightsMode(app, vertexPanel),
@@ -115,6 +117,7 @@ function drawFrame() {
   controls.update();
   boneList.update();
   vertexPanel.update();
+  ghosts.update();
   mode.update();
   scheduleHashUpdate();
   canvas.drawn();
@@ -410,6 +413,7 @@ async function start() {
     contextLost: canvas.contextLost,
     resume: canvas.resume,
     requestRender,
+    ghosts: ghosts.drawn,
   };
   // A lesson step from the URL, for a slide: ?lesson=NAME&step=K.
   if (settings.lesson) {

@@ -325,3 +325,46 @@ test('a screenshot of each example, posed', async () => {
   await page.evaluate(() => window.skinlab.setMethod('lbs'));
   assert.deepEqual(errors, [], 'no console error during the whole run');
 });
+
+test('the weighted mean drawn: a ghost per bone at M_i·P and Z, where the core says, within a pixel', async () => {
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.loadExample('two-bone-smooth');
+    window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]);
+  }));
+  // A vertex shared by both bones: click it.
+  const vertex = await page.evaluate(() => {
+    const lab = window.skinlab.lab;
+    for (let v = 0; v < lab.vertexCount(); v++) if (lab.influences(v).length === 2) return v;
+    return -1;
+  });
+  const point = await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), vertex);
+  const box = await page.locator('#view').boundingBox();
+  await page.mouse.click(box.x + point.x, box.y + point.y);
+  await nextFrame(page);
+  assert.equal(await page.evaluate(() => window.skinlab.selectedVertex()), vertex);
+  const { drawn, expected } = await page.evaluate((v) => {
+    const lab = window.skinlab.lab;
+    const rest = JSON.parse(lab.sceneJson()).mesh.positions.slice(3 * v, 3 * v + 3);
+    const project = (p) => Array.from(window.skinlab.viewer.screenPointOf(new Float32Array(p)));
+    const ghosts = lab.influences(v).map(([bone]) => {
+      const m = lab.skinningMatrix(bone);
+      const p = [0, 1, 2].map((r) => m[r] * rest[0] + m[4 + r] * rest[1] + m[8 + r] * rest[2] + m[12 + r]);
+      return { bone, at: project(p) };
+    });
+    const skinned = lab.skinnedPositions('lbs');
+    return { drawn: window.skinlab.ghosts(), expected: { ghosts, blended: project([0, 1, 2].map((k) => skinned[3 * v + k])) } };
+  }, vertex);
+  assert.equal(drawn.ghosts.length, 2);
+  for (const { bone, at } of expected.ghosts) {
+    const ghost = drawn.ghosts.find((g) => g.bone === bone);
+    assert.ok(Math.hypot(ghost.x - at[0], ghost.y - at[1]) < 1, `bone ${bone}'s ghost`);
+  }
+  assert.ok(Math.hypot(drawn.blended.x - expected.blended[0], drawn.blended.y - expected.blended[1]) < 1, 'Z');
+  // The SVG circles are where the page says it drew them.
+  const circles = await page.locator('#ghosts circle').evaluateAll((list) => list.map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]));
+  assert.equal(circles.length, 3);
+  const steps = await page.locator('#vertex-steps').textContent();
+  const [, cpu, gpu] = steps.match(/CPU (\([^)]*\)) · GPU (\([^)]*\))/);
+  assert.equal(cpu, gpu, 'CPU and GPU agree to two decimals');
+  await screenshot(page, 'weighted-mean-ghosts');
+});

@@ -52,7 +52,18 @@ export function createVertexPanel(app) {
       el('ol', { className: 'steps small' }, rows),
       el('p', { className: 'small' }, 'Z = Σ ', sym('w', 'i'), ' ', sym('Z', 'i'), ` = ${vec(result)}`,
         method === 'dqs' ? ' (DQS blends the transforms, not the points)' : ''),
+      el('p', { className: 'small muted' }, `CPU ${vec(result)} · GPU ${vec(gpuPosition(vertex, method))}`),
     ];
+  }
+
+  /** The vertex as the vertex shader skins it, read back by transform feedback. */
+  function gpuPosition(vertex, method) {
+    try {
+      const gpu = app.viewer.gpuSkinnedPositions(app.lab, method);
+      return [0, 1, 2].map((k) => gpu[3 * vertex + k]);
+    } catch {
+      return [NaN, NaN, NaN];
+    }
   }
 
   function apply(vertex) {
