@@ -326,7 +326,7 @@ test('a screenshot of each example, posed', async () => {
   assert.deepEqual(errors, [], 'no console error during the whole run');
 });
 
-test('the weighted mean drawn: a ghost per bone at M_i·P and Z, where the core says, within a pixel', async () => {
+test('the three steps and the weighted mean drawn: P, R_i·T, the ghosts M_i·P and Z, where the core says, within a pixel', async () => {
   await nextFrame(page, () => page.evaluate(() => {
     window.skinlab.loadExample('two-bone-smooth');
     window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]);
@@ -360,9 +360,26 @@ test('the weighted mean drawn: a ghost per bone at M_i·P and Z, where the core 
     assert.ok(Math.hypot(ghost.x - at[0], ghost.y - at[1]) < 1, `bone ${bone}'s ghost`);
   }
   assert.ok(Math.hypot(drawn.blended.x - expected.blended[0], drawn.blended.y - expected.blended[1]) < 1, 'Z');
-  // The SVG circles are where the page says it drew them.
+  // Seed 000's middle step, T = A_i·Q, drawn in the bone's rest frame: R_i·T.
+  const animated = await page.evaluate((v) => {
+    const lab = window.skinlab.lab;
+    return lab.influences(v).map(([bone]) => {
+      const r = lab.restFrame(bone);
+      const t = lab.threeSteps(bone, v).inBoneAnimated;
+      const p = [0, 1, 2].map((k) => r[k] * t[0] + r[4 + k] * t[1] + r[8 + k] * t[2] + r[12 + k]);
+      return { bone, at: Array.from(window.skinlab.viewer.screenPointOf(new Float32Array(p))) };
+    });
+  }, vertex);
+  for (const { bone, at } of animated) {
+    const drawnStep = drawn.ghosts.find((g) => g.bone === bone).animated;
+    assert.ok(Math.hypot(drawnStep.x - at[0], drawnStep.y - at[1]) < 1, `bone ${bone}'s T`);
+  }
+  const rest = await page.evaluate((v) => Array.from(window.skinlab.viewer.screenPointOf(
+    new Float32Array(JSON.parse(window.skinlab.lab.sceneJson()).mesh.positions.slice(3 * v, 3 * v + 3)))), vertex);
+  assert.ok(Math.hypot(drawn.rest.x - rest[0], drawn.rest.y - rest[1]) < 1, 'P');
+  // The SVG circles are where the page says it drew them: 2 ghosts, 2 steps, Z.
   const circles = await page.locator('#ghosts circle').evaluateAll((list) => list.map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]));
-  assert.equal(circles.length, 3);
+  assert.equal(circles.length, 5);
   const steps = await page.locator('#vertex-steps').textContent();
   const [, cpu, gpu] = steps.match(/CPU (\([^)]*\)) · GPU (\([^)]*\))/);
   assert.equal(cpu, gpu, 'CPU and GPU agree to two decimals');

@@ -1,7 +1,10 @@
-// The weighted mean drawn (seed 001): for the selected vertex, one ghost
-// point per bone at M_i · P, a line from each to the blended result Z with
-// the weight written on it, and Z itself. An SVG layer over the canvas;
-// the numbers come from the core, projected by the viewer's camera.
+// Seed 000's three steps and seed 001's weighted mean, drawn: for the
+// selected vertex, its rest position P; for each bone, T = A_i Q (the
+// animation applied in the bone's rest frame, drawn at R_i T) and the
+// ghost Z_i = M_i P where that bone alone would put the vertex, with arrows
+// P → R_i T → Z_i; then lines from each ghost to the blended Z with the
+// weights written on them. An SVG layer over the canvas; every number comes
+// from the core, projected by the viewer's camera.
 import { $ } from '../dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -28,10 +31,14 @@ export function createGhosts(app) {
     const scene = JSON.parse(app.lab.sceneJson());
     const rest = scene.mesh.positions.slice(3 * vertex, 3 * vertex + 3);
     const ghosts = app.lab.influences(vertex).map(([bone, weight]) => ({
-      bone, weight, point: transform(app.lab.skinningMatrix(bone), rest),
+      bone,
+      weight,
+      point: transform(app.lab.skinningMatrix(bone), rest),
+      // Step 2 seen in the model: the animated point, still in the rest frame.
+      animated: transform(app.lab.restFrame(bone), app.lab.threeSteps(bone, vertex).inBoneAnimated),
     }));
     const skinned = app.lab.skinnedPositions(app.viewer.method());
-    return { ghosts, blended: [0, 1, 2].map((k) => skinned[3 * vertex + k]) };
+    return { rest, ghosts, blended: [0, 1, 2].map((k) => skinned[3 * vertex + k]) };
   }
 
   function update() {
@@ -39,24 +46,46 @@ export function createGhosts(app) {
     layer.textContent = '';
     points = null;
     if (vertex < 0 || vertex >= app.lab.vertexCount() || app.viewer.compare()) return;
-    const { ghosts, blended } = compute(vertex);
-    if (ghosts.length < 2) return; // one bone: the ghost is the result
+    const { rest, ghosts, blended } = compute(vertex);
+    if (ghosts.length === 0) return;
     const screen = (p) => app.viewer.screenPointOf(new Float32Array(p));
     const rect = app.canvas.getBoundingClientRect();
     layer.setAttribute('viewBox', `0 0 ${rect.width} ${rect.height}`);
     layer.style.height = `${rect.height}px`;
     const [zx, zy] = screen(blended);
-    points = { blended: { x: zx, y: zy }, ghosts: [] };
-    ghosts.forEach(({ bone, weight, point }, k) => {
+    const [px, py] = screen(rest);
+    points = { blended: { x: zx, y: zy }, rest: { x: px, y: py }, ghosts: [] };
+    const arrow = (from, to, colour) => layer.append(svg('line', {
+      x1: from[0], y1: from[1], x2: to[0], y2: to[1], stroke: colour, 'stroke-width': 1.5, 'marker-end': 'url(#arrow)', opacity: 0.8,
+    }));
+    const defs = svg('defs', {});
+    const marker = svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' });
+    marker.append(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#5f6b7a' }));
+    defs.append(marker);
+    layer.append(defs);
+    layer.append(svg('rect', { x: px - 5, y: py - 5, width: 10, height: 10, fill: 'white', stroke: '#1f2933', 'stroke-width': 2, 'data-rest': 1 }));
+    const restLabel = svg('text', { x: px - 16, y: py - 9, fill: '#1f2933', 'font-size': 15, 'font-weight': 700 });
+    restLabel.textContent = 'P';
+    layer.append(restLabel);
+    ghosts.forEach(({ bone, weight, point, animated }, k) => {
       const [x, y] = screen(point);
+      const [ax, ay] = screen(animated);
       const colour = GHOST_COLOURS[k % GHOST_COLOURS.length];
+      // The three steps: P → R_i·(A_i Q) → Z_i.
+      arrow([px, py], [ax, ay], colour);
+      arrow([ax, ay], [x, y], colour);
+      layer.append(svg('circle', { cx: ax, cy: ay, r: 3.5, fill: colour, 'data-animated': bone }));
+      const stepLabel = svg('text', { x: ax + 6, y: ay - 6, fill: colour, 'font-size': 14 });
+      stepLabel.textContent = `T${ghosts.length > 1 ? bone + 1 : ''}`;
+      layer.append(stepLabel);
       layer.append(svg('line', { x1: x, y1: y, x2: zx, y2: zy, stroke: colour, 'stroke-width': 2, 'stroke-dasharray': '5 4' }));
       layer.append(svg('circle', { cx: x, cy: y, r: 6, fill: 'white', stroke: colour, 'stroke-width': 2.5, 'data-bone': bone }));
       const label = svg('text', { x: (x + zx) / 2 + 6, y: (y + zy) / 2 - 6, fill: colour, 'font-size': 15, 'font-weight': 600 });
       label.textContent = `w = ${weight.toFixed(2)}`;
       layer.append(label);
-      points.ghosts.push({ bone, x, y });
+      points.ghosts.push({ bone, x, y, animated: { x: ax, y: ay } });
     });
+    if (ghosts.length < 2) return; // one bone: its ghost is the result
     layer.append(svg('circle', { cx: zx, cy: zy, r: 5, fill: '#1f2933', 'data-blended': 1 }));
     const label = svg('text', { x: zx + 8, y: zy + 18, fill: '#1f2933', 'font-size': 15, 'font-weight': 700 });
     label.textContent = app.viewer.method() === 'dqs' ? 'Z (DQS: blended transform)' : 'Z = Σ wᵢ Mᵢ P';
