@@ -1,5 +1,6 @@
 // Small helpers that build DOM nodes. Strings always become text, never
-// HTML, so names from files cannot inject markup.
+// HTML, so names from files cannot inject markup; the page assigns no
+// innerHTML anywhere.
 
 export const $ = (selector) => document.querySelector(selector);
 
@@ -17,4 +18,22 @@ export function el(tag, properties = {}, ...children) {
 /** `x` with a subscript (and an optional superscript), e.g. R_i^-1. */
 export function sym(base, sub, sup) {
   return [base, el('sub', {}, sub), sup ? el('sup', {}, sup) : null];
+}
+
+/**
+ * Nodes for a label of our own that marks subscripts and superscripts as
+ * `<sub>…</sub>` and `<sup>…</sup>`: those two become elements, everything
+ * else (any other `<`, too) stays text. Never parses HTML.
+ */
+export function richText(text) {
+  const nodes = [];
+  const pattern = /<(sub|sup)>([^<]*)<\/\1>/g;
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    if (match.index > at) nodes.push(document.createTextNode(text.slice(at, match.index)));
+    nodes.push(el(match[1], {}, match[2]));
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) nodes.push(document.createTextNode(text.slice(at)));
+  return nodes;
 }

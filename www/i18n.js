@@ -1,3 +1,5 @@
+import { richText } from './dom.js';
+
 // Labels in English and German (the lecture notes are German). Elements
 // carry data-i18n="key" (text), data-i18n-title="key" (tooltip) or
 // data-i18n-label="key" (an optgroup's label).
@@ -165,11 +167,11 @@ export function translatePage() {
     element.dataset.i18nEn = english;
     element.textContent = t(element.dataset.i18n, english);
   }
-  // Labels with a little markup of our own (<sub>, <sup>): never user text.
+  // Labels with subscripts (<sub>, <sup>), built as nodes, never parsed.
   for (const element of document.querySelectorAll('[data-i18n-html]')) {
     const english = element.dataset.i18nHtmlEn ?? element.innerHTML;
     element.dataset.i18nHtmlEn = english;
-    element.innerHTML = t(element.dataset.i18nHtml, english);
+    element.replaceChildren(...richText(t(element.dataset.i18nHtml, english)));
   }
   for (const element of document.querySelectorAll('[data-i18n-label]')) {
     const english = element.dataset.i18nLabelEn ?? element.label;

@@ -123,3 +123,32 @@ test('a file over the size limit is refused before it is read, the limit named',
   await page.close();
 });
 
+
+test('no page script assigns HTML; labels with subscripts are built as nodes', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const { join: joinPath } = await import('node:path');
+  const { root } = await import('./browser.mjs');
+  const sources = [];
+  const walk = async (dir) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = joinPath(dir, entry.name);
+      if (entry.isDirectory() && entry.name !== 'pkg' && entry.name !== 'models') await walk(path);
+      else if (entry.name.endsWith('.js')) sources.push(path);
+    }
+  };
+  await walk(joinPath(root, 'www'));
+  for (const path of sources) {
+    const text = await readFile(path, 'utf8');
+    assert.doesNotMatch(text, /(innerHTML|outerHTML)\s*=[^=]|insertAdjacentHTML|document\.write/, path);
+  }
+  // The pitfall and the morph note still show their subscripts.
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=two-bone&lang=de`);
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.selectBone(1)));
+  assert.ok(await page.locator('#matrices .pitfall sub').count() >= 4);
+  assert.match(await page.locator('#matrices .pitfall').textContent(), /R′i · Ai · Ri−1/);
+  assert.ok(await page.locator('[data-i18n-html="morph.forms"] sub').count() >= 4);
+  assert.match(await page.locator('[data-i18n-html="morph.forms"]').textContent(), /^Quelle 001/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -2,7 +2,7 @@
 // the layers to show, the 8-bit weights switch, the selected bone's
 // matrices with seed 000's pitfall, and the examples' captions.
 import { Lab } from '../pkg/skinlab.js';
-import { $, el, sym } from '../dom.js';
+import { $, el, richText, sym } from '../dom.js';
 import { t } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
 
@@ -164,9 +164,7 @@ export function createSkinMode(app) {
     }
     $('#bone-name').textContent = `${boneLabel(app.lab.boneNames(), bone)} (bone ${bone})`;
     $('#bone-rotation').textContent = rotationText(app.lab.bonePose(bone).rotation);
-    const pitfall = el('p', { className: 'pitfall' });
-    // A translated label with <sub>/<sup> markup of our own, never user text.
-    pitfall.innerHTML = t('pitfall', 'Each vertex moves to Z = Σ w<sub>i</sub> M<sub>i</sub> P. Writing R′<sub>i</sub> · A<sub>i</sub> · R<sub>i</sub><sup>−1</sup> would apply the pose twice: R′<sub>i</sub> already contains A<sub>i</sub>.');
+    const pitfall = el('p', { className: 'pitfall' }, richText(t('pitfall', 'Each vertex moves to Z = Σ w<sub>i</sub> M<sub>i</sub> P. Writing R′<sub>i</sub> · A<sub>i</sub> · R<sub>i</sub><sup>−1</sup> would apply the pose twice: R′<sub>i</sub> already contains A<sub>i</sub>.')));
     $('#matrices').replaceChildren(
       matrixBlock(sym('R', 'i'), t('matrix.rest', 'rest frame, bone → model'), app.lab.restFrame(bone)),
       matrixBlock(sym('A', 'i'), t('matrix.animation', 'animation, in the bone’s frame'), app.lab.animationMatrix(bone)),
