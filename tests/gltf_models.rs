@@ -2,20 +2,12 @@
 //! frames are the inverse bind matrices and whose weights are the file's.
 #![allow(clippy::unwrap_used)]
 
-use std::path::PathBuf;
-
 use glam::{Mat4, Vec3};
 use serde_json::Value;
 use skinlab::io::gltf::decode_base64;
 use skinlab::{Lab, SkinningMethod};
 
 mod common;
-
-fn model(name: &str) -> String {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("www/models/{name}/{name}.gltf"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
 
 /// The inverse bind matrices of the file's first skin.
 fn inverse_binds(text: &str) -> Vec<Mat4> {
@@ -70,7 +62,7 @@ fn every_sample_model_loads_with_its_bind_frames() {
         ("RiggedFigure", 19, 370),
         ("Fox", 24, 1728),
     ] {
-        let text = model(name);
+        let text = common::model_text(name);
         let mut lab = Lab::from_gltf(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(lab.bone_count(), joints, "{name}");
         assert_eq!(lab.vertex_count(), vertices, "{name}");
@@ -134,7 +126,7 @@ fn every_sample_model_loads_with_its_bind_frames() {
 
 #[test]
 fn turning_simple_skins_second_joint_bends_the_upper_half_only() {
-    let mut lab = Lab::from_gltf(&model("SimpleSkin")).unwrap();
+    let mut lab = Lab::from_gltf(&common::model_text("SimpleSkin")).unwrap();
     let rest = lab.scene().mesh.positions_model.clone();
     lab.set_bone_pose(
         1,
@@ -162,7 +154,7 @@ fn turning_simple_skins_second_joint_bends_the_upper_half_only() {
 
 #[test]
 fn a_scene_read_from_gltf_round_trips_through_scene_json() {
-    let lab = Lab::from_gltf(&model("RiggedFigure")).unwrap();
+    let lab = Lab::from_gltf(&common::model_text("RiggedFigure")).unwrap();
     let again = Lab::from_json(&lab.scene_json()).unwrap();
     assert!(
         again.scene_json() == lab.scene_json(),
@@ -172,7 +164,7 @@ fn a_scene_read_from_gltf_round_trips_through_scene_json() {
 
 #[test]
 fn simple_skins_keyframes_turn_its_second_joint() {
-    let text = model("SimpleSkin");
+    let text = common::model_text("SimpleSkin");
     let mut lab = Lab::from_gltf(&text).unwrap();
     assert_eq!(lab.animation_names(), vec!["animation 1".to_owned()]);
     let duration = lab.animation_duration(0).unwrap();
@@ -211,7 +203,7 @@ fn simple_skins_keyframes_turn_its_second_joint() {
 
 #[test]
 fn the_fox_runs_as_its_gltf_says() {
-    let text = model("Fox");
+    let text = common::model_text("Fox");
     let mut lab = Lab::from_gltf(&text).unwrap();
     assert_eq!(lab.animation_names(), vec!["Survey", "Walk", "Run"]);
     for clip in 0..3 {
@@ -244,7 +236,7 @@ fn the_fox_runs_as_its_gltf_says() {
 #[test]
 fn every_model_reads_the_same_from_its_glb_and_from_gltf_with_bin_files() {
     for name in ["SimpleSkin", "RiggedSimple", "RiggedFigure", "Fox"] {
-        let text = model(name);
+        let text = common::model_text(name);
         let glb = skinlab::io::glb::glb_from_embedded_gltf(&text).unwrap();
         let mut from_text = Lab::from_gltf(&text).unwrap();
         let mut from_glb = Lab::from_glb(&glb).unwrap();
@@ -347,7 +339,7 @@ fn node_globals(doc: &Value) -> Vec<Mat4> {
 #[test]
 fn each_model_opens_in_its_default_node_pose_as_gltf_skins_it() {
     for name in ["SimpleSkin", "RiggedSimple", "RiggedFigure", "Fox"] {
-        let text = model(name);
+        let text = common::model_text(name);
         let doc: Value = serde_json::from_str(&text).unwrap();
         // glTF's skinning of the default pose, straight from the file:
         // Σ w_j · G_j · IBM_j · v.
@@ -398,7 +390,7 @@ fn each_model_opens_in_its_default_node_pose_as_gltf_skins_it() {
 
 #[test]
 fn every_skinned_mesh_is_read_and_unknown_required_extensions_are_refused() {
-    let text = model("SimpleSkin");
+    let text = common::model_text("SimpleSkin");
     let mut doc: Value = serde_json::from_str(&text).unwrap();
     // A second mesh on the same skin, and a third on a skin of joint 2 alone.
     let mesh = doc["meshes"][0].clone();

@@ -50,9 +50,7 @@ unsafe impl GlobalAlloc for Tracking {
 static ALLOCATOR: Tracking = Tracking;
 
 fn simple_skin() -> Value {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("www/models/SimpleSkin/SimpleSkin.gltf");
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    serde_json::from_str(&common::model_text("SimpleSkin")).unwrap()
 }
 
 fn read(doc: &Value) -> Result<(), GltfError> {

@@ -1,8 +1,9 @@
 // The lecture as guided steps (seeds 000, 001, 003). Each step sets up a
 // scene and a view, says what to do and what to notice (English and German),
-// and checks that the student did it. `check(s)` reads the running page
-// `s` (window.skinlab) and returns true once done; `prepare(s)`, when
-// given, sets up what the step starts from.
+// and checks that the student did it. `check(s, scene)` reads the running
+// page `s` (window.skinlab) and the step's scene document as it started
+// (parsed once, for the rest positions), and returns true once done;
+// `prepare(s)`, when given, sets up what the step starts from.
 
 const DEG = Math.PI / 180;
 
@@ -13,8 +14,8 @@ export function turnOf(s, bone) {
 }
 
 /** The fork vertex of the Y-junction: on the axis, above the stem. */
-function forkVertex(s) {
-  const positions = JSON.parse(s.lab.sceneJson()).mesh.positions;
+function forkVertex(scene) {
+  const { positions } = scene.mesh;
   for (let v = 0; v < positions.length / 3; v++) {
     if (Math.abs(positions[3 * v]) < 1e-6 && positions[3 * v + 1] > 2) return v;
   }
@@ -22,8 +23,8 @@ function forkVertex(s) {
 }
 
 /** Vertices of the index finger (the right one) above the palm. */
-function indexFinger(s) {
-  const positions = JSON.parse(s.lab.sceneJson()).mesh.positions;
+function indexFinger(scene) {
+  const { positions } = scene.mesh;
   const vertices = [];
   for (let v = 0; v < positions.length / 3; v++) {
     if (positions[3 * v] > 0.05 && positions[3 * v + 1] > 1.01) vertices.push(v);
@@ -112,8 +113,8 @@ export const LESSONS = [
           de: 'Heilen: der Pinsel malt das Gewicht des rechten Schenkels. Über den Scheitelpunkt malen, sodass er beiden Schenkeln gehört.' },
         notice: { en: 'With the fork weighted half and half it follows both branches halfway, and the tear closes.',
           de: 'Mit halbem Gewicht bei jedem Schenkel folgt der Scheitelpunkt beiden zur Hälfte, und der Riss schließt sich.' },
-        check: (s) => {
-          const fork = forkVertex(s);
+        check: (s, scene) => {
+          const fork = forkVertex(scene);
           return fork >= 0 && weightOf(s, fork, 1) >= 0.25 && weightOf(s, fork, 2) >= 0.25;
         },
       },
@@ -154,7 +155,7 @@ export const LESSONS = [
           de: 'Jeder Vertex ist das gewichtete Mittel dessen, was seine Bones tun. „Nächster Bone“ drücken: jeder Vertex geht an den Bone, der ihm am nächsten ist.' },
         notice: { en: 'The index fingertip is nearer the middle finger’s bone, so nearest-bone weights give it to the wrong finger.',
           de: 'Die Spitze des Zeigefingers liegt näher am Bone des Mittelfingers; „nächster Bone“ gibt sie dem falschen Finger.' },
-        check: (s) => indexFinger(s).filter((v) => weightOf(s, v, 1) > 0.5).length >= 2,
+        check: (s, scene) => indexFinger(scene).filter((v) => weightOf(s, v, 1) > 0.5).length >= 2,
       },
       {
         example: 'fingers',
@@ -165,8 +166,8 @@ export const LESSONS = [
           de: '„Bone Heat“ drücken: die Gewichte breiten sich wie Wärme über das Netz aus, von jedem Bone aus.' },
         notice: { en: 'Heat does not jump the gap between the fingers: the fingertip stays with its own finger.',
           de: 'Wärme springt nicht über die Lücke zwischen den Fingern: die Fingerspitze bleibt bei ihrem Finger.' },
-        check: (s) => {
-          const finger = indexFinger(s);
+        check: (s, scene) => {
+          const finger = indexFinger(scene);
           return finger.length > 0 && finger.every((v) => weightOf(s, v, 1) < 0.1) && finger.some((v) => weightOf(s, v, 2) > 0.5);
         },
       },

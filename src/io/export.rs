@@ -168,22 +168,25 @@ pub fn glb_from_scene(scene: &Scene, animation: Option<&Animation>) -> Result<Ve
     let mut builder = Builder::default();
 
     // Nodes 0..n are the bones, in the skeleton's order.
+    let mut children = vec![Vec::new(); bones.len()];
+    for (bone, this) in bones.iter().enumerate() {
+        if let Some(parent) = this.parent {
+            children[usize::from(parent)].push(bone);
+        }
+    }
     let mut nodes: Vec<Value> = bones
         .iter()
         .enumerate()
         .map(|(index, bone)| {
             let (translation, rotation, scale) = node_trs(skeleton, index, &scene.pose[index]);
-            let children: Vec<usize> = (0..bones.len())
-                .filter(|&child| bones[child].parent.map(usize::from) == Some(index))
-                .collect();
             let mut node = json!({
                 "name": bone.name,
                 "translation": translation.to_array(),
                 "rotation": rotation.to_array(),
                 "scale": scale.to_array(),
             });
-            if !children.is_empty() {
-                node["children"] = json!(children);
+            if !children[index].is_empty() {
+                node["children"] = json!(children[index]);
             }
             node
         })

@@ -8,10 +8,8 @@ impl Lab {
     /// The volume the skin encloses in the current pose, skinned by
     /// `method` (open ends closed by fans), model units³.
     pub fn volume(&mut self, method: SkinningMethod) -> f32 {
-        let indices = std::mem::take(&mut self.scene.mesh.indices);
-        let volume = enclosed_volume(self.skinned_positions(method), &indices);
-        self.scene.mesh.indices = indices;
-        volume
+        self.skin(method);
+        enclosed_volume(&self.skinned_positions, &self.scene.mesh.indices)
     }
 
     /// The volume the rest mesh encloses.

@@ -21,9 +21,16 @@ export function createIkMode(app) {
 
   const chainLength = () => Math.max(1, Math.round(Number($('#ik-chain').value) || 1));
 
+  // The skeleton's parents and lengths, read once per scene (not per frame).
+  let bones = null;
+  const skeleton = () => {
+    bones ??= JSON.parse(app.lab.sceneJson()).bones.map(({ parent, length }) => ({ parent, length }));
+    return bones;
+  };
+
   /** Bones from the root down to `bone`, inclusive. */
   function depth(bone) {
-    const parents = JSON.parse(app.lab.sceneJson()).bones.map((b) => b.parent);
+    const parents = skeleton().map((b) => b.parent);
     let n = 0;
     for (let b = bone; b !== null && b !== undefined; b = parents[b]) n += 1;
     return n;
@@ -81,12 +88,11 @@ export function createIkMode(app) {
       line.textContent = '';
       return;
     }
-    const scene = JSON.parse(app.lab.sceneJson());
-    const upper = scene.bones[tip].parent;
+    const upper = skeleton()[tip].parent;
     if (upper === null) return;
     const start = app.lab.boneOrigin(upper);
-    const l1 = scene.bones[upper].length;
-    const l2 = scene.bones[tip].length;
+    const l1 = skeleton()[upper].length;
+    const l2 = skeleton()[tip].length;
     const d = Math.hypot(...[0, 1, 2].map((k) => target[k] - start[k]));
     const cos2 = (d * d - l1 * l1 - l2 * l2) / (2 * l1 * l2);
     const theta2 = Math.acos(Math.max(-1, Math.min(1, cos2)));
@@ -276,6 +282,7 @@ export function createIkMode(app) {
         : t('cap.ik', 'Inverse kinematics: drag the ring and the chain’s tip follows; every joint stays within its limits.')];
     },
     sceneChanged() {
+      bones = null;
       tip = -1;
       lastReport = null;
       race = null;

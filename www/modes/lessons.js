@@ -14,6 +14,7 @@ export function createLessonsMode(app) {
   let lesson = null;
   let step = 0; // 0-based here; 1-based in the URL and the API
   let done = false;
+  let scene = null; // the step's scene document, parsed once as it starts
 
   const s = () => window.skinlab;
   const text = (pair) => pair[currentLanguage()] ?? pair.en;
@@ -48,6 +49,7 @@ export function createLessonsMode(app) {
     api.setCompare(false);
     for (const [bone, rotation] of current.pose ?? []) app.lab.setBonePose(bone, rotation);
     current.prepare?.(api);
+    scene = JSON.parse(app.lab.sceneJson());
     if (current.paint) {
       api.selectBone(current.paint.bone);
       api.setBrush(current.paint.brush);
@@ -145,7 +147,7 @@ export function createLessonsMode(app) {
     update() {
       if (!lesson) return;
       try {
-        done = done || Boolean(lesson.steps[step].check(s()));
+        done = done || Boolean(lesson.steps[step].check(s(), scene));
       } catch {
         done = false;
       }

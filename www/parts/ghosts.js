@@ -26,11 +26,18 @@ export function createGhosts(app) {
   const layer = $('#ghosts');
   let points = null;
 
+  /** A vertex no bone moves: it stays at rest, where it is skinned. */
+  function vertexRest(vertex) {
+    const skinned = app.lab.skinnedPositions(app.viewer.method());
+    return [0, 1, 2].map((k) => skinned[3 * vertex + k]);
+  }
+
   /** Where each bone alone would put the vertex, and where the blend puts it, model space. */
   function compute(vertex) {
-    const scene = JSON.parse(app.lab.sceneJson());
-    const rest = scene.mesh.positions.slice(3 * vertex, 3 * vertex + 3);
-    const ghosts = app.lab.influences(vertex).map(([bone, weight]) => ({
+    const pairs = app.lab.influences(vertex);
+    // P, the rest position, as the core's three steps report it.
+    const rest = pairs.length ? Array.from(app.lab.threeSteps(pairs[0][0], vertex).rest) : vertexRest(vertex);
+    const ghosts = pairs.map(([bone, weight]) => ({
       bone,
       weight,
       point: transform(app.lab.skinningMatrix(bone), rest),
