@@ -57,9 +57,7 @@ fn grid_scene() -> SceneDoc {
         bones: vec![bone(None), second],
         mesh: MeshDoc { positions, indices },
         influences,
-        pose: Vec::new(),
-        morphs: Vec::new(),
-        morph_weights: Vec::new(),
+        ..SceneDoc::default()
     }
 }
 

@@ -87,6 +87,9 @@ impl MeshBuilder {
             pose: Vec::new(),
             morphs: Vec::new(),
             morph_weights: Vec::new(),
+            animations: Vec::new(),
+            rig: None,
+            paths: Vec::new(),
         }
     }
 }

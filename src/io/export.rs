@@ -12,8 +12,9 @@
 //! Clips are written per bone, resampled at every key time of the clip
 //! (LINEAR): a bone's local rotation is its joint's turned by constants on
 //! both sides, and slerp commutes with that, so between the keys the written
-//! clip follows the original's linear and slerp keys exactly; STEP keys are
-//! joined linearly.
+//! clip follows the original's linear and slerp keys exactly. A clip with
+//! STEP or CUBICSPLINE channels is also sampled at 30 keys per second, so
+//! its curves are followed to within what moves in a thirtieth of a second.
 
 use glam::{Mat4, Quat, Vec3};
 use serde_json::{json, Value};
@@ -21,7 +22,7 @@ use serde_json::{json, Value};
 use super::glb::write_glb;
 use super::gltf::GltfError;
 use super::scene::Scene;
-use crate::rig::animation::{pose_from_frames, Animation};
+use crate::rig::animation::{pose_from_frames, Animation, Interpolation};
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::Skeleton;
 
@@ -90,6 +91,12 @@ fn node_trs(skeleton: &Skeleton, bone: usize, pose: &BoneTransform) -> (Vec3, Qu
     )
 }
 
+/// Keys per second for a clip whose channels are not all LINEAR.
+const RESAMPLED_PER_SECOND: f32 = 30.0;
+
+/// The most resampled keys per clip (ten minutes at 30 per second).
+const MAX_RESAMPLED_KEYS: usize = 18_000;
+
 /// Every clip as glTF animations of the bone nodes.
 fn animations(builder: &mut Builder, skeleton: &Skeleton, animation: &Animation) -> Vec<Value> {
     let bone_count = skeleton.len();
@@ -103,8 +110,18 @@ fn animations(builder: &mut Builder, skeleton: &Skeleton, animation: &Animation)
             .flat_map(|channel| channel.times.iter().copied())
             .filter(|t| t.is_finite())
             .collect();
+        let curved = clip
+            .channels
+            .iter()
+            .any(|channel| channel.interpolation != Interpolation::Linear);
+        if curved {
+            let frames = (clip.duration * RESAMPLED_PER_SECOND).ceil() as usize;
+            times.extend(
+                (0..frames.min(MAX_RESAMPLED_KEYS)).map(|k| k as f32 / RESAMPLED_PER_SECOND),
+            );
+        }
         times.sort_by(f32::total_cmp);
-        times.dedup();
+        times.dedup_by(|a, b| (*a - *b).abs() < 1e-5);
         if times.is_empty() {
             continue;
         }
@@ -162,7 +179,7 @@ fn animations(builder: &mut Builder, skeleton: &Skeleton, animation: &Animation)
 
 /// The scene (and its clips) as a `.glb`: see the module documentation for
 /// what it holds.
-pub fn glb_from_scene(scene: &Scene, animation: Option<&Animation>) -> Result<Vec<u8>, GltfError> {
+pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
     let skeleton = &scene.skeleton;
     let bones = skeleton.bones();
     let mut builder = Builder::default();
@@ -307,7 +324,7 @@ pub fn glb_from_scene(scene: &Scene, animation: Option<&Animation>) -> Result<Ve
         json!({"componentType": FLOAT, "count": inverse_binds.len(), "type": "MAT4"}),
     );
 
-    let clips = animation.map_or_else(Vec::new, |a| animations(&mut builder, skeleton, a));
+    let clips = animations(&mut builder, skeleton, &scene.animation);
     nodes.push(json!({"name": "skin", "mesh": 0, "skin": 0}));
     roots.push(nodes.len() - 1);
     builder.bin.resize(builder.bin.len().next_multiple_of(4), 0);

@@ -547,23 +547,20 @@ impl Buffers {
 
 /// Reads the first skinned mesh of an embedded glTF document as a scene.
 pub fn scene_from_gltf(text: &str) -> Result<Scene, GltfError> {
-    read_gltf(text).map(|(scene, _)| scene)
+    read_gltf(text)
 }
 
-/// Reads the first skinned mesh of an embedded glTF document as a scene,
-/// with its animations when it has any. A clip that cannot be read (an
+/// Reads the skinned meshes of an embedded glTF document as a scene, with
+/// its animations (in [`Scene::animation`]). A clip that cannot be read (an
 /// unsupported key format) is left out.
-pub fn read_gltf(text: &str) -> Result<(Scene, Option<Animation>), GltfError> {
+pub fn read_gltf(text: &str) -> Result<Scene, GltfError> {
     read_document(text, Resources::default())
 }
 
 /// Reads a `.gltf` whose buffers are separate files: `files` maps each
 /// file's name to its bytes; a buffer whose file is missing is named in the
 /// error.
-pub fn read_gltf_files(
-    text: &str,
-    files: &HashMap<String, Vec<u8>>,
-) -> Result<(Scene, Option<Animation>), GltfError> {
+pub fn read_gltf_files(text: &str, files: &HashMap<String, Vec<u8>>) -> Result<Scene, GltfError> {
     read_document(
         text,
         Resources {
@@ -576,17 +573,14 @@ pub fn read_gltf_files(
 /// Reads a binary glTF (`.glb`): a 12-byte header (`glTF`, version 2, total
 /// length), a JSON chunk, then an optional binary chunk that is buffer 0.
 /// Every length is checked against the bytes actually there.
-pub fn read_glb(bytes: &[u8]) -> Result<(Scene, Option<Animation>), GltfError> {
+pub fn read_glb(bytes: &[u8]) -> Result<Scene, GltfError> {
     let (json, bin) = super::glb::chunks(bytes)?;
     let text = std::str::from_utf8(json)
         .map_err(|_| GltfError::Glb("the JSON chunk is not UTF-8 text".to_owned()))?;
     read_document(text, Resources { bin, files: None })
 }
 
-fn read_document(
-    text: &str,
-    resources: Resources,
-) -> Result<(Scene, Option<Animation>), GltfError> {
+fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(GltfError::TooLarge {
             bytes: text.len(),
@@ -1028,6 +1022,9 @@ fn read_document(
         pose: Vec::new(),
         morphs,
         morph_weights,
+        animations: Vec::new(),
+        rig: None,
+        paths: Vec::new(),
     };
     let mut scene = Scene::from_doc(&doc)?;
 
@@ -1100,8 +1097,8 @@ fn read_document(
             *transform = BoneTransform::IDENTITY;
         }
     }
-    let animation = (!clips.is_empty()).then_some(Animation { rig, clips });
-    Ok((scene, animation))
+    scene.animation = Animation { rig, clips };
+    Ok(scene)
 }
 
 /// One glTF animation as a clip of the channels that drive joints.

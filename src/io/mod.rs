@@ -2,6 +2,7 @@
 //! scenes, each validated into a [`scene::Scene`] the same way. Builds on
 //! [`crate::rig`] and [`crate::skin`].
 
+pub mod clips;
 pub mod examples;
 pub mod export;
 mod face;

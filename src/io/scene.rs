@@ -8,7 +8,12 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
+use super::clips::{
+    clip_docs, path_docs, rig_doc, validate_animation, validate_paths, ClipDoc, PathDoc, RigDoc,
+};
+use crate::rig::animation::Animation;
 use crate::rig::limits::{JointLimit, LimitDoc, LimitError};
+use crate::rig::path::PathAnimation;
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::{first_non_finite, Bone, Skeleton, SkeletonError};
 use crate::skin::influences::{Fitting, VertexInfluences};
@@ -111,6 +116,38 @@ pub enum SceneError {
         /// The weight.
         weight: f32,
     },
+    /// A name that is not one of the known ones.
+    #[error("{field}: \"{found}\" is not one of {expected}")]
+    UnknownName {
+        /// The field, e.g. `animations[0].channels[2].path`.
+        field: String,
+        /// What it says.
+        found: String,
+        /// What it may say.
+        expected: String,
+    },
+    /// Key times that go back in time (or start before 0).
+    #[error("{field}: key times must not decrease or be negative")]
+    KeysOutOfOrder {
+        /// The first key out of order, e.g. `animations[0].channels[1].times[3]`.
+        field: String,
+    },
+    /// A path's control points are malformed.
+    #[error("{field}: {error}")]
+    Path {
+        /// The field.
+        field: String,
+        /// What is wrong.
+        error: crate::rig::path::PathError,
+    },
+    /// A value that must be above zero is not.
+    #[error("{field}: {value} must be above zero")]
+    NotPositive {
+        /// The field.
+        field: String,
+        /// The value found.
+        value: f32,
+    },
     /// A vertex lists the same bone twice.
     #[error("influences[{vertex}][{slot}]: bone {bone} is listed twice for this vertex")]
     DuplicateBone {
@@ -144,7 +181,7 @@ pub struct BoneDoc {
 }
 
 /// The mesh as written in the scene JSON: flat arrays.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MeshDoc {
     /// `x, y, z` per vertex, model space, rest pose.
@@ -170,7 +207,7 @@ pub struct PoseDoc {
 }
 
 /// The whole scene document, as DESIGN.md §2 describes it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SceneDoc {
     /// Bones, parents first.
@@ -192,6 +229,16 @@ pub struct SceneDoc {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub morph_weights: Vec<f32>,
+    /// Keyframe clips (glTF's channels and samplers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub animations: Vec<ClipDoc>,
+    /// The joints the clips drive, for a scene read from glTF; missing when
+    /// they drive the bones' own animations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rig: Option<RigDoc>,
+    /// Bézier paths for bones to ride.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<PathDoc>,
 }
 
 /// A morph target as the scene JSON writes it.
@@ -227,6 +274,10 @@ pub struct Scene {
     pub morph_weights: Vec<f32>,
     /// Vertices that listed more than four bones and were pruned on load.
     pub pruned_vertices: usize,
+    /// The rig and its keyframe clips.
+    pub animation: Animation,
+    /// Paths bones ride.
+    pub paths: Vec<PathAnimation>,
 }
 
 impl Scene {
@@ -295,7 +346,11 @@ impl Scene {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let (morphs, morph_weights) = validate_morphs(doc, mesh.vertex_count())?;
+        let animation = validate_animation(&doc.animations, doc.rig.as_ref(), &skeleton)?;
+        let paths = validate_paths(&doc.paths, skeleton.len())?;
         Ok(Self {
+            animation,
+            paths,
             skeleton,
             mesh,
             influences,
@@ -362,6 +417,13 @@ impl Scene {
             } else {
                 self.morph_weights.clone()
             },
+            animations: clip_docs(&self.animation),
+            rig: if self.animation.clips.is_empty() {
+                None
+            } else {
+                rig_doc(&self.animation, &self.skeleton)
+            },
+            paths: path_docs(&self.paths),
         }
     }
 

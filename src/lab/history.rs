@@ -1,5 +1,5 @@
-//! Undo and redo over the pose, the weights and the morph weights, within a
-//! step count and a byte budget.
+//! Undo and redo over the pose, the weights, the morph weights, the clips
+//! and the paths, within a step count and a byte budget.
 //!
 //! A step that leaves the weights as they were (a pose drag) shares them
 //! with the step before, so a lecture's worth of posing costs little; when
@@ -8,6 +8,8 @@
 use std::sync::Arc;
 
 use super::Lab;
+use crate::rig::animation::Clip;
+use crate::rig::path::PathAnimation;
 use crate::rig::pose::BoneTransform;
 use crate::skin::influences::VertexInfluences;
 
@@ -17,6 +19,8 @@ pub(super) struct Snapshot {
     pose: Vec<BoneTransform>,
     influences: Arc<Vec<VertexInfluences>>,
     morph_weights: Vec<f32>,
+    clips: Arc<Vec<Clip>>,
+    paths: Vec<PathAnimation>,
 }
 
 /// Undo steps kept; older ones are forgotten.
@@ -32,6 +36,20 @@ fn bytes_held(steps: &[Snapshot]) -> usize {
     for (k, step) in steps.iter().enumerate() {
         total += std::mem::size_of_val(step.pose.as_slice());
         total += std::mem::size_of_val(step.morph_weights.as_slice());
+        total += step
+            .paths
+            .iter()
+            .map(|p| 64 + 12 * p.path.points().len())
+            .sum::<usize>();
+        let same_clips = k > 0 && Arc::ptr_eq(&steps[k - 1].clips, &step.clips);
+        if !same_clips {
+            total += step
+                .clips
+                .iter()
+                .flat_map(|clip| &clip.channels)
+                .map(|c| 64 + 4 * c.times.len() + 16 * c.values.len() + 32 * c.tangents.len())
+                .sum::<usize>();
+        }
         let shared = k > 0 && Arc::ptr_eq(&steps[k - 1].influences, &step.influences);
         if !shared {
             total += std::mem::size_of_val(step.influences.as_slice());
@@ -48,16 +66,24 @@ impl Lab {
             Some(step) if *step.influences == self.scene.influences => step.influences.clone(),
             _ => Arc::new(self.scene.influences.clone()),
         };
+        let clips = match beside {
+            Some(step) if *step.clips == self.scene.animation.clips => step.clips.clone(),
+            _ => Arc::new(self.scene.animation.clips.clone()),
+        };
         Snapshot {
             pose: self.scene.pose.clone(),
             influences,
             morph_weights: self.scene.morph_weights.clone(),
+            clips,
+            paths: self.scene.paths.clone(),
         }
     }
 
     fn restore(&mut self, snapshot: Snapshot) {
         self.scene.pose = snapshot.pose;
         self.scene.morph_weights = snapshot.morph_weights;
+        self.scene.animation.clips = Arc::unwrap_or_clone(snapshot.clips);
+        self.scene.paths = snapshot.paths;
         if *snapshot.influences != self.scene.influences {
             self.scene.influences = Arc::unwrap_or_clone(snapshot.influences);
             self.influences_changed();

@@ -4,6 +4,7 @@
 //! wasm-bindgen so that every edit and every error is tested natively. The
 //! undo history lives in `history`, the weight editing in `weights`.
 
+mod animate;
 mod history;
 mod ik;
 mod measure;
@@ -101,6 +102,21 @@ pub enum EditError {
         /// Clips in the scene.
         clip_count: usize,
     },
+    /// The scene has no path with this index.
+    #[error("path {path} does not exist (the scene has {path_count})")]
+    NoSuchPath {
+        /// The index asked for.
+        path: usize,
+        /// Paths in the scene.
+        path_count: usize,
+    },
+    /// A bone with no joint of its own (the common root added under a
+    /// glTF skin's several roots) cannot be keyed.
+    #[error("bone {bone} has no joint of its own to key")]
+    NotKeyable {
+        /// The bone.
+        bone: usize,
+    },
     /// A value failed the same check a scene file would.
     #[error(transparent)]
     Invalid(#[from] SceneError),
@@ -138,7 +154,6 @@ pub struct Lab {
     topology: Option<weights::Topology>,
     /// Buffers a brush dab reuses, so a stroke does not allocate per dab.
     dab_scratch: crate::weights::paint::DabScratch,
-    animation: Option<crate::rig::animation::Animation>,
     quantised: Option<Vec<VertexInfluences>>,
 }
 
@@ -169,7 +184,6 @@ impl Lab {
             locked: vec![false; bones],
             topology: None,
             dab_scratch: Default::default(),
-            animation: None,
             quantised: None,
             morphed: crate::skin::mesh::Mesh::new(Vec::new(), Vec::new()),
             morphed_current: false,
@@ -198,10 +212,7 @@ impl Lab {
     /// Reads the first skinned mesh of an embedded glTF 2.0 document, with
     /// its animations.
     pub fn from_gltf(text: &str) -> Result<Self, crate::io::gltf::GltfError> {
-        let (scene, animation) = crate::io::gltf::read_gltf(text)?;
-        let mut lab = Self::new(scene);
-        lab.animation = animation;
-        Ok(lab)
+        crate::io::gltf::read_gltf(text).map(Self::new)
     }
 
     /// Reads a `.gltf` whose buffers are separate files (`files`: name →
@@ -210,70 +221,20 @@ impl Lab {
         text: &str,
         files: &std::collections::HashMap<String, Vec<u8>>,
     ) -> Result<Self, crate::io::gltf::GltfError> {
-        let (scene, animation) = crate::io::gltf::read_gltf_files(text, files)?;
-        let mut lab = Self::new(scene);
-        lab.animation = animation;
-        Ok(lab)
+        crate::io::gltf::read_gltf_files(text, files).map(Self::new)
     }
 
     /// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`), with
     /// its animations.
     pub fn from_glb(bytes: &[u8]) -> Result<Self, crate::io::gltf::GltfError> {
-        let (scene, animation) = crate::io::gltf::read_glb(bytes)?;
-        let mut lab = Self::new(scene);
-        lab.animation = animation;
-        Ok(lab)
+        crate::io::gltf::read_glb(bytes).map(Self::new)
     }
 
     /// The scene as binary glTF: mesh, skin, the weights as edited (not
     /// 8-bit quantised), the current pose as the joints' node transforms,
     /// and every clip.
     pub fn to_glb(&self) -> Result<Vec<u8>, crate::io::gltf::GltfError> {
-        crate::io::export::glb_from_scene(&self.scene, self.animation.as_ref())
-    }
-
-    /// The names of the animation clips (empty for a scene without any).
-    pub fn animation_names(&self) -> Vec<String> {
-        self.animation
-            .iter()
-            .flat_map(|a| a.clips.iter().map(|clip| clip.name.clone()))
-            .collect()
-    }
-
-    /// Clip `clip`'s length in seconds.
-    pub fn animation_duration(&self, clip: usize) -> Result<f32, EditError> {
-        self.clip(clip)
-            .map(|(animation, clip)| animation.clips[clip].duration)
-    }
-
-    fn clip(&self, clip: usize) -> Result<(&crate::rig::animation::Animation, usize), EditError> {
-        match &self.animation {
-            Some(animation) if clip < animation.clips.len() => Ok((animation, clip)),
-            _ => Err(EditError::NoSuchClip {
-                clip,
-                clip_count: self.animation.as_ref().map_or(0, |a| a.clips.len()),
-            }),
-        }
-    }
-
-    /// Poses every bone as clip `clip` does at `time` seconds (clamped to
-    /// the clip): seed 004's keyframe interpolation, slerp for rotations.
-    pub fn set_animation_time(&mut self, clip: usize, time: f32) -> Result<(), EditError> {
-        if !time.is_finite() {
-            return Err(SceneError::NonFinite {
-                field: "time".to_owned(),
-                value: time,
-            }
-            .into());
-        }
-        let (animation, clip) = self.clip(clip)?;
-        let mut frames = vec![Mat4::IDENTITY; self.bone_count()];
-        animation.frames_at(clip, time, &mut frames);
-        let mut pose = vec![BoneTransform::IDENTITY; self.bone_count()];
-        crate::rig::animation::pose_from_frames(&self.scene.skeleton, &frames, &mut pose);
-        self.scene.pose = pose;
-        self.changed();
-        Ok(())
+        crate::io::export::glb_from_scene(&self.scene)
     }
 
     /// One of [`crate::io::examples::EXAMPLE_NAMES`].

@@ -135,6 +135,22 @@ pub struct LocalTransform {
 }
 
 impl LocalTransform {
+    /// No translation, rotation or scale.
+    pub const IDENTITY: Self = Self {
+        translation: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+    };
+
+    /// Whether each part is within `tolerance` of `other`'s (`q` and `−q`
+    /// being the same turn).
+    pub fn abs_diff_eq(&self, other: &Self, tolerance: f32) -> bool {
+        self.translation.abs_diff_eq(other.translation, tolerance)
+            && (self.rotation.abs_diff_eq(other.rotation, tolerance)
+                || self.rotation.abs_diff_eq(-other.rotation, tolerance))
+            && self.scale.abs_diff_eq(other.scale, tolerance)
+    }
+
     /// `T · R · S`.
     pub fn to_mat4(&self) -> Mat4 {
         Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
@@ -143,7 +159,7 @@ impl LocalTransform {
 
 /// What it takes to pose a skeleton from clips: per bone, parent before
 /// child as the skeleton orders them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Rig {
     /// The parent bone that moves this one, `None` for a root.
     pub parents: Vec<Option<usize>>,
@@ -160,7 +176,7 @@ pub struct Rig {
 }
 
 /// A rig and its clips.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Animation {
     /// How joints map onto bones.
     pub rig: Rig,
@@ -169,6 +185,14 @@ pub struct Animation {
 }
 
 impl Animation {
+    /// A rig over the skeleton's own bones, with no clips yet.
+    pub fn of_skeleton(skeleton: &Skeleton) -> Self {
+        Self {
+            rig: Rig::of_skeleton(skeleton),
+            clips: Vec::new(),
+        }
+    }
+
     /// `R'_j(t) = G_j(t) · U_j` for every bone, for `clip` at `time`.
     ///
     /// # Panics
@@ -192,6 +216,83 @@ impl Animation {
 }
 
 impl Rig {
+    /// The rig whose joints are the bones themselves: `B_j = E_p · K_j`
+    /// (the parent's tip, then the bone's origin and orientation), `U_j = I`
+    /// and rest `L_j = I`, so that `G_j = G_p · B_j · A_j = R'_j` and a
+    /// channel's value is the bone's own animation `A_j`.
+    pub fn of_skeleton(skeleton: &Skeleton) -> Self {
+        let bones = skeleton.bones();
+        let between = bones
+            .iter()
+            .map(|bone| {
+                let parent_tip = bone.parent.map_or(Mat4::IDENTITY, |parent| {
+                    own_from_child_frame(bones[usize::from(parent)].length)
+                });
+                parent_tip * parent_tip_from_bone(bone)
+            })
+            .collect();
+        Self {
+            parents: bones.iter().map(|b| b.parent.map(usize::from)).collect(),
+            between,
+            rest: vec![LocalTransform::IDENTITY; bones.len()],
+            turns: vec![Quat::IDENTITY; bones.len()],
+            fixed: vec![false; bones.len()],
+        }
+    }
+
+    /// Whether this rig is [`Rig::of_skeleton`]'s for `skeleton` (within
+    /// `1e-6`), so that a scene file need not spell it out.
+    pub fn is_of_skeleton(&self, skeleton: &Skeleton) -> bool {
+        let own = Self::of_skeleton(skeleton);
+        self.parents == own.parents
+            && self.fixed == own.fixed
+            && self
+                .between
+                .iter()
+                .zip(&own.between)
+                .all(|(a, b)| a.abs_diff_eq(*b, 1e-6))
+            && self
+                .turns
+                .iter()
+                .all(|q| q.abs_diff_eq(Quat::IDENTITY, 1e-6))
+            && self
+                .rest
+                .iter()
+                .all(|l| l.abs_diff_eq(&LocalTransform::IDENTITY, 1e-6))
+    }
+
+    /// Joint `bone`'s local transform that puts the bones at
+    /// `model_from_bone_posed`: from `R'_j = G_p · B_j · L_j · U_j` with
+    /// `G_p = R'_p · U_p⁻¹` (the identity for a root),
+    /// `L_j = B_j⁻¹ · U_p · R'_p⁻¹ · R'_j · U_j⁻¹`. `None` for a fixed bone,
+    /// which has no joint, or a frame that does not decompose.
+    pub fn local_from_frames(
+        &self,
+        bone: usize,
+        model_from_bone_posed: &[Mat4],
+    ) -> Option<LocalTransform> {
+        if self.fixed[bone] {
+            return None;
+        }
+        let model_from_parent_joint = match self.parents[bone] {
+            Some(parent) => {
+                model_from_bone_posed[parent] * Mat4::from_quat(self.turns[parent].inverse())
+            }
+            None => Mat4::IDENTITY,
+        };
+        let local = (model_from_parent_joint * self.between[bone]).inverse()
+            * model_from_bone_posed[bone]
+            * Mat4::from_quat(self.turns[bone].inverse());
+        let (scale, rotation, translation) = local.to_scale_rotation_translation();
+        (scale.is_finite() && rotation.is_finite() && translation.is_finite()).then(|| {
+            LocalTransform {
+                translation,
+                rotation: rotation.normalize(),
+                scale,
+            }
+        })
+    }
+
     /// `R'_j = G_j · U_j` for every bone, given each joint's local
     /// transform: `G_j = G_parent · B_j · L_j`.
     ///

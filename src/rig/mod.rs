@@ -1,10 +1,12 @@
 //! The rig: bones and their rest frames, poses and the skinning palette,
-//! joint limits, inverse kinematics and keyframe animation. The lowest layer: it imports
+//! joint limits, inverse kinematics, keyframe and path animation. The lowest layer: it imports
 //! nothing else of the crate.
 
 pub mod animation;
 pub mod chain_ik;
 pub mod ik;
+pub mod keys;
 pub mod limits;
+pub mod path;
 pub mod pose;
 pub mod skeleton;

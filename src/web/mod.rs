@@ -4,6 +4,7 @@
 //! [`crate::lab::Lab`], and turns every error into a JS `Error` whose message
 //! starts with the method's name.
 
+mod animate;
 mod batches;
 mod ik;
 mod morphs;
@@ -548,32 +549,6 @@ impl JsLab {
             in_model_posed: steps.in_model_posed.to_array(),
         };
         serde_wasm_bindgen::to_value(&view).map_err(|e| js_error(METHOD, e))
-    }
-
-    /// The names of the scene's animation clips (from a glTF file).
-    #[wasm_bindgen(js_name = animationNames)]
-    pub fn animation_names(&self) -> Vec<String> {
-        self.inner.animation_names()
-    }
-
-    /// Clip `clip`'s length in seconds.
-    #[wasm_bindgen(js_name = animationDuration)]
-    pub fn animation_duration(&self, clip: f64) -> Result<f32, JsError> {
-        const METHOD: &str = "animationDuration";
-        let clip = index_from_f64("clip", clip).map_err(|e| js_error(METHOD, e))?;
-        self.inner
-            .animation_duration(clip)
-            .map_err(|e| js_error(METHOD, e))
-    }
-
-    /// Poses the skeleton as clip `clip` does at `time` seconds.
-    #[wasm_bindgen(js_name = setAnimationTime)]
-    pub fn set_animation_time(&mut self, clip: f64, time: f32) -> Result<(), JsError> {
-        const METHOD: &str = "setAnimationTime";
-        let clip = index_from_f64("clip", clip).map_err(|e| js_error(METHOD, e))?;
-        self.inner
-            .set_animation_time(clip, time)
-            .map_err(|e| js_error(METHOD, e))
     }
 
     /// Vertices that listed more than four bones in the loaded scene and were

@@ -132,3 +132,57 @@ test('STEP, LINEAR and CUBICSPLINE channels pose the skin as glTF says, between 
   console.log(`# mixed clip: worst |Skinlab − glTF by hand| = ${worst.toExponential(1)} over 7 times`);
   assert.ok(worst < 1e-4, `${worst}`);
 });
+
+/** Largest |a − b| over the skinned positions of two labs at the same clip time. */
+function worstDifference(a, b, clip, times) {
+  let worst = 0;
+  for (const t of times) {
+    a.setAnimationTime(clip, t);
+    b.setAnimationTime(clip, t);
+    const [p, q] = [a.skinnedPositions('lbs'), b.skinnedPositions('lbs')];
+    for (let k = 0; k < p.length; k++) worst = Math.max(worst, Math.abs(p[k] - q[k]));
+  }
+  return worst;
+}
+
+test('Save scene keeps every clip: the mixed clip and the Fox\'s Survey, Walk and Run replay alike from the scene JSON', () => {
+  const mixed = Lab.fromGltf(JSON.stringify(buildFile()));
+  const mixedCopy = Lab.fromSceneJson(mixed.sceneJson());
+  assert.deepEqual(mixedCopy.animationNames(), ['mixed']);
+  assert.ok(worstDifference(mixed, mixedCopy, 0, [0.3, 0.99, 1.6, 2.5]) < 1e-5);
+  const fox = Lab.fromGltf(readFileSync(new URL('../../www/models/Fox/Fox.gltf', import.meta.url), 'utf8'));
+  const copy = Lab.fromSceneJson(fox.sceneJson());
+  assert.deepEqual(copy.animationNames(), fox.animationNames());
+  fox.animationNames().forEach((name, clip) => {
+    const duration = fox.animationDuration(clip);
+    assert.equal(copy.animationDuration(clip), duration);
+    const worst = worstDifference(fox, copy, clip, [0.1, 0.37, 0.5, 0.81].map((f) => f * duration));
+    console.log(`# Fox ${name}: worst |saved − loaded| = ${worst.toExponential(1)}`);
+    assert.ok(worst < 1e-4, `${name}: ${worst}`);
+  });
+});
+
+test('keys authored through the API: step holds, linear and smooth pass through the keys, and the smooth curve differs between them', () => {
+  const lab = Lab.example('two-bone');
+  const clip = lab.addAnimation('bend');
+  const angles = [0, 1.2, -0.4];
+  angles.forEach((angle, k) => {
+    lab.setBonePose(1, [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)], [0, 0, 0], [1, 1, 1]);
+    lab.setKey(clip, 1, k, 'linear');
+  });
+  assert.deepEqual(Array.from(lab.keyTimes(clip, 1)), [0, 1, 2]);
+  const at = (how, t) => {
+    lab.setKeyInterpolation(clip, 1, how);
+    lab.setAnimationTime(clip, t);
+    const [, , z, w] = lab.bonePose(1).rotation;
+    return 2 * Math.atan2(z, w);
+  };
+  assert.ok(Math.abs(at('step', 0.9) - 0) < 1e-6);
+  assert.ok(Math.abs(at('linear', 0.5) - 0.6) < 1e-5);
+  assert.ok(Math.abs(at('linear', 1) - 1.2) < 1e-5);
+  assert.ok(Math.abs(at('smooth', 1) - 1.2) < 1e-5);
+  assert.equal(lab.keyInterpolation(clip, 1), 'CUBICSPLINE');
+  assert.ok(Math.abs(at('smooth', 0.5) - at('linear', 0.5)) > 0.01, 'Catmull-Rom tangents bend the curve');
+  assert.throws(() => lab.setKey(clip, 1, 0, 'bouncy'), /setKey: interpolation 'bouncy' is not step, linear or smooth/);
+  assert.throws(() => lab.setKey(5, 1, 0), /setKey: animation 5 does not exist \(the scene has 1\)/);
+});

@@ -1,0 +1,463 @@
+//! Clips, the rig they drive and paths in the scene JSON.
+//!
+//! A channel is written as glTF writes a sampler: `times`, flat `values`
+//! (three per key for translation and scale, four for rotation; for
+//! `CUBICSPLINE` in-tangent, value and out-tangent per key) and the
+//! interpolation's glTF name. A scene read from glTF also carries its
+//! `rig` (the joints' constant transforms between bones), so its clips
+//! replay exactly; a scene whose clips drive the bones' own animations
+//! leaves `rig` out.
+
+use glam::{Mat4, Quat, Vec3};
+use serde::{Deserialize, Serialize};
+
+use super::scene::{validate_bone_transform, PoseDoc, SceneError};
+use crate::rig::animation::{Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target};
+use crate::rig::path::{BezierPath, PathAnimation, Timing};
+use crate::rig::skeleton::{first_non_finite, Skeleton};
+
+/// One clip as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClipDoc {
+    /// Its name.
+    #[serde(default)]
+    pub name: String,
+    /// Its channels.
+    pub channels: Vec<ChannelDoc>,
+}
+
+/// One channel as written, in glTF's terms.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChannelDoc {
+    /// The bone it drives.
+    pub bone: u32,
+    /// `"translation"`, `"rotation"` or `"scale"`.
+    pub path: String,
+    /// `"STEP"`, `"LINEAR"` or `"CUBICSPLINE"`.
+    pub interpolation: String,
+    /// Key times in seconds, not decreasing.
+    pub times: Vec<f32>,
+    /// Values, flat; see the module documentation.
+    pub values: Vec<f32>,
+}
+
+/// The rig of a scene read from glTF, one entry per bone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RigDoc {
+    /// `B_j`, column-major.
+    pub between: Vec<[f32; 16]>,
+    /// The joints' local transforms where no channel drives them.
+    pub rest: Vec<PoseDoc>,
+    /// `U_j`, `[x, y, z, w]`.
+    pub turns: Vec<[f32; 4]>,
+    /// Bones with no joint (an added common root).
+    pub fixed: Vec<bool>,
+}
+
+/// A path as written (DESIGN.md §7 "Path animation").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathDoc {
+    /// A label.
+    #[serde(default)]
+    pub name: String,
+    /// `x, y, z` of `P0 C0 D0 P1 …`, model space.
+    pub points: Vec<f32>,
+    /// The bone that rides it, or `null`.
+    #[serde(default)]
+    pub bone: Option<u32>,
+    /// Seconds from start to end.
+    pub duration: f32,
+    /// `"uniform"`, `"ease"` or `"naive"`.
+    pub timing: String,
+}
+
+fn target_name(target: Target) -> &'static str {
+    match target {
+        Target::Translation => "translation",
+        Target::Rotation => "rotation",
+        Target::Scale => "scale",
+    }
+}
+
+/// The glTF name of an interpolation.
+pub fn interpolation_name(interpolation: Interpolation) -> &'static str {
+    match interpolation {
+        Interpolation::Step => "STEP",
+        Interpolation::Linear => "LINEAR",
+        Interpolation::CubicSpline => "CUBICSPLINE",
+    }
+}
+
+/// The interpolation with glTF name `name`.
+pub fn interpolation_from_name(name: &str) -> Option<Interpolation> {
+    match name {
+        "STEP" => Some(Interpolation::Step),
+        "LINEAR" => Some(Interpolation::Linear),
+        "CUBICSPLINE" => Some(Interpolation::CubicSpline),
+        _ => None,
+    }
+}
+
+fn check_finite(field: &str, values: &[f32]) -> Result<(), SceneError> {
+    match first_non_finite(field, values) {
+        None => Ok(()),
+        Some((field, value)) => Err(SceneError::NonFinite { field, value }),
+    }
+}
+
+fn unknown(field: String, found: &str, expected: &str) -> SceneError {
+    SceneError::UnknownName {
+        field,
+        found: found.to_owned(),
+        expected: expected.to_owned(),
+    }
+}
+
+/// The clips as written.
+pub fn clip_docs(animation: &Animation) -> Vec<ClipDoc> {
+    animation
+        .clips
+        .iter()
+        .map(|clip| ClipDoc {
+            name: clip.name.clone(),
+            channels: clip
+                .channels
+                .iter()
+                .map(|channel| {
+                    let width = if channel.target == Target::Rotation {
+                        4
+                    } else {
+                        3
+                    };
+                    let cubic = channel.interpolation == Interpolation::CubicSpline
+                        && channel.tangents.len() == channel.values.len();
+                    let values = channel
+                        .values
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(k, value)| {
+                            let keys = if cubic {
+                                vec![channel.tangents[k][0], *value, channel.tangents[k][1]]
+                            } else {
+                                vec![*value]
+                            };
+                            keys.into_iter()
+                                .flat_map(move |v| v.into_iter().take(width))
+                        })
+                        .collect();
+                    ChannelDoc {
+                        bone: channel.bone as u32,
+                        path: target_name(channel.target).to_owned(),
+                        interpolation: interpolation_name(if cubic {
+                            Interpolation::CubicSpline
+                        } else if channel.interpolation == Interpolation::CubicSpline {
+                            Interpolation::Linear
+                        } else {
+                            channel.interpolation
+                        })
+                        .to_owned(),
+                        times: channel.times.clone(),
+                        values,
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The rig as written, or `None` when it is the skeleton's own.
+pub fn rig_doc(animation: &Animation, skeleton: &Skeleton) -> Option<RigDoc> {
+    let rig = &animation.rig;
+    if rig.parents.len() != skeleton.len() || rig.is_of_skeleton(skeleton) {
+        return None;
+    }
+    // `x + 0.0` writes −0 as 0, so that the same file read through
+    // different routes (some of which drop the sign of zero) saves alike.
+    let plain = |values: &mut [f32]| values.iter_mut().for_each(|v| *v += 0.0);
+    Some(RigDoc {
+        between: rig
+            .between
+            .iter()
+            .map(|m| {
+                let mut cols = m.to_cols_array();
+                plain(&mut cols);
+                cols
+            })
+            .collect(),
+        rest: rig
+            .rest
+            .iter()
+            .map(|local| {
+                let (mut r, mut t, mut s) = (
+                    local.rotation.to_array(),
+                    local.translation.to_array(),
+                    local.scale.to_array(),
+                );
+                plain(&mut r);
+                plain(&mut t);
+                plain(&mut s);
+                PoseDoc {
+                    rotation: Some(r),
+                    translation: Some(t),
+                    scale: Some(s),
+                }
+            })
+            .collect(),
+        turns: rig
+            .turns
+            .iter()
+            .map(|q| {
+                let mut q = q.to_array();
+                plain(&mut q);
+                q
+            })
+            .collect(),
+        fixed: rig.fixed.clone(),
+    })
+}
+
+/// The paths as written.
+pub fn path_docs(paths: &[PathAnimation]) -> Vec<PathDoc> {
+    paths
+        .iter()
+        .map(|path| PathDoc {
+            name: path.name.clone(),
+            points: path
+                .path
+                .points()
+                .iter()
+                .flat_map(|p| p.to_array())
+                .collect(),
+            bone: path.bone.map(|b| b as u32),
+            duration: path.duration,
+            timing: path.timing.name().to_owned(),
+        })
+        .collect()
+}
+
+fn validate_rig(doc: Option<&RigDoc>, skeleton: &Skeleton) -> Result<Rig, SceneError> {
+    let Some(doc) = doc else {
+        return Ok(Rig::of_skeleton(skeleton));
+    };
+    let bones = skeleton.len();
+    for (field, found) in [
+        ("rig.between", doc.between.len()),
+        ("rig.rest", doc.rest.len()),
+        ("rig.turns", doc.turns.len()),
+        ("rig.fixed", doc.fixed.len()),
+    ] {
+        if found != bones {
+            return Err(SceneError::WrongLength {
+                field: field.to_owned(),
+                expected: format!("one entry per bone ({bones})"),
+                found,
+            });
+        }
+    }
+    let mut rig = Rig::of_skeleton(skeleton);
+    for bone in 0..bones {
+        check_finite(&format!("rig.between[{bone}]"), &doc.between[bone])?;
+        rig.between[bone] = Mat4::from_cols_array(&doc.between[bone]);
+        let rest = validate_bone_transform(&format!("rig.rest[{bone}]"), &doc.rest[bone])?;
+        rig.rest[bone] = LocalTransform {
+            translation: rest.translation,
+            rotation: rest.rotation,
+            scale: rest.scale,
+        };
+        let turn = validate_bone_transform(
+            &format!("rig.turns[{bone}]"),
+            &PoseDoc {
+                rotation: Some(doc.turns[bone]),
+                ..PoseDoc::default()
+            },
+        )?;
+        rig.turns[bone] = turn.rotation;
+        rig.fixed[bone] = doc.fixed[bone];
+    }
+    Ok(rig)
+}
+
+fn validate_channel(field: &str, doc: &ChannelDoc, rig: &Rig) -> Result<Channel, SceneError> {
+    let bone = doc.bone as usize;
+    let bone_count = rig.parents.len();
+    if bone >= bone_count || rig.fixed[bone] {
+        return Err(SceneError::BoneOutOfRange {
+            field: format!("{field}.bone"),
+            bone,
+            bone_count,
+        });
+    }
+    let (target, width) = match doc.path.as_str() {
+        "translation" => (Target::Translation, 3),
+        "rotation" => (Target::Rotation, 4),
+        "scale" => (Target::Scale, 3),
+        other => {
+            return Err(unknown(
+                format!("{field}.path"),
+                other,
+                "translation, rotation or scale",
+            ))
+        }
+    };
+    let interpolation = interpolation_from_name(&doc.interpolation).ok_or_else(|| {
+        unknown(
+            format!("{field}.interpolation"),
+            &doc.interpolation,
+            "STEP, LINEAR or CUBICSPLINE",
+        )
+    })?;
+    check_finite(&format!("{field}.times"), &doc.times)?;
+    check_finite(&format!("{field}.values"), &doc.values)?;
+    if doc.times.is_empty() {
+        return Err(SceneError::WrongLength {
+            field: format!("{field}.times"),
+            expected: "at least one key".to_owned(),
+            found: 0,
+        });
+    }
+    if let Some(k) = doc.times.windows(2).position(|w| w[1] < w[0]) {
+        return Err(SceneError::KeysOutOfOrder {
+            field: format!("{field}.times[{}]", k + 1),
+        });
+    }
+    if doc.times[0] < 0.0 {
+        return Err(SceneError::KeysOutOfOrder {
+            field: format!("{field}.times[0]"),
+        });
+    }
+    let per_key = if interpolation == Interpolation::CubicSpline {
+        3
+    } else {
+        1
+    } * width;
+    if doc.values.len() != per_key * doc.times.len() {
+        return Err(SceneError::WrongLength {
+            field: format!("{field}.values"),
+            expected: format!("{} ({per_key} per key)", per_key * doc.times.len()),
+            found: doc.values.len(),
+        });
+    }
+    let vectors: Vec<[f32; 4]> = doc
+        .values
+        .chunks_exact(width)
+        .map(|v| std::array::from_fn(|k| v.get(k).copied().unwrap_or(0.0)))
+        .collect();
+    let (values, tangents): (Vec<[f32; 4]>, Vec<[[f32; 4]; 2]>) =
+        if interpolation == Interpolation::CubicSpline {
+            vectors
+                .chunks_exact(3)
+                .map(|key| (key[1], [key[0], key[2]]))
+                .unzip()
+        } else {
+            (vectors, Vec::new())
+        };
+    if target == Target::Rotation {
+        if let Some(k) = values
+            .iter()
+            .position(|q| Quat::from_array(*q).length() < 1e-6)
+        {
+            return Err(SceneError::ZeroQuaternion {
+                field: format!("{field}.values (key {k})"),
+            });
+        }
+    }
+    Ok(Channel {
+        bone,
+        target,
+        times: doc.times.clone(),
+        values,
+        tangents,
+        interpolation,
+    })
+}
+
+/// Validates the clips against the rig (`doc_rig`, or the skeleton's own).
+pub fn validate_animation(
+    clips: &[ClipDoc],
+    doc_rig: Option<&RigDoc>,
+    skeleton: &Skeleton,
+) -> Result<Animation, SceneError> {
+    let rig = validate_rig(doc_rig, skeleton)?;
+    let clips = clips
+        .iter()
+        .enumerate()
+        .map(|(c, clip)| {
+            let channels = clip
+                .channels
+                .iter()
+                .enumerate()
+                .map(|(k, channel)| {
+                    validate_channel(&format!("animations[{c}].channels[{k}]"), channel, &rig)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut clip = Clip {
+                name: clip.name.clone(),
+                duration: 0.0,
+                channels,
+            };
+            clip.duration = clip.last_key_time();
+            Ok(clip)
+        })
+        .collect::<Result<Vec<_>, SceneError>>()?;
+    Ok(Animation { rig, clips })
+}
+
+/// Validates the paths.
+pub fn validate_paths(
+    docs: &[PathDoc],
+    bone_count: usize,
+) -> Result<Vec<PathAnimation>, SceneError> {
+    docs.iter()
+        .enumerate()
+        .map(|(k, doc)| {
+            let field = format!("paths[{k}]");
+            if doc.points.len() % 3 != 0 {
+                return Err(SceneError::WrongLength {
+                    field: format!("{field}.points"),
+                    expected: "x, y, z per control point".to_owned(),
+                    found: doc.points.len(),
+                });
+            }
+            check_finite(&format!("{field}.points"), &doc.points)?;
+            let points = doc.points.chunks_exact(3).map(Vec3::from_slice).collect();
+            let path = BezierPath::new(points).map_err(|error| SceneError::Path {
+                field: format!("{field}.points"),
+                error,
+            })?;
+            if let Some(bone) = doc.bone {
+                if bone as usize >= bone_count {
+                    return Err(SceneError::BoneOutOfRange {
+                        field: format!("{field}.bone"),
+                        bone: bone as usize,
+                        bone_count,
+                    });
+                }
+            }
+            check_finite(&format!("{field}.duration"), &[doc.duration])?;
+            if doc.duration <= 0.0 {
+                return Err(SceneError::NotPositive {
+                    field: format!("{field}.duration"),
+                    value: doc.duration,
+                });
+            }
+            let timing = Timing::from_name(&doc.timing).ok_or_else(|| {
+                unknown(
+                    format!("{field}.timing"),
+                    &doc.timing,
+                    "uniform, ease or naive",
+                )
+            })?;
+            Ok(PathAnimation {
+                name: doc.name.clone(),
+                path,
+                bone: doc.bone.map(|b| b as usize),
+                duration: doc.duration,
+                timing,
+            })
+        })
+        .collect()
+}
