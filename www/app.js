@@ -19,14 +19,16 @@ import { createWeightsMode } from './modes/weights.js';
 import { createIkMode } from './modes/ik.js';
 import { createMorphMode } from './modes/morph.js';
 import { createLessonsMode } from './modes/lessons.js';
+import { createAnimateMode } from './modes/animate.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
 
 const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers', 'leg', 'arm',
-  'face'];
+  'face', 'walk', 'path'];
 // Lab calls after which the page redraws, when made from the console.
 const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights',
   'setLocked', 'paintDab', 'setQuantised', 'setAnimationTime', 'solveIk', 'setLimits',
-  'setMorphWeights']);
+  'setMorphWeights', 'addAnimation', 'setKey', 'removeKey', 'moveKey', 'setKeyInterpolation', 'addPath', 'setPathPoint',
+  'setPathTiming', 'applyPaths']);
 
 let viewer = null;
 let lab = null;
@@ -75,6 +77,7 @@ const modes = {
   weights: createWeightsMode(app, vertexPanel),
   ik: createIkMode(app),
   morph: createMorphMode(app),
+  animate: createAnimateMode(app),
   lessons: createLessonsMode(app),
 };
 
@@ -388,6 +391,7 @@ async function start() {
     ...modes.weights.api,
     ...modes.ik.api,
     ...modes.morph.api,
+    ...modes.animate.api,
     ...modes.lessons.api,
     lockBone(bone, locked = true) { lab.setLocked(bone, locked); boneList.build(); },
     selectBone,

@@ -8,7 +8,7 @@ use glam::{Quat, Vec2, Vec3};
 use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
 /// The names `Lab.example` accepts, in the order the page lists them.
-pub const EXAMPLE_NAMES: [&str; 10] = [
+pub const EXAMPLE_NAMES: [&str; 12] = [
     "two-bone",
     "two-bone-smooth",
     "y-junction",
@@ -19,6 +19,8 @@ pub const EXAMPLE_NAMES: [&str; 10] = [
     "leg",
     "arm",
     "face",
+    "walk",
+    "path",
 ];
 
 /// Builds the example called `name`, or `None` for an unknown name.
@@ -34,6 +36,8 @@ pub fn example(name: &str) -> Option<Scene> {
         "leg" => super::limbs::leg(),
         "arm" => super::limbs::arm(),
         "face" => super::face::face(),
+        "walk" => super::motion::walk(),
+        "path" => super::motion::path(),
         _ => return None,
     };
     // The examples are fixed data covered by tests; a failure here is a bug

@@ -36,6 +36,19 @@ fn cone(swing: f32, twist: f32) -> LimitDoc {
 /// the `blend` fraction of each segment next to it.
 fn strip(joints: &[Vec3], half_width: f32, rows: usize, blend: f32) -> MeshBuilder {
     let mut mesh = MeshBuilder::default();
+    strip_into(&mut mesh, joints, 0, half_width, rows, blend);
+    mesh
+}
+
+/// [`strip`] added to `mesh`, its bones numbered from `first_bone`.
+pub(super) fn strip_into(
+    mesh: &mut MeshBuilder,
+    joints: &[Vec3],
+    first_bone: u32,
+    half_width: f32,
+    rows: usize,
+    blend: f32,
+) {
     let segments = joints.len() - 1;
     let mut previous: Option<[u32; 2]> = None;
     for k in 0..segments {
@@ -43,17 +56,18 @@ fn strip(joints: &[Vec3], half_width: f32, rows: usize, blend: f32) -> MeshBuild
         let along = (end - start).normalize();
         let across = Vec3::new(-along.y, along.x, 0.0) * half_width;
         let first = if k == 0 { 0 } else { 1 };
+        let own = first_bone + k as u32;
         for row in first..=rows {
             let t = row as f32 / rows as f32;
             let centre = start.lerp(end, t);
             // Weight of the neighbouring bone near each end of the segment.
-            let mut pairs = vec![(k as u32, 1.0_f32)];
+            let mut pairs = vec![(own, 1.0_f32)];
             if k > 0 && t < blend {
                 let other = 0.5 * (1.0 - t / blend);
-                pairs = vec![(k as u32, 1.0 - other), (k as u32 - 1, other)];
+                pairs = vec![(own, 1.0 - other), (own - 1, other)];
             } else if k + 1 < segments && t > 1.0 - blend {
                 let other = 0.5 * (1.0 - (1.0 - t) / blend);
-                pairs = vec![(k as u32, 1.0 - other), (k as u32 + 1, other)];
+                pairs = vec![(own, 1.0 - other), (own + 1, other)];
             }
             pairs.retain(|&(_, w)| w > 0.0);
             let row_vertices = [
@@ -69,7 +83,6 @@ fn strip(joints: &[Vec3], half_width: f32, rows: usize, blend: f32) -> MeshBuild
             previous = Some(row_vertices);
         }
     }
-    mesh
 }
 
 /// Seed 004's leg, from the side: hip, knee and ankle down the −Y axis and

@@ -9,4 +9,5 @@ mod face;
 pub mod glb;
 pub mod gltf;
 mod limbs;
+mod motion;
 pub mod scene;

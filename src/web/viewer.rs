@@ -154,17 +154,24 @@ impl Viewer {
         self.frames
     }
 
-    /// Points the camera at the whole mesh: `"2d"` an orthographic front view,
+    /// Points the camera at the whole mesh (and any path a bone rides):
+    /// `"2d"` an orthographic front view,
     /// `"3d"` a perspective view from above the side, `"auto"` picks 2D for a
     /// mesh that lies in one plane facing the viewer.
     #[wasm_bindgen(js_name = frameScene)]
     pub fn frame_scene(&mut self, lab: &JsLab, view: &str) -> Result<(), JsError> {
         let positions = &lab.inner.scene().mesh.positions_model;
         let bones = lab.inner.scene().skeleton.model_from_bone_rest();
+        let paths = lab
+            .inner
+            .paths()
+            .iter()
+            .flat_map(|p| p.path.points().iter().copied());
         let points = positions
             .iter()
             .copied()
-            .chain(bones.iter().map(|m| m.transform_point3(Vec3::ZERO)));
+            .chain(bones.iter().map(|m| m.transform_point3(Vec3::ZERO)))
+            .chain(paths);
         let (min, max) = points.fold(
             (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
             |(lo, hi), p| (lo.min(p), hi.max(p)),

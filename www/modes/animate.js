@@ -1,0 +1,365 @@
+// The Animate mode (seed 004): keyframe clips on a timeline and bones
+// riding Bézier paths. Pose a bone, press K: the pose is a key at the
+// playhead. Keys interpolate step, linear or smooth (glTF CUBICSPLINE with
+// Catmull-Rom tangents); the graph shows the selected bone's angle over
+// time, so the three are told apart at a glance. A path's arc-length table
+// is drawn as ticks and its timing as markers at equal time steps.
+import { $ } from '../dom.js';
+import { t } from '../i18n.js';
+import { createTimeline } from '../parts/timeline.js';
+import { createPathLayer } from '../parts/paths.js';
+
+const GRAPH_SAMPLES = 240;
+const HOW = { STEP: 'step', LINEAR: 'linear', CUBICSPLINE: 'smooth' };
+
+/** The Animate mode of `app` (see app.js for what `app` offers). */
+export function createAnimateMode(app) {
+  let time = 0;
+  let playing = false;
+  let playStart = 0;
+  let selectedKey = null;
+  let active = false;
+  let shownFor = null;
+
+  const clip = () => {
+    const value = Number($('#anim-clip').value);
+    return Number.isInteger(value) && value >= 0 && value < app.lab.animationNames().length ? value : -1;
+  };
+  const path = () => (app.lab.pathCount() > 0 ? Math.min(Number($('#path-pick').value) || 0, app.lab.pathCount() - 1) : -1);
+  const entries = () => 2 ** Number($('#path-entries').value);
+
+  /** The time everything runs to: the longest of the clip and the paths. */
+  function duration() {
+    let longest = clip() >= 0 ? app.lab.animationDuration(clip()) : 0;
+    for (let k = 0; k < app.lab.pathCount(); k++) longest = Math.max(longest, app.lab.path(k).duration);
+    return longest;
+  }
+
+  /** Poses the scene at `seconds`: the clip first, then the paths. */
+  function setTime(seconds) {
+    time = Math.max(0, Number(seconds) || 0);
+    if (clip() >= 0) app.lab.setAnimationTime(clip(), time);
+    if (app.lab.pathCount() > 0) app.lab.applyPaths(time, entries());
+    app.requestRender();
+  }
+
+  function frame(now) {
+    if (!playing || !active) return;
+    const length = duration();
+    let seconds = (now - playStart) / 1000;
+    if (seconds > length) {
+      if ($('#anim-loop').checked && length > 0) {
+        seconds %= length;
+      } else {
+        seconds = length;
+        pause();
+      }
+    }
+    setTime(seconds);
+    if (playing) requestAnimationFrame(frame);
+  }
+
+  function play() {
+    if (playing || duration() <= 0) return;
+    app.lab.checkpoint();
+    if (time >= duration() - 1e-3) time = 0;
+    playing = true;
+    playStart = performance.now() - time * 1000;
+    $('#anim-play').setAttribute('aria-pressed', 'true');
+    $('#anim-play').textContent = t('pause', 'Pause');
+    requestAnimationFrame(frame);
+  }
+
+  function pause() {
+    playing = false;
+    $('#anim-play').setAttribute('aria-pressed', 'false');
+    $('#anim-play').textContent = t('play', 'Play');
+  }
+
+  // ----- keys -----
+
+  function ensureClip() {
+    if (clip() >= 0) return clip();
+    const index = app.lab.addAnimation(t('anim.newName', 'clip') + ` ${app.lab.animationNames().length + 1}`);
+    listClips(index);
+    return index;
+  }
+
+  function setKey() {
+    const bone = app.viewer.selectedBone();
+    if (bone < 0) {
+      app.showNotice(t('anim.pickBone', 'Select a bone first: click it in the view or in the Bones list.'));
+      return;
+    }
+    pause();
+    app.lab.checkpoint();
+    const index = ensureClip();
+    const how = app.lab.keyInterpolation(index, bone);
+    try {
+      app.lab.setKey(index, bone, time, how ? HOW[how] : $('#anim-interp').value);
+    } catch (error) {
+      app.showNotice(error.message, 'error');
+      return;
+    }
+    selectedKey = { bone, time };
+    app.requestRender();
+  }
+
+  function deleteKey() {
+    const index = clip();
+    const bone = app.viewer.selectedBone();
+    const key = selectedKey ?? (bone >= 0 ? { bone, time } : null);
+    if (index < 0 || !key) return;
+    app.lab.checkpoint();
+    if (app.lab.removeKey(index, key.bone, key.time)) {
+      selectedKey = null;
+      setTime(time);
+    }
+  }
+
+  function setInterpolation() {
+    const index = clip();
+    const bone = app.viewer.selectedBone();
+    if (index < 0 || bone < 0 || app.lab.keyTimes(index, bone).length === 0) return;
+    app.lab.checkpoint();
+    app.lab.setKeyInterpolation(index, bone, $('#anim-interp').value);
+    setTime(time);
+  }
+
+  const timeline = createTimeline(app, {
+    clip,
+    time: () => time,
+    setTime: (seconds) => { pause(); setTime(seconds); },
+    selectedKey: () => selectedKey,
+    selectKey: (key) => { selectedKey = key; app.requestRender(); },
+    keyMoved(bone, from, to) {
+      app.lab.checkpoint();
+      app.lab.moveKey(clip(), bone, from, to);
+      selectedKey = { bone, time: to };
+      setTime(time);
+    },
+  });
+
+  const pathLayer = createPathLayer(app, {
+    path: () => ($('#path-show').checked ? path() : -1),
+    entries,
+    pathEdited: () => { setTime(time); showPathError(); },
+  });
+
+  // ----- the graph of the selected bone's angle -----
+
+  function drawGraph() {
+    const canvas = $('#anim-graph');
+    const context = canvas.getContext('2d');
+    const { width, height } = canvas;
+    context.clearRect(0, 0, width, height);
+    const index = clip();
+    const bone = app.viewer.selectedBone();
+    const keys = index >= 0 && bone >= 0 ? app.lab.keyTimes(index, bone) : [];
+    $('#anim-graph-note').hidden = keys.length > 0;
+    canvas.hidden = keys.length === 0;
+    if (!keys.length) return;
+    const length = Math.max(app.lab.animationDuration(index), 1e-3);
+    // rotationCurve samples the clip without touching the pose on screen.
+    const angles = Array.from(app.lab.rotationCurve(index, bone, GRAPH_SAMPLES)).map((a) => (a * 180) / Math.PI);
+    const low = Math.min(-10, ...angles);
+    const high = Math.max(10, ...angles);
+    const pad = 36;
+    const x = (seconds) => pad + ((width - 2 * pad) * seconds) / length;
+    const y = (degrees) => height - pad / 2 - ((height - pad) * (degrees - low)) / (high - low);
+    context.font = '18px system-ui, sans-serif';
+    context.fillStyle = '#5f6b7a';
+    context.strokeStyle = '#c9d1db';
+    context.lineWidth = 1;
+    context.beginPath();
+    context.moveTo(pad, y(0));
+    context.lineTo(width - pad, y(0));
+    context.stroke();
+    context.fillText(`${Math.round(high)}°`, 2, y(high) + 14);
+    context.fillText(`${Math.round(low)}°`, 2, y(low));
+    context.fillText('0°', 2, y(0) + 6);
+    context.strokeStyle = '#0072b2';
+    context.lineWidth = 3;
+    context.beginPath();
+    angles.forEach((a, k) => {
+      const px = x((length * k) / (GRAPH_SAMPLES - 1));
+      (k ? context.lineTo : context.moveTo).call(context, px, y(a));
+    });
+    context.stroke();
+    context.fillStyle = '#d55e00';
+    for (const key of keys) {
+      const k = Math.round((key / length) * (GRAPH_SAMPLES - 1));
+      context.beginPath();
+      context.arc(x(key), y(angles[Math.min(k, GRAPH_SAMPLES - 1)]), 6, 0, 2 * Math.PI);
+      context.fill();
+    }
+    context.strokeStyle = '#1a1a1a';
+    context.lineWidth = 1.5;
+    context.beginPath();
+    context.moveTo(x(Math.min(time, length)), 4);
+    context.lineTo(x(Math.min(time, length)), height - 4);
+    context.stroke();
+  }
+
+  // ----- paths -----
+
+  function showPathError() {
+    const index = path();
+    $('#path-panel').hidden = false;
+    $('#path-controls').hidden = index < 0;
+    $('output[for="path-entries"]').textContent = String(entries());
+    if (index < 0) {
+      $('#path-error').textContent = '';
+      return;
+    }
+    $('#path-timing').value = app.lab.path(index).timing;
+    const e = app.lab.pathError(index, entries());
+    const percent = (value) => ((100 * Math.abs(value)) / e.exactLength).toPrecision(2);
+    $('#path-error').textContent = `${entries()} ${t('path.entries', 'entries')}: `
+      + `${t('path.length', 'length')} ${e.length.toFixed(4)} (${t('path.integrated', 'integrated')} ${e.exactLength.toFixed(4)}, `
+      + `${percent(e.lengthError)} % ${t('path.short', 'short')}); `
+      + `${t('path.lookup', 'lookup error up to')} ${e.lookupError.toPrecision(2)} (${percent(e.lookupError)} %)`;
+  }
+
+  function newPath() {
+    const bone = app.viewer.selectedBone();
+    const origin = bone >= 0 ? app.lab.boneOrigin(bone) : [0, 0, 0];
+    const [ox, oy, oz] = origin;
+    // An S through the bone's origin, two segments, in the view plane.
+    const points = [
+      [ox - 2, oy, oz], [ox - 1.9, oy + 0.1, oz], [ox - 0.7, oy + 2, oz], [ox, oy, oz],
+      [ox + 0.7, oy - 2, oz], [ox + 1.9, oy - 0.1, oz], [ox + 2, oy, oz],
+    ].flat();
+    app.lab.checkpoint();
+    const index = app.lab.addPath({ points, bone: bone >= 0 ? bone : null, duration: 4, timing: $('#path-timing').value });
+    listPaths(index);
+    setTime(time);
+  }
+
+  // ----- the panel -----
+
+  function listClips(select = 0) {
+    const picker = $('#anim-clip');
+    picker.textContent = '';
+    const names = app.lab.animationNames();
+    names.forEach((name, index) => picker.add(new Option(name || `clip ${index + 1}`, String(index))));
+    if (!names.length) picker.add(new Option(t('anim.noClip', '(none yet: press K)'), '-1'));
+    picker.value = String(names.length ? select : -1);
+  }
+
+  function listPaths(select = 0) {
+    const picker = $('#path-pick');
+    picker.textContent = '';
+    for (let k = 0; k < app.lab.pathCount(); k++) picker.add(new Option(app.lab.path(k).name || `path ${k + 1}`, String(k)));
+    picker.value = String(select);
+    picker.hidden = app.lab.pathCount() === 0;
+    showPathError();
+  }
+
+  function showTime() {
+    $('#anim-time').textContent = `${time.toFixed(2)} s / ${duration().toFixed(2)} s`;
+    const index = clip();
+    const bone = app.viewer.selectedBone();
+    const how = index >= 0 && bone >= 0 ? app.lab.keyInterpolation(index, bone) : undefined;
+    if (how && document.activeElement !== $('#anim-interp')) $('#anim-interp').value = HOW[how];
+  }
+
+  $('#anim-play').addEventListener('click', () => (playing ? pause() : play()));
+  $('#anim-key').addEventListener('click', setKey);
+  $('#anim-delete').addEventListener('click', deleteKey);
+  $('#anim-interp').addEventListener('change', setInterpolation);
+  $('#anim-new').addEventListener('click', () => {
+    app.lab.checkpoint();
+    const index = app.lab.addAnimation(`${t('anim.newName', 'clip')} ${app.lab.animationNames().length + 1}`);
+    listClips(index);
+    app.requestRender();
+  });
+  $('#anim-clip').addEventListener('change', () => { selectedKey = null; setTime(0); });
+  $('#path-new').addEventListener('click', newPath);
+  $('#path-pick').addEventListener('change', () => { showPathError(); app.requestRender(); });
+  $('#path-timing').addEventListener('change', () => {
+    if (path() < 0) return;
+    app.lab.checkpoint();
+    app.lab.setPathTiming(path(), $('#path-timing').value);
+    setTime(time);
+  });
+  $('#path-entries').addEventListener('input', () => { showPathError(); setTime(time); });
+  $('#path-show').addEventListener('change', () => app.requestRender());
+
+  window.addEventListener('keydown', (event) => {
+    if (!active || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest?.('input, select, textarea')) return;
+    if (event.key === 'k' || event.key === 'K') {
+      event.preventDefault();
+      setKey();
+    } else if (event.key === 'Delete' || event.key === 'Backspace') {
+      event.preventDefault();
+      deleteKey();
+    } else if (event.key === ' ') {
+      event.preventDefault();
+      if (playing) pause();
+      else play();
+    }
+  });
+
+  return {
+    name: 'animate',
+    panel: $('#mode-animate'),
+    tool: 'pose',
+    enter() {
+      active = true;
+      app.setTool('pose');
+      shownFor = null;
+    },
+    leave() {
+      active = false;
+      pause();
+      pathLayer.clear();
+    },
+    update() {
+      if (shownFor !== app.lab) {
+        shownFor = app.lab;
+        selectedKey = null;
+        time = 0;
+        listClips(0);
+        listPaths(0);
+      }
+      showTime();
+      timeline.draw();
+      drawGraph();
+      pathLayer.draw();
+    },
+    caption(name) {
+      if (name === 'walk') {
+        return [t('cap.walk', 'A walk cycle of five keys per joint, smooth (Catmull-Rom): press Play, then pick a knee and set its keys to Step or Linear and watch the angle graph change.')];
+      }
+      if (name === 'path') {
+        return [t('cap.path', 'The fish rides a Bézier path. Squares: equal time steps; dots: the arc-length table. Switch the timing to naive and the squares bunch up where the control points crowd.')];
+      }
+      return [t('cap.animate', 'Keyframes: pick a bone, pose it, press K; move the playhead and repeat. Play interpolates between the keys.')];
+    },
+    sceneChanged() {
+      shownFor = null;
+      pause();
+    },
+    api: {
+      animTime: () => time,
+      setAnimTime: (seconds) => { pause(); setTime(seconds); },
+      playAnimation: play,
+      pauseAnimation: pause,
+      animPlaying: () => playing,
+      setKeyHere: setKey,
+      deleteKeyHere: deleteKey,
+      selectedKey: () => (selectedKey ? { ...selectedKey } : null),
+      timelinePoint: (bone, seconds) => timeline.clientPoint(bone, seconds),
+      rulerPoint: (seconds) => timeline.rulerPoint(seconds),
+      pathHandlePoint: (index) => pathLayer.handlePoint(index),
+      pathMarkers: () => {
+        const index = path();
+        if (index < 0) return [];
+        const { duration: length } = app.lab.path(index);
+        return Array.from({ length: 17 }, (_, k) => Array.from(app.lab.pathPosition(index, (length * k) / 16, entries())));
+      },
+    },
+  };
+}

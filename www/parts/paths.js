@@ -1,0 +1,117 @@
+// The path layer of the Animate mode (seed 004): the selected Bézier path
+// drawn over the view with its control polygon and draggable control
+// points, the arc-length table's entries as ticks, and markers at equal
+// time steps under the path's timing: bunched up under `naive`, evenly
+// spaced under `uniform`. Every point comes from the core, projected by
+// the viewer's camera.
+import { $ } from '../dom.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+/** Markers at equal time steps along the path. */
+export const MARKERS = 16;
+
+function svg(tag, attributes) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+  return element;
+}
+
+const triples = (flat) => Array.from({ length: flat.length / 3 }, (_, k) => [flat[3 * k], flat[3 * k + 1], flat[3 * k + 2]]);
+
+/** The path layer in `#paths` for `app`; `host` offers `path()`, `entries()` and `pathEdited()`. */
+export function createPathLayer(app, host) {
+  const layer = $('#paths');
+  let drag = null;
+  let shown = false;
+
+  const screen = (point) => app.viewer.screenPointOf(new Float32Array(point));
+
+  function clear() {
+    layer.textContent = '';
+    shown = false;
+  }
+
+  function draw() {
+    const path = host.path();
+    if (path < 0) {
+      clear();
+      return;
+    }
+    layer.textContent = '';
+    shown = true;
+    const { points, duration } = app.lab.path(path);
+    const controls = triples(points);
+    const entries = host.entries();
+    let screenPoints;
+    try {
+      // The curve itself, finely sampled (a table of 257 entries is 256 chords).
+      const fine = triples(app.lab.pathTable(path, 257).points).map(screen);
+      layer.append(svg('polyline', { points: fine.map((p) => p.join(',')).join(' '), class: 'path-curve' }));
+      screenPoints = controls.map(screen);
+      // The control polygon: each end point to its neighbouring handles.
+      for (let k = 0; k + 3 < screenPoints.length; k += 3) {
+        for (const [a, b] of [[k, k + 1], [k + 2, k + 3]]) {
+          layer.append(svg('line', {
+            x1: screenPoints[a][0], y1: screenPoints[a][1], x2: screenPoints[b][0], y2: screenPoints[b][1], class: 'path-polygon',
+          }));
+        }
+      }
+      // The table's entries B(u_k): where the chords are summed.
+      for (const p of triples(app.lab.pathTable(path, entries).points).map(screen)) {
+        layer.append(svg('circle', { cx: p[0], cy: p[1], r: 3, class: 'path-tick' }));
+      }
+      // Equal time steps under the chosen timing.
+      for (let k = 0; k <= MARKERS; k++) {
+        const p = screen(app.lab.pathPosition(path, (duration * k) / MARKERS, entries));
+        layer.append(svg('rect', { x: p[0] - 5, y: p[1] - 5, width: 10, height: 10, class: 'path-marker' }));
+      }
+    } catch {
+      // A point behind the camera (3D orbit): draw nothing rather than nonsense.
+      clear();
+      return;
+    }
+    screenPoints.forEach((p, index) => {
+      const handle = svg('circle', {
+        cx: p[0], cy: p[1], r: index % 3 === 0 ? 9 : 7, class: index % 3 === 0 ? 'path-handle end' : 'path-handle', 'data-point': index,
+      });
+      layer.append(handle);
+    });
+  }
+
+  layer.addEventListener('pointerdown', (event) => {
+    const index = event.target.dataset?.point;
+    if (index === undefined) return;
+    event.preventDefault();
+    event.stopPropagation();
+    app.beforeDrag();
+    app.lab.checkpoint();
+    drag = { point: Number(index) };
+  });
+  // On the window: the handle under the pointer is redrawn every frame, and
+  // the layer itself lets the pointer through to the view.
+  window.addEventListener('pointermove', (event) => {
+    if (!drag) return;
+    const path = host.path();
+    const anchor = triples(app.lab.path(path).points)[drag.point];
+    const rect = app.canvas.getBoundingClientRect();
+    const at = app.viewer.modelPointAt(event.clientX - rect.left, event.clientY - rect.top, new Float32Array(anchor));
+    app.lab.setPathPoint(path, drag.point, Array.from(at));
+    host.pathEdited();
+  });
+  const end = () => { drag = null; };
+  window.addEventListener('pointerup', end);
+  window.addEventListener('pointercancel', end);
+
+  return {
+    draw,
+    clear,
+    shown: () => shown,
+    /** Client coordinates of control point `index` (for tests). */
+    handlePoint(index) {
+      const path = host.path();
+      const [x, y] = screen(triples(app.lab.path(path).points)[index]);
+      const rect = app.canvas.getBoundingClientRect();
+      return { x: rect.left + x, y: rect.top + y };
+    },
+  };
+}

@@ -1,0 +1,146 @@
+// The timeline of the Animate mode (seed 004): a time ruler, one row per
+// bone with a diamond per key, and the playhead. Click or drag on the ruler
+// (or an empty spot of a row) to scrub; click a diamond to select its key,
+// drag it to move the key in time. An SVG drawn from the core's key times.
+import { $ } from '../dom.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const LABEL = 84;
+const RULER = 26;
+const ROW = 22;
+/** Key times snap to this (seconds) while dragged: 30 frames a second. */
+const SNAP = 1 / 30;
+
+function svg(tag, attributes, text) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+  if (text !== undefined) element.textContent = text;
+  return element;
+}
+
+/**
+ * The timeline in `#timeline` for `app`; `host` offers `clip()`, `time()`,
+ * `setTime(t)`, `selectedKey()`, `selectKey(key)` and `keyMoved(bone, from, to)`.
+ */
+export function createTimeline(app, host) {
+  const root = $('#timeline');
+  // User units are CSS pixels: the width is the element's own, read per draw.
+  let width = 320;
+  let span = 2;
+  let viewHeight = RULER;
+  let drag = null;
+
+  const x = (time) => LABEL + ((width - LABEL - 12) * time) / span;
+  const timeAt = (px) => Math.max(0, ((px - LABEL) * span) / (width - LABEL - 12));
+
+  /** SVG user units of a pointer event (the SVG scales with the panel). */
+  function local(event) {
+    const rect = root.getBoundingClientRect();
+    return {
+      x: ((event.clientX - rect.left) * width) / rect.width,
+      y: ((event.clientY - rect.top) * viewHeight) / rect.height,
+    };
+  }
+
+  function draw() {
+    // A key being dragged keeps its diamond until it is dropped.
+    if (drag?.kind === 'key') return;
+    root.textContent = '';
+    width = Math.max(200, Math.round(root.clientWidth) || 320);
+    const clip = host.clip();
+    const bones = app.lab.boneCount();
+    const names = app.lab.boneNames();
+    const duration = clip >= 0 ? app.lab.animationDuration(clip) : 0;
+    span = Math.max(2, Math.ceil((duration + 0.25) * 2) / 2);
+    const height = RULER + ROW * bones + 4;
+    // Width 100 % and height auto in the style sheet: the SVG keeps this
+    // aspect ratio, so user units scale alike in x and y.
+    root.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    viewHeight = height;
+    // Ruler: a tick every ½ s, labelled every second.
+    root.append(svg('rect', { x: 0, y: 0, width: width, height: RULER, class: 'ruler' }));
+    for (let t = 0; t <= span + 1e-6; t += 0.5) {
+      const whole = Math.abs(t - Math.round(t)) < 1e-6;
+      root.append(svg('line', { x1: x(t), x2: x(t), y1: whole ? 10 : 17, y2: RULER, class: 'tick' }));
+      if (whole) root.append(svg('text', { x: x(t) + 3, y: 13, class: 'tick-label' }, `${t} s`));
+    }
+    if (duration > 0) root.append(svg('line', { x1: x(duration), x2: x(duration), y1: RULER, y2: height, class: 'end' }));
+    const selectedBone = app.viewer.selectedBone();
+    const selectedKey = host.selectedKey();
+    for (let bone = 0; bone < bones; bone++) {
+      const top = RULER + ROW * bone;
+      root.append(svg('rect', {
+        x: 0, y: top, width: width, height: ROW, class: bone === selectedBone ? 'row selected' : 'row', 'data-bone': bone,
+      }));
+      root.append(svg('text', { x: 6, y: top + 15, class: 'row-label' }, (names[bone] || `bone ${bone}`).slice(0, 11)));
+      if (clip < 0) continue;
+      for (const time of app.lab.keyTimes(clip, bone)) {
+        const chosen = selectedKey && selectedKey.bone === bone && Math.abs(selectedKey.time - time) < 1e-4;
+        const cx = x(time);
+        const cy = top + ROW / 2;
+        root.append(svg('path', {
+          d: `M ${cx} ${cy - 7} L ${cx + 7} ${cy} L ${cx} ${cy + 7} L ${cx - 7} ${cy} Z`,
+          class: chosen ? 'key chosen' : 'key',
+          'data-bone': bone,
+          'data-time': time,
+        }));
+      }
+    }
+    const head = x(host.time());
+    root.append(svg('line', { x1: head, x2: head, y1: 0, y2: height, class: 'playhead' }));
+  }
+
+  root.addEventListener('pointerdown', (event) => {
+    event.preventDefault();
+    root.setPointerCapture(event.pointerId);
+    const at = local(event);
+    const target = event.target;
+    if (target.classList?.contains('key')) {
+      const bone = Number(target.dataset.bone);
+      const time = Number(target.dataset.time);
+      app.selectBone(bone);
+      host.selectKey({ bone, time });
+      drag = { kind: 'key', bone, from: time, to: time, element: target, startX: at.x };
+    } else {
+      if (at.y > RULER) {
+        const bone = Math.floor((at.y - RULER) / ROW);
+        if (bone >= 0 && bone < app.lab.boneCount()) app.selectBone(bone);
+      }
+      host.selectKey(null);
+      drag = { kind: 'scrub' };
+      host.setTime(timeAt(at.x));
+    }
+  });
+  root.addEventListener('pointermove', (event) => {
+    if (!drag) return;
+    const at = local(event);
+    if (drag.kind === 'scrub') {
+      host.setTime(timeAt(at.x));
+      return;
+    }
+    drag.to = Math.max(0, Math.round(timeAt(x(drag.from) + at.x - drag.startX) / SNAP) * SNAP);
+    drag.element.setAttribute('transform', `translate(${x(drag.to) - x(drag.from)} 0)`);
+  });
+  const end = () => {
+    if (drag?.kind === 'key' && Math.abs(drag.to - drag.from) > 1e-4) host.keyMoved(drag.bone, drag.from, drag.to);
+    drag = null;
+  };
+  root.addEventListener('pointerup', end);
+  root.addEventListener('pointercancel', end);
+
+  return {
+    draw,
+    /** Client coordinates of `bone`'s row at `time` (for tests and lessons). */
+    clientPoint(bone, time) {
+      const rect = root.getBoundingClientRect();
+      const scale = rect.width / width;
+      return { x: rect.left + x(time) * scale, y: rect.top + (RULER + ROW * bone + ROW / 2) * scale };
+    },
+    /** Client coordinates of the ruler at `time`. */
+    rulerPoint(time) {
+      const rect = root.getBoundingClientRect();
+      const scale = rect.width / width;
+      return { x: rect.left + x(time) * scale, y: rect.top + (RULER / 2) * scale };
+    },
+  };
+}
