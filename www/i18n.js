@@ -85,6 +85,8 @@ const LABELS = {
     'anim.loop': 'Schleife',
     'anim.key': 'Key setzen (K)',
     'anim.delete': 'Key löschen',
+    'anim.morphKey': 'Morph-Gewichte als Key',
+    'anim.morphRow': 'Morphs',
     'anim.interp': 'Zwischen den Keys',
     'anim.step': 'Stufe',
     'anim.linear': 'Linear (Slerp)',

@@ -12,7 +12,9 @@ use glam::{Mat4, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::scene::{validate_bone_transform, PoseDoc, SceneError};
-use crate::rig::animation::{Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target};
+use crate::rig::animation::{
+    Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target, WeightsChannel,
+};
 use crate::rig::path::{BezierPath, PathAnimation, Timing};
 use crate::rig::skeleton::{first_non_finite, Skeleton};
 
@@ -31,9 +33,11 @@ pub struct ClipDoc {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChannelDoc {
-    /// The bone it drives.
-    pub bone: u32,
-    /// `"translation"`, `"rotation"` or `"scale"`.
+    /// The bone it drives; absent for `"weights"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bone: Option<u32>,
+    /// `"translation"`, `"rotation"`, `"scale"`, or `"weights"` (the morph
+    /// target weights, one value per target per key).
     pub path: String,
     /// `"STEP"`, `"LINEAR"` or `"CUBICSPLINE"`.
     pub interpolation: String,
@@ -150,7 +154,7 @@ pub fn clip_docs(animation: &Animation) -> Vec<ClipDoc> {
                         })
                         .collect();
                     ChannelDoc {
-                        bone: channel.bone as u32,
+                        bone: Some(channel.bone as u32),
                         path: target_name(channel.target).to_owned(),
                         interpolation: interpolation_name(if cubic {
                             Interpolation::CubicSpline
@@ -164,9 +168,43 @@ pub fn clip_docs(animation: &Animation) -> Vec<ClipDoc> {
                         values,
                     }
                 })
+                .chain(clip.weights.as_ref().map(weights_doc))
                 .collect(),
         })
         .collect()
+}
+
+/// The morph weights' channel as written.
+fn weights_doc(channel: &WeightsChannel) -> ChannelDoc {
+    let n = channel.targets();
+    let cubic = channel.interpolation == Interpolation::CubicSpline
+        && channel.tangents.len() == 2 * channel.values.len();
+    let values = if cubic {
+        (0..channel.times.len())
+            .flat_map(|k| {
+                let tangents = &channel.tangents[2 * n * k..2 * n * (k + 1)];
+                tangents[..n]
+                    .iter()
+                    .chain(&channel.values[n * k..n * (k + 1)])
+                    .chain(&tangents[n..])
+                    .copied()
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    } else {
+        channel.values.clone()
+    };
+    let interpolation = match channel.interpolation {
+        Interpolation::CubicSpline if !cubic => Interpolation::Linear,
+        other => other,
+    };
+    ChannelDoc {
+        bone: None,
+        path: "weights".to_owned(),
+        interpolation: interpolation_name(interpolation).to_owned(),
+        times: channel.times.clone(),
+        values,
+    }
 }
 
 /// The rig as written, or `None` when it is the skeleton's own.
@@ -281,28 +319,10 @@ fn validate_rig(doc: Option<&RigDoc>, skeleton: &Skeleton) -> Result<Rig, SceneE
     Ok(rig)
 }
 
-fn validate_channel(field: &str, doc: &ChannelDoc, rig: &Rig) -> Result<Channel, SceneError> {
-    let bone = doc.bone as usize;
-    let bone_count = rig.parents.len();
-    if bone >= bone_count || rig.fixed[bone] {
-        return Err(SceneError::BoneOutOfRange {
-            field: format!("{field}.bone"),
-            bone,
-            bone_count,
-        });
-    }
-    let (target, width) = match doc.path.as_str() {
-        "translation" => (Target::Translation, 3),
-        "rotation" => (Target::Rotation, 4),
-        "scale" => (Target::Scale, 3),
-        other => {
-            return Err(unknown(
-                format!("{field}.path"),
-                other,
-                "translation, rotation or scale",
-            ))
-        }
-    };
+/// Checks what every channel shares: the interpolation's name, finite key
+/// times that do not decrease and start at 0 or later, and `width` values
+/// per key (three times that for `CUBICSPLINE`).
+fn validate_keys(field: &str, doc: &ChannelDoc, width: usize) -> Result<Interpolation, SceneError> {
     let interpolation = interpolation_from_name(&doc.interpolation).ok_or_else(|| {
         unknown(
             format!("{field}.interpolation"),
@@ -341,6 +361,32 @@ fn validate_channel(field: &str, doc: &ChannelDoc, rig: &Rig) -> Result<Channel,
             found: doc.values.len(),
         });
     }
+    Ok(interpolation)
+}
+
+fn validate_channel(field: &str, doc: &ChannelDoc, rig: &Rig) -> Result<Channel, SceneError> {
+    let bone = doc.bone.map_or(usize::MAX, |b| b as usize);
+    let bone_count = rig.parents.len();
+    if bone >= bone_count || rig.fixed[bone] {
+        return Err(SceneError::BoneOutOfRange {
+            field: format!("{field}.bone"),
+            bone,
+            bone_count,
+        });
+    }
+    let (target, width) = match doc.path.as_str() {
+        "translation" => (Target::Translation, 3),
+        "rotation" => (Target::Rotation, 4),
+        "scale" => (Target::Scale, 3),
+        other => {
+            return Err(unknown(
+                format!("{field}.path"),
+                other,
+                "translation, rotation, scale or weights",
+            ))
+        }
+    };
+    let interpolation = validate_keys(field, doc, width)?;
     let vectors: Vec<[f32; 4]> = doc
         .values
         .chunks_exact(width)
@@ -375,30 +421,68 @@ fn validate_channel(field: &str, doc: &ChannelDoc, rig: &Rig) -> Result<Channel,
     })
 }
 
+/// A `weights` channel: one value per morph target per key.
+fn validate_weights(
+    field: &str,
+    doc: &ChannelDoc,
+    targets: usize,
+) -> Result<WeightsChannel, SceneError> {
+    if targets == 0 {
+        return Err(SceneError::WrongLength {
+            field: format!("{field} (weights)"),
+            expected: "morph targets to weight".to_owned(),
+            found: 0,
+        });
+    }
+    let interpolation = validate_keys(field, doc, targets)?;
+    let (values, tangents) = if interpolation == Interpolation::CubicSpline {
+        let mut values = Vec::with_capacity(doc.values.len() / 3);
+        let mut tangents = Vec::with_capacity(2 * doc.values.len() / 3);
+        for key in doc.values.chunks_exact(3 * targets) {
+            tangents.extend_from_slice(&key[..targets]);
+            values.extend_from_slice(&key[targets..2 * targets]);
+            tangents.extend_from_slice(&key[2 * targets..]);
+        }
+        (values, tangents)
+    } else {
+        (doc.values.clone(), Vec::new())
+    };
+    Ok(WeightsChannel {
+        times: doc.times.clone(),
+        values,
+        tangents,
+        interpolation,
+    })
+}
+
 /// Validates the clips against the rig (`doc_rig`, or the skeleton's own).
 pub fn validate_animation(
     clips: &[ClipDoc],
     doc_rig: Option<&RigDoc>,
     skeleton: &Skeleton,
+    morph_targets: usize,
 ) -> Result<Animation, SceneError> {
     let rig = validate_rig(doc_rig, skeleton)?;
     let clips = clips
         .iter()
         .enumerate()
-        .map(|(c, clip)| {
-            let channels = clip
-                .channels
-                .iter()
-                .enumerate()
-                .map(|(k, channel)| {
-                    validate_channel(&format!("animations[{c}].channels[{k}]"), channel, &rig)
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            let mut clip = Clip {
-                name: clip.name.clone(),
-                duration: 0.0,
-                channels,
-            };
+        .map(|(c, doc)| {
+            let mut clip = Clip::new(&doc.name);
+            for (k, channel) in doc.channels.iter().enumerate() {
+                let field = format!("animations[{c}].channels[{k}]");
+                if channel.path == "weights" {
+                    if clip.weights.is_some() {
+                        return Err(SceneError::WrongLength {
+                            field: format!("animations[{c}].channels"),
+                            expected: "at most one weights channel".to_owned(),
+                            found: 2,
+                        });
+                    }
+                    clip.weights = Some(validate_weights(&field, channel, morph_targets)?);
+                } else {
+                    clip.channels.push(validate_channel(&field, channel, &rig)?);
+                }
+            }
             clip.duration = clip.last_key_time();
             Ok(clip)
         })

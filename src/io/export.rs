@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 use super::glb::write_glb;
 use super::gltf::GltfError;
 use super::scene::Scene;
-use crate::rig::animation::{pose_from_frames, Animation, Interpolation};
+use crate::rig::animation::{pose_from_frames, Animation, Interpolation, WeightsChannel};
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::Skeleton;
 
@@ -97,8 +97,64 @@ const RESAMPLED_PER_SECOND: f32 = 30.0;
 /// The most resampled keys per clip (ten minutes at 30 per second).
 const MAX_RESAMPLED_KEYS: usize = 18_000;
 
-/// Every clip as glTF animations of the bone nodes.
-fn animations(builder: &mut Builder, skeleton: &Skeleton, animation: &Animation) -> Vec<Value> {
+/// The morph weights' keys as glTF's `weights` channel of the mesh's node,
+/// with their own interpolation (glTF keys weights as Skinlab does).
+fn weights_channel(
+    builder: &mut Builder,
+    weights: &WeightsChannel,
+    mesh_node: usize,
+    channels: &mut Vec<Value>,
+    samplers: &mut Vec<Value>,
+) {
+    let times = &weights.times;
+    if times.is_empty() {
+        return;
+    }
+    let n = weights.targets();
+    let cubic = weights.interpolation == Interpolation::CubicSpline
+        && weights.tangents.len() == 2 * weights.values.len();
+    let values: Vec<f32> = if cubic {
+        (0..times.len())
+            .flat_map(|k| {
+                let tangents = &weights.tangents[2 * n * k..2 * n * (k + 1)];
+                let mut key = tangents[..n].to_vec();
+                key.extend_from_slice(&weights.values[n * k..n * (k + 1)]);
+                key.extend_from_slice(&tangents[n..]);
+                key
+            })
+            .collect()
+    } else {
+        weights.values.clone()
+    };
+    let interpolation = match weights.interpolation {
+        Interpolation::Step => "STEP",
+        Interpolation::CubicSpline if cubic => "CUBICSPLINE",
+        _ => "LINEAR",
+    };
+    let input = builder.accessor(
+        &floats(times.iter().copied()),
+        None,
+        json!({"componentType": FLOAT, "count": times.len(), "type": "SCALAR",
+               "min": [times[0]], "max": [times[times.len() - 1]]}),
+    );
+    let output = builder.accessor(
+        &floats(values.iter().copied()),
+        None,
+        json!({"componentType": FLOAT, "count": values.len(), "type": "SCALAR"}),
+    );
+    channels
+        .push(json!({"sampler": samplers.len(), "target": {"node": mesh_node, "path": "weights"}}));
+    samplers.push(json!({"input": input, "output": output, "interpolation": interpolation}));
+}
+
+/// Every clip as glTF animations of the bone nodes (and the morph weights
+/// of the mesh's node, `mesh_node`).
+fn animations(
+    builder: &mut Builder,
+    skeleton: &Skeleton,
+    animation: &Animation,
+    mesh_node: usize,
+) -> Vec<Value> {
     let bone_count = skeleton.len();
     let mut frames = vec![Mat4::IDENTITY; bone_count];
     let mut pose = vec![BoneTransform::IDENTITY; bone_count];
@@ -122,7 +178,15 @@ fn animations(builder: &mut Builder, skeleton: &Skeleton, animation: &Animation)
         }
         times.sort_by(f32::total_cmp);
         times.dedup_by(|a, b| (*a - *b).abs() < 1e-5);
+        let mut samplers = Vec::new();
+        let mut channels = Vec::new();
+        if let Some(weights) = &clip.weights {
+            weights_channel(builder, weights, mesh_node, &mut channels, &mut samplers);
+        }
         if times.is_empty() {
+            if !channels.is_empty() {
+                out.push(json!({"name": clip.name, "channels": channels, "samplers": samplers}));
+            }
             continue;
         }
         // trs[bone][key]
@@ -140,8 +204,6 @@ fn animations(builder: &mut Builder, skeleton: &Skeleton, animation: &Animation)
             json!({"componentType": FLOAT, "count": times.len(), "type": "SCALAR",
                    "min": [times[0]], "max": [times[times.len() - 1]]}),
         );
-        let mut samplers = Vec::new();
-        let mut channels = Vec::new();
         for (bone, keys) in trs.iter().enumerate() {
             let outputs = [
                 (
@@ -324,7 +386,7 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         json!({"componentType": FLOAT, "count": inverse_binds.len(), "type": "MAT4"}),
     );
 
-    let clips = animations(&mut builder, skeleton, &scene.animation);
+    let clips = animations(&mut builder, skeleton, &scene.animation, nodes.len());
     nodes.push(json!({"name": "skin", "mesh": 0, "skin": 0}));
     roots.push(nodes.len() - 1);
     builder.bin.resize(builder.bin.len().next_multiple_of(4), 0);

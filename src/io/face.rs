@@ -4,8 +4,10 @@
 
 use glam::{Quat, Vec3};
 
+use super::clips::clip_docs;
 use super::examples::{bone, MeshBuilder};
 use super::scene::{MorphDoc, SceneDoc};
+use crate::rig::animation::{Animation, Clip, Interpolation, LocalTransform};
 
 /// Columns and rows of the face grid.
 const COLUMNS: usize = 17;
@@ -111,5 +113,38 @@ pub(super) fn face() -> SceneDoc {
         })
         .collect();
     doc.morph_weights = vec![0.0; doc.morphs.len()];
+    doc.animations = say_mama(doc.morphs.len());
     doc
+}
+
+/// The word "mama" as a keyed clip: the visemes M, A, M, A as morph weight
+/// keys, and the jaw dropping along its own +Y on each A (seed 001:
+/// morphing and skinning acting together).
+fn say_mama(targets: usize) -> Vec<super::clips::ClipDoc> {
+    // [time s, viseme index (0 = A, 2 = M) or none, weight, jaw opening].
+    const KEYS: [(f32, Option<usize>, f32, f32); 6] = [
+        (0.0, None, 0.0, 0.0),
+        (0.15, Some(2), 1.0, 0.0),
+        (0.35, Some(0), 1.0, 0.12),
+        (0.55, Some(2), 1.0, 0.0),
+        (0.8, Some(0), 0.9, 0.1),
+        (1.1, None, 0.0, 0.0),
+    ];
+    let mut clip = Clip::new("mama");
+    for (time, viseme, weight, jaw) in KEYS {
+        let mut weights = vec![0.0; targets];
+        if let Some(slot) = viseme.and_then(|k| weights.get_mut(k)) {
+            *slot = weight;
+        }
+        clip.set_weights_key(time, &weights, Interpolation::Linear);
+        let opening = LocalTransform {
+            translation: Vec3::new(0.0, jaw, 0.0),
+            ..LocalTransform::IDENTITY
+        };
+        clip.set_key(1, time, &opening, Interpolation::Linear);
+    }
+    clip_docs(&Animation {
+        clips: vec![clip],
+        ..Animation::default()
+    })
 }

@@ -16,7 +16,9 @@ use glam::{Mat3, Mat4, Quat, Vec3};
 use serde::Deserialize;
 
 use crate::io::scene::{BoneDoc, MeshDoc, MorphDoc, Scene, SceneDoc, SceneError};
-use crate::rig::animation::{Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target};
+use crate::rig::animation::{
+    Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target, WeightsChannel,
+};
 use crate::rig::pose::BoneTransform;
 
 /// Why a glTF file could not be read.
@@ -1070,6 +1072,10 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             }
         };
     }
+    let morphed = MorphedMesh {
+        mesh: skinned_meshes.first().map(|(mesh, _)| *mesh),
+        targets: scene.morphs.len(),
+    };
     let clips: Vec<Clip> = document
         .animations
         .iter()
@@ -1082,10 +1088,11 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
                 index,
                 &joint_of_node,
                 &bone_of_joint,
+                morphed,
             )
             .ok()
         })
-        .filter(|clip| !clip.channels.is_empty())
+        .filter(|clip| !clip.channels.is_empty() || clip.weights.is_some())
         .collect();
     // The file's default pose (its nodes' own transforms) is the opening
     // pose; the bind pose is a "Reset pose" away.
@@ -1101,7 +1108,15 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     Ok(scene)
 }
 
-/// One glTF animation as a clip of the channels that drive joints.
+/// The mesh whose morph targets the scene holds, and how many.
+#[derive(Clone, Copy)]
+struct MorphedMesh {
+    mesh: Option<usize>,
+    targets: usize,
+}
+
+/// One glTF animation as a clip of the channels that drive joints, and of
+/// the `weights` channel of the node that shows the morphed mesh.
 fn read_clip(
     document: &Document,
     buffers: &Buffers,
@@ -1109,10 +1124,60 @@ fn read_clip(
     index: usize,
     joint_of_node: &HashMap<usize, usize>,
     bone_of_joint: &[usize],
+    morphed: MorphedMesh,
 ) -> Result<Clip, GltfError> {
     let mut channels = Vec::new();
+    let mut weights = None;
     let mut duration = 0.0_f32;
     for channel in &animation.channels {
+        let shows_morphs = channel
+            .target
+            .node
+            .and_then(|node| document.nodes.get(node))
+            .is_some_and(|node| node.mesh.is_some() && node.mesh == morphed.mesh);
+        if channel.target.path == "weights" && shows_morphs && morphed.targets > 0 {
+            let sampler = animation.samplers.get(channel.sampler).ok_or_else(|| {
+                GltfError::Missing(format!("animations[{index}].samplers[{}]", channel.sampler))
+            })?;
+            let times = buffers.floats(document, sampler.input, 1)?;
+            let raw = buffers.floats(document, sampler.output, 1)?;
+            let n = morphed.targets;
+            let cubic = sampler.interpolation == "CUBICSPLINE";
+            let per_key = if cubic { 3 * n } else { n };
+            if times.is_empty()
+                || raw.len() != per_key * times.len()
+                || times.windows(2).any(|w| w[1] < w[0])
+            {
+                return Err(GltfError::Accessor {
+                    index: sampler.output,
+                    problem: format!("expected {per_key} weights per key"),
+                });
+            }
+            let (values, tangents) = if cubic {
+                let mut values = Vec::with_capacity(n * times.len());
+                let mut tangents = Vec::with_capacity(2 * n * times.len());
+                for key in raw.chunks_exact(3 * n) {
+                    tangents.extend_from_slice(&key[..n]);
+                    values.extend_from_slice(&key[n..2 * n]);
+                    tangents.extend_from_slice(&key[2 * n..]);
+                }
+                (values, tangents)
+            } else {
+                (raw, Vec::new())
+            };
+            duration = duration.max(times[times.len() - 1]);
+            weights = Some(WeightsChannel {
+                times,
+                values,
+                tangents,
+                interpolation: match sampler.interpolation.as_str() {
+                    "STEP" => Interpolation::Step,
+                    "CUBICSPLINE" => Interpolation::CubicSpline,
+                    _ => Interpolation::Linear,
+                },
+            });
+            continue;
+        }
         let Some(&joint) = channel
             .target
             .node
@@ -1170,6 +1235,7 @@ fn read_clip(
             .unwrap_or_else(|| format!("animation {}", index + 1)),
         duration,
         channels,
+        weights,
     })
 }
 

@@ -20,11 +20,7 @@ struct ClipBuilder {
 impl ClipBuilder {
     fn new(name: &str) -> Self {
         Self {
-            clip: Clip {
-                name: name.to_owned(),
-                duration: 0.0,
-                channels: Vec::new(),
-            },
+            clip: Clip::new(name),
         }
     }
 

@@ -346,7 +346,8 @@ impl Scene {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let (morphs, morph_weights) = validate_morphs(doc, mesh.vertex_count())?;
-        let animation = validate_animation(&doc.animations, doc.rig.as_ref(), &skeleton)?;
+        let animation =
+            validate_animation(&doc.animations, doc.rig.as_ref(), &skeleton, morphs.len())?;
         let paths = validate_paths(&doc.paths, skeleton.len())?;
         Ok(Self {
             animation,

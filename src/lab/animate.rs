@@ -79,17 +79,61 @@ impl Lab {
         let mut pose = vec![BoneTransform::IDENTITY; self.bone_count()];
         pose_from_frames(&self.scene.skeleton, &frames, &mut pose);
         self.scene.pose = pose;
+        if let Some(weights) = &self.scene.animation.clips[clip].weights {
+            weights.sample(time, &mut self.scene.morph_weights);
+        }
         self.changed();
         Ok(())
     }
 
+    /// Keys the current morph weights in `clip` at `time`.
+    pub fn set_morph_key(
+        &mut self,
+        clip: usize,
+        time: f32,
+        interpolation: Interpolation,
+    ) -> Result<(), EditError> {
+        let clip = self.clip_index(clip)?;
+        let time = finite("time", time)?.max(0.0);
+        if self.scene.morphs.is_empty() {
+            return Err(SceneError::WrongLength {
+                field: "morph weights".to_owned(),
+                expected: "morph targets to key".to_owned(),
+                found: 0,
+            }
+            .into());
+        }
+        let weights = self.scene.morph_weights.clone();
+        self.scene.animation.clips[clip].set_weights_key(time, &weights, interpolation);
+        self.changed();
+        Ok(())
+    }
+
+    /// The morph weight keys' times in `clip`.
+    pub fn morph_key_times(&self, clip: usize) -> Result<Vec<f32>, EditError> {
+        Ok(self.scene.animation.clips[self.clip_index(clip)?].weights_key_times())
+    }
+
+    /// Deletes the morph weights' key at `time`; false when there is none.
+    pub fn remove_morph_key(&mut self, clip: usize, time: f32) -> Result<bool, EditError> {
+        let clip = self.clip_index(clip)?;
+        let removed = self.scene.animation.clips[clip].remove_weights_key(finite("time", time)?);
+        self.changed();
+        Ok(removed)
+    }
+
+    /// Moves the morph weights' key from `from` to `to` seconds.
+    pub fn move_morph_key(&mut self, clip: usize, from: f32, to: f32) -> Result<bool, EditError> {
+        let clip = self.clip_index(clip)?;
+        let moved = self.scene.animation.clips[clip]
+            .move_weights_key(finite("from", from)?, finite("to", to)?);
+        self.changed();
+        Ok(moved)
+    }
+
     /// Adds an empty clip called `name`; returns its index.
     pub fn add_animation(&mut self, name: &str) -> usize {
-        self.scene.animation.clips.push(Clip {
-            name: name.to_owned(),
-            duration: 0.0,
-            channels: Vec::new(),
-        });
+        self.scene.animation.clips.push(Clip::new(name));
         self.changed();
         self.scene.animation.clips.len() - 1
     }

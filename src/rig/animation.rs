@@ -86,17 +86,10 @@ impl Channel {
         if self.interpolation == Interpolation::CubicSpline
             && self.tangents.len() == self.values.len()
         {
-            // p(s) = (2s³ − 3s² + 1) v_k + (s³ − 2s² + s) Δ b_k
-            //      + (−2s³ + 3s²) v_{k+1} + (s³ − s²) Δ a_{k+1}
-            let (s2, s3) = (f * f, f * f * f);
             let out_k = self.tangents[previous][1];
             let in_next = self.tangents[next][0];
-            let value: [f32; 4] = std::array::from_fn(|k| {
-                (2.0 * s3 - 3.0 * s2 + 1.0) * a[k]
-                    + (s3 - 2.0 * s2 + f) * span * out_k[k]
-                    + (-2.0 * s3 + 3.0 * s2) * b[k]
-                    + (s3 - s2) * span * in_next[k]
-            });
+            let value: [f32; 4] =
+                std::array::from_fn(|k| hermite(f, span, a[k], out_k[k], b[k], in_next[k]));
             return match self.target {
                 Target::Rotation => Quat::from_array(value).normalize().to_array(),
                 _ => value,
@@ -112,6 +105,84 @@ impl Channel {
     }
 }
 
+/// The keys of the morph target weights: glTF's `weights` channel, every
+/// target keyed together.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WeightsChannel {
+    /// Key times in seconds, increasing.
+    pub times: Vec<f32>,
+    /// `targets` weights per key, key after key.
+    pub values: Vec<f32>,
+    /// For [`Interpolation::CubicSpline`]: per key, `targets` in-tangents
+    /// then `targets` out-tangents (empty otherwise).
+    pub tangents: Vec<f32>,
+    /// How to interpolate.
+    pub interpolation: Interpolation,
+}
+
+impl WeightsChannel {
+    /// Weights per key.
+    pub fn targets(&self) -> usize {
+        self.values.len().checked_div(self.times.len()).unwrap_or(0)
+    }
+
+    /// The weights at `time` into `out` (one per target; extra entries are
+    /// left alone), held at the first and last keys. Linear is a lerp, the
+    /// cubic spline is glTF's Hermite form as for [`Channel::sample`].
+    pub fn sample(&self, time: f32, out: &mut [f32]) {
+        let n = self.targets();
+        if n == 0 {
+            return;
+        }
+        let count = n.min(out.len());
+        let key = |k: usize| &self.values[k * n..k * n + count];
+        let last = self.times.len() - 1;
+        if time <= self.times[0] || last == 0 {
+            out[..count].copy_from_slice(key(0));
+            return;
+        }
+        if time >= self.times[last] {
+            out[..count].copy_from_slice(key(last));
+            return;
+        }
+        let next = self.times.partition_point(|&t| t <= time).min(last);
+        let previous = next - 1;
+        if self.interpolation == Interpolation::Step {
+            out[..count].copy_from_slice(key(previous));
+            return;
+        }
+        let span = self.times[next] - self.times[previous];
+        let f = if span > 0.0 {
+            (time - self.times[previous]) / span
+        } else {
+            0.0
+        };
+        let cubic = self.interpolation == Interpolation::CubicSpline
+            && self.tangents.len() == 2 * self.values.len();
+        for (target, slot) in out[..count].iter_mut().enumerate() {
+            let (a, b) = (key(previous)[target], key(next)[target]);
+            *slot = if cubic {
+                let out_a = self.tangents[previous * 2 * n + n + target];
+                let in_b = self.tangents[next * 2 * n + target];
+                hermite(f, span, a, out_a, b, in_b)
+            } else {
+                a + (b - a) * f
+            };
+        }
+    }
+}
+
+/// glTF's cubic Hermite form at `s ∈ [0, 1]` of an interval `span` seconds
+/// long: `(2s³ − 3s² + 1) a + (s³ − 2s² + s) Δ b_a + (−2s³ + 3s²) b +
+/// (s³ − s²) Δ a_b`, tangents in units per second.
+pub fn hermite(s: f32, span: f32, a: f32, out_a: f32, b: f32, in_b: f32) -> f32 {
+    let (s2, s3) = (s * s, s * s * s);
+    (2.0 * s3 - 3.0 * s2 + 1.0) * a
+        + (s3 - 2.0 * s2 + s) * span * out_a
+        + (-2.0 * s3 + 3.0 * s2) * b
+        + (s3 - s2) * span * in_b
+}
+
 /// A named animation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clip {
@@ -121,6 +192,8 @@ pub struct Clip {
     pub duration: f32,
     /// Its channels.
     pub channels: Vec<Channel>,
+    /// The morph target weights' keys, if it drives them.
+    pub weights: Option<WeightsChannel>,
 }
 
 /// A joint's local transform, `T · R · S`.

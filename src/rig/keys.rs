@@ -13,7 +13,7 @@
 
 use glam::Quat;
 
-use crate::rig::animation::{Channel, Clip, Interpolation, LocalTransform, Target};
+use crate::rig::animation::{Channel, Clip, Interpolation, LocalTransform, Target, WeightsChannel};
 
 /// Two key times closer than this (seconds) are the same key.
 pub const SAME_KEY_SECONDS: f32 = 1e-4;
@@ -22,12 +22,144 @@ pub const SAME_KEY_SECONDS: f32 = 1e-4;
 const TARGETS: [Target; 3] = [Target::Translation, Target::Rotation, Target::Scale];
 
 impl Clip {
+    /// An empty clip called `name`.
+    pub fn new(name: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            duration: 0.0,
+            channels: Vec::new(),
+            weights: None,
+        }
+    }
+
     /// The time of the last key of any channel, `0` for an empty clip.
     pub fn last_key_time(&self) -> f32 {
         self.channels
             .iter()
             .filter_map(|channel| channel.times.last().copied())
+            .chain(self.weights.iter().filter_map(|w| w.times.last().copied()))
             .fold(0.0, f32::max)
+    }
+
+    /// Keys the morph weights at `time` (replacing a key within
+    /// [`SAME_KEY_SECONDS`]); all weight keys then interpolate as
+    /// `interpolation`. A key with a different number of weights than the
+    /// keys before starts the channel afresh.
+    pub fn set_weights_key(&mut self, time: f32, weights: &[f32], interpolation: Interpolation) {
+        let n = weights.len();
+        let channel = match &mut self.weights {
+            Some(channel) if channel.targets() == n => channel,
+            slot => slot.insert(WeightsChannel {
+                times: Vec::new(),
+                values: Vec::new(),
+                tangents: Vec::new(),
+                interpolation,
+            }),
+        };
+        let k = channel
+            .times
+            .partition_point(|&t| t < time - SAME_KEY_SECONDS);
+        if channel
+            .times
+            .get(k)
+            .is_some_and(|&t| (t - time).abs() < SAME_KEY_SECONDS)
+        {
+            channel.times[k] = time;
+            channel.values[k * n..(k + 1) * n].copy_from_slice(weights);
+        } else {
+            channel.times.insert(k, time);
+            channel.values.splice(k * n..k * n, weights.iter().copied());
+        }
+        channel.interpolation = interpolation;
+        self.refresh_weights();
+    }
+
+    /// The morph weight keys' times.
+    pub fn weights_key_times(&self) -> Vec<f32> {
+        self.weights
+            .as_ref()
+            .map_or_else(Vec::new, |w| w.times.clone())
+    }
+
+    /// Deletes the weights key at `time`; false when there is none.
+    pub fn remove_weights_key(&mut self, time: f32) -> bool {
+        let Some(channel) = &mut self.weights else {
+            return false;
+        };
+        let n = channel.targets();
+        let Some(k) = channel
+            .times
+            .iter()
+            .position(|&t| (t - time).abs() < SAME_KEY_SECONDS)
+        else {
+            return false;
+        };
+        channel.times.remove(k);
+        channel.values.drain(k * n..(k + 1) * n);
+        if channel.times.is_empty() {
+            self.weights = None;
+        }
+        self.refresh_weights();
+        true
+    }
+
+    /// Moves the weights key at `from` to `to` (not below 0).
+    pub fn move_weights_key(&mut self, from: f32, to: f32) -> bool {
+        let Some(channel) = &self.weights else {
+            return false;
+        };
+        let n = channel.targets();
+        let Some(k) = channel
+            .times
+            .iter()
+            .position(|&t| (t - from).abs() < SAME_KEY_SECONDS)
+        else {
+            return false;
+        };
+        let weights = channel.values[k * n..(k + 1) * n].to_vec();
+        let interpolation = channel.interpolation;
+        self.remove_weights_key(from);
+        self.set_weights_key(to.max(0.0), &weights, interpolation);
+        true
+    }
+
+    /// Makes the weight keys interpolate as `interpolation`.
+    pub fn set_weights_interpolation(&mut self, interpolation: Interpolation) {
+        if let Some(channel) = &mut self.weights {
+            channel.interpolation = interpolation;
+        }
+        self.refresh_weights();
+    }
+
+    /// Recomputes the weights' tangents and the clip's duration.
+    fn refresh_weights(&mut self) {
+        if let Some(channel) = &mut self.weights {
+            channel.tangents = match channel.interpolation {
+                Interpolation::CubicSpline => {
+                    let n = channel.targets();
+                    let keys = channel.times.len();
+                    let mut tangents = Vec::with_capacity(2 * n * keys);
+                    for k in 0..keys {
+                        let (a, b) = (k.saturating_sub(1), (k + 1).min(keys - 1));
+                        let span = channel.times[b] - channel.times[a];
+                        let m: Vec<f32> = (0..n)
+                            .map(|t| {
+                                if span > 0.0 {
+                                    (channel.values[b * n + t] - channel.values[a * n + t]) / span
+                                } else {
+                                    0.0
+                                }
+                            })
+                            .collect();
+                        tangents.extend_from_slice(&m);
+                        tangents.extend_from_slice(&m);
+                    }
+                    tangents
+                }
+                _ => Vec::new(),
+            };
+        }
+        self.duration = self.last_key_time();
     }
 
     /// Every key time of `bone`'s channels, increasing, keys within
@@ -218,11 +350,7 @@ mod tests {
     }
 
     fn clip() -> Clip {
-        Clip {
-            name: "test".to_owned(),
-            duration: 0.0,
-            channels: Vec::new(),
-        }
+        Clip::new("test")
     }
 
     #[test]
@@ -322,5 +450,27 @@ mod tests {
         assert!(
             Quat::from_array(rotation.values[0]).dot(Quat::from_array(rotation.values[1])) > 0.0
         );
+    }
+
+    #[test]
+    fn morph_weight_keys() {
+        let mut clip = clip();
+        clip.set_weights_key(1.0, &[1.0, 0.0], Interpolation::Linear);
+        clip.set_weights_key(0.0, &[0.0, 0.5], Interpolation::Linear);
+        assert_eq!(clip.weights_key_times(), vec![0.0, 1.0]);
+        assert_eq!(clip.duration, 1.0);
+        let mut out = [9.0; 3];
+        clip.weights.as_ref().unwrap().sample(0.25, &mut out);
+        assert_eq!(out, [0.25, 0.375, 9.0]);
+        clip.set_weights_interpolation(Interpolation::CubicSpline);
+        // Two keys: one-sided tangents equal the slope, so the spline is
+        // the straight line again.
+        clip.weights.as_ref().unwrap().sample(0.25, &mut out);
+        assert!((out[0] - 0.25).abs() < 1e-6 && (out[1] - 0.375).abs() < 1e-6);
+        assert!(clip.move_weights_key(1.0, 2.0));
+        assert_eq!(clip.duration, 2.0);
+        assert!(clip.remove_weights_key(0.0));
+        assert!(clip.remove_weights_key(2.0));
+        assert!(clip.weights.is_none());
     }
 }

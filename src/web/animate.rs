@@ -208,6 +208,53 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
+    /// Keys the current morph weights in `clip` at `time`
+    /// (`interpolation` as for [`JsLab::set_key`]).
+    #[wasm_bindgen(js_name = setMorphKey)]
+    pub fn set_morph_key(
+        &mut self,
+        clip: f64,
+        time: f32,
+        interpolation_name: Option<String>,
+    ) -> Result<(), JsError> {
+        const METHOD: &str = "setMorphKey";
+        let clip = index(METHOD, "clip", clip)?;
+        let how = interpolation(METHOD, interpolation_name)?;
+        self.inner
+            .set_morph_key(clip, time, how)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// The morph weight keys' times in `clip`.
+    #[wasm_bindgen(js_name = morphKeyTimes)]
+    pub fn morph_key_times(&self, clip: f64) -> Result<Vec<f32>, JsError> {
+        const METHOD: &str = "morphKeyTimes";
+        let clip = index(METHOD, "clip", clip)?;
+        self.inner
+            .morph_key_times(clip)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Deletes the morph weights' key at `time`; false when there is none.
+    #[wasm_bindgen(js_name = removeMorphKey)]
+    pub fn remove_morph_key(&mut self, clip: f64, time: f32) -> Result<bool, JsError> {
+        const METHOD: &str = "removeMorphKey";
+        let clip = index(METHOD, "clip", clip)?;
+        self.inner
+            .remove_morph_key(clip, time)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Moves the morph weights' key from `from` to `to` seconds.
+    #[wasm_bindgen(js_name = moveMorphKey)]
+    pub fn move_morph_key(&mut self, clip: f64, from: f32, to: f32) -> Result<bool, JsError> {
+        const METHOD: &str = "moveMorphKey";
+        let clip = index(METHOD, "clip", clip)?;
+        self.inner
+            .move_morph_key(clip, from, to)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
     // ----- paths -----
 
     /// Paths in the scene.

@@ -167,3 +167,35 @@ test('a path: even markers under uniform timing, bunched under naive; the table 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('morph weights keyed on the timeline\'s morphs row, and the face saying "mama" from its clip', async () => {
+  const { page, errors } = await openAt('?example=face&mode=morph');
+  await waitForSkinlab(page);
+  await page.locator('#morph-say').click();
+  await page.waitForTimeout(450);
+  const saying = await page.evaluate(() => Array.from(window.skinlab.lab.morphWeights()));
+  assert.ok(saying.some((w) => w > 0.2), `the word moves the mouth: ${saying}`);
+  await page.waitForTimeout(900);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('animate')));
+  await nextFrame(page, () => page.locator('#anim-new').click());
+  const clip = await page.evaluate(() => window.skinlab.lab.animationNames().length - 1);
+  assert.equal(await page.locator('#anim-clip').inputValue(), String(clip));
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setMorphWeights([0, 1, 0, 0, 0, 0])));
+  await click(page, await page.evaluate(() => window.skinlab.rulerPoint(0.5)));
+  await nextFrame(page, () => page.locator('#anim-morph-key').click());
+  const keyed = await page.evaluate((c) => Array.from(window.skinlab.lab.morphKeyTimes(c)), clip);
+  assert.equal(keyed.length, 1);
+  // Drag the morphs row's diamond to 1 s.
+  const from = await page.evaluate((t) => window.skinlab.timelinePoint('morphs', t), keyed[0]);
+  const to = await page.evaluate(() => window.skinlab.timelinePoint('morphs', 1));
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 6 });
+  await page.mouse.up();
+  await nextFrame(page);
+  const moved = await page.evaluate((c) => Array.from(window.skinlab.lab.morphKeyTimes(c)), clip);
+  assert.ok(Math.abs(moved[0] - 1) < 0.05, `${moved}`);
+  await screenshot(page, 'animate-face-morph-key');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

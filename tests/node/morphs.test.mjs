@@ -61,3 +61,70 @@ test('glTF morph targets: names, default weights, and positions for several weig
   assert.deepEqual(again.morphNames(), ['rise', 'shift']);
   assert.deepEqual(Array.from(again.morphWeights()), [1.5, -0.5]);
 });
+
+test('glTF weights channels: LINEAR, STEP and CUBICSPLINE keys of the morph weights, kept by Save scene and Export glTF', () => {
+  const { text } = morphedSimpleSkin();
+  const doc = JSON.parse(text);
+  const meshNode = doc.nodes.findIndex((node) => node.mesh === 0);
+  const times = [0, 1, 3];
+  // Two weights per key; for CUBICSPLINE in-tangents, values, out-tangents.
+  const values = [[0, 0], [1, 0], [0.5, 1]];
+  const tangents = [[[0, 0], [2, 0]], [[0, 1], [0, -1]], [[0.5, 0], [0, 0]]];
+  const cubic = times.flatMap((_, k) => [...tangents[k][0], ...values[k], ...tangents[k][1]]);
+  const floats = [...times, ...values.flat(), ...cubic];
+  const bytes = Buffer.from(new Float32Array(floats).buffer);
+  doc.buffers.push({ uri: `data:application/octet-stream;base64,${bytes.toString('base64')}`, byteLength: bytes.length });
+  const buffer = doc.buffers.length - 1;
+  const accessor = (offset, count) => {
+    doc.bufferViews.push({ buffer, byteOffset: 4 * offset, byteLength: 4 * count });
+    doc.accessors.push({ bufferView: doc.bufferViews.length - 1, componentType: 5126, count, type: 'SCALAR' });
+    return doc.accessors.length - 1;
+  };
+  const input = accessor(0, 3);
+  doc.accessors[input].min = [0];
+  doc.accessors[input].max = [3];
+  const linear = accessor(3, 6);
+  const spline = accessor(9, 18);
+  doc.animations = ['LINEAR', 'STEP', 'CUBICSPLINE'].map((interpolation) => ({
+    name: interpolation,
+    channels: [{ sampler: 0, target: { node: meshNode, path: 'weights' } }],
+    samplers: [{ input, output: interpolation === 'CUBICSPLINE' ? spline : linear, interpolation }],
+  }));
+  const lab = Lab.fromGltf(JSON.stringify(doc));
+  assert.deepEqual(lab.animationNames(), ['LINEAR', 'STEP', 'CUBICSPLINE']);
+  // glTF's sampling, by hand: t = 2 is halfway through the second interval (Δ = 2).
+  const hermite = (s, span, a, outA, b, inB) => (2 * s ** 3 - 3 * s ** 2 + 1) * a + (s ** 3 - 2 * s ** 2 + s) * span * outA
+    + (-2 * s ** 3 + 3 * s ** 2) * b + (s ** 3 - s ** 2) * span * inB;
+  const expected = {
+    LINEAR: { 0.5: [0.5, 0], 2: [0.75, 0.5], 9: [0.5, 1] },
+    STEP: { 0.5: [0, 0], 2: [1, 0], 9: [0.5, 1] },
+    CUBICSPLINE: {
+      0.5: [0, 1].map((c) => hermite(0.5, 1, values[0][c], tangents[0][1][c], values[1][c], tangents[1][0][c])),
+      2: [0, 1].map((c) => hermite(0.5, 2, values[1][c], tangents[1][1][c], values[2][c], tangents[2][0][c])),
+      9: [0.5, 1],
+    },
+  };
+  const copies = { saved: Lab.fromSceneJson(lab.sceneJson()), exported: Lab.fromGlb(lab.toGlb()) };
+  ['LINEAR', 'STEP', 'CUBICSPLINE'].forEach((name, clip) => {
+    for (const [time, weights] of Object.entries(expected[name])) {
+      for (const [label, subject] of [['read', lab], ...Object.entries(copies)]) {
+        subject.setAnimationTime(clip, Number(time));
+        const got = Array.from(subject.morphWeights());
+        got.forEach((w, k) => assert.ok(Math.abs(w - weights[k]) < 1e-6, `${label} ${name} at ${time}: ${got} vs ${weights}`));
+      }
+    }
+  });
+});
+
+test('the face says "mama" through a keyed clip: morph weights and the jaw together', () => {
+  const lab = Lab.example('face');
+  assert.deepEqual(lab.animationNames(), ['mama']);
+  assert.deepEqual(Array.from(lab.morphKeyTimes(0)).map((t) => Number(t.toFixed(2))), [0, 0.15, 0.35, 0.55, 0.8, 1.1]);
+  lab.setAnimationTime(0, 0.35);
+  const weights = Array.from(lab.morphWeights());
+  assert.ok(Math.abs(weights[0] - 1) < 1e-6 && weights.slice(1).every((w) => w === 0), `A at 0.35 s: ${weights}`);
+  assert.ok(Math.abs(lab.bonePose(1).translation[1] - 0.12) < 1e-6, 'the jaw is open on the A');
+  lab.setAnimationTime(0, 0.25);
+  const between = Array.from(lab.morphWeights());
+  assert.ok(Math.abs(between[0] - 0.5) < 1e-5 && Math.abs(between[2] - 0.5) < 1e-5, `halfway from M to A: ${between}`);
+});

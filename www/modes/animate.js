@@ -105,13 +105,27 @@ export function createAnimateMode(app) {
     app.requestRender();
   }
 
+  /** Keys the current morph weights (the Morph mode's sliders) at the playhead. */
+  function setMorphKey() {
+    if (!app.lab.morphNames().length) return;
+    pause();
+    app.lab.checkpoint();
+    const index = ensureClip();
+    app.lab.setMorphKey(index, time, $('#anim-interp').value);
+    selectedKey = { bone: 'morphs', time };
+    app.requestRender();
+  }
+
   function deleteKey() {
     const index = clip();
     const bone = app.viewer.selectedBone();
     const key = selectedKey ?? (bone >= 0 ? { bone, time } : null);
     if (index < 0 || !key) return;
     app.lab.checkpoint();
-    if (app.lab.removeKey(index, key.bone, key.time)) {
+    const removed = key.bone === 'morphs'
+      ? app.lab.removeMorphKey(index, key.time)
+      : app.lab.removeKey(index, key.bone, key.time);
+    if (removed) {
       selectedKey = null;
       setTime(time);
     }
@@ -134,7 +148,8 @@ export function createAnimateMode(app) {
     selectKey: (key) => { selectedKey = key; app.requestRender(); },
     keyMoved(bone, from, to) {
       app.lab.checkpoint();
-      app.lab.moveKey(clip(), bone, from, to);
+      if (bone === 'morphs') app.lab.moveMorphKey(clip(), from, to);
+      else app.lab.moveKey(clip(), bone, from, to);
       selectedKey = { bone, time: to };
       setTime(time);
     },
@@ -267,6 +282,7 @@ export function createAnimateMode(app) {
   $('#anim-play').addEventListener('click', () => (playing ? pause() : play()));
   $('#anim-key').addEventListener('click', setKey);
   $('#anim-delete').addEventListener('click', deleteKey);
+  $('#anim-morph-key').addEventListener('click', setMorphKey);
   $('#anim-interp').addEventListener('change', setInterpolation);
   $('#anim-new').addEventListener('click', () => {
     app.lab.checkpoint();
@@ -324,6 +340,7 @@ export function createAnimateMode(app) {
         listClips(0);
         listPaths(0);
       }
+      $('#anim-morph-key').hidden = app.lab.morphNames().length === 0;
       showTime();
       timeline.draw();
       drawGraph();
@@ -349,6 +366,7 @@ export function createAnimateMode(app) {
       pauseAnimation: pause,
       animPlaying: () => playing,
       setKeyHere: setKey,
+      setMorphKeyHere: setMorphKey,
       deleteKeyHere: deleteKey,
       selectedKey: () => (selectedKey ? { ...selectedKey } : null),
       timelinePoint: (bone, seconds) => timeline.clientPoint(bone, seconds),

@@ -1,15 +1,10 @@
 // The Morph mode (seed 001): one slider per morph target, the base weight
 // 1 − Σ m_k live (negative past a sum of 1: extrapolation, allowed and
 // explained), a jaw to open while the mouth keeps its shape, and a word
-// said by a track of morph weights.
+// said by a keyed clip of morph weights and the jaw (see the Animate mode).
 import { $, el } from '../dom.js';
 import { t } from '../i18n.js';
 import { CAPTIONS } from './skin.js';
-
-// "mama": M, A, M, A, rest — [time s, {target: weight}].
-const WORD = [
-  [0.0, {}], [0.15, { M: 1 }], [0.35, { A: 1 }], [0.55, { M: 1 }], [0.8, { A: 0.9 }], [1.1, {}],
-];
 
 /** The Morph mode of `app` (see app.js for what `app` offers). */
 export function createMorphMode(app) {
@@ -75,21 +70,22 @@ export function createMorphMode(app) {
     app.requestRender();
   }
 
-  /** Plays WORD: the weights between its keys linearly, then rest. */
+  /** The scene's clip called "mama" (the face example's word), or −1. */
+  const wordClip = () => app.lab.animationNames().indexOf('mama');
+
+  /** Plays the word's clip: its morph weight keys and the jaw's, as keyed. */
   function say() {
-    const list = names();
-    if (!list.length) return;
+    const clip = wordClip();
+    if (clip < 0) return;
     app.lab.checkpoint();
     const start = performance.now();
+    const duration = app.lab.animationDuration(clip);
     cancelAnimationFrame(saying);
     const frame = (now) => {
-      const time = (now - start) / 1000;
-      const k = Math.max(0, WORD.findIndex(([at]) => at > time) - 1);
-      const [t0, a] = WORD[k];
-      const [t1, b] = WORD[Math.min(k + 1, WORD.length - 1)];
-      const s = t1 > t0 ? Math.min(1, (time - t0) / (t1 - t0)) : 1;
-      setWeights(list.map((name) => (a[name] ?? 0) * (1 - s) + (b[name] ?? 0) * s));
-      if (time < WORD[WORD.length - 1][0]) saying = requestAnimationFrame(frame);
+      const time = Math.min((now - start) / 1000, duration);
+      app.lab.setAnimationTime(clip, time);
+      app.requestRender();
+      if (time < duration) saying = requestAnimationFrame(frame);
     };
     saying = requestAnimationFrame(frame);
   }
@@ -121,6 +117,7 @@ export function createMorphMode(app) {
         shownFor = app.lab;
         buildSliders();
         $('#morph-jaw').closest('.slider').hidden = jawBone() < 0;
+        $('#morph-say').hidden = wordClip() < 0;
       }
       showWeights();
     },

@@ -3,6 +3,7 @@
 // (or an empty spot of a row) to scrub; click a diamond to select its key,
 // drag it to move the key in time. An SVG drawn from the core's key times.
 import { $ } from '../dom.js';
+import { t } from '../i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const LABEL = 84;
@@ -52,29 +53,35 @@ export function createTimeline(app, host) {
     const names = app.lab.boneNames();
     const duration = clip >= 0 ? app.lab.animationDuration(clip) : 0;
     span = Math.max(2, Math.ceil((duration + 0.25) * 2) / 2);
-    const height = RULER + ROW * bones + 4;
+    // Scenes with morph targets get one more row: the weights' keys.
+    const morphs = app.lab.morphNames().length > 0;
+    const rows = bones + (morphs ? 1 : 0);
+    const height = RULER + ROW * rows + 4;
     // Width 100 % and height auto in the style sheet: the SVG keeps this
     // aspect ratio, so user units scale alike in x and y.
     root.setAttribute('viewBox', `0 0 ${width} ${height}`);
     viewHeight = height;
     // Ruler: a tick every ½ s, labelled every second.
     root.append(svg('rect', { x: 0, y: 0, width: width, height: RULER, class: 'ruler' }));
-    for (let t = 0; t <= span + 1e-6; t += 0.5) {
-      const whole = Math.abs(t - Math.round(t)) < 1e-6;
-      root.append(svg('line', { x1: x(t), x2: x(t), y1: whole ? 10 : 17, y2: RULER, class: 'tick' }));
-      if (whole) root.append(svg('text', { x: x(t) + 3, y: 13, class: 'tick-label' }, `${t} s`));
+    for (let tick = 0; tick <= span + 1e-6; tick += 0.5) {
+      const whole = Math.abs(tick - Math.round(tick)) < 1e-6;
+      root.append(svg('line', { x1: x(tick), x2: x(tick), y1: whole ? 10 : 17, y2: RULER, class: 'tick' }));
+      if (whole) root.append(svg('text', { x: x(tick) + 3, y: 13, class: 'tick-label' }, `${tick} s`));
     }
     if (duration > 0) root.append(svg('line', { x1: x(duration), x2: x(duration), y1: RULER, y2: height, class: 'end' }));
     const selectedBone = app.viewer.selectedBone();
     const selectedKey = host.selectedKey();
-    for (let bone = 0; bone < bones; bone++) {
-      const top = RULER + ROW * bone;
+    for (let row = 0; row < rows; row++) {
+      const top = RULER + ROW * row;
+      const bone = row < bones ? row : 'morphs';
       root.append(svg('rect', {
-        x: 0, y: top, width: width, height: ROW, class: bone === selectedBone ? 'row selected' : 'row', 'data-bone': bone,
+        x: 0, y: top, width, height: ROW, class: bone === selectedBone ? 'row selected' : 'row', 'data-bone': bone,
       }));
-      root.append(svg('text', { x: 6, y: top + 15, class: 'row-label' }, (names[bone] || `bone ${bone}`).slice(0, 11)));
+      const label = bone === 'morphs' ? t('anim.morphRow', 'morphs') : names[bone] || `bone ${bone}`;
+      root.append(svg('text', { x: 6, y: top + 15, class: 'row-label' }, label.slice(0, 11)));
       if (clip < 0) continue;
-      for (const time of app.lab.keyTimes(clip, bone)) {
+      const times = bone === 'morphs' ? app.lab.morphKeyTimes(clip) : app.lab.keyTimes(clip, bone);
+      for (const time of times) {
         const chosen = selectedKey && selectedKey.bone === bone && Math.abs(selectedKey.time - time) < 1e-4;
         const cx = x(time);
         const cy = top + ROW / 2;
@@ -96,9 +103,9 @@ export function createTimeline(app, host) {
     const at = local(event);
     const target = event.target;
     if (target.classList?.contains('key')) {
-      const bone = Number(target.dataset.bone);
+      const bone = target.dataset.bone === 'morphs' ? 'morphs' : Number(target.dataset.bone);
       const time = Number(target.dataset.time);
-      app.selectBone(bone);
+      if (bone !== 'morphs') app.selectBone(bone);
       host.selectKey({ bone, time });
       drag = { kind: 'key', bone, from: time, to: time, element: target, startX: at.x };
     } else {
@@ -130,11 +137,12 @@ export function createTimeline(app, host) {
 
   return {
     draw,
-    /** Client coordinates of `bone`'s row at `time` (for tests and lessons). */
+    /** Client coordinates of `bone`'s row (or the `'morphs'` row) at `time` (for tests and lessons). */
     clientPoint(bone, time) {
       const rect = root.getBoundingClientRect();
       const scale = rect.width / width;
-      return { x: rect.left + x(time) * scale, y: rect.top + (RULER + ROW * bone + ROW / 2) * scale };
+      const row = bone === 'morphs' ? app.lab.boneCount() : bone;
+      return { x: rect.left + x(time) * scale, y: rect.top + (RULER + ROW * row + ROW / 2) * scale };
     },
     /** Client coordinates of the ruler at `time`. */
     rulerPoint(time) {
