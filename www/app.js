@@ -122,6 +122,7 @@ function drawFrame() {
   vertexPanel.update();
   ghosts.update();
   mode.update();
+  modes.animate.overlay(mode.name === 'animate' || mode.name === 'lessons');
   scheduleHashUpdate();
   canvas.drawn();
 }

@@ -162,13 +162,13 @@ pub(super) fn path() -> SceneDoc {
     let mut mesh = MeshBuilder::default();
     let joints = [
         Vec3::ZERO,
-        Vec3::new(0.6, 0.0, 0.0),
-        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(1.5, 0.0, 0.0),
+        Vec3::new(2.5, 0.0, 0.0),
     ];
-    strip_into(&mut mesh, &joints, 0, 0.16, 4, 0.35);
+    strip_into(&mut mesh, &joints, 0, 0.42, 6, 0.35);
     let bones: Vec<BoneDoc> = vec![
-        bone("body", None, Quat::from_rotation_z(-FRAC_PI_2), 0.6),
-        bone("tail", Some(0), Quat::IDENTITY, 0.4),
+        bone("body", None, Quat::from_rotation_z(-FRAC_PI_2), 1.5),
+        bone("tail", Some(0), Quat::IDENTITY, 1.0),
     ];
     let clip = ClipBuilder::new("tail beat").turns(
         1,

@@ -140,3 +140,43 @@ test('in a lesson the address is the step; leaving the lesson gives the usual li
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+const doneNow = async (page) => {
+  await nextFrame(page);
+  return page.evaluate(() => window.skinlab.lessonState().done);
+};
+const press = (page, label) => page.locator('#lesson-actions button', { hasText: label }).click();
+
+test('the keyframe and path lessons are completed with their buttons and a drag', async () => {
+  const { page, errors } = await openAt('?lesson=keyframes&step=1');
+  await waitForSkinlab(page);
+  assert.equal(await doneNow(page), false);
+  await press(page, 'Play');
+  await page.waitForTimeout(500);
+  assert.equal(await doneNow(page), true, 'playing the walk');
+  await page.evaluate(() => window.skinlab.startLesson('keyframes', 2));
+  assert.equal(await doneNow(page), false);
+  await press(page, 'Knee: step');
+  assert.equal(await doneNow(page), true, 'the knee on step keys');
+  await page.evaluate(() => window.skinlab.startLesson('keyframes', 4));
+  await press(page, 'Key bone 2 here');
+  await press(page, 'Playhead +1 s');
+  assert.equal(await doneNow(page), false, 'one key is not a clip');
+  const { grab, pivot } = await bonePoints(page, 1);
+  await turnDrag(page, grab, pivot, 60);
+  await press(page, 'Key bone 2 here');
+  assert.equal(await doneNow(page), true, `two keys, 45° apart: ${await page.evaluate(() => Array.from(window.skinlab.lab.keyTimes(0, 1)))}`);
+  await screenshot(page, 'lesson-keyframes-own-clip');
+  await page.evaluate(() => window.skinlab.startLesson('paths', 2));
+  assert.equal(await doneNow(page), false);
+  await press(page, 'Timing: naive');
+  assert.equal(await doneNow(page), true, 'naive timing');
+  await screenshot(page, 'lesson-paths-naive');
+  await page.evaluate(() => window.skinlab.startLesson('paths', 3));
+  await press(page, 'Table: 4 entries');
+  assert.equal(await doneNow(page), true, 'a coarse table');
+  assert.equal(await page.locator('#paths .path-tick').count(), 4, 'the table\'s four entries drawn as dots');
+  await screenshot(page, 'lesson-paths-coarse');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -44,7 +44,7 @@ export function createAnimateMode(app) {
   }
 
   function frame(now) {
-    if (!playing || !active) return;
+    if (!playing) return;
     const length = duration();
     let seconds = (now - playStart) / 1000;
     if (seconds > length) {
@@ -330,7 +330,6 @@ export function createAnimateMode(app) {
     leave() {
       active = false;
       pause();
-      pathLayer.clear();
     },
     update() {
       if (shownFor !== app.lab) {
@@ -344,7 +343,11 @@ export function createAnimateMode(app) {
       showTime();
       timeline.draw();
       drawGraph();
-      pathLayer.draw();
+    },
+    /** Draws the path layer (`shown`: in this mode or a lesson) or clears it. */
+    overlay(shown) {
+      if (shown) pathLayer.draw();
+      else if (pathLayer.shown()) pathLayer.clear();
     },
     caption(name) {
       if (name === 'walk') {
@@ -358,6 +361,15 @@ export function createAnimateMode(app) {
     sceneChanged() {
       shownFor = null;
       pause();
+      // Listed now, not at the next frame in this mode: a lesson plays the
+      // clip and draws the path without opening the mode.
+      if (app.lab) {
+        shownFor = app.lab;
+        selectedKey = null;
+        time = 0;
+        listClips(0);
+        listPaths(0);
+      }
     },
     api: {
       animTime: () => time,
@@ -372,6 +384,20 @@ export function createAnimateMode(app) {
       timelinePoint: (bone, seconds) => timeline.clientPoint(bone, seconds),
       rulerPoint: (seconds) => timeline.rulerPoint(seconds),
       pathHandlePoint: (index) => pathLayer.handlePoint(index),
+      /** Sets the arc-length table to `entries` (rounded to a power of two, 2…512). */
+      setPathEntries(entries) {
+        $('#path-entries').value = String(Math.max(1, Math.min(9, Math.round(Math.log2(entries)))));
+        showPathError();
+        setTime(time);
+      },
+      pathEntries: entries,
+      /** Sets bone `bone`'s interpolation in the current clip: 'step', 'linear' or 'smooth'. */
+      setBoneInterpolation(bone, how) {
+        if (clip() < 0) return;
+        app.lab.checkpoint();
+        app.lab.setKeyInterpolation(clip(), bone, how);
+        setTime(time);
+      },
       pathMarkers: () => {
         const index = path();
         if (index < 0) return [];

@@ -22,6 +22,28 @@ export function createLessonsMode(app) {
   const ACTIONS = {
     nearest: { label: () => t('auto.nearest', 'Nearest bone'), run: () => s().autoWeights('nearest') },
     heat: { label: () => t('auto.heat', 'Bone heat'), run: () => s().autoWeights('heat') },
+    play: { label: () => t('play', 'Play'), run: () => s().playAnimation() },
+    kneeStep: { label: () => t('lesson.kneeStep', 'Knee: step'), run: () => s().setBoneInterpolation(2, 'step') },
+    kneeLinear: { label: () => t('lesson.kneeLinear', 'Knee: linear'), run: () => s().setBoneInterpolation(2, 'linear') },
+    kneeSmooth: { label: () => t('lesson.kneeSmooth', 'Knee: smooth'), run: () => s().setBoneInterpolation(2, 'smooth') },
+    keyBone2: {
+      label: () => t('lesson.keyBone2', 'Key bone 2 here'),
+      run: () => { s().selectBone(1); s().setKeyHere(); },
+    },
+    later: {
+      label: () => t('lesson.later', 'Playhead +1 s'),
+      run: () => s().setAnimTime(s().animTime() + 1),
+    },
+    naive: {
+      label: () => t('lesson.naive', 'Timing: naive'),
+      run: () => { app.lab.checkpoint(); app.lab.setPathTiming(0, 'naive'); s().setAnimTime(s().animTime()); },
+    },
+    uniform: {
+      label: () => t('lesson.uniform', 'Timing: uniform'),
+      run: () => { app.lab.checkpoint(); app.lab.setPathTiming(0, 'uniform'); s().setAnimTime(s().animTime()); },
+    },
+    coarse: { label: () => t('lesson.coarse', 'Table: 4 entries'), run: () => s().setPathEntries(4) },
+    fine: { label: () => t('lesson.fine', 'Table: 512 entries'), run: () => s().setPathEntries(512) },
     twist: {
       label: () => t('twist', 'Twist bone 2 by 180°'),
       run: () => {
@@ -47,6 +69,8 @@ export function createLessonsMode(app) {
     for (const name of OVERLAYS) api.setOverlay(name, Boolean({ ...DEFAULT_OVERLAYS, ...current.overlays }[name]));
     api.setMethod('lbs');
     api.setCompare(false);
+    api.pauseAnimation();
+    api.setPathEntries(32);
     for (const [bone, rotation] of current.pose ?? []) app.lab.setBonePose(bone, rotation);
     current.prepare?.(api);
     scene = JSON.parse(app.lab.sceneJson());
@@ -143,7 +167,9 @@ export function createLessonsMode(app) {
       buildPicker();
       if (!lesson && app.lab) startLesson(LESSONS[0].name);
     },
-    leave() {},
+    leave() {
+      s()?.pauseAnimation?.();
+    },
     update() {
       if (!lesson) return;
       try {
