@@ -23,7 +23,7 @@ import { createAnimateMode } from './modes/animate.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
 
 const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers', 'leg', 'arm',
-  'face', 'walk', 'path'];
+  'face', 'walk', 'path', 'dense'];
 // Lab calls after which the page redraws, when made from the console.
 const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights',
   'setLocked', 'paintDab', 'setQuantised', 'setAnimationTime', 'solveIk', 'setLimits',
@@ -105,10 +105,15 @@ function requestRender() {
   requestAnimationFrame(drawFrame);
 }
 
+/** The last frames' main-thread time, ms: what `cargo xtask bench` reads. */
+const frameTimes = [];
+const FRAME_TIMES_KEPT = 240;
+
 function drawFrame() {
   frameRequested = false;
   // Hidden, scrolled away or without a context: draw when it comes back.
   if (!canvas.canDraw()) return;
+  const started = performance.now();
   canvas.resize();
   try {
     viewer.render(lab);
@@ -125,6 +130,8 @@ function drawFrame() {
   modes.animate.overlay(mode.name === 'animate' || mode.name === 'lessons');
   scheduleHashUpdate();
   canvas.drawn();
+  frameTimes.push(performance.now() - started);
+  if (frameTimes.length > FRAME_TIMES_KEPT) frameTimes.shift();
 }
 
 // A lab whose mutating calls schedule a frame, so edits made from the
@@ -399,6 +406,10 @@ async function start() {
     selectedBone: () => viewer.selectedBone(),
     selectVertex(vertex) { viewer.selectVertex(lab, vertex); requestRender(); },
     selectedVertex: () => viewer.selectedVertex(),
+    /** Main-thread ms of the last frames (JS and wasm; the GPU works apart). */
+    frameTimes: () => [...frameTimes],
+    /** Main-thread ms of the last pointer moves over the view. */
+    inputTimes: () => canvas.inputTimes(),
     gpuSkinnedPositions: (method) => viewer.gpuSkinnedPositions(lab, method),
     gpuSkinnedNormals: (method) => viewer.gpuSkinnedNormals(lab, method),
     boneScreenPoint(bone) { const [x, y] = viewer.boneScreenPoint(lab, bone); return { x, y }; },

@@ -18,6 +18,8 @@ export function createCanvas(app) {
   let lost = false;
   let lastFrameUrl = '';
   let snapshotTimer = 0;
+  // Main-thread ms of the last pointer moves of a drag (for the benchmark).
+  const inputTimes = [];
   let saved = null;
 
   const point = (event) => {
@@ -62,7 +64,10 @@ export function createCanvas(app) {
       const [x, y] = point(event);
       moveCursor(x, y);
       if (!app.viewer.dragging()) return;
+      const started = performance.now();
       if (app.viewer.pointerMove(app.lab, x, y)) app.requestRender();
+      inputTimes.push(performance.now() - started);
+      if (inputTimes.length > 240) inputTimes.shift();
     });
     canvas.addEventListener('pointerleave', () => { cursor.hidden = true; });
     const end = () => {
@@ -188,6 +193,7 @@ export function createCanvas(app) {
 
   return {
     get element() { return canvas; },
+    inputTimes: () => [...inputTimes],
     /** Whether a frame can be drawn now: shown, on screen, with a context. */
     canDraw: () => visible && !document.hidden && !lost,
     contextLost: () => lost,

@@ -78,6 +78,7 @@ const LABELS = {
     'modeName.animate': 'Animation',
     'ex.walk': '11 · Gehen (ein Zyklus aus Keyframes)',
     'ex.path': '12 · Pfad (Bogenlänge)',
+    'ex.dense': '13 · Dichte Röhre (100.000 Vertices)',
     'anim.clip': 'Clip',
     'anim.new': 'Neuer Clip',
     'anim.newName': 'Clip',

@@ -8,7 +8,7 @@ use glam::{Quat, Vec2, Vec3};
 use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
 /// The names `Lab.example` accepts, in the order the page lists them.
-pub const EXAMPLE_NAMES: [&str; 12] = [
+pub const EXAMPLE_NAMES: [&str; 13] = [
     "two-bone",
     "two-bone-smooth",
     "y-junction",
@@ -21,6 +21,7 @@ pub const EXAMPLE_NAMES: [&str; 12] = [
     "face",
     "walk",
     "path",
+    "dense",
 ];
 
 /// Builds the example called `name`, or `None` for an unknown name.
@@ -38,6 +39,7 @@ pub fn example(name: &str) -> Option<Scene> {
         "face" => super::face::face(),
         "walk" => super::motion::walk(),
         "path" => super::motion::path(),
+        "dense" => dense_tube(),
         _ => return None,
     };
     // The examples are fixed data covered by tests; a failure here is a bug
@@ -254,6 +256,64 @@ fn tube() -> SceneDoc {
     ])
 }
 
+/// Rings and segments of the `dense` tube: 400 × 250 = 100,000 vertices.
+const DENSE_RINGS: usize = 400;
+const DENSE_SEGMENTS: usize = 250;
+/// Bones along the `dense` tube, each `DENSE_BONE_LENGTH` long.
+const DENSE_BONES: usize = 4;
+const DENSE_BONE_LENGTH: f32 = 2.0;
+
+/// A tube of 100,000 vertices and four bones, each ring blended linearly
+/// between the two nearest bones' middles: big enough that the cost of
+/// skinning on the CPU shows in the page and the benchmarks.
+fn dense_tube() -> SceneDoc {
+    let mut mesh = MeshBuilder::default();
+    let height = DENSE_BONES as f32 * DENSE_BONE_LENGTH;
+    let mut rings = Vec::with_capacity(DENSE_RINGS);
+    for ring in 0..DENSE_RINGS {
+        let y = height * ring as f32 / (DENSE_RINGS - 1) as f32;
+        // Bone k's middle is at (k + ½) · length.
+        let along = (y / DENSE_BONE_LENGTH - 0.5).clamp(0.0, (DENSE_BONES - 1) as f32);
+        let lower = (along.floor() as usize).min(DENSE_BONES - 2);
+        let to_upper = along - lower as f32;
+        let weights: Vec<(u32, f32)> =
+            [(lower as u32, 1.0 - to_upper), (lower as u32 + 1, to_upper)]
+                .into_iter()
+                .filter(|&(_, w)| w > 0.0)
+                .collect();
+        let vertices: Vec<u32> = (0..DENSE_SEGMENTS)
+            .map(|k| {
+                let angle = std::f32::consts::TAU * k as f32 / DENSE_SEGMENTS as f32;
+                mesh.vertex(
+                    Vec3::new(0.6 * angle.cos(), y, 0.6 * angle.sin()),
+                    weights.clone(),
+                )
+            })
+            .collect();
+        rings.push(vertices);
+    }
+    for pair in rings.windows(2) {
+        for k in 0..DENSE_SEGMENTS {
+            let next = (k + 1) % DENSE_SEGMENTS;
+            let angle = std::f32::consts::TAU * (k as f32 + 0.5) / DENSE_SEGMENTS as f32;
+            let quad = [pair[0][k], pair[0][next], pair[1][next], pair[1][k]];
+            mesh.quad(quad, Vec3::new(angle.cos(), 0.0, angle.sin()));
+        }
+    }
+    let bones = (0..DENSE_BONES)
+        .map(|k| {
+            let parent = k.checked_sub(1).map(|p| p as u32);
+            bone(
+                &format!("bone {}", k + 1),
+                parent,
+                Quat::IDENTITY,
+                DENSE_BONE_LENGTH,
+            )
+        })
+        .collect();
+    mesh.into_doc(bones)
+}
+
 /// A strip along +Y driven by a chain of `bones` short bones, each vertex
 /// row blended between the two nearest bones: a stress test for the palette.
 fn chain(bones: usize) -> SceneDoc {
@@ -357,7 +417,8 @@ pub(crate) mod tests {
             let scene = example(name).unwrap_or_else(|| panic!("{name} builds"));
             assert!(scene.mesh.vertex_count() > 0, "{name}");
             assert!(
-                scene.mesh.normals_model.iter().all(|n| n.z > 0.99) || name == "tube",
+                scene.mesh.normals_model.iter().all(|n| n.z > 0.99)
+                    || matches!(name, "tube" | "dense"),
                 "{name}: flat examples face the viewer"
             );
         }

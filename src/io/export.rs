@@ -381,7 +381,16 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         primitive["targets"] = json!(targets);
     }
     let inverse_bind_matrices = builder.accessor(
-        &floats(inverse_binds.iter().flat_map(Mat4::to_cols_array)),
+        // glTF requires an affine inverse bind matrix with a last row of
+        // exactly 0 0 0 1; an inverse computed in floats may miss it by an
+        // ulp.
+        &floats(inverse_binds.iter().flat_map(|m| {
+            let mut columns = m.to_cols_array();
+            for (k, value) in [0.0, 0.0, 0.0, 1.0].into_iter().enumerate() {
+                columns[4 * k + 3] = value;
+            }
+            columns
+        })),
         None,
         json!({"componentType": FLOAT, "count": inverse_binds.len(), "type": "MAT4"}),
     );

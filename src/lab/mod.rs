@@ -20,7 +20,7 @@ use crate::io::scene::{validate_bone_transform, PoseDoc, Scene, SceneError};
 use crate::rig::pose::{pose_to_model, skinning_palette, BoneTransform};
 use crate::skin::dual_quat::RigidScale;
 use crate::skin::influences::VertexInfluences;
-use crate::skin::skinning::{dqs_palette, skin_dqs, skin_lbs};
+use crate::skin::skinning::{dqs_palette, dqs_vertex, is_rigid, lbs_vertex, skin_dqs, skin_lbs};
 pub use crate::skin::SkinningMethod;
 
 impl std::str::FromStr for SkinningMethod {
@@ -477,6 +477,33 @@ impl Lab {
         &self.skinned_normals
     }
 
+    /// One vertex skinned by `method`, without skinning the rest of the
+    /// mesh (the whole mesh's result when it is current anyway): what the
+    /// page needs per frame for a selected vertex.
+    pub fn skinned_vertex(
+        &mut self,
+        method: SkinningMethod,
+        vertex: usize,
+    ) -> Result<Vec3, EditError> {
+        self.check_vertex(vertex)?;
+        if self.skinned_with == Some(method) {
+            return Ok(self.skinned_positions[vertex]);
+        }
+        self.update_palette();
+        self.update_morphed();
+        let mesh = morphs::skinning_base(&self.scene, &self.morphed);
+        let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
+        let (position, normal) = (mesh.positions_model[vertex], mesh.normals_model[vertex]);
+        let influence = &influences[vertex];
+        Ok(match method {
+            SkinningMethod::Lbs => lbs_vertex(position, normal, influence, &self.palette).0,
+            SkinningMethod::Dqs => {
+                let rigid = is_rigid(&self.dqs_palette);
+                dqs_vertex(position, normal, influence, &self.dqs_palette, rigid).0
+            }
+        })
+    }
+
     fn skin(&mut self, method: SkinningMethod) {
         if self.skinned_with == Some(method) {
             return;
@@ -607,5 +634,28 @@ mod tests {
         assert_ne!(lab.skinned_positions(SkinningMethod::Lbs), rest.as_slice());
         lab.reset_pose();
         assert_eq!(lab.skinned_positions(SkinningMethod::Dqs), rest.as_slice());
+    }
+
+    #[test]
+    fn one_vertex_skins_as_the_whole_mesh_does() {
+        let mut lab = Lab::example("tube").unwrap();
+        lab.set_bone_transform(1, BoneTransform::from_rotation(Quat::from_rotation_x(1.3)))
+            .unwrap();
+        lab.set_bone_transform(
+            0,
+            BoneTransform {
+                scale: Vec3::new(1.0, 1.4, 0.8),
+                ..BoneTransform::IDENTITY
+            },
+        )
+        .unwrap();
+        for method in [SkinningMethod::Lbs, SkinningMethod::Dqs] {
+            let one: Vec<Vec3> = (0..lab.vertex_count())
+                .map(|v| lab.skinned_vertex(method, v).unwrap())
+                .collect();
+            let all = lab.skinned_positions(method).to_vec();
+            assert_eq!(one, all, "{method:?}");
+        }
+        assert!(lab.skinned_vertex(SkinningMethod::Lbs, 99_999).is_err());
     }
 }

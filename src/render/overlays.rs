@@ -94,7 +94,8 @@ pub fn build(lab: &mut Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spa
     }
     let lines_end = (out.len() / OVERLAY_FLOATS) as i32;
     if let Some(vertex) = settings.selected_vertex {
-        if let Some(&position) = lab.skinned_positions(settings.method).get(vertex) {
+        // One vertex skinned, not the mesh: drawn every frame while selected.
+        if let Ok(position) = lab.skinned_vertex(settings.method, vertex) {
             push_vertex(out, position, BONE_OUTLINE);
             push_vertex(out, position, BONE_SELECTED);
         }

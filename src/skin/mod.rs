@@ -7,6 +7,7 @@ pub mod gpu_layout;
 pub mod influences;
 pub mod mesh;
 pub mod morph;
+pub mod reference;
 pub mod skinning;
 pub mod volume;
 

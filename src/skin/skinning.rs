@@ -3,13 +3,13 @@
 //! Both jobs take the rest mesh, the per-vertex influences and a palette, and
 //! write into caller-owned buffers: no allocation per call.
 
-use glam::{Mat3, Mat4, Vec3};
+use glam::{Mat3, Mat3A, Mat4, Vec3, Vec3A, Vec4};
 
-use crate::skin::dual_quat::{DualQuat, RigidScale};
-use crate::skin::influences::VertexInfluences;
+use crate::skin::dual_quat::RigidScale;
+use crate::skin::influences::{VertexInfluences, MAX_INFLUENCES};
 use crate::skin::mesh::Mesh;
 
-fn check_lengths(
+pub(crate) fn check_lengths(
     mesh: &Mesh,
     influences: &[VertexInfluences],
     out_positions: &[Vec3],
@@ -21,25 +21,20 @@ fn check_lengths(
     assert_eq!(out_normals.len(), count, "one output normal per vertex");
 }
 
-/// The cofactor matrix of `m`, `det(m) · m⁻ᵀ`, with the sign of `det(m)`
-/// removed: it maps normals like the inverse-transpose, even when `m` is
-/// singular.
-fn normal_matrix(m: &Mat3) -> Mat3 {
-    let cofactor = Mat3::from_cols(
-        m.y_axis.cross(m.z_axis),
-        m.z_axis.cross(m.x_axis),
-        m.x_axis.cross(m.y_axis),
-    );
-    if m.determinant() < 0.0 {
-        -cofactor
-    } else {
-        cofactor
-    }
-}
+/// How far from the identity every scale/shear part of a DQS palette may be
+/// for the rigid fast path, which leaves `S` out: below `f32`'s resolution
+/// for models of lecture size (a polar split of a rotation leaves ~1e-7).
+const RIGID_TOLERANCE: f32 = 1e-6;
 
 /// Linear blend skinning: `Z = (Σ w_i M_i) · P` and
-/// `n' = normalize((Σ w_i M_i)₃ₓ₃⁻ᵀ · n)`, weights summing to 1 (seed 001's
+/// `n' = normalize(cof(Σ w_i M_i)₃ₓ₃ · n)` (the cofactor matrix
+/// `det · M⁻ᵀ` with the sign of `det` removed: the inverse-transpose's
+/// direction, also for a singular blend), weights summing to 1 (seed 001's
 /// weighted mean). A vertex with no influence keeps its rest position.
+///
+/// Written for speed: the blended matrix is built once per vertex as four
+/// SIMD columns, unused slots (weight 0, bone 0) are blended in rather than
+/// branched over, and the cofactor is three cross products.
 ///
 /// # Panics
 ///
@@ -53,23 +48,74 @@ pub fn skin_lbs(
     out_normals: &mut [Vec3],
 ) {
     check_lengths(mesh, influences, out_positions, out_normals);
-    for (vertex, influence) in influences.iter().enumerate() {
-        let position = mesh.positions_model[vertex];
-        let normal = mesh.normals_model[vertex];
-        if influence.total_weight() <= 0.0 {
-            out_positions[vertex] = position;
-            out_normals[vertex] = normal;
-            continue;
-        }
-        let mut blended = Mat4::ZERO;
-        for (bone, weight) in influence.pairs() {
-            blended += palette[usize::from(bone)] * weight;
-        }
-        out_positions[vertex] = blended.transform_point3(position);
-        out_normals[vertex] = (normal_matrix(&Mat3::from_mat4(blended)) * normal)
-            .try_normalize()
-            .unwrap_or(normal);
+    let vertices = mesh
+        .positions_model
+        .iter()
+        .zip(&mesh.normals_model)
+        .zip(influences);
+    let outputs = out_positions.iter_mut().zip(out_normals.iter_mut());
+    for (((&position, &normal), influence), (out_position, out_normal)) in vertices.zip(outputs) {
+        (*out_position, *out_normal) = lbs_vertex(position, normal, influence, palette);
     }
+}
+
+/// [`skin_lbs`] for one vertex: its skinned position and normal.
+///
+/// # Panics
+///
+/// If an influence names a bone outside `palette`.
+#[inline(always)]
+pub fn lbs_vertex(
+    position: Vec3,
+    normal: Vec3,
+    influence: &VertexInfluences,
+    palette: &[Mat4],
+) -> (Vec3, Vec3) {
+    let w = influence.weights;
+    // Weights are non-negative and largest first: all zero means none.
+    if w[0] <= 0.0 {
+        return (position, normal);
+    }
+    let b = influence.bones;
+    let m = &palette[usize::from(b[0])];
+    let (mut x, mut y, mut z, mut t) = (
+        m.x_axis * w[0],
+        m.y_axis * w[0],
+        m.z_axis * w[0],
+        m.w_axis * w[0],
+    );
+    for k in 1..MAX_INFLUENCES {
+        let m = &palette[usize::from(b[k])];
+        x += m.x_axis * w[k];
+        y += m.y_axis * w[k];
+        z += m.z_axis * w[k];
+        t += m.w_axis * w[k];
+    }
+    let skinned = (x * position.x + y * position.y + z * position.z + t).truncate();
+    let (a, b, c) = (
+        Vec3A::from_vec4(x),
+        Vec3A::from_vec4(y),
+        Vec3A::from_vec4(z),
+    );
+    let bc = b.cross(c);
+    let turned = bc * normal.x + c.cross(a) * normal.y + a.cross(b) * normal.z;
+    let oriented = if a.dot(bc) < 0.0 { -turned } else { turned };
+    (skinned, oriented.try_normalize().map_or(normal, Vec3::from))
+}
+
+/// The rotation matrix of the quaternion `q` (any length), given
+/// `s = 2 / |q|²`: `I + s (…)`, the familiar formula with `s` in place of 2.
+fn rotation_matrix(q: Vec4, s: f32) -> Mat3A {
+    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+    let (xs, ys, zs) = (x * s, y * s, z * s);
+    let (wx, wy, wz) = (w * xs, w * ys, w * zs);
+    let (xx, xy, xz) = (x * xs, x * ys, x * zs);
+    let (yy, yz, zz) = (y * ys, y * zs, z * zs);
+    Mat3A::from_cols(
+        Vec3A::new(1.0 - (yy + zz), xy + wz, xz - wy),
+        Vec3A::new(xy - wz, 1.0 - (xx + zz), yz + wx),
+        Vec3A::new(xz + wy, yz - wx, 1.0 - (xx + yy)),
+    )
 }
 
 /// Splits each palette entry `M_i` into a dual quaternion and a scale/shear
@@ -93,6 +139,11 @@ pub fn dqs_palette(palette: &[Mat4], out: &mut [RigidScale]) {
 /// Volume is kept where linear blending collapses (a 180° twist). With every
 /// `S_i = I` this is Kavan et al.'s DQS; with one influence it equals LBS.
 ///
+/// Written for speed: the blended rotation is turned into a matrix once per
+/// vertex and applied to the point and the normal; when every `S_i` is the
+/// identity (within `1e-6`, a rigid pose) the scale/shear blend and its
+/// cofactor are left out.
+///
 /// # Panics
 ///
 /// As [`skin_lbs`].
@@ -104,35 +155,100 @@ pub fn skin_dqs(
     out_normals: &mut [Vec3],
 ) {
     check_lengths(mesh, influences, out_positions, out_normals);
-    for (vertex, influence) in influences.iter().enumerate() {
-        let position = mesh.positions_model[vertex];
-        let normal = mesh.normals_model[vertex];
-        let mut pairs = influence.pairs();
-        let Some((first_bone, first_weight)) = pairs.next() else {
-            out_positions[vertex] = position;
-            out_normals[vertex] = normal;
-            continue;
-        };
-        let first = &palette[usize::from(first_bone)];
-        let pivot = first.rigid.real;
-        let mut rigid = first.rigid.scaled(first_weight);
-        let mut scale_shear = first.scale_shear * first_weight;
-        for (bone, weight) in pairs {
-            let entry = &palette[usize::from(bone)];
-            let sign = if entry.rigid.real.dot(pivot) < 0.0 {
-                -weight
-            } else {
-                weight
-            };
-            rigid = rigid.add(&entry.rigid.scaled(sign));
-            scale_shear += entry.scale_shear * weight;
-        }
-        let rigid = rigid.try_normalize().unwrap_or(DualQuat::IDENTITY);
-        out_positions[vertex] = rigid.transform_point3(scale_shear * position);
-        out_normals[vertex] = (rigid.real * (normal_matrix(&scale_shear) * normal))
-            .try_normalize()
-            .unwrap_or(normal);
+    let rigid = is_rigid(palette);
+    let vertices = mesh
+        .positions_model
+        .iter()
+        .zip(&mesh.normals_model)
+        .zip(influences);
+    let outputs = out_positions.iter_mut().zip(out_normals.iter_mut());
+    for (((&position, &normal), influence), (out_position, out_normal)) in vertices.zip(outputs) {
+        (*out_position, *out_normal) = dqs_vertex(position, normal, influence, palette, rigid);
     }
+}
+
+/// Whether every scale/shear part of `palette` is the identity (within
+/// `RIGID_TOLERANCE`): then [`dqs_vertex`] may leave them out.
+pub fn is_rigid(palette: &[RigidScale]) -> bool {
+    palette.iter().all(|entry| {
+        entry
+            .scale_shear
+            .abs_diff_eq(Mat3::IDENTITY, RIGID_TOLERANCE)
+    })
+}
+
+/// [`skin_dqs`] for one vertex; `rigid` is [`is_rigid`] of the palette.
+///
+/// # Panics
+///
+/// If an influence names a bone outside `palette`.
+#[inline(always)]
+pub fn dqs_vertex(
+    position: Vec3,
+    normal: Vec3,
+    influence: &VertexInfluences,
+    palette: &[RigidScale],
+    rigid: bool,
+) -> (Vec3, Vec3) {
+    let w = influence.weights;
+    if w[0] <= 0.0 {
+        return (position, normal);
+    }
+    let b = influence.bones;
+    let first = &palette[usize::from(b[0])].rigid;
+    let pivot = Vec4::from(first.real);
+    let mut real = pivot * w[0];
+    let mut dual = Vec4::from(first.dual) * w[0];
+    for k in 1..MAX_INFLUENCES {
+        let entry = &palette[usize::from(b[k])].rigid;
+        let entry_real = Vec4::from(entry.real);
+        let sign = if entry_real.dot(pivot) < 0.0 {
+            -w[k]
+        } else {
+            w[k]
+        };
+        real += entry_real * sign;
+        dual += Vec4::from(entry.dual) * sign;
+    }
+    // The blend is normalised without a square root: for `q = real` and
+    // `s = 2 / |q|²`, `R(q/|q|)` is the usual matrix with `s` in place of
+    // 2, and `t = 2 vec(q̂_d q̂_r*)` of the normalised blend is
+    // `s · vec(dual · q*)` (the part of `dual` along `q` adds only to the
+    // scalar part, so removing it changes nothing here).
+    let (real, dual) = if real.length_squared() < 1e-16 {
+        (Vec4::W, Vec4::ZERO)
+    } else {
+        (real, dual)
+    };
+    let s = 2.0 / real.length_squared();
+    let turn = rotation_matrix(real, s);
+    // vec(d q*) = q_w d_v − d_w q_v + q_v × d_v.
+    let (q_v, d_v) = (Vec3A::from_vec4(real), Vec3A::from_vec4(dual));
+    let translation = Vec3::from((d_v * real.w - q_v * dual.w + q_v.cross(d_v)) * s);
+    let (point, turned_normal) = if rigid {
+        (Vec3A::from(position), Vec3A::from(normal))
+    } else {
+        let mut m = Mat3A::from(palette[usize::from(b[0])].scale_shear) * w[0];
+        for k in 1..MAX_INFLUENCES {
+            m += Mat3A::from(palette[usize::from(b[k])].scale_shear) * w[k];
+        }
+        let bc = m.y_axis.cross(m.z_axis);
+        let turned = bc * normal.x
+            + m.z_axis.cross(m.x_axis) * normal.y
+            + m.x_axis.cross(m.y_axis) * normal.z;
+        let oriented = if m.x_axis.dot(bc) < 0.0 {
+            -turned
+        } else {
+            turned
+        };
+        (m * Vec3A::from(position), oriented)
+    };
+    (
+        Vec3::from(turn * point) + translation,
+        (turn * turned_normal)
+            .try_normalize()
+            .map_or(normal, Vec3::from),
+    )
 }
 
 #[cfg(test)]

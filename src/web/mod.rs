@@ -23,6 +23,12 @@ pub(crate) fn js_error(method: &str, error: impl std::fmt::Display) -> JsError {
     JsError::new(&format!("{method}: {error}"))
 }
 
+/// `x, y, z` per point as a new `Float32Array`: one copy out of the wasm
+/// memory, no intermediate buffer.
+fn float_array(points: &[glam::Vec3]) -> js_sys::Float32Array {
+    js_sys::Float32Array::from(bytemuck::cast_slice::<glam::Vec3, f32>(points))
+}
+
 fn numbers(method: &str, what: &str, value: JsValue) -> Result<Vec<f64>, JsError> {
     if !value.is_object() {
         let found = value
@@ -301,28 +307,31 @@ impl JsLab {
     /// The CPU reference: `x, y, z` per vertex, skinned by `"lbs"` or
     /// `"dqs"`.
     #[wasm_bindgen(js_name = skinnedPositions)]
-    pub fn skinned_positions(&mut self, method: &str) -> Result<Vec<f32>, JsError> {
+    pub fn skinned_positions(&mut self, method: &str) -> Result<js_sys::Float32Array, JsError> {
         let method: SkinningMethod = method
             .parse()
             .map_err(|e| js_error("skinnedPositions", e))?;
-        Ok(self
-            .inner
-            .skinned_positions(method)
-            .iter()
-            .flat_map(|p| p.to_array())
-            .collect())
+        Ok(float_array(self.inner.skinned_positions(method)))
+    }
+
+    /// One vertex skinned by `"lbs"` or `"dqs"`, `[x, y, z]`, without
+    /// skinning the rest of the mesh.
+    #[wasm_bindgen(js_name = skinnedVertex)]
+    pub fn skinned_vertex(&mut self, method: &str, vertex: f64) -> Result<Vec<f32>, JsError> {
+        const METHOD: &str = "skinnedVertex";
+        let method: SkinningMethod = method.parse().map_err(|e| js_error(METHOD, e))?;
+        let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .skinned_vertex(method, vertex)
+            .map(|p| p.to_array().to_vec())
+            .map_err(|e| js_error(METHOD, e))
     }
 
     /// The skinned normals matching [`JsLab::skinned_positions`].
     #[wasm_bindgen(js_name = skinnedNormals)]
-    pub fn skinned_normals(&mut self, method: &str) -> Result<Vec<f32>, JsError> {
+    pub fn skinned_normals(&mut self, method: &str) -> Result<js_sys::Float32Array, JsError> {
         let method: SkinningMethod = method.parse().map_err(|e| js_error("skinnedNormals", e))?;
-        Ok(self
-            .inner
-            .skinned_normals(method)
-            .iter()
-            .flat_map(|p| p.to_array())
-            .collect())
+        Ok(float_array(self.inner.skinned_normals(method)))
     }
 
     /// `M_i = R'_i · R_i⁻¹` of bone `bone`: 16 numbers, column-major.

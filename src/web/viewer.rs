@@ -292,10 +292,10 @@ impl Viewer {
     pub fn vertex_screen_point(&self, lab: &mut JsLab, vertex: f64) -> Result<Vec<f32>, JsError> {
         let vertex =
             index_from_f64("vertex", vertex).map_err(|e| js_error("vertexScreenPoint", e))?;
-        lab.inner
-            .influences(vertex)
+        let position = lab
+            .inner
+            .skinned_vertex(self.controller.method, vertex)
             .map_err(|e| js_error("vertexScreenPoint", e))?;
-        let position = lab.inner.skinned_positions(self.controller.method)[vertex];
         let point = self
             .camera
             .screen_from_model(position, self.viewport_css())

@@ -380,6 +380,8 @@ test('the three steps and the weighted mean drawn: P, R_i·T, the ghosts M_i·P 
   // The SVG circles are where the page says it drew them: 2 ghosts, 2 steps, Z.
   const circles = await page.locator('#ghosts circle').evaluateAll((list) => list.map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]));
   assert.equal(circles.length, 5);
+  // The GPU's value arrives once the pose has held still.
+  await page.waitForFunction(() => /GPU \(/.test(document.querySelector('#vertex-steps').textContent));
   const steps = await page.locator('#vertex-steps').textContent();
   const [, cpu, gpu] = steps.match(/CPU (\([^)]*\)) · GPU (\([^)]*\))/);
   assert.equal(cpu, gpu, 'CPU and GPU agree to two decimals');

@@ -28,8 +28,7 @@ export function createGhosts(app) {
 
   /** A vertex no bone moves: it stays at rest, where it is skinned. */
   function vertexRest(vertex) {
-    const skinned = app.lab.skinnedPositions(app.viewer.method());
-    return [0, 1, 2].map((k) => skinned[3 * vertex + k]);
+    return Array.from(app.lab.skinnedVertex(app.viewer.method(), vertex));
   }
 
   /** Where each bone alone would put the vertex, and where the blend puts it, model space. */
@@ -44,8 +43,7 @@ export function createGhosts(app) {
       // Step 2 seen in the model: the animated point, still in the rest frame.
       animated: transform(app.lab.restFrame(bone), app.lab.threeSteps(bone, vertex).inBoneAnimated),
     }));
-    const skinned = app.lab.skinnedPositions(app.viewer.method());
-    return { rest, ghosts, blended: [0, 1, 2].map((k) => skinned[3 * vertex + k]) };
+    return { rest, ghosts, blended: Array.from(app.lab.skinnedVertex(app.viewer.method(), vertex)) };
   }
 
   function update() {

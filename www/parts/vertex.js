@@ -5,6 +5,8 @@ import { t } from '../i18n.js';
 import { boneLabel } from './bones.js';
 
 const vec = (v) => `(${v.map((x) => x.toFixed(2).replace('-0.00', '0.00')).join(', ')})`;
+/** How long the pose must hold still before the GPU's value is read back. */
+const GPU_READ_DELAY_MS = 200;
 
 /**
  * The vertex panel of `app`, which offers `lab`, `viewer`, `showNotice` and
@@ -44,20 +46,30 @@ export function createVertexPanel(app) {
         sym('Z', 'i'), ` = C′`, el('sub', {}, 'p'), `·T(o)·O·T = ${vec(steps.inModelPosed)}`);
     });
     const method = app.viewer.method();
-    const positions = app.lab.skinnedPositions(method);
-    const result = [0, 1, 2].map((k) => positions[3 * vertex + k]);
+    const result = Array.from(app.lab.skinnedVertex(method, vertex));
     const rest = app.lab.threeSteps(pairs[0][0], vertex).rest;
     return [
       el('p', { className: 'small' }, `P = ${vec(rest)}`),
       el('ol', { className: 'steps small' }, rows),
       el('p', { className: 'small' }, 'Z = Σ ', sym('w', 'i'), ' ', sym('Z', 'i'), ` = ${vec(result)}`,
         method === 'dqs' ? ' (DQS blends the transforms, not the points)' : ''),
-      el('p', { className: 'small muted' }, `CPU ${vec(result)} · GPU ${vec(gpuPosition(vertex, method))}`),
+      el('p', { className: 'small muted' }, `CPU ${vec(result)} · GPU `, gpuLine(vertex, method)),
     ];
+  }
+
+  // The GPU's value is read back (the whole mesh, by transform feedback)
+  // once the pose has held still, not on every frame of a drag.
+  let gpuTimer = 0;
+  function gpuLine(vertex, method) {
+    const span = el('span', {}, '…');
+    clearTimeout(gpuTimer);
+    gpuTimer = setTimeout(() => { span.textContent = vec(gpuPosition(vertex, method)); }, GPU_READ_DELAY_MS);
+    return span;
   }
 
   /** The vertex as the vertex shader skins it, read back by transform feedback. */
   function gpuPosition(vertex, method) {
+    if (!app.viewer || !app.lab) return [NaN, NaN, NaN];
     try {
       const gpu = app.viewer.gpuSkinnedPositions(app.lab, method);
       return [0, 1, 2].map((k) => gpu[3 * vertex + k]);

@@ -1,0 +1,130 @@
+// Skinning throughput as wasm in Node, and three.js's
+// SkinnedMesh.applyBoneTransform on the same mesh and pose, side by side:
+// 10k, 100k and 1M vertices, four influences each, a 64-bone chain.
+// Prints `BENCH key=value` lines for `cargo xtask bench`, which also runs
+// the native figures (benches/skinning.rs) and prints the ratios.
+import { performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import * as THREE from 'three';
+import { Lab } from '../node/wasm.mjs';
+
+const BONES = 64;
+const LENGTH = 8 / BONES;
+const SIZES = [10_000, 100_000, 1_000_000];
+
+/** The same cylinder as benches/skinning.rs: golden-angle points up the Y axis. */
+function vertex(v, count) {
+  const angle = v * 0.618034 * 2 * Math.PI;
+  const height = (8 * v) / count;
+  const bone = Math.min(Math.floor((v * BONES) / count), BONES - 4);
+  return { position: [Math.cos(angle), height, Math.sin(angle)], bones: [bone, bone + 1, bone + 2, bone + 3] };
+}
+const WEIGHTS = [0.4, 0.3, 0.2, 0.1];
+/** Each bone's turn in the pose: a bend and a twist growing along the chain. */
+const turn = (b) => new THREE.Quaternion().setFromEuler(new THREE.Euler(0, (2 / BONES), (1.2 / BONES) * (b % 2 ? 1 : 0.5)));
+
+function sceneJson(count) {
+  const positions = new Array(3 * count);
+  const influences = new Array(count);
+  for (let v = 0; v < count; v++) {
+    const { position, bones } = vertex(v, count);
+    positions[3 * v] = position[0];
+    positions[3 * v + 1] = position[1];
+    positions[3 * v + 2] = position[2];
+    influences[v] = bones.map((b, k) => [b, WEIGHTS[k]]);
+  }
+  const bones = Array.from({ length: BONES }, (_, b) => ({
+    parent: b === 0 ? null : b - 1, origin: [0, 0, 0], orientation: [0, 0, 0, 1], length: LENGTH,
+  }));
+  return JSON.stringify({ bones, mesh: { positions, indices: [] }, influences });
+}
+
+/** The fastest of `runs` calls, seconds. */
+function fastest(runs, job) {
+  let best = Infinity;
+  for (let k = 0; k < runs; k++) {
+    const started = performance.now();
+    job();
+    best = Math.min(best, (performance.now() - started) / 1000);
+  }
+  return best;
+}
+
+function wasmRates(count) {
+  const lab = Lab.fromSceneJson(sceneJson(count));
+  for (let b = 0; b < BONES; b++) {
+    const q = turn(b);
+    lab.setBonePose(b, [q.x, q.y, q.z, q.w]);
+  }
+  const runs = Math.max(5, Math.min(100, Math.round(5e6 / count)));
+  let flip = 0;
+  const rate = (method) => {
+    const seconds = fastest(runs, () => {
+      // A changed pose makes the next call skin again, positions and normals.
+      flip = 1 - flip;
+      lab.setBonePose(BONES - 1, [0, 0, 0.01 * flip, 1]);
+      lab.skinnedPositions(method);
+    });
+    return count / seconds / 1e6;
+  };
+  const result = { lbs: rate('lbs'), dqs: rate('dqs') };
+  lab.free();
+  return result;
+}
+
+function threeRate(count) {
+  const geometry = new THREE.BufferGeometry();
+  const positions = new Float32Array(3 * count);
+  const skinIndex = new Uint16Array(4 * count);
+  const skinWeight = new Float32Array(4 * count);
+  for (let v = 0; v < count; v++) {
+    const { position, bones } = vertex(v, count);
+    positions.set(position, 3 * v);
+    skinIndex.set(bones, 4 * v);
+    skinWeight.set(WEIGHTS, 4 * v);
+  }
+  geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+  geometry.setAttribute('skinIndex', new THREE.Uint16BufferAttribute(skinIndex, 4));
+  geometry.setAttribute('skinWeight', new THREE.BufferAttribute(skinWeight, 4));
+  const bones = [];
+  for (let b = 0; b < BONES; b++) {
+    const bone = new THREE.Bone();
+    if (b > 0) {
+      bone.position.y = LENGTH;
+      bones[b - 1].add(bone);
+    }
+    bones.push(bone);
+  }
+  const mesh = new THREE.SkinnedMesh(geometry, new THREE.MeshBasicMaterial());
+  mesh.add(bones[0]);
+  mesh.updateMatrixWorld(true);
+  mesh.bind(new THREE.Skeleton(bones));
+  bones.forEach((bone, b) => bone.quaternion.copy(turn(b)));
+  mesh.updateMatrixWorld(true);
+  const point = new THREE.Vector3();
+  const runs = Math.max(3, Math.min(20, Math.round(1e6 / count)));
+  let sink = 0;
+  const seconds = fastest(runs, () => {
+    for (let v = 0; v < count; v++) {
+      point.fromBufferAttribute(geometry.attributes.position, v);
+      mesh.applyBoneTransform(v, point);
+      sink += point.x;
+    }
+  });
+  if (Number.isNaN(sink)) console.log('# (never)');
+  return count / seconds / 1e6;
+}
+
+for (const count of SIZES) {
+  const wasm = wasmRates(count);
+  const three = threeRate(count);
+  console.log(`wasm   ${String(count).padStart(9)} vertices: LBS ${wasm.lbs.toFixed(1).padStart(7)} M vertices/s, DQS ${wasm.dqs.toFixed(1).padStart(7)} M vertices/s (positions and normals, copied out)`);
+  console.log(`three  ${String(count).padStart(9)} vertices: applyBoneTransform ${three.toFixed(1).padStart(7)} M vertices/s (positions only)`);
+  console.log(`BENCH wasm_lbs_${count}=${wasm.lbs.toFixed(3)}`);
+  console.log(`BENCH wasm_dqs_${count}=${wasm.dqs.toFixed(3)}`);
+  console.log(`BENCH three_${count}=${three.toFixed(3)}`);
+}
+const wasm = readFileSync(new URL('../../www/pkg/skinlab_bg.wasm', import.meta.url));
+console.log(`BENCH wasm_bytes=${wasm.length}`);
+console.log(`BENCH wasm_gzip_bytes=${gzipSync(wasm, { level: 9 }).length}`);

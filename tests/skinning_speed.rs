@@ -1,0 +1,127 @@
+//! The fast skinning loops agree with the straightforward reference
+//! (`skin::reference`) to 1e-5: random poses with rotation, translation and
+//! non-uniform scale, random influences with one to four bones.
+
+#![allow(clippy::unwrap_used)]
+
+use glam::{Mat4, Quat, Vec3};
+use proptest::prelude::*;
+use skinlab::skin::dual_quat::RigidScale;
+use skinlab::skin::influences::VertexInfluences;
+use skinlab::skin::mesh::Mesh;
+use skinlab::skin::{reference, skinning};
+
+const BONES: usize = 6;
+
+fn arbitrary_matrix(scaled: bool) -> impl Strategy<Value = Mat4> {
+    (
+        prop::array::uniform3(-1.0_f32..1.0),
+        -3.0_f32..3.0,
+        prop::array::uniform3(-2.0_f32..2.0),
+        prop::array::uniform3(0.5_f32..1.5),
+    )
+        .prop_map(move |(axis, angle, t, s)| {
+            let axis = Vec3::from_array(axis).try_normalize().unwrap_or(Vec3::Z);
+            let scale = if scaled {
+                Vec3::from_array(s)
+            } else {
+                Vec3::ONE
+            };
+            Mat4::from_scale_rotation_translation(
+                scale,
+                Quat::from_axis_angle(axis, angle),
+                Vec3::from_array(t),
+            )
+        })
+}
+
+fn arbitrary_vertex() -> impl Strategy<Value = (Vec3, Vec3, VertexInfluences)> {
+    (
+        prop::array::uniform3(-2.0_f32..2.0),
+        prop::array::uniform3(-1.0_f32..1.0),
+        prop::collection::vec((0..BONES as u16, 0.0_f32..1.0), 0..5),
+    )
+        .prop_map(|(p, n, pairs)| {
+            let normal = Vec3::from_array(n).try_normalize().unwrap_or(Vec3::Y);
+            let mut unique = pairs;
+            unique.sort_by_key(|&(b, _)| b);
+            unique.dedup_by_key(|&mut (b, _)| b);
+            (
+                Vec3::from_array(p),
+                normal,
+                VertexInfluences::from_pairs(&unique).0,
+            )
+        })
+}
+
+fn agree(scaled: bool) -> impl Strategy<Value = (Vec<Mat4>, Vec<(Vec3, Vec3, VertexInfluences)>)> {
+    (
+        prop::collection::vec(arbitrary_matrix(scaled), BONES),
+        prop::collection::vec(arbitrary_vertex(), 1..40),
+    )
+}
+
+fn check(
+    palette: &[Mat4],
+    vertices: &[(Vec3, Vec3, VertexInfluences)],
+) -> Result<(), TestCaseError> {
+    let mut mesh = Mesh::new(vertices.iter().map(|v| v.0).collect(), Vec::new());
+    mesh.normals_model = vertices.iter().map(|v| v.1).collect();
+    let influences: Vec<_> = vertices.iter().map(|v| v.2).collect();
+    let n = vertices.len();
+    let mut dq = vec![RigidScale::from_affine(&Mat4::IDENTITY); palette.len()];
+    skinning::dqs_palette(palette, &mut dq);
+    let (mut p1, mut n1, mut p2, mut n2) = (
+        vec![Vec3::ZERO; n],
+        vec![Vec3::ZERO; n],
+        vec![Vec3::ZERO; n],
+        vec![Vec3::ZERO; n],
+    );
+    skinning::skin_lbs(&mesh, &influences, palette, &mut p1, &mut n1);
+    reference::skin_lbs(&mesh, &influences, palette, &mut p2, &mut n2);
+    for k in 0..n {
+        prop_assert!(
+            p1[k].abs_diff_eq(p2[k], 1e-5),
+            "LBS position {k}: {} vs {}",
+            p1[k],
+            p2[k]
+        );
+        prop_assert!(
+            n1[k].abs_diff_eq(n2[k], 1e-5),
+            "LBS normal {k}: {} vs {}",
+            n1[k],
+            n2[k]
+        );
+    }
+    skinning::skin_dqs(&mesh, &influences, &dq, &mut p1, &mut n1);
+    reference::skin_dqs(&mesh, &influences, &dq, &mut p2, &mut n2);
+    for k in 0..n {
+        prop_assert!(
+            p1[k].abs_diff_eq(p2[k], 1e-5),
+            "DQS position {k}: {} vs {}",
+            p1[k],
+            p2[k]
+        );
+        prop_assert!(
+            n1[k].abs_diff_eq(n2[k], 1e-5),
+            "DQS normal {k}: {} vs {}",
+            n1[k],
+            n2[k]
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn rigid_poses_agree((palette, vertices) in agree(false)) {
+        check(&palette, &vertices)?;
+    }
+
+    #[test]
+    fn scaled_poses_agree((palette, vertices) in agree(true)) {
+        check(&palette, &vertices)?;
+    }
+}
