@@ -3,7 +3,12 @@
 //   SKIN_DQS          dual quaternion skinning instead of linear blending
 //   PALETTE_TEXTURE   read the palette from a float texture, not uniforms
 //   PALETTE_VECTORS   size of the uniform array (uniform palette only)
-//   BONE_STRIDE       vec4s per bone: 3 for LBS, 5 for DQS
+//   BONE_STRIDE       vec4s per bone: 3 for LBS, 5 for DQS (or the format's)
+//   PALETTE_MAT4, PALETTE_QUAT_TRANSLATION, PALETTE_DUAL_QUAT
+//                     seed 003's palette formats (see src/skin/formats.rs):
+//                     four rows; q and t rebuilt as [R(q) | t]; q_r and q_d
+//                     without the scale/shear part. Without one of them LBS
+//                     reads three rows (mat4x3) and DQS five vectors.
 //
 // Per bone, LBS stores the three rows of the 4x3 matrix M_i; DQS stores the
 // rotation quaternion q_r, the dual part q_d, and the three rows of the
@@ -28,6 +33,21 @@ mat3 normalMatrix(mat3 m) {
   return determinant(m) < 0.0 ? -cofactor : cofactor;
 }
 
+// The three rows of bone `bone`'s matrix, as its palette format sends them.
+void boneRows(uint bone, out vec4 r0, out vec4 r1, out vec4 r2) {
+#ifdef PALETTE_QUAT_TRANSLATION
+  vec4 q = boneTexel(bone, 0);
+  vec3 t = boneTexel(bone, 1).xyz;
+  r0 = vec4(1.0 - 2.0 * (q.y * q.y + q.z * q.z), 2.0 * (q.x * q.y - q.w * q.z), 2.0 * (q.x * q.z + q.w * q.y), t.x);
+  r1 = vec4(2.0 * (q.x * q.y + q.w * q.z), 1.0 - 2.0 * (q.x * q.x + q.z * q.z), 2.0 * (q.y * q.z - q.w * q.x), t.y);
+  r2 = vec4(2.0 * (q.x * q.z - q.w * q.y), 2.0 * (q.y * q.z + q.w * q.x), 1.0 - 2.0 * (q.x * q.x + q.y * q.y), t.z);
+#else
+  r0 = boneTexel(bone, 0);
+  r1 = boneTexel(bone, 1);
+  r2 = boneTexel(bone, 2);
+#endif
+}
+
 // Three rows (xyz of each) as a column-major mat3.
 mat3 fromRows(vec4 r0, vec4 r1, vec4 r2) {
   return transpose(mat3(r0.xyz, r1.xyz, r2.xyz));
@@ -44,7 +64,12 @@ void skin(vec3 position, vec3 normal, uvec4 joints, vec4 weights,
   vec4 pivot = boneTexel(joints.x, 0);
   vec4 real = vec4(0.0);
   vec4 dual = vec4(0.0);
+#ifdef PALETTE_DUAL_QUAT
+  // Rigid parts only: the format has no room for scale.
+  mat3 scaleShear = mat3(1.0);
+#else
   mat3 scaleShear = mat3(0.0);
+#endif
   for (int k = 0; k < 4; k++) {
     float w = weights[k];
     if (w <= 0.0) continue;
@@ -53,7 +78,9 @@ void skin(vec3 position, vec3 normal, uvec4 joints, vec4 weights,
     float signedWeight = dot(r, pivot) < 0.0 ? -w : w;
     real += signedWeight * r;
     dual += signedWeight * boneTexel(bone, 1);
+#ifndef PALETTE_DUAL_QUAT
     scaleShear += w * fromRows(boneTexel(bone, 2), boneTexel(bone, 3), boneTexel(bone, 4));
+#endif
   }
   float norm = length(real);
   real /= norm;
@@ -72,10 +99,11 @@ void skin(vec3 position, vec3 normal, uvec4 joints, vec4 weights,
   for (int k = 0; k < 4; k++) {
     float w = weights[k];
     if (w <= 0.0) continue;
-    uint bone = joints[k];
-    r0 += w * boneTexel(bone, 0);
-    r1 += w * boneTexel(bone, 1);
-    r2 += w * boneTexel(bone, 2);
+    vec4 b0, b1, b2;
+    boneRows(joints[k], b0, b1, b2);
+    r0 += w * b0;
+    r1 += w * b1;
+    r2 += w * b2;
   }
   vec4 p = vec4(position, 1.0);
   skinnedPosition = vec3(dot(r0, p), dot(r1, p), dot(r2, p));

@@ -20,6 +20,7 @@ import { createIkMode } from './modes/ik.js';
 import { createMorphMode } from './modes/morph.js';
 import { createLessonsMode } from './modes/lessons.js';
 import { createAnimateMode } from './modes/animate.js';
+import { createGpuMode } from './modes/gpu.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
 
 const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers', 'leg', 'arm',
@@ -78,6 +79,7 @@ const modes = {
   ik: createIkMode(app),
   morph: createMorphMode(app),
   animate: createAnimateMode(app),
+  gpu: createGpuMode(app),
   lessons: createLessonsMode(app),
 };
 
@@ -400,6 +402,7 @@ async function start() {
     ...modes.ik.api,
     ...modes.morph.api,
     ...modes.animate.api,
+    ...modes.gpu.api,
     ...modes.lessons.api,
     lockBone(bone, locked = true) { lab.setLocked(bone, locked); boneList.build(); },
     selectBone,

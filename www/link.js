@@ -4,7 +4,7 @@
 
 export const OVERLAYS = ['mesh', 'wireframe', 'dots', 'bones', 'ownFrames', 'childFrames', 'ghost'];
 /** The page's modes, in the order the switcher shows them. */
-export const MODES = ['skin', 'weights', 'ik', 'morph', 'animate', 'lessons'];
+export const MODES = ['skin', 'weights', 'ik', 'morph', 'animate', 'gpu', 'lessons'];
 
 const CHOICES = {
   mode: MODES,

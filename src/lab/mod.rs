@@ -5,12 +5,14 @@
 //! undo history lives in `history`, the weight editing in `weights`.
 
 mod animate;
+mod formats;
 mod history;
 mod ik;
 mod measure;
 mod morphs;
 mod weights;
 
+pub use formats::{FormatFigures, OTHER_UNIFORM_VECTORS};
 pub use history::{UNDO_BUDGET_BYTES, UNDO_DEPTH};
 pub use ik::{IkGoal, DEFAULT_IK_ITERATIONS};
 

@@ -20,6 +20,8 @@ use glam::{Mat4, Vec2};
 use glow::HasContext;
 
 use crate::lab::{Lab, SkinningMethod};
+use crate::skin::batches::PaletteFormat;
+use crate::skin::formats::format_vectors;
 use crate::skin::gpu_layout::{
     bone_stride, joint_indices, joint_weights, palette_vectors, MAX_ACTIVE_MORPHS,
     MORPH_TEXTURE_WIDTH,
@@ -101,8 +103,26 @@ pub struct FrameSettings {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Variant {
     method: SkinningMethod,
+    /// Seed 003's palette format, or `None` for the method's own layout.
+    format: Option<PaletteFormat>,
     palette_vectors: Option<usize>,
     feedback: bool,
+}
+
+impl Variant {
+    /// `vec4`s per bone in this variant's palette.
+    fn stride(&self) -> usize {
+        self.format
+            .map_or(bone_stride(self.method), PaletteFormat::vectors_per_bone)
+    }
+
+    /// Whether the shader blends dual quaternions.
+    fn dqs(&self) -> bool {
+        self.format.map_or(
+            self.method == SkinningMethod::Dqs,
+            PaletteFormat::blends_dual_quaternions,
+        )
+    }
 }
 
 /// Owns every GL object Skinlab draws with.
@@ -116,8 +136,12 @@ pub struct Renderer {
     mesh: Option<MeshGpu>,
     morphs: morphs::MorphGpu,
     max_uniform_vectors: usize,
+    device_uniform_vectors: usize,
     /// Always use the palette texture, even where uniforms would fit.
     pub force_palette_texture: bool,
+    /// Seed 003's palette format the shader receives (`None`: the method's
+    /// own, `mat4x3` rows for LBS, dual quaternion and scale for DQS).
+    pub palette_format: Option<PaletteFormat>,
     palette_scratch: Vec<[f32; 4]>,
     overlay_scratch: Vec<f32>,
 }
@@ -167,10 +191,10 @@ impl Renderer {
             gl.vertex_attrib_pointer_f32(program::OVERLAY_COLOR, 4, glow::FLOAT, false, stride, 12);
             gl.bind_vertex_array(None);
             let bone_texture = morphs::data_texture(gl)?;
-            let max_uniform_vectors = (gl
+            let device_uniform_vectors = gl
                 .get_parameter_i32(glow::MAX_VERTEX_UNIFORM_VECTORS)
-                .max(0) as usize)
-                .min(PORTABLE_UNIFORM_VECTORS);
+                .max(0) as usize;
+            let max_uniform_vectors = device_uniform_vectors.min(PORTABLE_UNIFORM_VECTORS);
             Ok(Self {
                 programs: HashMap::new(),
                 overlay_program,
@@ -181,27 +205,41 @@ impl Renderer {
                 mesh: None,
                 morphs: morphs::MorphGpu::new(gl)?,
                 max_uniform_vectors,
+                device_uniform_vectors,
                 force_palette_texture: false,
+                palette_format: None,
                 palette_scratch: Vec::new(),
                 overlay_scratch: Vec::new(),
             })
         }
     }
 
+    /// `MAX_VERTEX_UNIFORM_VECTORS` as the device reports it.
+    pub fn device_uniform_vectors(&self) -> usize {
+        self.device_uniform_vectors
+    }
+
     /// Whether the palette of `bones` bones travels as uniforms (`false`:
     /// as a float texture read with `texelFetch`).
     pub fn palette_fits_uniforms(&self, method: SkinningMethod, bones: usize) -> bool {
+        let stride = self
+            .palette_format
+            .map_or(bone_stride(method), PaletteFormat::vectors_per_bone);
         !self.force_palette_texture
-            && bones * bone_stride(method) + RESERVED_UNIFORM_VECTORS <= self.max_uniform_vectors
+            && bones * stride + RESERVED_UNIFORM_VECTORS <= self.max_uniform_vectors
     }
 
     fn variant(&self, method: SkinningMethod, bones: usize, feedback: bool) -> Variant {
-        let vectors = bones * bone_stride(method);
-        Variant {
+        let mut variant = Variant {
             method,
-            palette_vectors: self.palette_fits_uniforms(method, bones).then_some(vectors),
+            format: self.palette_format,
+            palette_vectors: None,
             feedback,
+        };
+        if self.palette_fits_uniforms(method, bones) {
+            variant.palette_vectors = Some(bones * variant.stride());
         }
+        variant
     }
 
     fn program(&mut self, gl: &glow::Context, variant: Variant) -> Result<glow::Program, String> {
@@ -209,12 +247,20 @@ impl Renderer {
             return Ok(program);
         }
         let mut defines = vec![
-            format!("BONE_STRIDE {}", bone_stride(variant.method)),
+            format!("BONE_STRIDE {}", variant.stride()),
             format!("MAX_ACTIVE_MORPHS {MAX_ACTIVE_MORPHS}"),
             format!("MORPH_TEXTURE_WIDTH {MORPH_TEXTURE_WIDTH}"),
         ];
-        if variant.method == SkinningMethod::Dqs {
+        if variant.dqs() {
             defines.push("SKIN_DQS".to_owned());
+        }
+        match variant.format {
+            Some(PaletteFormat::Mat4) => defines.push("PALETTE_MAT4".to_owned()),
+            Some(PaletteFormat::QuatTranslation) => {
+                defines.push("PALETTE_QUAT_TRANSLATION".to_owned());
+            }
+            Some(PaletteFormat::DualQuat) => defines.push("PALETTE_DUAL_QUAT".to_owned()),
+            Some(PaletteFormat::Mat4x3) | None => {}
         }
         match variant.palette_vectors {
             Some(vectors) => defines.push(format!("PALETTE_VECTORS {vectors}")),
@@ -337,7 +383,10 @@ impl Renderer {
         program: glow::Program,
     ) {
         let (palette, dqs) = lab.palettes();
-        palette_vectors(method, palette, dqs, &mut self.palette_scratch);
+        match variant.format {
+            Some(format) => format_vectors(format, palette, dqs, &mut self.palette_scratch),
+            None => palette_vectors(method, palette, dqs, &mut self.palette_scratch),
+        }
         let flat: &[f32] = bytemuck::cast_slice(&self.palette_scratch);
         unsafe {
             if variant.palette_vectors.is_some() {
@@ -350,7 +399,7 @@ impl Renderer {
                     glow::TEXTURE_2D,
                     0,
                     glow::RGBA32F as i32,
-                    bone_stride(method) as i32,
+                    variant.stride() as i32,
                     lab.bone_count() as i32,
                     0,
                     glow::RGBA,

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use super::influences::VertexInfluences;
 
 /// How the palette travels to the shader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PaletteFormat {
     /// A full 4x4 matrix: 4 vectors a bone.
     Mat4,

@@ -3,6 +3,7 @@
 
 pub mod batches;
 pub mod dual_quat;
+pub mod formats;
 pub mod gpu_layout;
 pub mod influences;
 pub mod mesh;

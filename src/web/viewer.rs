@@ -608,6 +608,34 @@ impl Viewer {
         self.renderer.force_palette_texture = on;
     }
 
+    /// Seed 003's palette format the shader receives: `"mat4"`, `"mat4x3"`,
+    /// `"quat-translation"`, `"dual-quat"`, or `""` for the skinning
+    /// method's own layout (`mat4x3` rows for LBS, dual quaternion and scale
+    /// for DQS).
+    #[wasm_bindgen(js_name = setPaletteFormat)]
+    pub fn set_palette_format(&mut self, name: &str) -> Result<(), JsError> {
+        self.renderer.palette_format = match name {
+            "" => None,
+            name => Some(super::batches::palette_format("setPaletteFormat", name)?),
+        };
+        Ok(())
+    }
+
+    /// The palette format set, or `""`.
+    #[wasm_bindgen(js_name = paletteFormat)]
+    pub fn palette_format(&self) -> String {
+        self.renderer
+            .palette_format
+            .map_or("", |f| f.name())
+            .to_owned()
+    }
+
+    /// `MAX_VERTEX_UNIFORM_VECTORS` of this device.
+    #[wasm_bindgen(js_name = maxUniformVectors)]
+    pub fn max_uniform_vectors(&self) -> usize {
+        self.renderer.device_uniform_vectors()
+    }
+
     /// How the palette of `lab` travels to the shader: `uniforms` or
     /// `texture`.
     #[wasm_bindgen(js_name = paletteStorage)]

@@ -1,0 +1,59 @@
+// The GPU mode (seed 003): every palette format, as uniforms and as a
+// texture, skins on the GPU exactly as its CPU reference says (read back by
+// transform feedback); the formats without room for scale show their error
+// on a stretched bone; the budget table has seed 003's "about 80" bones for
+// 4x3 matrices at 256 vectors.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, screenshot, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
+
+const fixture = useBrowser(before, after);
+const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
+
+test('each palette format, as uniforms and as a texture, equals its CPU reference on the GPU', async () => {
+  const { page, errors } = await openAt('?example=arm&mode=gpu');
+  await waitForSkinlab(page);
+  assert.equal(await page.evaluate(() => window.skinlab.mode()), 'gpu');
+  await nextFrame(page, () => page.evaluate(() => {
+    const s = window.skinlab;
+    s.lab.setBonePose(1, [0, 0, Math.sin(0.4), Math.cos(0.4)], [0, 0, 0], [1, 1.5, 1]);
+    s.lab.setBonePose(2, [0, Math.sin(0.3), 0, Math.cos(0.3)]);
+  }));
+  for (const texture of [false, true]) {
+    for (const format of ['mat4', 'mat4x3', 'quat-translation', 'dual-quat']) {
+      await page.locator('#gpu-texture').setChecked(texture);
+      await page.locator('#gpu-format').selectOption(format);
+      await nextFrame(page);
+      const { worst, storage, error } = await page.evaluate((f) => {
+        const s = window.skinlab;
+        const gpu = s.viewer.gpuSkinnedPositions(s.lab, s.method());
+        const cpu = s.lab.formatPositions(f);
+        let most = 0;
+        for (let k = 0; k < cpu.length; k++) most = Math.max(most, Math.abs(gpu[k] - cpu[k]));
+        return { worst: most, storage: s.viewer.paletteStorage(s.lab), error: s.lab.formatError(f) };
+      }, format);
+      console.log(`# ${format} as ${storage}: |GPU − CPU| ≤ ${worst.toExponential(1)}; distance from the full matrices ${error.toFixed(3)}`);
+      assert.equal(storage, texture ? 'texture' : 'uniforms');
+      assert.ok(worst < 1e-4, `${format} ${storage}: ${worst}`);
+      if (format === 'quat-translation' || format === 'dual-quat') assert.ok(error > 0.1, `${format} loses the stretch`);
+      else assert.ok(error < 1e-4, `${format} keeps it`);
+    }
+  }
+  await screenshot(page, 'gpu-dual-quat-stretched');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the budget table: bones per draw for each format at 256 vectors, and the chain needing several draws', async () => {
+  const { page, errors } = await openAt('?example=chain&mode=gpu');
+  await waitForSkinlab(page);
+  const figures = await page.evaluate(() => window.skinlab.gpuFigures());
+  console.log(`# at 256 vectors: ${figures.map((f) => `${f.format} ${f.bonesPerDraw} bones/draw, ${f.draws} draws, ${f.bytesPerFrame} bytes`).join('; ')}`);
+  assert.equal(figures.find((f) => f.format === 'mat4x3').bonesPerDraw, 80, 'seed 003: about 80 bones of 4x3');
+  assert.ok(figures.every((f) => f.draws >= 3), 'the 300-bone chain needs several draws');
+  const rows = await page.locator('#gpu-figures tr').count();
+  assert.equal(rows, 5, 'a header and a row per format');
+  await screenshot(page, 'gpu-chain-table');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

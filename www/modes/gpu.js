@@ -1,0 +1,119 @@
+// The GPU mode (seed 003): what skinning costs on a GPU. Pick the palette
+// format the shader receives (4x4 or 4x3 matrices, quaternion +
+// translation, dual quaternions), uniforms or a texture, and a budget of
+// vertex uniform vectors; the table shows, for each format, how many bones
+// a draw can carry, how many draws this mesh needs and the bytes uploaded
+// per frame, and the panel the error a format without room for scale makes
+// in the current pose.
+import { $, el } from '../dom.js';
+import { t } from '../i18n.js';
+
+const LABELS = {
+  mat4: 'mat4',
+  mat4x3: 'mat4x3',
+  'quat-translation': 'quat + t',
+  'dual-quat': 'dual quat',
+};
+
+/** The GPU mode of `app` (see app.js for what `app` offers). */
+export function createGpuMode(app) {
+  let shownKey = '';
+
+  const budget = () => Number($('#gpu-budget').value);
+
+  function applyToViewer() {
+    if (!app.viewer) return;
+    app.viewer.setPaletteFormat($('#gpu-format').value);
+    app.viewer.setPaletteTexture($('#gpu-texture').checked);
+    app.requestRender();
+  }
+
+  function showFigures() {
+    const key = `${app.lab.revision()}:${budget()}:${$('#gpu-format').value}:${app.viewer.method()}`;
+    if (key === shownKey) return;
+    shownKey = key;
+    $('output[for="gpu-budget"]').textContent = String(budget());
+    const figures = app.lab.formatFigures(budget());
+    const chosen = $('#gpu-format').value;
+    const table = $('#gpu-figures');
+    table.textContent = '';
+    table.append(el('tr', {},
+      el('th', {}, t('gpu.format', 'Format')), el('th', { title: 'vec4 uniforms per bone' }, 'vec4'),
+      el('th', { title: 'bones one draw can carry' }, t('gpu.perDraw', 'bones')), el('th', {}, t('gpu.draws', 'draws')),
+      el('th', { title: 'palette bytes uploaded per frame' }, t('gpu.bytes', 'bytes'))));
+    for (const f of figures) {
+      const row = el('tr', { className: f.format === chosen ? 'chosen' : '' },
+        el('td', {}, LABELS[f.format]), el('td', {}, String(f.vectorsPerBone)), el('td', {}, String(f.bonesPerDraw)),
+        el('td', {}, f.draws === undefined || f.draws === null ? '—' : String(f.draws)),
+        el('td', {}, f.bytesPerFrame.toLocaleString('en')));
+      row.dataset.format = f.format;
+      table.append(row);
+    }
+    const bones = app.lab.boneCount();
+    const format = chosen || (app.viewer.method() === 'dqs' ? '' : 'mat4x3');
+    const error = format ? app.lab.formatError(format) : 0;
+    $('#gpu-need').textContent = `${t('gpu.need', 'This skeleton')}: ${bones} ${t('gpu.bones', 'bones')} · `
+      + `${t('gpu.storage', 'palette as')} ${app.viewer.paletteStorage(app.lab)} · `
+      + `${t('gpu.device', 'this device allows')} ${app.viewer.maxUniformVectors()} ${t('gpu.vectorsWord', 'vectors')}`;
+    const line = $('#gpu-error');
+    line.textContent = format
+      ? `${LABELS[format]}: ${t('gpu.error', 'largest distance from the full matrices in this pose')} ${error.toPrecision(2)}`
+      : '';
+    line.classList.toggle('negative', error > 1e-3);
+  }
+
+  /** Stretches the selected bone (or bone 1) by 1.5 along its length. */
+  function stretch() {
+    const bone = Math.max(0, app.viewer.selectedBone());
+    const { rotation, translation } = app.lab.bonePose(bone);
+    app.lab.checkpoint();
+    app.lab.setBonePose(bone, rotation, translation, [1, 1.5, 1]);
+    app.requestRender();
+  }
+
+  $('#gpu-format').addEventListener('change', applyToViewer);
+  $('#gpu-texture').addEventListener('change', applyToViewer);
+  $('#gpu-budget').addEventListener('input', () => app.requestRender());
+  $('#gpu-stretch').addEventListener('click', stretch);
+
+  return {
+    name: 'gpu',
+    panel: $('#mode-gpu'),
+    tool: 'pose',
+    enter() {
+      app.setTool('pose');
+      shownKey = '';
+      applyToViewer();
+    },
+    leave() {
+      // The other modes draw with the method's own layout.
+      app.viewer?.setPaletteFormat('');
+      app.viewer?.setPaletteTexture(false);
+    },
+    update() {
+      const max = Math.max(256, app.viewer.maxUniformVectors());
+      $('#gpu-budget').max = String(max);
+      showFigures();
+    },
+    caption() {
+      return [t('cap.gpu', 'Seed 003: 256 uniform vectors hold about 80 bones as 4x3 matrices. Smaller formats carry more bones but lose scale: stretch a bone and compare.')];
+    },
+    applyToViewer() {
+      if (document.body.dataset.mode === 'gpu') applyToViewer();
+    },
+    sceneChanged() {
+      shownKey = '';
+    },
+    api: {
+      setPaletteFormat(name) {
+        $('#gpu-format').value = name;
+        applyToViewer();
+      },
+      setGpuBudget(vectors) {
+        $('#gpu-budget').value = String(vectors);
+        app.requestRender();
+      },
+      gpuFigures: () => app.lab.formatFigures(budget()),
+    },
+  };
+}
