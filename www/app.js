@@ -433,6 +433,9 @@ async function start() {
     resume: canvas.resume,
     requestRender,
     ghosts: ghosts.drawn,
+    /** Walks the selected vertex's three steps to `phase` ∈ [0, 3] (3: the results only). */
+    setStepsPhase: (phase) => ghosts.setPhase(phase),
+    playSteps: () => ghosts.playSteps(),
   };
   // A lesson step from the URL, for a slide: ?lesson=NAME&step=K.
   if (settings.lesson) {

@@ -387,3 +387,41 @@ test('the three steps and the weighted mean drawn: P, R_i·T, the ghosts M_i·P 
   assert.equal(cpu, gpu, 'CPU and GPU agree to two decimals');
   await screenshot(page, 'weighted-mean-ghosts');
 });
+
+test('the three steps walked: the slider moves each bone\'s dot from P through R_i·T to Z_i', async () => {
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.setMode('skin');
+    window.skinlab.loadExample('two-bone-smooth');
+    window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]);
+  }));
+  const vertex = await page.evaluate(() => {
+    const lab = window.skinlab.lab;
+    for (let v = 0; v < lab.vertexCount(); v++) if (lab.influences(v).length === 2) return v;
+    return -1;
+  });
+  const point = await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), vertex);
+  const box = await page.locator('#view').boundingBox();
+  await page.mouse.click(box.x + point.x, box.y + point.y);
+  await nextFrame(page);
+  const at = async (phase) => {
+    await page.locator('#steps-phase').fill(String(phase));
+    await nextFrame(page);
+    return page.evaluate(() => window.skinlab.ghosts());
+  };
+  const distance = (a, b) => Math.hypot(a.x - b.x, a.y - b.y);
+  const start = await at(0.5);
+  start.ghosts.forEach((g) => assert.ok(distance(g.step, start.rest) < 1, 'phase ½: still at P, read in the rest frame'));
+  const middle = await at(2);
+  middle.ghosts.forEach((g) => assert.ok(distance(g.step, g.animated) < 1, 'phase 2: at R_i·T'));
+  const late = await at(2.5);
+  late.ghosts.forEach((g) => {
+    const half = { x: (g.animated.x + g.x) / 2, y: (g.animated.y + g.y) / 2 };
+    assert.ok(distance(g.step, half) < 1, 'phase 2½: halfway to Z_i');
+  });
+  const moving = await at(1.5);
+  const moved = moving.ghosts.some((g) => distance(g.step, moving.rest) > 3 && distance(g.step, g.animated) > 3);
+  assert.ok(moved, 'phase 1½: on the way from P to R_i·T for the turned bone');
+  await screenshot(page, 'three-steps-walk');
+  const done = await at(3);
+  assert.ok(done.ghosts.every((g) => g.step === undefined), 'phase 3: the results only');
+});

@@ -43,6 +43,46 @@ export function createLessonsMode(app) {
       run: () => { app.lab.checkpoint(); app.lab.setPathTiming(0, 'uniform'); s().setAnimTime(s().animTime()); },
     },
     coarse: { label: () => t('lesson.coarse', 'Table: 4 entries'), run: () => s().setPathEntries(4) },
+    format4x3: { label: () => t('lesson.format4x3', 'Palette: 4×3 matrices'), run: () => s().setPaletteFormat('mat4x3') },
+    formatQuat: { label: () => t('lesson.formatQuat', 'Palette: quaternion + translation'), run: () => s().setPaletteFormat('quat-translation') },
+    stretch: {
+      label: () => t('lesson.stretch', 'Stretch bone 2 ×1.5'),
+      run: () => {
+        const { rotation, translation } = app.lab.bonePose(1);
+        app.lab.checkpoint();
+        app.lab.setBonePose(1, rotation, translation, [1, 1.5, 1]);
+        app.requestRender();
+      },
+    },
+    eightBit: { label: () => t('lesson.eightBit', '8-bit weights'), run: () => s().setQuantised(true) },
+    reach: {
+      label: () => t('lesson.reach', 'Reach for the ring'),
+      run: () => {
+        app.lab.checkpoint();
+        s().setIkChain({ tip: 1, chain: 2, method: 'analytic' });
+        s().setIkTarget([-0.7, -1.6, 0]);
+      },
+    },
+    far: {
+      label: () => t('lesson.far', 'A target out of reach'),
+      run: () => {
+        app.lab.checkpoint();
+        s().setIkChain({ tip: 1, chain: 2, method: 'fabrik' });
+        s().setIkTarget([-0.5, -3.2, 0]);
+      },
+    },
+    visemeA: {
+      label: () => t('lesson.visemeA', 'Viseme A'),
+      run: () => { app.lab.checkpoint(); app.lab.setMorphWeights(app.lab.morphNames().map((name) => (name === 'A' ? 1 : 0))); },
+    },
+    smile: {
+      label: () => t('lesson.smile', 'Add a smile'),
+      run: () => {
+        app.lab.checkpoint();
+        app.lab.setMorphWeights(app.lab.morphNames().map((name, k) => (name === 'smile' ? 0.6 : app.lab.morphWeights()[k])));
+      },
+    },
+    say: { label: () => t('morph.say', 'Say “mama”'), run: () => s().say() },
     fine: { label: () => t('lesson.fine', 'Table: 512 entries'), run: () => s().setPathEntries(512) },
     twist: {
       label: () => t('twist', 'Twist bone 2 by 180°'),
@@ -71,6 +111,8 @@ export function createLessonsMode(app) {
     api.setCompare(false);
     api.pauseAnimation();
     api.setPathEntries(32);
+    api.setPaletteFormat('');
+    api.setQuantised(false);
     for (const [bone, rotation] of current.pose ?? []) app.lab.setBonePose(bone, rotation);
     current.prepare?.(api);
     scene = JSON.parse(app.lab.sceneJson());
@@ -169,6 +211,7 @@ export function createLessonsMode(app) {
     },
     leave() {
       s()?.pauseAnimation?.();
+      s()?.setPaletteFormat?.('');
     },
     update() {
       if (!lesson) return;

@@ -81,7 +81,10 @@ export function createMorphMode(app) {
     const start = performance.now();
     const duration = app.lab.animationDuration(clip);
     cancelAnimationFrame(saying);
+    const lab = app.lab;
     const frame = (now) => {
+      // Another scene since: the word ends with its face.
+      if (app.lab !== lab) return;
       const time = Math.min((now - start) / 1000, duration);
       app.lab.setAnimationTime(clip, time);
       app.requestRender();
@@ -128,6 +131,7 @@ export function createMorphMode(app) {
     },
     sceneChanged() {
       shownFor = null;
+      cancelAnimationFrame(saying);
     },
     api: {
       say,

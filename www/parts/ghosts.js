@@ -21,10 +21,52 @@ function transform(m, [x, y, z]) {
   return [0, 1, 2].map((r) => m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
 }
 
+/** Rotates `v` by the unit quaternion `q` turned only a fraction `u` of its way. */
+function turnPart([x, y, z, w], u, v) {
+  const sign = w < 0 ? -1 : 1;
+  const [qx, qy, qz, qw] = [x * sign, y * sign, z * sign, w * sign];
+  const half = Math.acos(Math.min(1, qw));
+  const sinHalf = Math.sin(half);
+  if (sinHalf < 1e-9) return v;
+  const [ax, ay, az] = [qx / sinHalf, qy / sinHalf, qz / sinHalf];
+  const s = Math.sin(u * half);
+  const [px, py, pz, pw] = [ax * s, ay * s, az * s, Math.cos(u * half)];
+  // v + 2 p_w (p × v) + 2 p × (p × v)
+  const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const p = [px, py, pz];
+  const c = cross(p, v);
+  const cc = cross(p, c);
+  return [0, 1, 2].map((k) => v[k] + 2 * pw * c[k] + 2 * cc[k]);
+}
+
+/**
+ * Where the three steps have taken bone `bone`'s copy of the vertex at
+ * `phase` ∈ [0, 3]: [0, 1] P itself, read in the bone's rest frame as Q;
+ * [1, 2] the animation A_i applied a part u of the way inside the rest
+ * frame, R_i · A_i(u) · Q; [2, 3] carried by the re-posed parent from R_i T
+ * to Z_i = M_i P.
+ */
+export function stepPoint(app, bone, vertex, phase, ends) {
+  if (phase <= 1) return ends.rest;
+  if (phase >= 2) {
+    const u = Math.min(1, phase - 2);
+    return [0, 1, 2].map((k) => ends.animated[k] + (ends.point[k] - ends.animated[k]) * u);
+  }
+  const u = phase - 1;
+  const q = Array.from(app.lab.threeSteps(bone, vertex).inBoneRest);
+  const { rotation, translation, scale } = app.lab.bonePose(bone);
+  const scaled = q.map((c, k) => c * (1 + (scale[k] - 1) * u));
+  const turned = turnPart(rotation, u, scaled);
+  return transform(app.lab.restFrame(bone), turned.map((c, k) => c + translation[k] * u));
+}
+
 /** The ghost layer of `app` (which offers `lab`, `viewer`, `canvas`). */
 export function createGhosts(app) {
   const layer = $('#ghosts');
   let points = null;
+  // 3 shows the steps' results; below it a dot walks through them.
+  let phase = 3;
+  let playing = 0;
 
   /** A vertex no bone moves: it stays at rest, where it is skinned. */
   function vertexRest(vertex) {
@@ -90,6 +132,19 @@ export function createGhosts(app) {
       layer.append(label);
       points.ghosts.push({ bone, x, y, animated: { x: ax, y: ay } });
     });
+    if (phase < 3) {
+      const stage = phase < 1 ? 'Q = Rᵢ⁻¹P' : phase < 2 ? 'T = Aᵢ Q' : 'Zᵢ';
+      ghosts.forEach(({ bone, point, animated }, k) => {
+        const at = stepPoint(app, bone, vertex, phase, { rest, animated, point });
+        const [x, y] = screen(at);
+        const colour = GHOST_COLOURS[k % GHOST_COLOURS.length];
+        layer.append(svg('circle', { cx: x, cy: y, r: 8, fill: colour, stroke: 'white', 'stroke-width': 2, 'data-step': bone }));
+        const label = svg('text', { x: x + 10, y: y + 18, fill: colour, 'font-size': 15, 'font-weight': 700 });
+        label.textContent = stage;
+        layer.append(label);
+        points.ghosts[k].step = { x, y };
+      });
+    }
     if (ghosts.length < 2) return; // one bone: its ghost is the result
     layer.append(svg('circle', { cx: zx, cy: zy, r: 5, fill: '#1f2933', 'data-blended': 1 }));
     const label = svg('text', { x: zx + 8, y: zy + 18, fill: '#1f2933', 'font-size': 15, 'font-weight': 700 });
@@ -97,8 +152,35 @@ export function createGhosts(app) {
     layer.append(label);
   }
 
+  function setPhase(value) {
+    phase = Math.max(0, Math.min(3, Number(value)));
+    $('#steps-phase').value = String(phase);
+    $('output[for="steps-phase"]').textContent = phase < 1 ? 'Q' : phase < 2 ? 'T' : phase < 3 ? 'Zᵢ' : '—';
+    app.requestRender();
+  }
+
+  /** Walks the dot through the three steps in three seconds. */
+  function play() {
+    cancelAnimationFrame(playing);
+    const start = performance.now();
+    const frame = (now) => {
+      const t = (now - start) / 1000;
+      setPhase(Math.min(t, 3));
+      if (t < 3) playing = requestAnimationFrame(frame);
+    };
+    playing = requestAnimationFrame(frame);
+  }
+
+  $('#steps-phase').addEventListener('input', (event) => {
+    cancelAnimationFrame(playing);
+    setPhase(event.target.value);
+  });
+  $('#steps-play').addEventListener('click', play);
+
   return {
     update,
+    setPhase,
+    playSteps: play,
     /** What was drawn, in CSS pixels: `{blended: {x, y}, ghosts: [{bone, x, y}]}` or null. */
     drawn: () => points,
   };
