@@ -156,7 +156,13 @@ pub struct Lab {
     topology: Option<weights::Topology>,
     /// Buffers a brush dab reuses, so a stroke does not allocate per dab.
     dab_scratch: crate::weights::paint::DabScratch,
+    /// The weights skinning uses when they differ from the stored ones
+    /// (capped, 8-bit); see `weights::derive_skinning_influences`.
     quantised: Option<Vec<VertexInfluences>>,
+    /// Seed 003's 8-bit weights on.
+    eight_bit: bool,
+    /// At most this many influences per vertex in skinning (1–4).
+    influence_cap: usize,
 }
 
 static NEXT_LAB_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -187,6 +193,8 @@ impl Lab {
             topology: None,
             dab_scratch: Default::default(),
             quantised: None,
+            eight_bit: false,
+            influence_cap: crate::skin::influences::MAX_INFLUENCES,
             morphed: crate::skin::mesh::Mesh::new(Vec::new(), Vec::new()),
             morphed_current: false,
         }

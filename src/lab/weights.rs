@@ -6,7 +6,8 @@ use glam::Vec3;
 use super::{EditError, Lab, SkinningMethod};
 use crate::io::scene::validate_vertex_influences;
 use crate::skin::influences::{
-    quantisation_report, quantised_influences, Fitting, QuantisationReport, VertexInfluences,
+    cap_influences, quantisation_report, quantised_influences, Fitting, QuantisationReport,
+    VertexInfluences, MAX_INFLUENCES,
 };
 use crate::skin::skinning::{skin_dqs, skin_lbs};
 use crate::weights::auto_weights::{AutoWeights, AutoWeightsReport};
@@ -24,10 +25,78 @@ pub(super) struct Topology {
 
 impl Lab {
     pub(super) fn influences_changed(&mut self) {
-        if self.quantised.is_some() {
-            self.quantised = Some(quantised_influences(&self.scene.influences));
-        }
+        self.derive_skinning_influences();
         self.influences_revision += 1;
+    }
+
+    /// The weights skinning uses when they differ from the stored ones:
+    /// each vertex cut to its `cap` largest influences and renormalised
+    /// (seed 003's influence cap), then, with 8-bit weights on, their
+    /// `unorm8` round trip.
+    fn derive_skinning_influences(&mut self) {
+        if !self.eight_bit && self.influence_cap >= MAX_INFLUENCES {
+            self.quantised = None;
+            return;
+        }
+        let capped: Vec<VertexInfluences> = self
+            .scene
+            .influences
+            .iter()
+            .map(|vertex| cap_influences(vertex, self.influence_cap))
+            .collect();
+        self.quantised = Some(if self.eight_bit {
+            quantised_influences(&capped)
+        } else {
+            capped
+        });
+    }
+
+    /// Keeps at most `cap` (1–4) influences per vertex for skinning, here and
+    /// on the GPU; the stored weights are not changed.
+    pub fn set_influence_cap(&mut self, cap: usize) {
+        let cap = cap.clamp(1, MAX_INFLUENCES);
+        if cap == self.influence_cap {
+            return;
+        }
+        self.influence_cap = cap;
+        self.derive_skinning_influences();
+        self.influences_revision += 1;
+        self.changed();
+    }
+
+    /// The influence cap, 4 when off.
+    pub fn influence_cap(&self) -> usize {
+        self.influence_cap
+    }
+
+    /// Per vertex, the distance between the vertex skinned with its stored
+    /// weights and with the weights skinning uses (capped, 8-bit): the
+    /// error the GPU limits cost in this pose.
+    pub fn influence_errors(&mut self, method: SkinningMethod) -> Vec<f32> {
+        let used = self.skinning_influences().to_vec();
+        let stored = self.scene.influences.clone();
+        self.update_palette();
+        self.update_morphed();
+        let mesh = super::morphs::skinning_base(&self.scene, &self.morphed);
+        let count = mesh.vertex_count();
+        let (mut exact, mut approximate, mut normals) = (
+            vec![Vec3::ZERO; count],
+            vec![Vec3::ZERO; count],
+            vec![Vec3::ZERO; count],
+        );
+        for (influences, out) in [(&stored, &mut exact), (&used, &mut approximate)] {
+            match method {
+                SkinningMethod::Lbs => skin_lbs(mesh, influences, &self.palette, out, &mut normals),
+                SkinningMethod::Dqs => {
+                    skin_dqs(mesh, influences, &self.dqs_palette, out, &mut normals)
+                }
+            }
+        }
+        exact
+            .iter()
+            .zip(&approximate)
+            .map(|(a, b)| a.distance(*b))
+            .collect()
     }
 
     /// Grows by one whenever the weights change (not the pose): the renderer
@@ -166,17 +235,18 @@ impl Lab {
     /// stored ones, `w = round(255 w) / 255` with the sum kept at 255; the
     /// stored `f32` weights are not changed.
     pub fn set_quantised(&mut self, on: bool) {
-        if on == self.quantised.is_some() {
+        if on == self.eight_bit {
             return;
         }
-        self.quantised = on.then(|| quantised_influences(&self.scene.influences));
+        self.eight_bit = on;
+        self.derive_skinning_influences();
         self.influences_revision += 1;
         self.changed();
     }
 
     /// Whether 8-bit weights are on.
     pub fn is_quantised(&self) -> bool {
-        self.quantised.is_some()
+        self.eight_bit
     }
 
     /// The weights the skinning uses: the stored ones, or their `unorm8`
@@ -286,5 +356,35 @@ mod tests {
         assert_eq!(lab.skinning_influences()[6].weights[0], 224.0 / 255.0);
         lab.set_quantised(false);
         assert_eq!(lab.skinned_positions(SkinningMethod::Lbs)[5], exact[5]);
+    }
+
+    #[test]
+    fn the_influence_cap_keeps_the_largest_and_costs_an_error() {
+        let mut lab = Lab::example("two-bone-smooth").unwrap();
+        lab.set_bone_transform(
+            1,
+            crate::rig::pose::BoneTransform::from_rotation(glam::Quat::from_rotation_z(1.0)),
+        )
+        .unwrap();
+        assert!(lab
+            .influence_errors(SkinningMethod::Lbs)
+            .iter()
+            .all(|&e| e == 0.0));
+        lab.set_influence_cap(1);
+        assert_eq!(lab.influence_cap(), 1);
+        assert!(lab
+            .skinning_influences()
+            .iter()
+            .all(|v| v.weights[1] == 0.0));
+        let errors = lab.influence_errors(SkinningMethod::Lbs);
+        assert!(errors.iter().any(|&e| e > 0.1), "blended vertices move");
+        lab.set_quantised(true);
+        assert!(lab.is_quantised());
+        lab.set_influence_cap(4);
+        lab.set_quantised(false);
+        assert!(lab
+            .influence_errors(SkinningMethod::Lbs)
+            .iter()
+            .all(|&e| e == 0.0));
     }
 }

@@ -28,7 +28,7 @@ use crate::skin::gpu_layout::{
 };
 use crate::skin::influences::quantise_unorm8;
 use crate::view::camera::Camera;
-use crate::view::colors::{blended_vertex_colors, heat_colors};
+use crate::view::colors::{blended_vertex_colors, error_colors, heat_colors};
 
 /// Which layers are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +72,9 @@ pub enum WeightView {
     Weights,
     /// Each vertex in its bones' colours mixed by weight.
     AllBones,
+    /// A heat map of how far each vertex moves because of the influence
+    /// cap and 8-bit weights, against the stored weights, in this pose.
+    Error,
 }
 
 /// Everything one frame needs besides the lab.
@@ -139,6 +142,8 @@ pub struct Renderer {
     device_uniform_vectors: usize,
     /// Always use the palette texture, even where uniforms would fit.
     pub force_palette_texture: bool,
+    /// Send joint indices as `uint8` (up to 256 bones), not `uint16`.
+    pub joint_bytes: bool,
     /// Seed 003's palette format the shader receives (`None`: the method's
     /// own, `mat4x3` rows for LBS, dual quaternion and scale for DQS).
     pub palette_format: Option<PaletteFormat>,
@@ -156,6 +161,8 @@ const PORTABLE_UNIFORM_VECTORS: usize = 256;
 
 /// Attribute location of the joint weights.
 const WEIGHTS: u32 = 3;
+/// Attribute location of the joint indices.
+const JOINTS: u32 = 2;
 
 const BACKGROUND: [f32; 4] = [0.957, 0.961, 0.969, 1.0];
 const FLAT_FILL: [f32; 4] = [0.67, 0.80, 0.92, 1.0];
@@ -207,10 +214,19 @@ impl Renderer {
                 max_uniform_vectors,
                 device_uniform_vectors,
                 force_palette_texture: false,
+                joint_bytes: false,
                 palette_format: None,
                 palette_scratch: Vec::new(),
                 overlay_scratch: Vec::new(),
             })
+        }
+    }
+
+    /// Uploads the joints and weights again at the next frame (their
+    /// format changed).
+    pub fn forget_weights(&mut self) {
+        if let Some(mesh) = self.mesh.as_mut() {
+            mesh.influences_revision = u64::MAX;
         }
     }
 
@@ -307,13 +323,23 @@ impl Renderer {
             return Ok(());
         };
         let influences = lab.skinning_influences();
+        // uint8 joint indices (seed 003's blend indices) reach 256 bones.
+        let joint_bytes = self.joint_bytes && lab.bone_count() <= 256;
         unsafe {
+            gl.bind_vertex_array(Some(mesh.vertex_array));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.joints));
-            gl.buffer_data_u8_slice(
-                glow::ARRAY_BUFFER,
-                bytes(&joint_indices(influences)),
-                glow::DYNAMIC_DRAW,
-            );
+            if joint_bytes {
+                let narrow: Vec<u8> = joint_indices(influences).iter().map(|&j| j as u8).collect();
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &narrow, glow::DYNAMIC_DRAW);
+                gl.vertex_attrib_pointer_i32(JOINTS, 4, glow::UNSIGNED_BYTE, 0, 0);
+            } else {
+                gl.buffer_data_u8_slice(
+                    glow::ARRAY_BUFFER,
+                    bytes(&joint_indices(influences)),
+                    glow::DYNAMIC_DRAW,
+                );
+                gl.vertex_attrib_pointer_i32(JOINTS, 4, glow::UNSIGNED_SHORT, 0, 0);
+            }
             // 8-bit weights travel as seed 003's unorm8x4, which the GPU reads
             // back as q / 255; otherwise as floats.
             gl.bind_vertex_array(Some(mesh.vertex_array));
@@ -341,13 +367,8 @@ impl Renderer {
 
     /// Uploads per-vertex colours for `view` when the weights, the view or
     /// the heat map's bone changed.
-    fn sync_colors(
-        &mut self,
-        gl: &glow::Context,
-        lab: &Lab,
-        view: WeightView,
-        selected: Option<usize>,
-    ) {
+    fn sync_colors(&mut self, gl: &glow::Context, lab: &mut Lab, settings: &FrameSettings) {
+        let (view, selected) = (settings.view, settings.selected);
         let Some(mesh) = self.mesh.as_mut() else {
             return;
         };
@@ -356,15 +377,25 @@ impl Renderer {
         } else {
             None
         };
-        let key = Some((lab.influences_revision(), view, heat_bone));
+        // The error changes with the pose: its colours follow every change.
+        let revision = if view == WeightView::Error {
+            lab.revision()
+        } else {
+            lab.influences_revision()
+        };
+        let key = Some((revision, view, heat_bone));
         if mesh.colors_key == key {
             return;
         }
-        let influences = lab.all_influences();
-        let colors = match heat_bone {
-            Some(bone) => heat_colors(influences, bone as u16),
-            None if view == WeightView::Weights => heat_colors(influences, u16::MAX),
-            None => blended_vertex_colors(influences),
+        let colors = if view == WeightView::Error {
+            error_colors(&lab.influence_errors(settings.method))
+        } else {
+            let influences = lab.all_influences();
+            match heat_bone {
+                Some(bone) => heat_colors(influences, bone as u16),
+                None if view == WeightView::Weights => heat_colors(influences, u16::MAX),
+                None => blended_vertex_colors(influences),
+            }
         };
         unsafe {
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.colors));
@@ -420,7 +451,7 @@ impl Renderer {
         settings: &FrameSettings,
     ) -> Result<(), String> {
         self.sync_mesh(gl, lab)?;
-        self.sync_colors(gl, lab, settings.view, settings.selected);
+        self.sync_colors(gl, lab, settings);
         let variant = self.variant(settings.method, lab.bone_count(), false);
         let program = self.program(gl, variant)?;
         let (width, height) = settings.viewport_pixels;

@@ -92,6 +92,14 @@ impl VertexInfluences {
     }
 }
 
+/// `vertex` cut to its `cap` largest influences (they come largest first),
+/// renormalised to sum 1: what a shader that reads only `cap` joints
+/// computes.
+pub fn cap_influences(vertex: &VertexInfluences, cap: usize) -> VertexInfluences {
+    let pairs: Vec<(u16, f32)> = vertex.pairs().take(cap.max(1)).collect();
+    VertexInfluences::from_pairs(&pairs).0
+}
+
 /// Quantises normalised weights to `unorm8` so that they sum to exactly 255
 /// (or 0 for a free vertex), by the largest-remainder method: each weight is
 /// floored to `⌊255 w⌋`, then the units still missing go to the slots with

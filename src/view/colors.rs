@@ -84,6 +84,22 @@ pub fn heat_colors(influences: &[VertexInfluences], bone: u16) -> Vec<f32> {
         .collect()
 }
 
+/// Each vertex coloured by its error on the map, scaled so the largest is
+/// the top of the map; grey where the error is zero.
+pub fn error_colors(errors: &[f32]) -> Vec<f32> {
+    let largest = errors.iter().copied().fold(0.0, f32::max);
+    errors
+        .iter()
+        .flat_map(|&error| {
+            if error > 0.0 && largest > 0.0 {
+                viridis(error / largest)
+            } else {
+                ZERO_WEIGHT
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

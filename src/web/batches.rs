@@ -62,6 +62,31 @@ impl JsLab {
         Ok(self.inner.format_error(format))
     }
 
+    /// Keeps at most `cap` (1–4) influences per vertex in skinning, on the
+    /// CPU and the GPU (the stored weights stay).
+    #[wasm_bindgen(js_name = setInfluenceCap)]
+    pub fn set_influence_cap(&mut self, cap: f64) -> Result<(), JsError> {
+        let cap = index_from_f64("cap", cap).map_err(|e| js_error("setInfluenceCap", e))?;
+        self.inner.set_influence_cap(cap);
+        Ok(())
+    }
+
+    /// The influence cap (4: none).
+    #[wasm_bindgen(js_name = influenceCap)]
+    pub fn influence_cap(&self) -> usize {
+        self.inner.influence_cap()
+    }
+
+    /// Per vertex, how far the cap and 8-bit weights move it in this pose
+    /// (`"lbs"` or `"dqs"`), against the stored weights.
+    #[wasm_bindgen(js_name = influenceErrors)]
+    pub fn influence_errors(&mut self, method: &str) -> Result<js_sys::Float32Array, JsError> {
+        let method = method.parse().map_err(|e| js_error("influenceErrors", e))?;
+        Ok(js_sys::Float32Array::from(
+            self.inner.influence_errors(method).as_slice(),
+        ))
+    }
+
     /// Every format under `budget` vertex uniform vectors: `[{format,
     /// vectorsPerBone, bonesPerDraw, draws, bytesPerFrame}]`.
     #[wasm_bindgen(js_name = formatFigures)]

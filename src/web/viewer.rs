@@ -460,6 +460,7 @@ impl Viewer {
             "skin" => WeightView::Skin,
             "weights" => WeightView::Weights,
             "bones" => WeightView::AllBones,
+            "error" => WeightView::Error,
             _ => {
                 return Err(js_error(
                     "setWeightView",
@@ -477,6 +478,7 @@ impl Viewer {
             WeightView::Skin => "skin",
             WeightView::Weights => "weights",
             WeightView::AllBones => "bones",
+            WeightView::Error => "error",
         }
         .to_owned()
     }
@@ -606,6 +608,14 @@ impl Viewer {
     #[wasm_bindgen(js_name = setPaletteTexture)]
     pub fn set_palette_texture(&mut self, on: bool) {
         self.renderer.force_palette_texture = on;
+    }
+
+    /// Sends joint indices as `uint8` (`true`, up to 256 bones; more fall
+    /// back to `uint16`) or `uint16`.
+    #[wasm_bindgen(js_name = setJointBytes)]
+    pub fn set_joint_bytes(&mut self, on: bool) {
+        self.renderer.joint_bytes = on;
+        self.renderer.forget_weights();
     }
 
     /// Seed 003's palette format the shader receives: `"mat4"`, `"mat4x3"`,

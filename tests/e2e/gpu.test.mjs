@@ -57,3 +57,41 @@ test('the budget table: bones per draw for each format at 256 vectors, and the c
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the influence cap, 8-bit weights and uint8 joint indices: the GPU follows the CPU, and the error is shown as a heat map', async () => {
+  const { page, errors } = await openAt('?example=two-bone-smooth&mode=gpu');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(0.6), Math.cos(0.6)])));
+  const gpuVersusCpu = () => page.evaluate(() => {
+    const s = window.skinlab;
+    const gpu = s.viewer.gpuSkinnedPositions(s.lab, 'lbs');
+    const cpu = s.lab.skinnedPositions('lbs');
+    let worst = 0;
+    for (let k = 0; k < cpu.length; k++) worst = Math.max(worst, Math.abs(gpu[k] - cpu[k]));
+    return worst;
+  });
+  const before = await page.evaluate(() => Array.from(window.skinlab.lab.skinnedPositions('lbs')));
+  await page.locator('#gpu-cap').fill('1');
+  await page.locator('#gpu-joint-bytes').check();
+  await nextFrame(page);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.influenceCap()), 1);
+  const after = await page.evaluate(() => Array.from(window.skinlab.lab.skinnedPositions('lbs')));
+  assert.ok(after.some((v, k) => Math.abs(v - before[k]) > 0.05), 'one influence a vertex moves the blended ones');
+  const capped = await gpuVersusCpu();
+  console.log(`# one influence, uint8 indices: |GPU − CPU| ≤ ${capped.toExponential(1)}`);
+  assert.ok(capped < 1e-4);
+  const text = await page.locator('#gpu-vertex-error').textContent();
+  console.log(`# ${text}`);
+  assert.match(text, /vertices moved: [1-9]\d* \/ \d+, at most \d/);
+  await page.locator('#gpu-eight-bit').check();
+  await page.locator('#gpu-heat').check();
+  await nextFrame(page);
+  assert.equal(await page.evaluate(() => window.skinlab.viewer.weightView()), 'error');
+  assert.ok((await gpuVersusCpu()) < 1e-4, '8-bit weights too');
+  await screenshot(page, 'gpu-influence-error');
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('skin')));
+  assert.equal(await page.evaluate(() => window.skinlab.lab.influenceCap()), 4, 'leaving the mode lifts the cap');
+  assert.equal(await page.evaluate(() => window.skinlab.viewer.weightView()), 'skin');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

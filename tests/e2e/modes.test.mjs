@@ -124,6 +124,8 @@ test('the twist lab on the tube: a slider, the volume each method keeps, and its
   console.log(`# tube at 180°: volume kept LBS ${lbs}%, DQS ${dqs}% (${figures})`);
   assert.ok(Math.abs(dqs - 100) < 5, `DQS keeps the volume: ${dqs}`);
   assert.ok(lbs < 90, `LBS loses volume: ${lbs}`);
+  const [, ringLbs, ringDqs] = figures.match(/joint ring radius LBS ([\d.]+) · DQS ([\d.]+)/).map(Number);
+  assert.ok(ringLbs < 0.5 * ringDqs, `the LBS joint collapses: ring radius ${ringLbs} against DQS ${ringDqs}`);
   const curve = await page.evaluate(() => window.skinlab.twistCurve());
   assert.equal(curve.length, 19);
   assert.ok(curve.every((p, k) => k === 0 || p.lbs <= curve[k - 1].lbs + 1e-3), 'LBS loses more the more it twists');

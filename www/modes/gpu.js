@@ -71,6 +71,35 @@ export function createGpuMode(app) {
     app.requestRender();
   }
 
+  /** The cap, the weights' and indices' widths, and the error they cause. */
+  function showVertexData() {
+    const cap = Number($('#gpu-cap').value);
+    $('output[for="gpu-cap"]').textContent = String(cap);
+    $('#gpu-eight-bit').checked = app.lab.isQuantised();
+    const tooMany = app.lab.boneCount() > 256;
+    $('#gpu-joint-bytes').disabled = tooMany;
+    const errors = app.lab.influenceErrors(app.viewer.method());
+    const worst = errors.reduce((m, e) => Math.max(m, e), 0);
+    const moved = errors.reduce((n, e) => n + (e > 1e-6 ? 1 : 0), 0);
+    const indexNote = $('#gpu-joint-bytes').checked
+      ? (tooMany ? ` · ${t('gpu.tooMany', 'more than 256 bones: uint16 indices')}` : ` · ${t('gpu.exactIndices', 'uint8 indices are exact')}`)
+      : '';
+    $('#gpu-vertex-error').textContent = `${t('gpu.moved', 'vertices moved')}: ${moved} / ${errors.length}, `
+      + `${t('gpu.worst', 'at most')} ${worst.toPrecision(2)}${indexNote}`;
+  }
+
+  function applyVertexData() {
+    app.lab.setInfluenceCap(Number($('#gpu-cap').value));
+    window.skinlab.setQuantised($('#gpu-eight-bit').checked);
+    app.viewer.setJointBytes($('#gpu-joint-bytes').checked);
+    app.viewer.setWeightView($('#gpu-heat').checked ? 'error' : 'skin');
+    shownKey = '';
+    app.requestRender();
+  }
+
+  for (const id of ['#gpu-cap', '#gpu-eight-bit', '#gpu-joint-bytes', '#gpu-heat']) {
+    $(id).addEventListener('input', applyVertexData);
+  }
   $('#gpu-format').addEventListener('change', applyToViewer);
   $('#gpu-texture').addEventListener('change', applyToViewer);
   $('#gpu-budget').addEventListener('input', () => app.requestRender());
@@ -86,14 +115,21 @@ export function createGpuMode(app) {
       applyToViewer();
     },
     leave() {
-      // The other modes draw with the method's own layout.
+      // The other modes draw with the method's own layout, every influence
+      // and their own colouring.
       app.viewer?.setPaletteFormat('');
       app.viewer?.setPaletteTexture(false);
+      app.viewer?.setJointBytes(false);
+      app.lab?.setInfluenceCap(4);
+      $('#gpu-cap').value = '4';
+      if ($('#gpu-heat').checked) app.viewer?.setWeightView('skin');
+      $('#gpu-heat').checked = false;
     },
     update() {
       const max = Math.max(256, app.viewer.maxUniformVectors());
       $('#gpu-budget').max = String(max);
       showFigures();
+      showVertexData();
     },
     caption() {
       return [t('cap.gpu', 'Seed 003: 256 uniform vectors hold about 80 bones as 4x3 matrices. Smaller formats carry more bones but lose scale: stretch a bone and compare.')];
@@ -103,6 +139,7 @@ export function createGpuMode(app) {
     },
     sceneChanged() {
       shownKey = '';
+      if (document.body.dataset.mode === 'gpu' && app.lab) app.lab.setInfluenceCap(Number($('#gpu-cap').value));
     },
     api: {
       setPaletteFormat(name) {
@@ -114,6 +151,10 @@ export function createGpuMode(app) {
         app.requestRender();
       },
       gpuFigures: () => app.lab.formatFigures(budget()),
+      setInfluenceCap(cap) {
+        $('#gpu-cap').value = String(cap);
+        applyVertexData();
+      },
     },
   };
 }

@@ -81,6 +81,25 @@ export function createSkinMode(app) {
     return points;
   }
 
+  /** The tube's joint ring: the vertices at rest height 2 (where bone 2 begins), found once per scene. */
+  let jointRing = null;
+  function ringVertices() {
+    if (jointRing?.lab === app.lab) return jointRing.vertices;
+    const { positions } = JSON.parse(app.lab.sceneJson()).mesh;
+    const vertices = [];
+    for (let v = 0; v < positions.length / 3; v++) if (Math.abs(positions[3 * v + 1] - 2) < 1e-4) vertices.push(v);
+    jointRing = { lab: app.lab, vertices };
+    return vertices;
+  }
+
+  /** The joint ring's mean radius about its own centre, skinned by `method`. */
+  function ringRadius(method) {
+    const points = ringVertices().map((v) => Array.from(app.lab.skinnedVertex(method, v)));
+    if (!points.length) return 0;
+    const centre = [0, 1, 2].map((k) => points.reduce((sum, p) => sum + p[k], 0) / points.length);
+    return points.reduce((sum, p) => sum + Math.hypot(...p.map((c, k) => c - centre[k])), 0) / points.length;
+  }
+
   function twistDegrees() {
     const [, y, , w] = app.lab.bonePose(1).rotation;
     return Math.abs((2 * Math.atan2(y, w) * 180) / Math.PI);
@@ -132,7 +151,8 @@ export function createSkinMode(app) {
     const rest = app.lab.restVolume();
     const lbs = app.lab.volume('lbs') / rest;
     const dqs = app.lab.volume('dqs') / rest;
-    $('#twist-figures').textContent = `${degrees.toFixed(0)}°: volume kept LBS ${(100 * lbs).toFixed(1)}% · DQS ${(100 * dqs).toFixed(1)}%`;
+    $('#twist-figures').textContent = `${degrees.toFixed(0)}°: volume kept LBS ${(100 * lbs).toFixed(1)}% · DQS ${(100 * dqs).toFixed(1)}%`
+      + ` · joint ring radius LBS ${ringRadius('lbs').toFixed(3)} · DQS ${ringRadius('dqs').toFixed(3)}`;
     if (document.activeElement !== $('#twist-angle')) $('#twist-angle').value = String(Math.round(degrees));
     $('output[for="twist-angle"]').textContent = `${Math.round(degrees)}°`;
     plot(degrees);
