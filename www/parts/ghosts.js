@@ -139,9 +139,16 @@ export function createGhosts(app) {
         const [x, y] = screen(at);
         const colour = GHOST_COLOURS[k % GHOST_COLOURS.length];
         layer.append(svg('circle', { cx: x, cy: y, r: 8, fill: colour, stroke: 'white', 'stroke-width': 2, 'data-step': bone }));
-        const label = svg('text', { x: x + 10, y: y + 18, fill: colour, 'font-size': 15, 'font-weight': 700 });
-        label.textContent = stage;
-        layer.append(label);
+        // One label for the stage, on a white ground, so it stays readable
+        // among the other labels.
+        if (k === 0) {
+          const label = svg('text', {
+            x: x + 12, y: y + 26, fill: '#1f2933', 'font-size': 16, 'font-weight': 700,
+            stroke: 'white', 'stroke-width': 4, 'paint-order': 'stroke',
+          });
+          label.textContent = stage;
+          layer.append(label);
+        }
         points.ghosts[k].step = { x, y };
       });
     }
