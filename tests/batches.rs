@@ -130,3 +130,62 @@ fn a_triangle_richer_than_the_budget_is_refused() {
         Err(BatchError::ZeroBudget)
     );
 }
+
+#[test]
+fn draw_batches_carry_their_own_vertices_and_skin_as_the_whole() {
+    let mut lab = Lab::example("chain").unwrap();
+    for bone in (0..lab.bone_count()).step_by(5) {
+        let turn = skinlab::lab::rotation_about(Vec3::Z, 0.04);
+        lab.set_bone_pose(bone, turn, [0.0; 3], [1.0; 3]).unwrap();
+    }
+    let mesh = lab.scene().mesh.clone();
+    let influences = lab.scene().influences.clone();
+    let batches = skinlab::skin::batches::draw_batches(&mesh.indices, &influences, 80).unwrap();
+    assert!(batches.len() >= 4);
+    let whole = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
+    let palette = lab.palette().to_vec();
+    let mut triangles = 0;
+    for batch in &batches {
+        assert!(batch.bones.len() <= 80);
+        assert!(batch
+            .indices
+            .iter()
+            .all(|&i| (i as usize) < batch.vertices.len()));
+        triangles += batch.indices.len() / 3;
+        let sub_palette: Vec<_> = batch
+            .bones
+            .iter()
+            .map(|&b| palette[usize::from(b)])
+            .collect();
+        let sub = Mesh {
+            positions_model: batch
+                .vertices
+                .iter()
+                .map(|&v| mesh.positions_model[v as usize])
+                .collect(),
+            normals_model: batch
+                .vertices
+                .iter()
+                .map(|&v| mesh.normals_model[v as usize])
+                .collect(),
+            indices: Vec::new(),
+        };
+        let n = batch.vertices.len();
+        let (mut positions, mut normals) = (vec![Vec3::ZERO; n], vec![Vec3::ZERO; n]);
+        skin_lbs(
+            &sub,
+            &batch.influences,
+            &sub_palette,
+            &mut positions,
+            &mut normals,
+        );
+        for (local, &v) in batch.vertices.iter().enumerate() {
+            assert!(positions[local].abs_diff_eq(whole[v as usize], 1e-6));
+        }
+    }
+    assert_eq!(
+        triangles,
+        mesh.indices.len() / 3,
+        "every triangle drawn once"
+    );
+}

@@ -6,6 +6,7 @@
 //! nothing of the page. `unsafe` is allowed here only, for glow's calls.
 #![allow(unsafe_code)]
 
+mod batches;
 mod mesh;
 mod morphs;
 mod overlays;
@@ -144,6 +145,10 @@ pub struct Renderer {
     pub force_palette_texture: bool,
     /// Send joint indices as `uint8` (up to 256 bones), not `uint16`.
     pub joint_bytes: bool,
+    /// Draw the skin batch by batch, each with at most this many bones
+    /// (seed 003's split); `None`: one draw call.
+    pub batch_limit: Option<usize>,
+    batches: Option<batches::BatchesGpu>,
     /// Seed 003's palette format the shader receives (`None`: the method's
     /// own, `mat4x3` rows for LBS, dual quaternion and scale for DQS).
     pub palette_format: Option<PaletteFormat>,
@@ -215,6 +220,8 @@ impl Renderer {
                 device_uniform_vectors,
                 force_palette_texture: false,
                 joint_bytes: false,
+                batch_limit: None,
+                batches: None,
                 palette_format: None,
                 palette_scratch: Vec::new(),
                 overlay_scratch: Vec::new(),
@@ -452,6 +459,7 @@ impl Renderer {
     ) -> Result<(), String> {
         self.sync_mesh(gl, lab)?;
         self.sync_colors(gl, lab, settings);
+        let batched = self.sync_batches(gl, lab)?;
         let variant = self.variant(settings.method, lab.bone_count(), false);
         let program = self.program(gl, variant)?;
         let (width, height) = settings.viewport_pixels;
@@ -505,7 +513,7 @@ impl Renderer {
             gl.uniform_1_f32(uniforms.skinned.as_ref(), 1.0);
             gl.enable(glow::DEPTH_TEST);
             gl.depth_func(glow::LEQUAL);
-            if overlays.mesh {
+            if overlays.mesh && !batched {
                 let fill = if settings.flat { FLAT_FILL } else { LIT_FILL };
                 let colored = settings.view != WeightView::Skin;
                 uniforms.set(gl, fill, !settings.flat, colored, false, 0.0, 1.0);
@@ -527,7 +535,111 @@ impl Renderer {
             }
             gl.bind_vertex_array(None);
         }
+        if batched && settings.overlays.mesh {
+            self.draw_batches(gl, lab, settings, &clip_from_model)?;
+        }
         self.draw_overlays(gl, lab, settings, &clip_from_model)
+    }
+
+    /// Draw calls the skin took in the last frame: the batches, or 1.
+    pub fn draw_calls(&self) -> usize {
+        match (&self.batches, self.batch_limit) {
+            (Some(batches), Some(_)) => batches.list.len(),
+            _ => 1,
+        }
+    }
+
+    /// Builds or drops the batches as `batch_limit` asks; whether the skin is
+    /// drawn batch by batch. Scenes with morph targets are drawn whole: the
+    /// shader finds a vertex's offsets by its index in the whole mesh.
+    fn sync_batches(&mut self, gl: &glow::Context, lab: &Lab) -> Result<bool, String> {
+        let wanted = self
+            .batch_limit
+            .filter(|_| lab.scene().morphs.is_empty())
+            .map(|max| (lab.id(), lab.influences_revision(), max));
+        if self.batches.as_ref().map(|b| b.key) == wanted && wanted.is_some() {
+            return Ok(true);
+        }
+        if let Some(old) = self.batches.take() {
+            batches::delete_batches(gl, old);
+        }
+        let Some((_, _, max)) = wanted else {
+            return Ok(false);
+        };
+        self.batches = Some(batches::create_batches(gl, lab, max)?);
+        Ok(true)
+    }
+
+    /// The skin's fill, one draw call per batch, each with its sub-palette
+    /// as uniforms, coloured by batch.
+    fn draw_batches(
+        &mut self,
+        gl: &glow::Context,
+        lab: &mut Lab,
+        settings: &FrameSettings,
+        clip_from_model: &Mat4,
+    ) -> Result<(), String> {
+        let Some(max) = self.batch_limit else {
+            return Ok(());
+        };
+        let mut variant = Variant {
+            method: settings.method,
+            format: self.palette_format,
+            palette_vectors: None,
+            feedback: false,
+        };
+        variant.palette_vectors = Some(max * variant.stride());
+        let program = self.program(gl, variant)?;
+        unsafe {
+            gl.use_program(Some(program));
+        }
+        self.morphs.bind(gl, lab, program);
+        let uniforms = MeshUniforms::new(gl, program);
+        let (palette, dqs) = lab.palettes();
+        let (palette, dqs) = (palette.to_vec(), dqs.to_vec());
+        let Some(batches) = self.batches.as_ref() else {
+            return Ok(());
+        };
+        let scratch = &mut self.palette_scratch;
+        unsafe {
+            gl.uniform_matrix_4_f32_slice(
+                uniforms.clip_from_model.as_ref(),
+                false,
+                &clip_from_model.to_cols_array(),
+            );
+            gl.uniform_3_f32_slice(
+                uniforms.toward_eye.as_ref(),
+                &settings.camera.toward_eye().to_array(),
+            );
+            gl.uniform_1_f32(uniforms.skinned.as_ref(), 1.0);
+            let fill = if settings.flat { FLAT_FILL } else { LIT_FILL };
+            uniforms.set(gl, fill, !settings.flat, true, false, 0.0, 1.0);
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LEQUAL);
+            gl.enable(glow::POLYGON_OFFSET_FILL);
+            gl.polygon_offset(1.0, 1.0);
+            let location = gl.get_uniform_location(program, "u_bones");
+            for batch in &batches.list {
+                let sub: Vec<Mat4> = batch
+                    .bones
+                    .iter()
+                    .map(|&b| palette[usize::from(b)])
+                    .collect();
+                let sub_dqs: Vec<_> = batch.bones.iter().map(|&b| dqs[usize::from(b)]).collect();
+                match variant.format {
+                    Some(format) => format_vectors(format, &sub, &sub_dqs, scratch),
+                    None => palette_vectors(settings.method, &sub, &sub_dqs, scratch),
+                }
+                let flat: &[f32] = bytemuck::cast_slice(scratch);
+                gl.uniform_4_f32_slice(location.as_ref(), flat);
+                gl.bind_vertex_array(Some(batch.vertex_array));
+                gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(batch.triangles));
+                gl.draw_elements(glow::TRIANGLES, batch.count, glow::UNSIGNED_INT, 0);
+            }
+            gl.disable(glow::POLYGON_OFFSET_FILL);
+            gl.bind_vertex_array(None);
+        }
+        Ok(())
     }
 
     fn draw_overlays(

@@ -132,6 +132,59 @@ pub fn batch_lower_bound(influences: &[VertexInfluences], max_bones: usize) -> u
     used.len().div_ceil(max_bones.max(1))
 }
 
+/// A batch as the renderer uploads it: its own vertices (a vertex shared
+/// by two batches is in both, with different joint numbers), triangles
+/// indexing them, and influences renumbered into the sub-palette.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawBatch {
+    /// The sub-palette: local joint `k` is global bone `bones[k]`.
+    pub bones: Vec<u16>,
+    /// The mesh vertex behind each local vertex.
+    pub vertices: Vec<u32>,
+    /// Triangles as local vertex indices.
+    pub indices: Vec<u32>,
+    /// Each local vertex's influences, joints renumbered.
+    pub influences: Vec<VertexInfluences>,
+}
+
+/// [`split_by_bone_budget`], each batch with its own vertices and
+/// renumbered joints, ready to draw with its sub-palette.
+pub fn draw_batches(
+    indices: &[u32],
+    influences: &[VertexInfluences],
+    max_bones: usize,
+) -> Result<Vec<DrawBatch>, BatchError> {
+    let batches = split_by_bone_budget(indices, influences, max_bones)?;
+    Ok(batches
+        .into_iter()
+        .map(|batch| {
+            let mut local_of = std::collections::HashMap::new();
+            let mut out = DrawBatch {
+                bones: batch.bones.clone(),
+                vertices: Vec::new(),
+                indices: Vec::with_capacity(3 * batch.triangles.len()),
+                influences: Vec::new(),
+            };
+            for &triangle in &batch.triangles {
+                for &vertex in &indices[3 * triangle as usize..3 * triangle as usize + 3] {
+                    let local = *local_of.entry(vertex).or_insert_with(|| {
+                        out.vertices.push(vertex);
+                        // Every bone of the triangle is in the batch.
+                        out.influences.push(
+                            batch
+                                .remap(&influences[vertex as usize])
+                                .unwrap_or(VertexInfluences::NONE),
+                        );
+                        out.vertices.len() as u32 - 1
+                    });
+                    out.indices.push(local);
+                }
+            }
+            out
+        })
+        .collect())
+}
+
 impl Batch {
     /// A vertex's influences with the joints renumbered into this batch's
     /// sub-palette (`None` if it names a bone the batch lacks).

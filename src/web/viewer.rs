@@ -618,6 +618,22 @@ impl Viewer {
         self.renderer.forget_weights();
     }
 
+    /// Draws the skin batch by batch, each with at most `bones` bones
+    /// (seed 003's split); 0 draws it in one call.
+    #[wasm_bindgen(js_name = setBatchLimit)]
+    pub fn set_batch_limit(&mut self, bones: f64) -> Result<(), JsError> {
+        let bones =
+            crate::lab::index_from_f64("bones", bones).map_err(|e| js_error("setBatchLimit", e))?;
+        self.renderer.batch_limit = (bones > 0).then_some(bones);
+        Ok(())
+    }
+
+    /// Draw calls the skin took in the last frame.
+    #[wasm_bindgen(js_name = drawCalls)]
+    pub fn draw_calls(&self) -> usize {
+        self.renderer.draw_calls()
+    }
+
     /// Seed 003's palette format the shader receives: `"mat4"`, `"mat4x3"`,
     /// `"quat-translation"`, `"dual-quat"`, or `""` for the skinning
     /// method's own layout (`mat4x3` rows for LBS, dual quaternion and scale

@@ -95,3 +95,47 @@ test('the influence cap, 8-bit weights and uint8 joint indices: the GPU follows 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('drawn batch by batch within 256 vectors, the chain takes four draw calls and covers the same pixels as one call', async () => {
+  const { page, errors } = await openAt('?example=chain&mode=gpu');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => {
+    const s = window.skinlab;
+    for (let bone = 0; bone < s.lab.boneCount(); bone += 3) s.lab.setBonePose(bone, [0, 0, Math.sin(0.01), Math.cos(0.01)]);
+    s.setOverlay('wireframe', false);
+    s.setOverlay('dots', false);
+    s.setOverlay('bones', false);
+    s.setPaletteFormat('mat4x3');
+  }));
+  const mask = () => page.evaluate(() => {
+    const canvas = document.querySelector('#view');
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    const covered = [];
+    for (let k = 0; k < data.length; k += 4) covered.push(Math.abs(data[k] - data[0]) + Math.abs(data[k + 1] - data[1]) + Math.abs(data[k + 2] - data[2]) > 24 ? 1 : 0);
+    return covered;
+  });
+  const whole = await mask();
+  assert.equal(await page.evaluate(() => window.skinlab.viewer.drawCalls()), 1);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setBatchDrawing(true)));
+  await nextFrame(page);
+  const calls = await page.evaluate(() => window.skinlab.viewer.drawCalls());
+  const batched = await mask();
+  const skin = whole.reduce((a, b) => a + b, 0);
+  const differ = whole.reduce((n, v, k) => n + (v !== batched[k] ? 1 : 0), 0);
+  console.log(`# chain in batches of 80 bones (4x3 at 256 vectors): ${calls} draw calls; ${differ} of ${skin} covered pixels differ from one call`);
+  assert.equal(calls, 4);
+  assert.ok(skin > 1000 && differ < 0.02 * skin, `${differ} / ${skin}`);
+  assert.match(await page.locator('#gpu-need').textContent(), /draw calls 4/);
+  await screenshot(page, 'gpu-chain-batches');
+  await page.locator('#gpu-format').selectOption('mat4');
+  await nextFrame(page);
+  await nextFrame(page);
+  assert.equal(await page.evaluate(() => window.skinlab.viewer.drawCalls()), 6, 'mat4: 60 bones a draw, six calls');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -21,15 +21,26 @@ export function createGpuMode(app) {
 
   const budget = () => Number($('#gpu-budget').value);
 
+  /** vec4s per bone of the format the shader receives now. */
+  function stride() {
+    const format = $('#gpu-format').value;
+    const own = app.viewer.method() === 'dqs' ? 5 : 3;
+    return { mat4: 4, mat4x3: 3, 'quat-translation': 2, 'dual-quat': 2 }[format] ?? own;
+  }
+
   function applyToViewer() {
     if (!app.viewer) return;
     app.viewer.setPaletteFormat($('#gpu-format').value);
     app.viewer.setPaletteTexture($('#gpu-texture').checked);
+    // Within the budget: the shader's other uniforms keep 16 vectors.
+    const bones = Math.floor((budget() - 16) / stride());
+    app.viewer.setBatchLimit($('#gpu-batches').checked ? bones : 0);
+    shownKey = '';
     app.requestRender();
   }
 
   function showFigures() {
-    const key = `${app.lab.revision()}:${budget()}:${$('#gpu-format').value}:${app.viewer.method()}`;
+    const key = `${app.lab.revision()}:${budget()}:${$('#gpu-format').value}:${app.viewer.method()}:${app.viewer.drawCalls()}`;
     if (key === shownKey) return;
     shownKey = key;
     $('output[for="gpu-budget"]').textContent = String(budget());
@@ -53,7 +64,8 @@ export function createGpuMode(app) {
     const format = chosen || (app.viewer.method() === 'dqs' ? '' : 'mat4x3');
     const error = format ? app.lab.formatError(format) : 0;
     $('#gpu-need').textContent = `${t('gpu.need', 'This skeleton')}: ${bones} ${t('gpu.bones', 'bones')} · `
-      + `${t('gpu.storage', 'palette as')} ${app.viewer.paletteStorage(app.lab)} · `
+      + `${t('gpu.storage', 'palette as')} ${$('#gpu-batches').checked ? t('gpu.subPalettes', 'uniforms, a sub-palette per batch') : app.viewer.paletteStorage(app.lab)} · `
+      + `${t('gpu.calls', 'draw calls')} ${app.viewer.drawCalls()} · `
       + `${t('gpu.device', 'this device allows')} ${app.viewer.maxUniformVectors()} ${t('gpu.vectorsWord', 'vectors')}`;
     const line = $('#gpu-error');
     line.textContent = format
@@ -102,7 +114,8 @@ export function createGpuMode(app) {
   }
   $('#gpu-format').addEventListener('change', applyToViewer);
   $('#gpu-texture').addEventListener('change', applyToViewer);
-  $('#gpu-budget').addEventListener('input', () => app.requestRender());
+  $('#gpu-budget').addEventListener('input', applyToViewer);
+  $('#gpu-batches').addEventListener('change', applyToViewer);
   $('#gpu-stretch').addEventListener('click', stretch);
 
   return {
@@ -120,6 +133,8 @@ export function createGpuMode(app) {
       app.viewer?.setPaletteFormat('');
       app.viewer?.setPaletteTexture(false);
       app.viewer?.setJointBytes(false);
+      app.viewer?.setBatchLimit(0);
+      $('#gpu-batches').checked = false;
       app.lab?.setInfluenceCap(4);
       $('#gpu-cap').value = '4';
       if ($('#gpu-heat').checked) app.viewer?.setWeightView('skin');
@@ -148,7 +163,11 @@ export function createGpuMode(app) {
       },
       setGpuBudget(vectors) {
         $('#gpu-budget').value = String(vectors);
-        app.requestRender();
+        applyToViewer();
+      },
+      setBatchDrawing(on) {
+        $('#gpu-batches').checked = on;
+        applyToViewer();
       },
       gpuFigures: () => app.lab.formatFigures(budget()),
       setInfluenceCap(cap) {

@@ -1,0 +1,136 @@
+//! Drawing the skin batch by batch (seed 003): when the palette must fit a
+//! budget of uniforms, the triangles are split so that each batch touches
+//! at most that many bones; each batch has its own vertices with joints
+//! renumbered into its sub-palette, and is drawn with only its bones'
+//! matrices uploaded. Each batch is coloured by its own colour.
+
+use glow::HasContext;
+
+use super::bytes;
+use crate::lab::Lab;
+use crate::skin::batches::draw_batches;
+use crate::skin::gpu_layout::{joint_indices, joint_weights};
+
+/// A colour per batch, repeating after eight.
+pub const BATCH_COLOURS: [[f32; 3]; 8] = [
+    [0.90, 0.62, 0.00],
+    [0.34, 0.71, 0.91],
+    [0.00, 0.62, 0.45],
+    [0.94, 0.89, 0.26],
+    [0.00, 0.45, 0.70],
+    [0.84, 0.37, 0.00],
+    [0.80, 0.47, 0.65],
+    [0.55, 0.55, 0.55],
+];
+
+/// One batch on the GPU.
+pub struct BatchGpu {
+    /// Its attribute bindings.
+    pub vertex_array: glow::VertexArray,
+    /// Its buffers, for deletion.
+    pub buffers: Vec<glow::Buffer>,
+    /// Its triangles' local indices.
+    pub triangles: glow::Buffer,
+    /// Indices in `triangles`.
+    pub count: i32,
+    /// Its sub-palette's bones.
+    pub bones: Vec<u16>,
+}
+
+/// A lab's batches and what they were built from: lab, weights revision,
+/// bones per draw.
+pub struct BatchesGpu {
+    /// `(lab id, weights revision, bones per draw)`.
+    pub key: (u64, u64, usize),
+    /// The batches.
+    pub list: Vec<BatchGpu>,
+}
+
+/// Splits `lab`'s mesh into batches of at most `max_bones` bones and
+/// uploads each.
+pub fn create_batches(
+    gl: &glow::Context,
+    lab: &Lab,
+    max_bones: usize,
+) -> Result<BatchesGpu, String> {
+    let mesh = &lab.scene().mesh;
+    let batches = draw_batches(&mesh.indices, lab.skinning_influences(), max_bones)
+        .map_err(|e| e.to_string())?;
+    let mut list = Vec::with_capacity(batches.len());
+    for (k, batch) in batches.iter().enumerate() {
+        let positions: Vec<f32> = batch
+            .vertices
+            .iter()
+            .flat_map(|&v| mesh.positions_model[v as usize].to_array())
+            .collect();
+        let normals: Vec<f32> = batch
+            .vertices
+            .iter()
+            .flat_map(|&v| mesh.normals_model[v as usize].to_array())
+            .collect();
+        let colours: Vec<f32> = batch
+            .vertices
+            .iter()
+            .flat_map(|_| BATCH_COLOURS[k % BATCH_COLOURS.len()])
+            .collect();
+        // SAFETY: plain WebGL calls on a live context; the slices outlive them.
+        #[allow(unsafe_code)]
+        unsafe {
+            let vertex_array = gl.create_vertex_array()?;
+            gl.bind_vertex_array(Some(vertex_array));
+            let mut buffers = Vec::new();
+            for (location, size, data, integer) in [
+                (0, 3, bytes(&positions), false),
+                (1, 3, bytes(&normals), false),
+                (2, 4, bytes(&joint_indices(&batch.influences)), true),
+                (3, 4, bytes(&joint_weights(&batch.influences)), false),
+                (4, 3, bytes(&colours), false),
+            ] {
+                let buffer = gl.create_buffer()?;
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, data, glow::STATIC_DRAW);
+                gl.enable_vertex_attrib_array(location);
+                if integer {
+                    gl.vertex_attrib_pointer_i32(location, size, glow::UNSIGNED_SHORT, 0, 0);
+                } else {
+                    gl.vertex_attrib_pointer_f32(location, size, glow::FLOAT, false, 0, 0);
+                }
+                buffers.push(buffer);
+            }
+            let triangles = gl.create_buffer()?;
+            gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(triangles));
+            gl.buffer_data_u8_slice(
+                glow::ELEMENT_ARRAY_BUFFER,
+                bytes(&batch.indices),
+                glow::STATIC_DRAW,
+            );
+            buffers.push(triangles);
+            gl.bind_vertex_array(None);
+            list.push(BatchGpu {
+                vertex_array,
+                buffers,
+                triangles,
+                count: batch.indices.len() as i32,
+                bones: batch.bones.clone(),
+            });
+        }
+    }
+    Ok(BatchesGpu {
+        key: (lab.id(), lab.influences_revision(), max_bones),
+        list,
+    })
+}
+
+/// Frees the batches' GL objects.
+pub fn delete_batches(gl: &glow::Context, batches: BatchesGpu) {
+    // SAFETY: plain WebGL calls on a live context.
+    #[allow(unsafe_code)]
+    unsafe {
+        for batch in batches.list {
+            gl.delete_vertex_array(batch.vertex_array);
+            for buffer in batch.buffers {
+                gl.delete_buffer(buffer);
+            }
+        }
+    }
+}
