@@ -10,18 +10,7 @@ use super::bytes;
 use crate::lab::Lab;
 use crate::skin::batches::draw_batches;
 use crate::skin::gpu_layout::{joint_indices, joint_weights};
-
-/// A colour per batch, repeating after eight.
-pub const BATCH_COLOURS: [[f32; 3]; 8] = [
-    [0.90, 0.62, 0.00],
-    [0.34, 0.71, 0.91],
-    [0.00, 0.62, 0.45],
-    [0.94, 0.89, 0.26],
-    [0.00, 0.45, 0.70],
-    [0.84, 0.37, 0.00],
-    [0.80, 0.47, 0.65],
-    [0.55, 0.55, 0.55],
-];
+use crate::view::colors::bone_color;
 
 /// One batch on the GPU.
 pub struct BatchGpu {
@@ -71,7 +60,8 @@ pub fn create_batches(
         let colours: Vec<f32> = batch
             .vertices
             .iter()
-            .flat_map(|_| BATCH_COLOURS[k % BATCH_COLOURS.len()])
+            // Batches take the bones' colour-blind-safe palette, in order.
+            .flat_map(|_| bone_color(k as u16))
             .collect();
         // SAFETY: plain WebGL calls on a live context; the slices outlive them.
         #[allow(unsafe_code)]
