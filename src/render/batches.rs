@@ -24,6 +24,8 @@ pub struct BatchGpu {
     pub count: i32,
     /// Its sub-palette's bones.
     pub bones: Vec<u16>,
+    /// The mesh vertex behind each of its vertices.
+    pub vertices: Vec<u32>,
 }
 
 /// A lab's batches and what they were built from: lab, weights revision,
@@ -102,6 +104,7 @@ pub fn create_batches(
                 triangles,
                 count: batch.indices.len() as i32,
                 bones: batch.bones.clone(),
+                vertices: batch.vertices.clone(),
             });
         }
     }

@@ -696,6 +696,9 @@ impl Renderer {
         method: SkinningMethod,
     ) -> Result<(Vec<f32>, Vec<f32>), String> {
         self.sync_mesh(gl, lab)?;
+        if self.sync_batches(gl, lab)? {
+            return self.gpu_skinned_batches(gl, lab, method);
+        }
         let variant = self.variant(method, lab.bone_count(), true);
         let program = self.program(gl, variant)?;
         unsafe {
@@ -742,6 +745,93 @@ impl Renderer {
             .chunks_exact(6)
             .flat_map(|v| [v[3], v[4], v[5]])
             .collect();
+        Ok((positions, normals))
+    }
+}
+
+impl Renderer {
+    /// [`Renderer::gpu_skinned`] batch by batch, as the skin is drawn: each
+    /// batch's vertices skinned with its sub-palette, read back and put in
+    /// their mesh vertices' places.
+    fn gpu_skinned_batches(
+        &mut self,
+        gl: &glow::Context,
+        lab: &mut Lab,
+        method: SkinningMethod,
+    ) -> Result<(Vec<f32>, Vec<f32>), String> {
+        let Some(max) = self.batch_limit else {
+            return Ok((Vec::new(), Vec::new()));
+        };
+        let mut variant = Variant {
+            method,
+            format: self.palette_format,
+            palette_vectors: None,
+            feedback: true,
+        };
+        variant.palette_vectors = Some(max * variant.stride());
+        let program = self.program(gl, variant)?;
+        unsafe {
+            gl.use_program(Some(program));
+        }
+        self.morphs.bind(gl, lab, program);
+        let (palette, dqs) = lab.palettes();
+        let (palette, dqs) = (palette.to_vec(), dqs.to_vec());
+        let (Some(mesh), Some(batches)) = (self.mesh.as_ref(), self.batches.as_ref()) else {
+            return Ok((Vec::new(), Vec::new()));
+        };
+        let uniforms = MeshUniforms::new(gl, program);
+        let count = mesh.vertex_count as usize;
+        let (mut positions, mut normals) = (vec![0_f32; 3 * count], vec![0_f32; 3 * count]);
+        let scratch = &mut self.palette_scratch;
+        unsafe {
+            gl.uniform_1_f32(uniforms.skinned.as_ref(), 1.0);
+            let location = gl.get_uniform_location(program, "u_bones");
+            for batch in &batches.list {
+                let sub: Vec<Mat4> = batch
+                    .bones
+                    .iter()
+                    .map(|&b| palette[usize::from(b)])
+                    .collect();
+                let sub_dqs: Vec<_> = batch.bones.iter().map(|&b| dqs[usize::from(b)]).collect();
+                match variant.format {
+                    Some(format) => format_vectors(format, &sub, &sub_dqs, scratch),
+                    None => palette_vectors(method, &sub, &sub_dqs, scratch),
+                }
+                let flat: &[f32] = bytemuck::cast_slice(scratch);
+                gl.uniform_4_f32_slice(location.as_ref(), flat);
+                // A batch has at most the mesh's vertices: the mesh's
+                // feedback buffer holds its output.
+                let n = batch.vertices.len();
+                let mut out = vec![0_f32; n * 6];
+                gl.bind_vertex_array(Some(batch.vertex_array));
+                gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, Some(self.feedback));
+                gl.bind_buffer_base(
+                    glow::TRANSFORM_FEEDBACK_BUFFER,
+                    0,
+                    Some(mesh.feedback_buffer),
+                );
+                gl.enable(glow::RASTERIZER_DISCARD);
+                gl.begin_transform_feedback(glow::POINTS);
+                gl.draw_arrays(glow::POINTS, 0, n as i32);
+                gl.end_transform_feedback();
+                gl.disable(glow::RASTERIZER_DISCARD);
+                gl.bind_buffer_base(glow::TRANSFORM_FEEDBACK_BUFFER, 0, None);
+                gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, None);
+                gl.bind_vertex_array(None);
+                gl.bind_buffer(glow::COPY_READ_BUFFER, Some(mesh.feedback_buffer));
+                gl.get_buffer_sub_data(
+                    glow::COPY_READ_BUFFER,
+                    0,
+                    bytemuck::cast_slice_mut(&mut out),
+                );
+                gl.bind_buffer(glow::COPY_READ_BUFFER, None);
+                for (local, &vertex) in batch.vertices.iter().enumerate() {
+                    let v = vertex as usize;
+                    positions[3 * v..3 * v + 3].copy_from_slice(&out[6 * local..6 * local + 3]);
+                    normals[3 * v..3 * v + 3].copy_from_slice(&out[6 * local + 3..6 * local + 6]);
+                }
+            }
+        }
         Ok((positions, normals))
     }
 }

@@ -131,6 +131,22 @@ test('drawn batch by batch within 256 vectors, the chain takes four draw calls a
   assert.equal(calls, 4);
   assert.ok(skin > 1000 && differ < 0.02 * skin, `${differ} / ${skin}`);
   assert.match(await page.locator('#gpu-need').textContent(), /draw calls 4/);
+  // Read back batch by batch through transform feedback: each batch's
+  // vertices skinned with its own sub-palette equal the CPU's whole mesh.
+  for (const format of ['mat4x3', 'dual-quat']) {
+    await page.locator('#gpu-format').selectOption(format);
+    await nextFrame(page);
+    const worst = await page.evaluate((f) => {
+      const s = window.skinlab;
+      const gpu = s.viewer.gpuSkinnedPositions(s.lab, 'lbs');
+      const cpu = s.lab.formatPositions(f);
+      let most = 0;
+      for (let k = 0; k < cpu.length; k++) most = Math.max(most, Math.abs(gpu[k] - cpu[k]));
+      return most;
+    }, format);
+    console.log(`# ${format} in ${await page.evaluate(() => window.skinlab.viewer.drawCalls())} batches: |GPU − CPU| ≤ ${worst.toExponential(1)}`);
+    assert.ok(worst < 1e-4, `${format}: ${worst}`);
+  }
   await screenshot(page, 'gpu-chain-batches');
   await page.locator('#gpu-format').selectOption('mat4');
   await nextFrame(page);
