@@ -620,18 +620,15 @@ impl Renderer {
             gl.polygon_offset(1.0, 1.0);
             let location = gl.get_uniform_location(program, "u_bones");
             for batch in &batches.list {
-                let sub: Vec<Mat4> = batch
-                    .bones
-                    .iter()
-                    .map(|&b| palette[usize::from(b)])
-                    .collect();
-                let sub_dqs: Vec<_> = batch.bones.iter().map(|&b| dqs[usize::from(b)]).collect();
-                match variant.format {
-                    Some(format) => format_vectors(format, &sub, &sub_dqs, scratch),
-                    None => palette_vectors(settings.method, &sub, &sub_dqs, scratch),
-                }
-                let flat: &[f32] = bytemuck::cast_slice(scratch);
-                gl.uniform_4_f32_slice(location.as_ref(), flat);
+                upload_sub_palette(
+                    gl,
+                    location.as_ref(),
+                    variant,
+                    &palette,
+                    &dqs,
+                    &batch.bones,
+                    scratch,
+                );
                 gl.bind_vertex_array(Some(batch.vertex_array));
                 gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(batch.triangles));
                 gl.draw_elements(glow::TRIANGLES, batch.count, glow::UNSIGNED_INT, 0);
@@ -710,33 +707,17 @@ impl Renderer {
             return Ok((Vec::new(), Vec::new()));
         };
         let uniforms = MeshUniforms::new(gl, program);
-        // Interleaved: position xyz, normal xyz, per vertex.
-        let mut out = vec![0_f32; mesh.vertex_count as usize * 6];
         unsafe {
             gl.uniform_1_f32(uniforms.skinned.as_ref(), 1.0);
-            gl.bind_vertex_array(Some(mesh.vertex_array));
-            gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, Some(self.feedback));
-            gl.bind_buffer_base(
-                glow::TRANSFORM_FEEDBACK_BUFFER,
-                0,
-                Some(mesh.feedback_buffer),
-            );
-            gl.enable(glow::RASTERIZER_DISCARD);
-            gl.begin_transform_feedback(glow::POINTS);
-            gl.draw_arrays(glow::POINTS, 0, mesh.vertex_count);
-            gl.end_transform_feedback();
-            gl.disable(glow::RASTERIZER_DISCARD);
-            gl.bind_buffer_base(glow::TRANSFORM_FEEDBACK_BUFFER, 0, None);
-            gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, None);
-            gl.bind_vertex_array(None);
-            gl.bind_buffer(glow::COPY_READ_BUFFER, Some(mesh.feedback_buffer));
-            gl.get_buffer_sub_data(
-                glow::COPY_READ_BUFFER,
-                0,
-                bytemuck::cast_slice_mut(&mut out),
-            );
-            gl.bind_buffer(glow::COPY_READ_BUFFER, None);
         }
+        // Interleaved: position xyz, normal xyz, per vertex.
+        let out = feedback_pass(
+            gl,
+            self.feedback,
+            mesh.vertex_array,
+            mesh.feedback_buffer,
+            mesh.vertex_count as usize,
+        );
         let positions = out
             .chunks_exact(6)
             .flat_map(|v| [v[0], v[1], v[2]])
@@ -787,44 +768,24 @@ impl Renderer {
             gl.uniform_1_f32(uniforms.skinned.as_ref(), 1.0);
             let location = gl.get_uniform_location(program, "u_bones");
             for batch in &batches.list {
-                let sub: Vec<Mat4> = batch
-                    .bones
-                    .iter()
-                    .map(|&b| palette[usize::from(b)])
-                    .collect();
-                let sub_dqs: Vec<_> = batch.bones.iter().map(|&b| dqs[usize::from(b)]).collect();
-                match variant.format {
-                    Some(format) => format_vectors(format, &sub, &sub_dqs, scratch),
-                    None => palette_vectors(method, &sub, &sub_dqs, scratch),
-                }
-                let flat: &[f32] = bytemuck::cast_slice(scratch);
-                gl.uniform_4_f32_slice(location.as_ref(), flat);
+                upload_sub_palette(
+                    gl,
+                    location.as_ref(),
+                    variant,
+                    &palette,
+                    &dqs,
+                    &batch.bones,
+                    scratch,
+                );
                 // A batch has at most the mesh's vertices: the mesh's
                 // feedback buffer holds its output.
-                let n = batch.vertices.len();
-                let mut out = vec![0_f32; n * 6];
-                gl.bind_vertex_array(Some(batch.vertex_array));
-                gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, Some(self.feedback));
-                gl.bind_buffer_base(
-                    glow::TRANSFORM_FEEDBACK_BUFFER,
-                    0,
-                    Some(mesh.feedback_buffer),
+                let out = feedback_pass(
+                    gl,
+                    self.feedback,
+                    batch.vertex_array,
+                    mesh.feedback_buffer,
+                    batch.vertices.len(),
                 );
-                gl.enable(glow::RASTERIZER_DISCARD);
-                gl.begin_transform_feedback(glow::POINTS);
-                gl.draw_arrays(glow::POINTS, 0, n as i32);
-                gl.end_transform_feedback();
-                gl.disable(glow::RASTERIZER_DISCARD);
-                gl.bind_buffer_base(glow::TRANSFORM_FEEDBACK_BUFFER, 0, None);
-                gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, None);
-                gl.bind_vertex_array(None);
-                gl.bind_buffer(glow::COPY_READ_BUFFER, Some(mesh.feedback_buffer));
-                gl.get_buffer_sub_data(
-                    glow::COPY_READ_BUFFER,
-                    0,
-                    bytemuck::cast_slice_mut(&mut out),
-                );
-                gl.bind_buffer(glow::COPY_READ_BUFFER, None);
                 for (local, &vertex) in batch.vertices.iter().enumerate() {
                     let v = vertex as usize;
                     positions[3 * v..3 * v + 3].copy_from_slice(&out[6 * local..6 * local + 3]);
@@ -834,6 +795,67 @@ impl Renderer {
         }
         Ok((positions, normals))
     }
+}
+
+/// Uploads the sub-palette of `bones` (as `variant` sends a palette) to the
+/// uniform array at `location`.
+fn upload_sub_palette(
+    gl: &glow::Context,
+    location: Option<&glow::UniformLocation>,
+    variant: Variant,
+    palette: &[Mat4],
+    dqs: &[crate::skin::dual_quat::RigidScale],
+    bones: &[u16],
+    scratch: &mut Vec<[f32; 4]>,
+) {
+    let sub: Vec<Mat4> = bones.iter().map(|&b| palette[usize::from(b)]).collect();
+    let sub_dqs: Vec<_> = bones.iter().map(|&b| dqs[usize::from(b)]).collect();
+    match variant.format {
+        Some(format) => format_vectors(format, &sub, &sub_dqs, scratch),
+        None => palette_vectors(variant.method, &sub, &sub_dqs, scratch),
+    }
+    let flat: &[f32] = bytemuck::cast_slice(scratch);
+    // SAFETY: a plain WebGL call on a live context.
+    #[allow(unsafe_code)]
+    unsafe {
+        gl.uniform_4_f32_slice(location, flat);
+    }
+}
+
+/// Runs the bound program over the `count` vertices of `vertex_array` with
+/// rasterisation off and reads what transform feedback wrote into
+/// `buffer`: position and normal, six floats per vertex.
+fn feedback_pass(
+    gl: &glow::Context,
+    feedback: glow::TransformFeedback,
+    vertex_array: glow::VertexArray,
+    buffer: glow::Buffer,
+    count: usize,
+) -> Vec<f32> {
+    let mut out = vec![0_f32; count * 6];
+    // SAFETY: plain WebGL calls on a live context; `out` outlives them.
+    #[allow(unsafe_code)]
+    unsafe {
+        gl.bind_vertex_array(Some(vertex_array));
+        gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, Some(feedback));
+        gl.bind_buffer_base(glow::TRANSFORM_FEEDBACK_BUFFER, 0, Some(buffer));
+        gl.enable(glow::RASTERIZER_DISCARD);
+        gl.begin_transform_feedback(glow::POINTS);
+        gl.draw_arrays(glow::POINTS, 0, count as i32);
+        gl.end_transform_feedback();
+        gl.disable(glow::RASTERIZER_DISCARD);
+        gl.bind_buffer_base(glow::TRANSFORM_FEEDBACK_BUFFER, 0, None);
+        gl.bind_transform_feedback(glow::TRANSFORM_FEEDBACK, None);
+        gl.bind_vertex_array(None);
+        gl.bind_buffer(glow::COPY_READ_BUFFER, Some(buffer));
+        gl.get_buffer_sub_data(
+            glow::COPY_READ_BUFFER,
+            0,
+            bytemuck::cast_slice_mut(&mut out),
+        );
+        gl.bind_buffer(glow::COPY_READ_BUFFER, None);
+    }
+    out
 }
 
 struct MeshUniforms {
