@@ -7,6 +7,7 @@
 use glow::HasContext;
 
 use super::bytes;
+use super::mesh::attribute_buffer;
 use crate::lab::Lab;
 use crate::skin::batches::draw_batches;
 use crate::skin::gpu_layout::{joint_indices, joint_weights};
@@ -78,16 +79,7 @@ pub fn create_batches(
                 (3, 4, bytes(&joint_weights(&batch.influences)), false),
                 (4, 3, bytes(&colours), false),
             ] {
-                let buffer = gl.create_buffer()?;
-                gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));
-                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, data, glow::STATIC_DRAW);
-                gl.enable_vertex_attrib_array(location);
-                if integer {
-                    gl.vertex_attrib_pointer_i32(location, size, glow::UNSIGNED_SHORT, 0, 0);
-                } else {
-                    gl.vertex_attrib_pointer_f32(location, size, glow::FLOAT, false, 0, 0);
-                }
-                buffers.push(buffer);
+                buffers.push(attribute_buffer(gl, location, size, data, integer)?);
             }
             let triangles = gl.create_buffer()?;
             gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(triangles));

@@ -38,6 +38,31 @@ pub struct MeshGpu {
     pub colors_key: Option<(u64, WeightView, Option<usize>)>,
 }
 
+/// A buffer holding `data` bound to attribute `location` of the bound
+/// vertex array: `size` floats per vertex, or `size` `u16`s when `integer`.
+pub fn attribute_buffer(
+    gl: &glow::Context,
+    location: u32,
+    size: i32,
+    data: &[u8],
+    integer: bool,
+) -> Result<glow::Buffer, String> {
+    // SAFETY: plain WebGL calls on a live context; `data` outlives them.
+    #[allow(unsafe_code)]
+    unsafe {
+        let buffer = gl.create_buffer()?;
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));
+        gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, data, glow::DYNAMIC_DRAW);
+        gl.enable_vertex_attrib_array(location);
+        if integer {
+            gl.vertex_attrib_pointer_i32(location, size, glow::UNSIGNED_SHORT, 0, 0);
+        } else {
+            gl.vertex_attrib_pointer_f32(location, size, glow::FLOAT, false, 0, 0);
+        }
+        Ok(buffer)
+    }
+}
+
 /// Uploads `lab`'s rest mesh; joints, weights and colours come later.
 pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
     let mesh = &lab.scene().mesh;
@@ -61,15 +86,7 @@ pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
                              data: &[u8],
                              integer: bool|
          -> Result<glow::Buffer, String> {
-            let buffer = gl.create_buffer()?;
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));
-            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, data, glow::DYNAMIC_DRAW);
-            gl.enable_vertex_attrib_array(location);
-            if integer {
-                gl.vertex_attrib_pointer_i32(location, size, glow::UNSIGNED_SHORT, 0, 0);
-            } else {
-                gl.vertex_attrib_pointer_f32(location, size, glow::FLOAT, false, 0, 0);
-            }
+            let buffer = attribute_buffer(gl, location, size, data, integer)?;
             buffers.push(buffer);
             Ok(buffer)
         };

@@ -570,6 +570,45 @@ impl Renderer {
         Ok(true)
     }
 
+    /// Binds the program that draws (or, with `feedback`, reads back) one
+    /// batch: its uniform array sized for `batch_limit` bones. Returns it
+    /// with the full palettes the sub-palettes are cut from; `None` without
+    /// a batch limit.
+    #[allow(clippy::type_complexity)]
+    fn use_batch_program(
+        &mut self,
+        gl: &glow::Context,
+        lab: &mut Lab,
+        method: SkinningMethod,
+        feedback: bool,
+    ) -> Result<
+        Option<(
+            Variant,
+            glow::Program,
+            Vec<Mat4>,
+            Vec<crate::skin::dual_quat::RigidScale>,
+        )>,
+        String,
+    > {
+        let Some(max) = self.batch_limit else {
+            return Ok(None);
+        };
+        let mut variant = Variant {
+            method,
+            format: self.palette_format,
+            palette_vectors: None,
+            feedback,
+        };
+        variant.palette_vectors = Some(max * variant.stride());
+        let program = self.program(gl, variant)?;
+        unsafe {
+            gl.use_program(Some(program));
+        }
+        self.morphs.bind(gl, lab, program);
+        let (palette, dqs) = lab.palettes();
+        Ok(Some((variant, program, palette.to_vec(), dqs.to_vec())))
+    }
+
     /// The skin's fill, one draw call per batch, each with its sub-palette
     /// as uniforms, coloured by batch.
     fn draw_batches(
@@ -579,24 +618,12 @@ impl Renderer {
         settings: &FrameSettings,
         clip_from_model: &Mat4,
     ) -> Result<(), String> {
-        let Some(max) = self.batch_limit else {
+        let Some((variant, program, palette, dqs)) =
+            self.use_batch_program(gl, lab, settings.method, false)?
+        else {
             return Ok(());
         };
-        let mut variant = Variant {
-            method: settings.method,
-            format: self.palette_format,
-            palette_vectors: None,
-            feedback: false,
-        };
-        variant.palette_vectors = Some(max * variant.stride());
-        let program = self.program(gl, variant)?;
-        unsafe {
-            gl.use_program(Some(program));
-        }
-        self.morphs.bind(gl, lab, program);
         let uniforms = MeshUniforms::new(gl, program);
-        let (palette, dqs) = lab.palettes();
-        let (palette, dqs) = (palette.to_vec(), dqs.to_vec());
         let Some(batches) = self.batches.as_ref() else {
             return Ok(());
         };
@@ -740,23 +767,11 @@ impl Renderer {
         lab: &mut Lab,
         method: SkinningMethod,
     ) -> Result<(Vec<f32>, Vec<f32>), String> {
-        let Some(max) = self.batch_limit else {
+        let Some((variant, program, palette, dqs)) =
+            self.use_batch_program(gl, lab, method, true)?
+        else {
             return Ok((Vec::new(), Vec::new()));
         };
-        let mut variant = Variant {
-            method,
-            format: self.palette_format,
-            palette_vectors: None,
-            feedback: true,
-        };
-        variant.palette_vectors = Some(max * variant.stride());
-        let program = self.program(gl, variant)?;
-        unsafe {
-            gl.use_program(Some(program));
-        }
-        self.morphs.bind(gl, lab, program);
-        let (palette, dqs) = lab.palettes();
-        let (palette, dqs) = (palette.to_vec(), dqs.to_vec());
         let (Some(mesh), Some(batches)) = (self.mesh.as_ref(), self.batches.as_ref()) else {
             return Ok((Vec::new(), Vec::new()));
         };

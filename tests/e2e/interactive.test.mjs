@@ -326,12 +326,8 @@ test('a screenshot of each example, posed', async () => {
   assert.deepEqual(errors, [], 'no console error during the whole run');
 });
 
-test('the three steps and the weighted mean drawn: P, R_i·T, the ghosts M_i·P and Z, where the core says, within a pixel', async () => {
-  await nextFrame(page, () => page.evaluate(() => {
-    window.skinlab.loadExample('two-bone-smooth');
-    window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]);
-  }));
-  // A vertex shared by both bones: click it.
+/** Clicks the first vertex two bones share; returns its index. */
+async function clickSharedVertex(page) {
   const vertex = await page.evaluate(() => {
     const lab = window.skinlab.lab;
     for (let v = 0; v < lab.vertexCount(); v++) if (lab.influences(v).length === 2) return v;
@@ -341,6 +337,16 @@ test('the three steps and the weighted mean drawn: P, R_i·T, the ghosts M_i·P 
   const box = await page.locator('#view').boundingBox();
   await page.mouse.click(box.x + point.x, box.y + point.y);
   await nextFrame(page);
+  return vertex;
+}
+
+test('the three steps and the weighted mean drawn: P, R_i·T, the ghosts M_i·P and Z, where the core says, within a pixel', async () => {
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.loadExample('two-bone-smooth');
+    window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]);
+  }));
+  // A vertex shared by both bones: click it.
+  const vertex = await clickSharedVertex(page);
   assert.equal(await page.evaluate(() => window.skinlab.selectedVertex()), vertex);
   const { drawn, expected } = await page.evaluate((v) => {
     const lab = window.skinlab.lab;
@@ -394,15 +400,7 @@ test('the three steps walked: the slider moves each bone\'s dot from P through R
     window.skinlab.loadExample('two-bone-smooth');
     window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]);
   }));
-  const vertex = await page.evaluate(() => {
-    const lab = window.skinlab.lab;
-    for (let v = 0; v < lab.vertexCount(); v++) if (lab.influences(v).length === 2) return v;
-    return -1;
-  });
-  const point = await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), vertex);
-  const box = await page.locator('#view').boundingBox();
-  await page.mouse.click(box.x + point.x, box.y + point.y);
-  await nextFrame(page);
+  const vertex = await clickSharedVertex(page);
   const at = async (phase) => {
     await page.locator('#steps-phase').fill(String(phase));
     await nextFrame(page);
