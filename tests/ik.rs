@@ -304,17 +304,16 @@ fn reach_rates(free: bool, cases: usize) -> [usize; 2] {
 #[test]
 fn ccd_and_fabrik_reach_targets_of_random_chains_and_keep_every_limit() {
     // 2–6 bones, targets from random poses within the limits, tolerance
-    // 0.1% of the chain's length, starting straight. The rates below are
-    // what these solvers achieve here, asserted a little under the
-    // measured figures (printed) so a regression shows.
-    let cases = 300;
+    // 0.1% of the chain's length, starting straight; at least 95 % reached
+    // within 64 sweeps (the figures are printed).
+    let cases = 500;
     let free = reach_rates(true, cases);
     let limited = reach_rates(false, cases);
     let rate = |n: usize| n as f32 / cases as f32;
+    assert!(rate(free[0]) >= 0.95, "CCD, free joints");
     assert!(rate(free[1]) >= 0.95, "FABRIK, free joints");
-    assert!(rate(free[0]) >= 0.75, "CCD, free joints");
-    assert!(rate(limited[0]) >= 0.65, "CCD, limited joints");
-    assert!(rate(limited[1]) >= 0.70, "FABRIK, limited joints");
+    assert!(rate(limited[0]) >= 0.95, "CCD, limited joints");
+    assert!(rate(limited[1]) >= 0.95, "FABRIK, limited joints");
 }
 
 proptest! {

@@ -19,12 +19,19 @@
 //!   then each bone, root first, turns toward its new next joint; repeated.
 //!   Where the limits stall it (the passes place joints no limited rotation
 //!   reaches), CCD sweeps take over.
+//! - Both hand over to damped least squares steps (`chain_dls`) once a
+//!   sweep of their own takes off less than half the remaining distance:
+//!   sweeps converge linearly and crawl near the target, especially against
+//!   limits; the Jacobian steps converge fast there. (Without them, 2–6 bone
+//!   chains with random limits reached 69 % (CCD) and 78 % (FABRIK) of
+//!   reachable targets within 64 sweeps; with them 99 %.)
 //!
 //! Out of reach, the chain stretches toward the target as far as its limits
 //! allow, and the report says it did not get there.
 
 use glam::{Mat4, Quat, Vec3};
 
+use crate::rig::chain_dls::dls_step;
 use crate::rig::limits::{twist_angle, JointLimit};
 use crate::rig::pose::{pose_to_model, BoneTransform};
 use crate::rig::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};
@@ -167,29 +174,29 @@ fn shortest_arc(a: Vec3, b: Vec3) -> Quat {
 }
 
 /// The skeleton, its pose, its limits and the posed frames, kept in step.
-struct Chain<'a> {
+pub(super) struct Chain<'a> {
     skeleton: &'a Skeleton,
-    pose: &'a mut [BoneTransform],
-    limits: &'a [Option<JointLimit>],
+    pub(super) pose: &'a mut [BoneTransform],
+    pub(super) limits: &'a [Option<JointLimit>],
     frames: Vec<Mat4>,
 }
 
 impl Chain<'_> {
-    fn update(&mut self) {
+    pub(super) fn update(&mut self) {
         pose_to_model(self.skeleton, self.pose, &mut self.frames);
     }
 
-    fn origin(&self, bone: usize) -> Vec3 {
+    pub(super) fn origin(&self, bone: usize) -> Vec3 {
         self.frames[bone].transform_point3(Vec3::ZERO)
     }
 
-    fn end(&self, bone: usize) -> Vec3 {
+    pub(super) fn end(&self, bone: usize) -> Vec3 {
         let length = self.skeleton.bones()[bone].length;
         self.frames[bone].transform_point3(Vec3::new(0.0, length, 0.0))
     }
 
     /// The rotation of bone `bone`'s frame before its own animation, `F`.
-    fn unanimated_rotation(&self, bone: usize) -> Quat {
+    pub(super) fn unanimated_rotation(&self, bone: usize) -> Quat {
         let this = &self.skeleton.bones()[bone];
         let parent_tip = match this.parent {
             Some(parent) => {
@@ -291,23 +298,33 @@ pub fn solve_chain(
         IkMethod::Ccd | IkMethod::Fabrik => {
             let mut before = error(&chain);
             let mut stalled = false;
+            let mut finishing = false;
             let reach: f32 = bones.iter().map(|&b| skeleton.bones()[b].length).sum();
+            // Out of reach the sweeps' answer (the chain straight toward the
+            // target) is the right one; least squares would only crawl
+            // along the singular, stretched-out chain.
+            let within_reach = chain.origin(bones[0]).distance(target) < reach;
             for sweep in 1..=request.iterations {
                 // Where the limits stop FABRIK's reaching passes (they move
                 // joints where no limited rotation can put them), a CCD
                 // sweep, which turns each joint within its limit, goes on.
-                if request.method == IkMethod::Ccd || stalled {
+                // Where the method's own sweeps crawl, damped least squares
+                // steps finish (see `chain_dls`).
+                let finished =
+                    finishing && dls_step(&mut chain, &bones, request.tip, target, 0.05 * reach);
+                if !finished && (request.method == IkMethod::Ccd || stalled) {
                     for &bone in bones.iter().rev() {
                         let tip = chain.end(request.tip);
                         chain.turn(bone, tip, target);
                     }
-                } else {
+                } else if !finished {
                     fabrik_sweep(&mut chain, &bones, request.tip, target);
                 }
                 let after = error(&chain);
                 if after <= request.tolerance {
                     return Ok(report(&chain, sweep));
                 }
+                finishing = within_reach && (finished || (!finishing && after > 0.5 * before));
                 stalled = request.method == IkMethod::Fabrik && after > 0.98 * before;
                 // A chain lying straight along the line to a nearer target
                 // cannot shorten by turning any one joint: bend it a little.

@@ -3,6 +3,7 @@
 //! nothing else of the crate.
 
 pub mod animation;
+mod chain_dls;
 pub mod chain_ik;
 pub mod ik;
 pub mod keys;
