@@ -339,3 +339,45 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_limit_outline_runs_through_the_directions_its_angles_point_the_bone() {
+    use skinlab::lab::{Lab, LIMIT_OUTLINE_SAMPLES};
+    let mut lab = Lab::example("leg").unwrap();
+    // The knee (a hinge about Z, 0°–150°) bent by 0.8 rad: its end lies
+    // along the outline's direction for 0.8, and dragging a handle to that
+    // end reads 0.8 back.
+    lab.set_bone_transform(1, BoneTransform::from_rotation(Quat::from_rotation_z(0.8)))
+        .unwrap();
+    let origin = lab.model_from_bone_posed()[1].transform_point3(Vec3::ZERO);
+    let end = lab.model_from_bone_posed()[1].transform_point3(Vec3::new(0.0, 1.0, 0.0));
+    let angle = lab.limit_angle_toward(1, end).unwrap().unwrap();
+    assert!((angle - 0.8).abs() < 1e-5, "{angle}");
+    let outline = lab.limit_outline(1, 1.0).unwrap();
+    assert_eq!(outline.len(), LIMIT_OUTLINE_SAMPLES);
+    let max = 150_f32.to_radians();
+    let expected_at = |a: f32| {
+        let mut probe = Lab::example("leg").unwrap();
+        probe
+            .set_bone_transform(1, BoneTransform::from_rotation(Quat::from_rotation_z(a)))
+            .unwrap();
+        probe.model_from_bone_posed()[1].transform_point3(Vec3::new(0.0, 1.0, 0.0))
+    };
+    assert!(outline[0].distance(expected_at(0.0)) < 1e-5);
+    assert!(outline[LIMIT_OUTLINE_SAMPLES - 1].distance(expected_at(max)) < 1e-5);
+    for point in &outline {
+        assert!((point.distance(origin) - 1.0).abs() < 1e-5);
+    }
+    // The hip's cone (1.7 rad): every rim point is 1.7 rad off the bone's
+    // rest direction, and reads back as 1.7.
+    let hip_origin = lab.model_from_bone_posed()[0].transform_point3(Vec3::ZERO);
+    for point in lab.limit_outline(0, 2.0).unwrap() {
+        let read = lab.limit_angle_toward(0, point).unwrap().unwrap();
+        assert!((read - 1.7).abs() < 1e-4, "{read}");
+        assert!((point.distance(hip_origin) - 2.0).abs() < 1e-5);
+    }
+    // A free bone has no outline.
+    lab.set_limit(1, None).unwrap();
+    assert!(lab.limit_outline(1, 1.0).unwrap().is_empty());
+    assert_eq!(lab.limit_angle_toward(1, end).unwrap(), None);
+}

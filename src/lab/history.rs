@@ -1,5 +1,5 @@
-//! Undo and redo over the pose, the weights, the morph weights, the clips
-//! and the paths, within a step count and a byte budget.
+//! Undo and redo over the pose, the weights, the morph weights, the clips,
+//! the paths and the joint limits, within a step count and a byte budget.
 //!
 //! A step that leaves the weights as they were (a pose drag) shares them
 //! with the step before, so a lecture's worth of posing costs little; when
@@ -9,11 +9,13 @@ use std::sync::Arc;
 
 use super::Lab;
 use crate::rig::animation::Clip;
+use crate::rig::limits::JointLimit;
 use crate::rig::path::PathAnimation;
 use crate::rig::pose::BoneTransform;
 use crate::skin::influences::VertexInfluences;
 
-/// What undo restores: the pose and the weights.
+/// What undo restores: the pose, the weights, the morph weights, the clips,
+/// the paths and the limits.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Snapshot {
     pose: Vec<BoneTransform>,
@@ -21,6 +23,7 @@ pub(super) struct Snapshot {
     morph_weights: Vec<f32>,
     clips: Arc<Vec<Clip>>,
     paths: Vec<PathAnimation>,
+    limits: Vec<Option<JointLimit>>,
 }
 
 /// Undo steps kept; older ones are forgotten.
@@ -36,6 +39,7 @@ fn bytes_held(steps: &[Snapshot]) -> usize {
     for (k, step) in steps.iter().enumerate() {
         total += std::mem::size_of_val(step.pose.as_slice());
         total += std::mem::size_of_val(step.morph_weights.as_slice());
+        total += std::mem::size_of_val(step.limits.as_slice());
         total += step
             .paths
             .iter()
@@ -76,6 +80,7 @@ impl Lab {
             morph_weights: self.scene.morph_weights.clone(),
             clips,
             paths: self.scene.paths.clone(),
+            limits: self.scene.limits.clone(),
         }
     }
 
@@ -84,6 +89,7 @@ impl Lab {
         self.scene.morph_weights = snapshot.morph_weights;
         self.scene.animation.clips = Arc::unwrap_or_clone(snapshot.clips);
         self.scene.paths = snapshot.paths;
+        self.scene.limits = snapshot.limits;
         if *snapshot.influences != self.scene.influences {
             self.scene.influences = Arc::unwrap_or_clone(snapshot.influences);
             self.influences_changed();

@@ -1,7 +1,7 @@
 //! Joint limits and chain IK on the lab's pose: the solvers of
 //! [`crate::rig::chain_ik`], each solve one edit of the pose.
 
-use glam::Vec3;
+use glam::{Mat4, Quat, Vec3};
 
 use super::{EditError, Lab};
 use crate::rig::chain_ik::{solve_chain, IkMethod, IkReport, IkRequest};
@@ -93,5 +93,92 @@ impl Lab {
         )?;
         self.changed();
         Ok(report)
+    }
+}
+
+/// Points on an outline drawn for a limit (see [`Lab::limit_outline`]).
+pub const LIMIT_OUTLINE_SAMPLES: usize = 33;
+
+impl Lab {
+    /// Bone `bone`'s frame before its own animation, `F = R'_i · A_i⁻¹`:
+    /// the frame its limit is stated in, model space.
+    fn unanimated_frame(&mut self, bone: usize) -> Result<Mat4, EditError> {
+        let animation = self.bone_pose(bone)?.to_mat4();
+        Ok(self.model_from_bone_posed()[bone] * animation.inverse())
+    }
+
+    /// The direction a limit's angle `angle` points bone `bone` in, unit
+    /// and in `F`'s axes: for a hinge `R(axis, angle) · Y` (or `· Z` for a
+    /// hinge about the bone's own length, which would not move +Y); for a
+    /// cone, +Y tilted by `angle` about the axis at `around` radians from +X
+    /// in the XZ plane.
+    fn limit_direction(limit: JointLimit, angle: f32, around: f32) -> Vec3 {
+        match limit {
+            JointLimit::Hinge { axis, .. } => {
+                let reference = if axis.dot(Vec3::Y).abs() > 0.9 {
+                    Vec3::Z
+                } else {
+                    Vec3::Y
+                };
+                Quat::from_axis_angle(axis, angle) * reference
+            }
+            JointLimit::Swing { .. } => {
+                let tilt = Vec3::new(around.cos(), 0.0, around.sin());
+                Quat::from_axis_angle(tilt, angle) * Vec3::Y
+            }
+        }
+    }
+
+    /// An outline of bone `bone`'s limit, model space, at `radius` from its
+    /// origin: for a hinge the arc from `min` to `max`, the directions its
+    /// angle range can point the bone (its ends are the handles that set
+    /// them); for a cone the rim of directions at its half-angle. Empty for
+    /// a free joint.
+    pub fn limit_outline(&mut self, bone: usize, radius: f32) -> Result<Vec<Vec3>, EditError> {
+        let Some(limit) = self.limit(bone)? else {
+            return Ok(Vec::new());
+        };
+        let frame = self.unanimated_frame(bone)?;
+        let last = (LIMIT_OUTLINE_SAMPLES - 1) as f32;
+        Ok((0..LIMIT_OUTLINE_SAMPLES)
+            .map(|k| {
+                let s = k as f32 / last;
+                let direction = match limit {
+                    JointLimit::Hinge { min, max, .. } => {
+                        Self::limit_direction(limit, min + (max - min) * s, 0.0)
+                    }
+                    JointLimit::Swing { swing, .. } => {
+                        Self::limit_direction(limit, swing, std::f32::consts::TAU * s)
+                    }
+                };
+                frame.transform_point3(direction * radius)
+            })
+            .collect())
+    }
+
+    /// The limit angle that points bone `bone` toward `point_model`: for a
+    /// hinge the signed angle about its axis, in the plane across it,
+    /// from the reference direction to `F⁻¹ (p − o)`; for a cone the angle
+    /// between +Y and `F⁻¹ (p − o)`. What dragging a limit's handle sets.
+    pub fn limit_angle_toward(
+        &mut self,
+        bone: usize,
+        point_model: Vec3,
+    ) -> Result<Option<f32>, EditError> {
+        let Some(limit) = self.limit(bone)? else {
+            return Ok(None);
+        };
+        let local = self
+            .unanimated_frame(bone)?
+            .inverse()
+            .transform_point3(point_model);
+        Ok(match limit {
+            JointLimit::Hinge { axis, .. } => {
+                let flat = local - axis * local.dot(axis);
+                let reference = Self::limit_direction(limit, 0.0, 0.0);
+                Some(reference.cross(flat).dot(axis).atan2(reference.dot(flat)))
+            }
+            JointLimit::Swing { .. } => Some(Vec3::Y.angle_between(local)),
+        })
     }
 }

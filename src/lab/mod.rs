@@ -14,7 +14,7 @@ mod weights;
 
 pub use formats::{FormatFigures, OTHER_UNIFORM_VECTORS};
 pub use history::{UNDO_BUDGET_BYTES, UNDO_DEPTH};
-pub use ik::{IkGoal, DEFAULT_IK_ITERATIONS};
+pub use ik::{IkGoal, DEFAULT_IK_ITERATIONS, LIMIT_OUTLINE_SAMPLES};
 
 use glam::{Mat4, Quat, Vec3};
 

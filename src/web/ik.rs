@@ -5,7 +5,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use super::{js_error, JsLab};
+use super::{float_array, js_error, JsLab};
 use crate::lab::{index_from_f64, IkGoal};
 use crate::rig::limits::LimitDoc;
 
@@ -74,6 +74,39 @@ impl JsLab {
     #[wasm_bindgen(js_name = boneOrigin)]
     pub fn bone_origin(&mut self, bone: f64) -> Result<Vec<f32>, JsError> {
         self.bone_point("boneOrigin", bone, 0.0)
+    }
+
+    /// Bone `bone`'s limit drawn at `radius` from its origin, model space,
+    /// as flat `[x, y, z, …]`: a hinge's arc from min to max, a cone's rim;
+    /// empty for a free joint.
+    #[wasm_bindgen(js_name = limitOutline)]
+    pub fn limit_outline(
+        &mut self,
+        bone: f64,
+        radius: f32,
+    ) -> Result<js_sys::Float32Array, JsError> {
+        const METHOD: &str = "limitOutline";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let points = self
+            .inner
+            .limit_outline(bone, radius)
+            .map_err(|e| js_error(METHOD, e))?;
+        Ok(float_array(&points))
+    }
+
+    /// The limit angle (radians) that points bone `bone` toward the model
+    /// point `[x, y, z]`: a hinge's angle about its axis, a cone's angle off
+    /// the rest direction; `undefined` for a free joint.
+    #[wasm_bindgen(js_name = limitAngleToward)]
+    pub fn limit_angle_toward(&mut self, bone: f64, point: &[f32]) -> Result<Option<f32>, JsError> {
+        const METHOD: &str = "limitAngleToward";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let [x, y, z] = point else {
+            return Err(js_error(METHOD, "the point is [x, y, z]"));
+        };
+        self.inner
+            .limit_angle_toward(bone, Vec3::new(*x, *y, *z))
+            .map_err(|e| js_error(METHOD, e))
     }
 
     /// Keeps bones posed by hand within their limits (`true`) or not.

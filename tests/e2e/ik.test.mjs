@@ -141,3 +141,122 @@ test('the IK race plots CCD against FABRIK sweep by sweep', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** The points of the first SVG element matching `selector` in the IK layer, as [[x, y], …] in client pixels. */
+const layerPoints = (page, selector) => page.evaluate((selector) => {
+  const element = document.querySelector(`#ik-layer ${selector}`);
+  if (!element) return null;
+  const rect = document.querySelector('#view').getBoundingClientRect();
+  return element.getAttribute('points').trim().split(' ').map((pair) => pair.split(',').map(Number))
+    .map(([x, y]) => [rect.left + x, rect.top + y]);
+}, selector);
+
+/** Where a model point is on screen, client pixels. */
+const onScreen = (page, point) => page.evaluate((point) => {
+  const [x, y] = window.skinlab.viewer.screenPointOf(new Float32Array(point));
+  const rect = document.querySelector('#view').getBoundingClientRect();
+  return [rect.left + x, rect.top + y];
+}, point);
+
+const near = (p, q, pixels) => Math.hypot(p[0] - q[0], p[1] - q[1]) < pixels;
+
+test('the law-of-cosines triangle is drawn through hip, knee and target', async () => {
+  const { page, errors } = await openAt('?example=leg&mode=ik');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => {
+    const [x, y, z] = window.skinlab.ikTarget();
+    window.skinlab.setIkTarget([x - 0.5, y + 0.6, z]);
+  }));
+  const triangle = await layerPoints(page, '.ik-sides');
+  const [hip, knee, target] = await page.evaluate(() => [
+    window.skinlab.lab.boneOrigin(0), window.skinlab.lab.boneOrigin(1), window.skinlab.ikTarget(),
+  ]);
+  assert.equal(triangle.length, 3);
+  for (const [k, point] of [hip, knee, target].entries()) {
+    assert.ok(near(triangle[k], await onScreen(page, point), 1), `corner ${k}: ${triangle[k]}`);
+  }
+  const labels = await page.locator('#ik-layer text').allTextContents();
+  for (const name of ['l₁', 'l₂', 'd']) assert.ok(labels.includes(name), `${name} in ${labels}`);
+  assert.ok(labels.some((text) => text.startsWith('θ₂')), `θ₂ in ${labels}`);
+  await screenshot(page, 'ik-triangle');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('dragging the knee\'s limit handle in the view sets the hinge\'s maximum; one drag, one undo step', async () => {
+  const { page, errors } = await openAt('?example=leg&mode=ik');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.locator('#bone-list li[data-bone="1"]').click());
+  const min = await page.evaluate(() => window.skinlab.ikLimitHandle('min'));
+  const max = await page.evaluate(() => window.skinlab.ikLimitHandle('max'));
+  assert.ok(min && max, 'the hinge shows two handles');
+  const knee = await onScreen(page, await page.evaluate(() => window.skinlab.lab.boneOrigin(1)));
+  // The leg is seen from the side, the hinge's axis +Z toward the viewer: a
+  // turn by +θ is counter-clockwise on screen (y grows downward).
+  const turnOnScreen = (angle) => {
+    const [dx, dy] = [min.x - knee[0], min.y - knee[1]];
+    const [c, s] = [Math.cos(angle), Math.sin(angle)];
+    return { x: knee[0] + dx * c + dy * s, y: knee[1] - dx * s + dy * c };
+  };
+  const at150 = turnOnScreen(150 * Math.PI / 180);
+  assert.ok(near([max.x, max.y], [at150.x, at150.y], 2), `the max handle sits at 150°: ${JSON.stringify(max)} vs ${JSON.stringify(at150)}`);
+  const goal = turnOnScreen(Math.PI / 2);
+  await page.mouse.move(max.x, max.y);
+  await page.mouse.down();
+  for (let step = 1; step <= 8; step++) {
+    await page.mouse.move(max.x + ((goal.x - max.x) * step) / 8, max.y + ((goal.y - max.y) * step) / 8);
+  }
+  await page.mouse.up();
+  await nextFrame(page);
+  const hinge = await page.evaluate(() => window.skinlab.lab.limits(1).hinge);
+  console.log(`# knee's max dragged to ${(hinge.max * 180 / Math.PI).toFixed(1)}°`);
+  assert.ok(Math.abs(hinge.max - Math.PI / 2) < 2 * Math.PI / 180, `max ${hinge.max}`);
+  assert.equal(hinge.min, 0);
+  assert.equal(await page.locator('#hinge-max').inputValue(), String(Math.round(hinge.max * 180 / Math.PI)));
+  await screenshot(page, 'ik-limit-drag');
+  assert.equal(await page.evaluate(() => window.skinlab.undo()), true);
+  const undone = await page.evaluate(() => window.skinlab.lab.limits(1).hinge);
+  assert.ok(Math.abs(undone.max - 150 * Math.PI / 180) < 1e-6, `one undo restores 150°: ${undone.max}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the race\'s slider shows both chains sweep by sweep in the view', async () => {
+  const { page, errors } = await openAt('?example=arm&mode=ik');
+  await waitForSkinlab(page);
+  const target = await page.evaluate(() => {
+    window.skinlab.setIkChain({ tip: 3, chain: 3, method: 'ccd' });
+    const [x, y, z] = window.skinlab.ikTarget();
+    window.skinlab.lab.resetPose();
+    window.skinlab.setIkTarget([x - 1.2, y + 1.0, z]);
+    window.skinlab.lab.resetPose();
+    return window.skinlab.ikTarget();
+  });
+  await nextFrame(page, () => page.locator('#ik-race-run').click());
+  assert.equal(await page.locator('#ik-race-step').isVisible(), true);
+  const chainsAt = async (step) => {
+    await nextFrame(page, () => page.locator('#ik-race-step').fill(String(step)));
+    return page.evaluate(() => {
+      const rect = document.querySelector('#view').getBoundingClientRect();
+      return Array.from(document.querySelectorAll('#ik-layer .ik-race-chain')).map((line) => ({
+        colour: line.getAttribute('stroke'),
+        points: line.getAttribute('points').trim().split(' ').map((pair) => pair.split(',').map(Number))
+          .map(([x, y]) => [rect.left + x, rect.top + y]),
+      }));
+    });
+  };
+  const start = await chainsAt(0);
+  assert.deepEqual(start.map((c) => c.colour), ['#d55e00', '#0072b2'], 'CCD and FABRIK, in the plot\'s colours');
+  assert.equal(start[0].points.length, 4, 'three bones: four joints');
+  const hand = await onScreen(page, await page.evaluate(() => window.skinlab.lab.boneEnd(3)));
+  for (const chain of start) assert.ok(near(chain.points[3], hand, 1), 'before the first sweep both are the pose');
+  const first = await chainsAt(1);
+  assert.ok(!near(first[0].points[3], first[1].points[3], 3), 'after one sweep they differ');
+  const aim = await onScreen(page, target);
+  for (const chain of await chainsAt(32)) assert.ok(near(chain.points[3], aim, 3), `after 32 sweeps ${chain.colour} is at the target`);
+  assert.match(await page.locator('#ik-race-figures').textContent(), /after 32 sweeps: CCD/);
+  await chainsAt(2);
+  await screenshot(page, 'ik-race-step');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

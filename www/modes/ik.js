@@ -6,6 +6,7 @@ import { Lab } from '../pkg/skinlab.js';
 import { $ } from '../dom.js';
 import { t } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
+import { createIkLayer, RACE_COLOURS } from '../parts/ik-layer.js';
 import { CAPTIONS } from './skin.js';
 
 const DEG = Math.PI / 180;
@@ -34,6 +35,13 @@ export function createIkMode(app) {
     let n = 0;
     for (let b = bone; b !== null && b !== undefined; b = parents[b]) n += 1;
     return n;
+  }
+
+  /** The chain's bones, root first, ending at the tip. */
+  function chainBones() {
+    const bones = [tip];
+    while (bones.length < chainLength() && skeleton()[bones[0]].parent !== null) bones.unshift(skeleton()[bones[0]].parent);
+    return bones;
   }
 
   /** A sensible chain for the scene: the deepest bone, two bones (the arm: three). */
@@ -81,22 +89,33 @@ export function createIkMode(app) {
     showAngles();
   }
 
-  /** Seed 004: θ2 = arccos((d² − l1² − l2²) / (2 l1 l2)), θ1 the upper bone's turn off the line to the target. */
-  function showAngles() {
-    const line = $('#ik-angles');
-    if (chainLength() !== 2 || tip < 0 || !target) {
-      line.textContent = '';
-      return;
-    }
+  /**
+   * Seed 004's law of cosines for a two-bone chain and its target:
+   * θ2 = arccos((d² − l1² − l2²) / (2 l1 l2)), θ1 the upper bone's turn off
+   * the line to the target; null for other chains.
+   */
+  function lawOfCosines() {
+    if (chainLength() !== 2 || tip < 0 || !target) return null;
     const upper = skeleton()[tip].parent;
-    if (upper === null) return;
-    const start = app.lab.boneOrigin(upper);
+    if (upper === null) return null;
+    const a = app.lab.boneOrigin(upper);
     const l1 = skeleton()[upper].length;
     const l2 = skeleton()[tip].length;
-    const d = Math.hypot(...[0, 1, 2].map((k) => target[k] - start[k]));
+    const d = Math.hypot(...[0, 1, 2].map((k) => target[k] - a[k]));
     const cos2 = (d * d - l1 * l1 - l2 * l2) / (2 * l1 * l2);
     const theta2 = Math.acos(Math.max(-1, Math.min(1, cos2)));
     const theta1 = Math.atan2(l2 * Math.sin(theta2), l1 + l2 * Math.cos(theta2));
+    return { a, b: app.lab.boneOrigin(tip), target, l1, l2, d, cos2, theta1, theta2 };
+  }
+
+  function showAngles() {
+    const line = $('#ik-angles');
+    const triangle = lawOfCosines();
+    if (!triangle) {
+      line.textContent = '';
+      return;
+    }
+    const { l1, l2, d, cos2, theta1, theta2 } = triangle;
     line.textContent = `l₁ = ${l1.toFixed(2)}, l₂ = ${l2.toFixed(2)}, d = ${d.toFixed(2)}: `
       + `θ₂ = arccos((d² − l₁² − l₂²) / (2 l₁ l₂)) = ${(theta2 / DEG).toFixed(1)}°, `
       + `θ₁ = ∠(target) − atan2(l₂ sin θ₂, l₁ + l₂ cos θ₂), offset ${(theta1 / DEG).toFixed(1)}°`
@@ -131,7 +150,7 @@ export function createIkMode(app) {
     }
   }
 
-  function applyLimit() {
+  function applyLimit({ checkpoint = true } = {}) {
     const bone = app.viewer.selectedBone();
     if (bone < 0) return;
     const kind = $('#limit-kind').value;
@@ -145,7 +164,7 @@ export function createIkMode(app) {
       limits = { swing: Number($('#cone-swing').value) * DEG, twist: [-twist, twist] };
     }
     try {
-      app.lab.checkpoint();
+      if (checkpoint) app.lab.checkpoint();
       app.lab.setLimits(bone, limits);
     } catch (error) {
       app.showNotice(error.message, 'error');
@@ -160,30 +179,48 @@ export function createIkMode(app) {
 
   const SWEEPS = 32;
   let race = null;
+  let raceStep = 0;
 
-  /** The distance left after 0…SWEEPS sweeps of each solver, from the current pose. */
+  /**
+   * The distance left after 0…SWEEPS sweeps of each solver, from the
+   * current pose, and where the chain's joints are after each.
+   */
   function runRace() {
     if (!target || tip < 0) return null;
     const scene = app.lab.sceneJson();
-    const result = {};
+    const bones = chainBones();
+    const result = { joints: {} };
     for (const method of ['ccd', 'fabrik']) {
       const distances = [];
+      const joints = [];
       for (let sweeps = 0; sweeps <= SWEEPS; sweeps++) {
         const scratch = Lab.fromSceneJson(scene);
         const report = scratch.solveIk({ tip, chain: chainLength(), target, method, iterations: sweeps, tolerance: 0 });
         distances.push(report.error);
+        joints.push([...bones.map((bone) => scratch.boneOrigin(bone)), scratch.boneEnd(tip)]);
         scratch.free();
       }
       result[method] = distances;
+      result.joints[method] = joints;
     }
     race = result;
+    setRaceStep(Math.min(raceStep, SWEEPS) || 1);
+    return { ccd: result.ccd, fabrik: result.fabrik };
+  }
+
+  /** Shows both chains after `step` sweeps, in the view and on the plot. */
+  function setRaceStep(step) {
+    raceStep = step;
+    $('#ik-race-step').value = String(step);
+    $('output[for="ik-race-step"]').textContent = String(step);
     plotRace();
-    return result;
+    app.requestRender();
   }
 
   function plotRace() {
     const canvas = $('#ik-race-plot');
     canvas.hidden = !race;
+    $('#ik-race-stepper').hidden = !race;
     if (!race) return;
     const context = canvas.getContext('2d');
     const { width, height } = canvas;
@@ -194,24 +231,45 @@ export function createIkMode(app) {
     const x = (sweep) => pad + ((width - 2 * pad) * sweep) / SWEEPS;
     const y = (d) => pad / 2 + ((height - pad * 1.5) * Math.log(top / Math.max(d, bottom))) / Math.log(top / bottom);
     context.clearRect(0, 0, width, height);
+    // The sweep shown in the view.
+    context.fillStyle = '#e8ecf1';
+    context.fillRect(x(raceStep) - 3, 0, 6, height);
     context.font = '20px system-ui, sans-serif';
     context.fillStyle = '#5f6b7a';
     context.fillText('0', pad - 6, height - 8);
     context.fillText(String(SWEEPS), width - pad - 20, height - 8);
-    for (const [key, colour] of [['ccd', '#d55e00'], ['fabrik', '#0072b2']]) {
+    for (const [key, colour] of Object.entries(RACE_COLOURS)) {
       context.strokeStyle = colour;
       context.lineWidth = 3;
       context.beginPath();
       race[key].forEach((d, k) => (k ? context.lineTo : context.moveTo).call(context, x(k), y(d)));
       context.stroke();
       context.fillStyle = colour;
-      context.fillText(key.toUpperCase(), x(SWEEPS) - 70, y(race[key][SWEEPS]) - 8);
+      // CCD's name above its line, FABRIK's below: both often end together.
+      context.fillText(key.toUpperCase(), x(SWEEPS) - 70, y(race[key][SWEEPS]) + (key === 'ccd' ? -8 : 22));
     }
     const last = (key) => race[key][SWEEPS].toPrecision(2);
-    $('#ik-race-figures').textContent = `distance after ${SWEEPS} sweeps: CCD ${last('ccd')}, FABRIK ${last('fabrik')} (start ${top.toPrecision(2)}; log scale)`;
+    const now = (key) => race[key][raceStep].toPrecision(2);
+    $('#ik-race-figures').textContent = `after ${raceStep} sweeps: CCD ${now('ccd')}, FABRIK ${now('fabrik')}; `
+      + `after ${SWEEPS}: CCD ${last('ccd')}, FABRIK ${last('fabrik')} (start ${top.toPrecision(2)}; log scale)`;
   }
 
   $('#ik-race-run').addEventListener('click', runRace);
+  $('#ik-race-step').addEventListener('input', (event) => setRaceStep(Number(event.target.value)));
+
+  // ----- over the view -----
+
+  const layer = createIkLayer(app, {
+    triangle: lawOfCosines,
+    raceChains: () => (race ? { ccd: race.joints.ccd[raceStep], fabrik: race.joints.fabrik[raceStep] } : null),
+    limitDragged(which, angle) {
+      const degrees = Math.round(angle / DEG);
+      if (which === 'min') $('#hinge-min').value = String(Math.min(degrees, Number($('#hinge-max').value)));
+      if (which === 'max') $('#hinge-max').value = String(Math.max(degrees, Number($('#hinge-min').value)));
+      if (which === 'swing') $('#cone-swing').value = String(degrees);
+      applyLimit({ checkpoint: false });
+    },
+  });
 
   // ----- the handle -----
 
@@ -259,11 +317,13 @@ export function createIkMode(app) {
     },
     leave() {
       handle.hidden = true;
+      layer.clear();
       app.lab?.setLimitsPosing(false);
     },
     update() {
       placeHandle();
       showReport();
+      layer.draw();
       const bone = app.viewer.selectedBone();
       if (bone !== shownBone) {
         shownBone = bone;
@@ -301,6 +361,8 @@ export function createIkMode(app) {
       },
       ikReport: () => lastReport,
       ikRace: runRace,
+      ikRaceStep: setRaceStep,
+      ikLimitHandle: (which) => layer.handlePoint(which),
     },
   };
 }

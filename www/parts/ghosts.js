@@ -6,15 +6,9 @@
 // weights written on them. An SVG layer over the canvas; every number comes
 // from the core, projected by the viewer's camera.
 import { $ } from '../dom.js';
+import { svg } from './svg.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const GHOST_COLOURS = ['#d55e00', '#0072b2', '#009e73', '#cc79a7'];
-
-function svg(tag, attributes) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
-  return element;
-}
 
 /** `M · p` for a column-major 4x4 `m` and a point `p`. */
 function transform(m, [x, y, z]) {

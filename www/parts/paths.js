@@ -5,18 +5,10 @@
 // spaced under `uniform`. Every point comes from the core, projected by
 // the viewer's camera.
 import { $ } from '../dom.js';
+import { svg, triples } from './svg.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 /** Markers at equal time steps along the path. */
 export const MARKERS = 16;
-
-function svg(tag, attributes) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
-  return element;
-}
-
-const triples = (flat) => Array.from({ length: flat.length / 3 }, (_, k) => [flat[3 * k], flat[3 * k + 1], flat[3 * k + 2]]);
 
 /** The path layer in `#paths` for `app`; `host` offers `path()`, `entries()` and `pathEdited()`. */
 export function createPathLayer(app, host) {

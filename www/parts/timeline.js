@@ -3,21 +3,14 @@
 // (or an empty spot of a row) to scrub; click a diamond to select its key,
 // drag it to move the key in time. An SVG drawn from the core's key times.
 import { $ } from '../dom.js';
+import { svg } from './svg.js';
 import { t } from '../i18n.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const LABEL = 84;
 const RULER = 26;
 const ROW = 22;
 /** Key times snap to this (seconds) while dragged: 30 frames a second. */
 const SNAP = 1 / 30;
-
-function svg(tag, attributes, text) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
 
 /**
  * The timeline in `#timeline` for `app`; `host` offers `clip()`, `time()`,
