@@ -381,3 +381,53 @@ fn a_limit_outline_runs_through_the_directions_its_angles_point_the_bone() {
     assert!(lab.limit_outline(1, 1.0).unwrap().is_empty());
     assert_eq!(lab.limit_angle_toward(1, end).unwrap(), None);
 }
+
+#[test]
+fn the_goose_step_dips_and_drags_where_ik_keeps_the_foot_on_the_ground() {
+    use skinlab::lab::Lab;
+    use skinlab::rig::gait::Gait;
+    let mut lab = Lab::example("leg").unwrap();
+    let before = lab.bone_pose(0).unwrap();
+    let mut figures = Vec::new();
+    for gait in [Gait::GooseStep, Gait::HipAndKnee, Gait::Ik] {
+        let trace = lab.gait_trace(gait, 1, 100).unwrap();
+        assert_eq!(trace.ankle_model.len(), 100);
+        println!(
+            "{gait:?}: ankle off the ground in the stance up to {:.3}, lowest in the swing {:+.3}",
+            trace.stance_off_ground, trace.swing_clearance
+        );
+        figures.push((trace.stance_off_ground, trace.swing_clearance));
+    }
+    assert_eq!(
+        lab.bone_pose(0).unwrap(),
+        before,
+        "the trace leaves the pose"
+    );
+    // The leg is 2 long, the ground 1.92 down: a stiff leg dips 0.08 below
+    // it mid-stance (exactly: 2 − 1.92) and cannot lift in the swing.
+    let (goose_stance, goose_swing) = figures[0];
+    assert!((goose_stance - 0.08).abs() < 1e-3, "{goose_stance}");
+    assert!(
+        goose_swing < -0.07,
+        "the stiff leg drags through the ground"
+    );
+    // Bending the knee over time lifts the foot mid-swing (the leg hangs
+    // along −Y: up is +Y), but the stance still dips, and early in the
+    // swing the foot still scrapes.
+    let mid_swing = |lab: &mut Lab, gait| lab.gait_trace(gait, 1, 100).unwrap().ankle_model[80].y;
+    let lifted = mid_swing(&mut lab, Gait::HipAndKnee) - mid_swing(&mut lab, Gait::GooseStep);
+    assert!(lifted > 0.1, "{lifted}");
+    assert!(figures[1].1 > figures[0].1 && (figures[1].0 - 0.08).abs() < 1e-3);
+    // IK: on the ground through the stance, clear of it in the swing.
+    assert!(figures[2].0 < 1e-4, "{}", figures[2].0);
+    assert!(figures[2].1 >= -1e-4);
+    // The knee bends the one way its hinge allows at every phase.
+    for k in 0..50 {
+        lab.pose_gait(Gait::Ik, 1, k as f32 / 50.0).unwrap();
+        let knee = skinlab::rig::limits::twist_angle(lab.bone_pose(1).unwrap().rotation, Vec3::Z);
+        assert!(
+            (-1e-5..=150_f32.to_radians() + 1e-5).contains(&knee),
+            "{knee}"
+        );
+    }
+}

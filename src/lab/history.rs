@@ -23,7 +23,7 @@ pub(super) struct Snapshot {
     morph_weights: Vec<f32>,
     clips: Arc<Vec<Clip>>,
     paths: Vec<PathAnimation>,
-    limits: Vec<Option<JointLimit>>,
+    limits: Arc<Vec<Option<JointLimit>>>,
 }
 
 /// Undo steps kept; older ones are forgotten.
@@ -39,7 +39,9 @@ fn bytes_held(steps: &[Snapshot]) -> usize {
     for (k, step) in steps.iter().enumerate() {
         total += std::mem::size_of_val(step.pose.as_slice());
         total += std::mem::size_of_val(step.morph_weights.as_slice());
-        total += std::mem::size_of_val(step.limits.as_slice());
+        if !(k > 0 && Arc::ptr_eq(&steps[k - 1].limits, &step.limits)) {
+            total += std::mem::size_of_val(step.limits.as_slice());
+        }
         total += step
             .paths
             .iter()
@@ -74,13 +76,17 @@ impl Lab {
             Some(step) if *step.clips == self.scene.animation.clips => step.clips.clone(),
             _ => Arc::new(self.scene.animation.clips.clone()),
         };
+        let limits = match beside {
+            Some(step) if *step.limits == self.scene.limits => step.limits.clone(),
+            _ => Arc::new(self.scene.limits.clone()),
+        };
         Snapshot {
             pose: self.scene.pose.clone(),
             influences,
             morph_weights: self.scene.morph_weights.clone(),
             clips,
             paths: self.scene.paths.clone(),
-            limits: self.scene.limits.clone(),
+            limits,
         }
     }
 
@@ -89,7 +95,7 @@ impl Lab {
         self.scene.morph_weights = snapshot.morph_weights;
         self.scene.animation.clips = Arc::unwrap_or_clone(snapshot.clips);
         self.scene.paths = snapshot.paths;
-        self.scene.limits = snapshot.limits;
+        self.scene.limits = Arc::unwrap_or_clone(snapshot.limits);
         if *snapshot.influences != self.scene.influences {
             self.scene.influences = Arc::unwrap_or_clone(snapshot.influences);
             self.influences_changed();
@@ -219,14 +225,17 @@ mod tests {
         let mut lab = Lab::example("two-bone").unwrap();
         let weights = std::mem::size_of_val(lab.all_influences());
         let pose = lab.bone_count() * std::mem::size_of::<BoneTransform>();
+        // The limits, unchanged, are held once.
+        let limits =
+            lab.bone_count() * std::mem::size_of::<Option<crate::rig::limits::JointLimit>>();
         // Room for three weight edits, not six.
-        lab.set_undo_budget(3 * (weights + pose));
+        lab.set_undo_budget(3 * (weights + pose) + limits);
         for k in 0..6 {
             lab.checkpoint();
             let w = 0.1 * (k + 1) as f32;
             lab.set_influences(k, &[(0, 1.0 - w), (1, w)]).unwrap();
         }
-        assert!(lab.undo_bytes() <= 3 * (weights + pose));
+        assert!(lab.undo_bytes() <= 3 * (weights + pose) + limits);
         assert_eq!(lab.undo_steps_dropped(), 3);
         let mut undone = 0;
         while lab.undo() {

@@ -102,7 +102,7 @@ pub const LIMIT_OUTLINE_SAMPLES: usize = 33;
 impl Lab {
     /// Bone `bone`'s frame before its own animation, `F = R'_i · A_i⁻¹`:
     /// the frame its limit is stated in, model space.
-    fn unanimated_frame(&mut self, bone: usize) -> Result<Mat4, EditError> {
+    pub(super) fn unanimated_frame(&mut self, bone: usize) -> Result<Mat4, EditError> {
         let animation = self.bone_pose(bone)?.to_mat4();
         Ok(self.model_from_bone_posed()[bone] * animation.inverse())
     }

@@ -6,6 +6,7 @@
 
 mod animate;
 mod formats;
+mod gait;
 mod history;
 mod ik;
 mod measure;
@@ -13,6 +14,7 @@ mod morphs;
 mod weights;
 
 pub use formats::{FormatFigures, OTHER_UNIFORM_VECTORS};
+pub use gait::GaitTrace;
 pub use history::{UNDO_BUDGET_BYTES, UNDO_DEPTH};
 pub use ik::{IkGoal, DEFAULT_IK_ITERATIONS, LIMIT_OUTLINE_SAMPLES};
 

@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{float_array, js_error, JsLab};
 use crate::lab::{index_from_f64, IkGoal};
+use crate::rig::gait::Gait;
 use crate::rig::limits::LimitDoc;
 
 /// `{tip, chain, target: [x, y, z], method, iterations?, tolerance?}`.
@@ -107,6 +108,47 @@ impl JsLab {
         self.inner
             .limit_angle_toward(bone, Vec3::new(*x, *y, *z))
             .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Poses the two-bone leg ending at `tip` at `phase` (0–1) of seed
+    /// 004's walk cycle by `gait`: `"goose"` (hip angle over time, rigid
+    /// knee), `"hip-knee"` (hip and knee angles over time) or `"ik"` (the
+    /// ankle's path over time, hip and knee by the analytic solver).
+    #[wasm_bindgen(js_name = poseGait)]
+    pub fn pose_gait(&mut self, gait: &str, tip: f64, phase: f32) -> Result<(), JsError> {
+        const METHOD: &str = "poseGait";
+        let gait: Gait = gait.parse().map_err(|e: String| js_error(METHOD, e))?;
+        let tip = index_from_f64("tip", tip).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .pose_gait(gait, tip, phase)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// One walk cycle of `gait` at `samples` phases: `{ankle, ground}` as
+    /// flat model-space points and `{stanceOffGround, swingClearance}`, how
+    /// far the ankle leaves the ground when it should be on it and its
+    /// lowest height in the swing (below 0: through the ground). The pose is
+    /// left as it was.
+    #[wasm_bindgen(js_name = gaitTrace)]
+    pub fn gait_trace(&mut self, gait: &str, tip: f64, samples: f64) -> Result<JsValue, JsError> {
+        const METHOD: &str = "gaitTrace";
+        let gait: Gait = gait.parse().map_err(|e: String| js_error(METHOD, e))?;
+        let tip = index_from_f64("tip", tip).map_err(|e| js_error(METHOD, e))?;
+        let samples = index_from_f64("samples", samples)
+            .map_err(|e| js_error(METHOD, e))?
+            .clamp(2, 1000);
+        let trace = self
+            .inner
+            .gait_trace(gait, tip, samples)
+            .map_err(|e| js_error(METHOD, e))?;
+        let view = js_sys::Object::new();
+        let set = |key: &str, value: &JsValue| js_sys::Reflect::set(&view, &key.into(), value);
+        set("ankle", &float_array(&trace.ankle_model))
+            .and_then(|_| set("ground", &float_array(&trace.ground_model)))
+            .and_then(|_| set("stanceOffGround", &trace.stance_off_ground.into()))
+            .and_then(|_| set("swingClearance", &trace.swing_clearance.into()))
+            .map_err(|_| js_error(METHOD, "could not build the result"))?;
+        Ok(view.into())
     }
 
     /// Keeps bones posed by hand within their limits (`true`) or not.

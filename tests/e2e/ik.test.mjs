@@ -260,3 +260,35 @@ test('the race\'s slider shows both chains sweep by sweep in the view', async ()
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('walking the leg: the goose step of pure FK drags the foot through the ground, IK keeps it on the ground', async () => {
+  const { page, errors } = await openAt('?example=leg&mode=ik');
+  await waitForSkinlab(page);
+  assert.equal(await page.locator('#ik-walk').isVisible(), true);
+  const groundY = await page.evaluate(() => window.skinlab.gaitTrace('ik').ground[1]);
+  /** The ankle's lowest height above the ground over `frames` frames of walking with `gait`. */
+  const walkWith = async (gait, frames) => {
+    await page.locator('#ik-gait').selectOption(gait);
+    await page.locator('#ik-walk-play').click();
+    let lowest = Infinity;
+    for (let k = 0; k < frames; k++) {
+      await nextFrame(page);
+      lowest = Math.min(lowest, await page.evaluate(() => window.skinlab.lab.boneEnd(1)[1]) - groundY);
+    }
+    await page.locator('#ik-walk-play').click();
+    return lowest;
+  };
+  const goose = await walkWith('goose', 60);
+  assert.match(await page.locator('#ik-walk-figures').textContent(), /below the ground/);
+  assert.equal(await page.locator('#ik-layer [data-gait="goose"]').count(), 1, 'the goose step\'s ankle path is drawn');
+  assert.equal(await page.locator('#ik-layer [data-gait="ik"]').count(), 1, 'with IK\'s beside it');
+  await screenshot(page, 'ik-walk-goose');
+  const ik = await walkWith('ik', 60);
+  console.log(`# walking: the ankle's lowest point, goose step ${goose.toFixed(3)}, IK ${ik.toFixed(4)} (relative to the ground)`);
+  assert.ok(goose < -0.03, `the stiff leg goes through the ground: ${goose}`);
+  assert.ok(ik > -1e-3, `IK keeps the ankle on or above the ground: ${ik}`);
+  assert.match(await page.locator('#ik-walk-figures').textContent(), /up to 0\.000/);
+  await screenshot(page, 'ik-walk-ik');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -166,6 +166,7 @@ export function createIkMode(app) {
     try {
       if (checkpoint) app.lab.checkpoint();
       app.lab.setLimits(bone, limits);
+      gaitTraces = null;
     } catch (error) {
       app.showNotice(error.message, 'error');
     }
@@ -257,11 +258,74 @@ export function createIkMode(app) {
   $('#ik-race-run').addEventListener('click', runRace);
   $('#ik-race-step').addEventListener('input', (event) => setRaceStep(Number(event.target.value)));
 
+  // ----- walking: seed 004's goose step of pure FK, and IK -----
+
+  /** The leg example's shin: the two-bone chain the walk drives. */
+  const WALK_TIP = 1;
+  const GAIT_SAMPLES = 64;
+  const CYCLE_SECONDS = 1.6;
+  let walking = null; // the animation frame's id while the leg walks
+  let gaitTraces = null; // per gait, one cycle's ankle path (per scene and limits)
+
+  function traces() {
+    gaitTraces ??= Object.fromEntries(['goose', 'hip-knee', 'ik'].map((gait) => [gait, app.lab.gaitTrace(gait, WALK_TIP, GAIT_SAMPLES)]));
+    return gaitTraces;
+  }
+
+  function showWalk() {
+    const leg = app.example === 'leg';
+    $('#ik-walk').hidden = !leg;
+    if (!leg) return;
+    const { stanceOffGround, swingClearance } = traces()[$('#ik-gait').value];
+    $('#ik-walk-figures').textContent = `stance: the ankle leaves the ground by up to ${stanceOffGround.toFixed(3)}; `
+      + `swing: its lowest point is ${Math.abs(swingClearance).toFixed(3)} ${swingClearance < -1e-4 ? 'below the ground (it drags through)' : 'above the ground'}`;
+  }
+
+  function stopWalking() {
+    if (walking === null) return;
+    cancelAnimationFrame(walking);
+    walking = null;
+    // The ring goes where the walk left the chain's tip.
+    if (tip >= 0) target = app.lab.boneEnd(tip);
+    $('#ik-walk-play').textContent = t('ik.walkPlay', 'Walk');
+  }
+
+  function walk() {
+    if (walking !== null) {
+      stopWalking();
+      return;
+    }
+    app.lab.checkpoint();
+    const start = performance.now();
+    const step = (now) => {
+      const phase = (((now - start) / 1000) / CYCLE_SECONDS) % 1;
+      try {
+        app.lab.poseGait($('#ik-gait').value, WALK_TIP, phase);
+      } catch (error) {
+        app.showNotice(error.message, 'error');
+        stopWalking();
+        return;
+      }
+      app.requestRender();
+      walking = requestAnimationFrame(step);
+    };
+    walking = requestAnimationFrame(step);
+    $('#ik-walk-play').textContent = t('ik.walkStop', 'Stop');
+  }
+
+  $('#ik-walk-play').addEventListener('click', walk);
+  $('#ik-gait').addEventListener('change', () => {
+    showWalk();
+    app.requestRender();
+  });
+
   // ----- over the view -----
 
   const layer = createIkLayer(app, {
-    triangle: lawOfCosines,
+    // While the leg walks the ring is not what it reaches for.
+    triangle: () => (walking === null ? lawOfCosines() : null),
     raceChains: () => (race ? { ccd: race.joints.ccd[raceStep], fabrik: race.joints.fabrik[raceStep] } : null),
+    walkPaths: () => ($('#ik-walk').hidden ? null : { gait: $('#ik-gait').value, traces: traces() }),
     limitDragged(which, angle) {
       const degrees = Math.round(angle / DEG);
       if (which === 'min') $('#hinge-min').value = String(Math.min(degrees, Number($('#hinge-max').value)));
@@ -317,12 +381,14 @@ export function createIkMode(app) {
     },
     leave() {
       handle.hidden = true;
+      stopWalking();
       layer.clear();
       app.lab?.setLimitsPosing(false);
     },
     update() {
       placeHandle();
       showReport();
+      showWalk();
       layer.draw();
       const bone = app.viewer.selectedBone();
       if (bone !== shownBone) {
@@ -344,6 +410,8 @@ export function createIkMode(app) {
     sceneChanged() {
       bones = null;
       tip = -1;
+      stopWalking();
+      gaitTraces = null;
       lastReport = null;
       race = null;
       plotRace();
@@ -362,6 +430,7 @@ export function createIkMode(app) {
       ikReport: () => lastReport,
       ikRace: runRace,
       ikRaceStep: setRaceStep,
+      gaitTrace: (gait) => traces()[gait],
       ikLimitHandle: (which) => layer.handlePoint(which),
     },
   };

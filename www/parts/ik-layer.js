@@ -8,13 +8,18 @@
 import { $ } from '../dom.js';
 import { svg, triples } from './svg.js';
 
+/** The walk's colours: each gait's ankle path. */
+const GAIT_COLOURS = { goose: '#d55e00', 'hip-knee': '#e69f00', ik: '#0072b2' };
+
 /** The race's colours, as in its plot (colour-blind safe). */
 export const RACE_COLOURS = { ccd: '#d55e00', fabrik: '#0072b2' };
 
 /**
  * The layer in `#ik-layer` for `app`; `host` offers `triangle()` (`null` or
  * `{a, b, target, theta1, theta2}`), `raceChains()` (`null` or
- * `{ccd: [points], fabrik: [points]}`) and `limitDragged(handle, angle)`.
+ * `{ccd: [points], fabrik: [points]}`), `walkPaths()` (`null` or `{gait,
+ * traces}`, each trace `{ankle, ground}` flat model points) and
+ * `limitDragged(handle, angle)`.
  */
 export function createIkLayer(app, host) {
   const layer = $('#ik-layer');
@@ -76,9 +81,24 @@ export function createIkLayer(app, host) {
     }
   }
 
+  /** The ground, the chosen gait's ankle path and, dashed, IK's for comparison. */
+  function drawWalk() {
+    const walk = host.walkPaths();
+    if (!walk) return;
+    const [g0, g1] = triples(walk.traces[walk.gait].ground).map(screen);
+    layer.append(svg('line', { x1: g0[0], y1: g0[1], x2: g1[0], y2: g1[1], class: 'ik-ground' }));
+    for (const gait of walk.gait === 'ik' ? ['ik'] : [walk.gait, 'ik']) {
+      const ankle = triples(walk.traces[gait].ankle).map(screen);
+      layer.append(polyline([...ankle, ankle[0]], {
+        class: gait === walk.gait ? 'ik-ankle-path' : 'ik-ankle-path other', stroke: GAIT_COLOURS[gait], 'data-gait': gait,
+      }));
+    }
+  }
+
   function draw() {
     layer.textContent = '';
     try {
+      drawWalk();
       drawTriangle();
       drawRace();
       drawLimit();
