@@ -23,8 +23,9 @@ import { createAnimateMode } from './modes/animate.js';
 import { createGpuMode } from './modes/gpu.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
 
-const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'fingers', 'leg', 'arm',
-  'face', 'walk', 'path', 'dense'];
+// Lab.exampleNames(), known before the wasm loads (the URL is read first).
+const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'tail', 'fingers', 'leg',
+  'arm', 'face', 'walk', 'path', 'dense'];
 // Lab calls after which the page redraws, when made from the console.
 const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights',
   'setLocked', 'paintDab', 'setQuantised', 'setAnimationTime', 'solveIk', 'setLimits',

@@ -5,16 +5,18 @@
 
 use glam::{Quat, Vec2, Vec3};
 
+use super::tubes::{tube_rings, Ring};
 use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
 /// The names `Lab.example` accepts, in the order the page lists them.
-pub const EXAMPLE_NAMES: [&str; 13] = [
+pub const EXAMPLE_NAMES: [&str; 14] = [
     "two-bone",
     "two-bone-smooth",
     "y-junction",
     "y-junction-unweighted",
     "tube",
     "chain",
+    "tail",
     "fingers",
     "leg",
     "arm",
@@ -33,6 +35,7 @@ pub fn example(name: &str) -> Option<Scene> {
         "y-junction-unweighted" => y_junction(false),
         "tube" => tube(),
         "chain" => chain(CHAIN_BONES),
+        "tail" => super::tubes::tail(),
         "fingers" => fingers(),
         "leg" => super::limbs::leg(),
         "arm" => super::limbs::arm(),
@@ -221,35 +224,20 @@ pub const TUBE_RADIUS: f32 = 0.5;
 /// 2 by 180° collapses it under LBS (the candy wrapper) and not under DQS.
 fn tube() -> SceneDoc {
     let mut mesh = MeshBuilder::default();
-    let mut rings = Vec::new();
-    for ring in 0..TUBE_RINGS {
+    let rings = (0..TUBE_RINGS).map(|ring| {
         let y = ring as f32 * 0.25;
         let to_bone_2 = ((y - 1.0) / 2.0).clamp(0.0, 1.0);
-        let weights: Vec<(u32, f32)> = [(0, 1.0 - to_bone_2), (1, to_bone_2)]
+        let weights = [(0, 1.0 - to_bone_2), (1, to_bone_2)]
             .into_iter()
             .filter(|&(_, w)| w > 0.0)
             .collect();
-        let vertices: Vec<u32> = (0..TUBE_SEGMENTS)
-            .map(|k| {
-                let angle = std::f32::consts::TAU * k as f32 / TUBE_SEGMENTS as f32;
-                let position = Vec3::new(TUBE_RADIUS * angle.cos(), y, TUBE_RADIUS * angle.sin());
-                mesh.vertex(position, weights.clone())
-            })
-            .collect();
-        rings.push(vertices);
-    }
-    for pair in rings.windows(2) {
-        for k in 0..TUBE_SEGMENTS {
-            let next = (k + 1) % TUBE_SEGMENTS;
-            let quad = [pair[0][k], pair[0][next], pair[1][next], pair[1][k]];
-            let centre = quad
-                .iter()
-                .map(|&v| mesh.positions[v as usize])
-                .sum::<Vec3>()
-                / 4.0;
-            mesh.quad(quad, Vec3::new(centre.x, 0.0, centre.z));
+        Ring {
+            y,
+            radius: TUBE_RADIUS,
+            weights,
         }
-    }
+    });
+    tube_rings(&mut mesh, rings, TUBE_SEGMENTS);
     mesh.into_doc(vec![
         bone("bone 1", None, Quat::IDENTITY, 2.0),
         bone("bone 2", Some(0), Quat::IDENTITY, 2.0),
@@ -269,37 +257,23 @@ const DENSE_BONE_LENGTH: f32 = 2.0;
 fn dense_tube() -> SceneDoc {
     let mut mesh = MeshBuilder::default();
     let height = DENSE_BONES as f32 * DENSE_BONE_LENGTH;
-    let mut rings = Vec::with_capacity(DENSE_RINGS);
-    for ring in 0..DENSE_RINGS {
+    let rings = (0..DENSE_RINGS).map(|ring| {
         let y = height * ring as f32 / (DENSE_RINGS - 1) as f32;
         // Bone k's middle is at (k + ½) · length.
         let along = (y / DENSE_BONE_LENGTH - 0.5).clamp(0.0, (DENSE_BONES - 1) as f32);
         let lower = (along.floor() as usize).min(DENSE_BONES - 2);
         let to_upper = along - lower as f32;
-        let weights: Vec<(u32, f32)> =
-            [(lower as u32, 1.0 - to_upper), (lower as u32 + 1, to_upper)]
-                .into_iter()
-                .filter(|&(_, w)| w > 0.0)
-                .collect();
-        let vertices: Vec<u32> = (0..DENSE_SEGMENTS)
-            .map(|k| {
-                let angle = std::f32::consts::TAU * k as f32 / DENSE_SEGMENTS as f32;
-                mesh.vertex(
-                    Vec3::new(0.6 * angle.cos(), y, 0.6 * angle.sin()),
-                    weights.clone(),
-                )
-            })
+        let weights = [(lower as u32, 1.0 - to_upper), (lower as u32 + 1, to_upper)]
+            .into_iter()
+            .filter(|&(_, w)| w > 0.0)
             .collect();
-        rings.push(vertices);
-    }
-    for pair in rings.windows(2) {
-        for k in 0..DENSE_SEGMENTS {
-            let next = (k + 1) % DENSE_SEGMENTS;
-            let angle = std::f32::consts::TAU * (k as f32 + 0.5) / DENSE_SEGMENTS as f32;
-            let quad = [pair[0][k], pair[0][next], pair[1][next], pair[1][k]];
-            mesh.quad(quad, Vec3::new(angle.cos(), 0.0, angle.sin()));
+        Ring {
+            y,
+            radius: 0.6,
+            weights,
         }
-    }
+    });
+    tube_rings(&mut mesh, rings, DENSE_SEGMENTS);
     let bones = (0..DENSE_BONES)
         .map(|k| {
             let parent = k.checked_sub(1).map(|p| p as u32);
@@ -418,7 +392,7 @@ pub(crate) mod tests {
             assert!(scene.mesh.vertex_count() > 0, "{name}");
             assert!(
                 scene.mesh.normals_model.iter().all(|n| n.z > 0.99)
-                    || matches!(name, "tube" | "dense"),
+                    || matches!(name, "tube" | "dense" | "tail"),
                 "{name}: flat examples face the viewer"
             );
         }

@@ -11,3 +11,4 @@ pub mod gltf;
 mod limbs;
 mod motion;
 pub mod scene;
+mod tubes;

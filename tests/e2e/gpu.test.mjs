@@ -155,3 +155,94 @@ test('drawn batch by batch within 256 vectors, the chain takes four draw calls a
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the 240-bone tail at 256 vectors: every format drawn in batches and as a texture equals its CPU reference; the draw calls follow the budget', async () => {
+  const { page, errors } = await openAt('?example=tail&mode=gpu');
+  await waitForSkinlab(page);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 240);
+  // Half-way through the swish: every vertebra turned a little.
+  await nextFrame(page, () => page.evaluate(() => {
+    window.restOfTheTail = window.skinlab.lab.formatPositions('mat4');
+    window.skinlab.lab.setAnimationTime(0, 0.5);
+    window.skinlab.setOverlay('dots', false);
+    window.skinlab.setOverlay('wireframe', false);
+  }));
+  const compare = (format) => page.evaluate((f) => {
+    const s = window.skinlab;
+    const gpu = s.viewer.gpuSkinnedPositions(s.lab, 'lbs');
+    const cpu = s.lab.formatPositions(f);
+    let most = 0;
+    for (let k = 0; k < cpu.length; k++) most = Math.max(most, Math.abs(gpu[k] - cpu[k]));
+    return { worst: most, calls: s.viewer.drawCalls(), storage: s.viewer.paletteStorage(s.lab) };
+  }, format);
+  const moved = await page.evaluate(() => {
+    const s = window.skinlab;
+    const posed = s.lab.formatPositions('mat4');
+    const rest = window.restOfTheTail;
+    let most = 0;
+    for (let k = 0; k < rest.length; k++) most = Math.max(most, Math.abs(posed[k] - rest[k]));
+    return most;
+  });
+  assert.ok(moved > 0.2, `the swish moves the tail: ${moved}`);
+  // The core's greedy split against the least possible: on a chain whose
+  // joints are blended, neighbouring batches share a bone, so m bones a
+  // draw cover n bones in no fewer than ⌈(n − 1)/(m − 1)⌉ batches.
+  const figures = await page.evaluate(() => window.skinlab.gpuFigures());
+  const expectedCalls = Object.fromEntries(figures.map((f) => [f.format, f.draws]));
+  for (const f of figures) {
+    const least = Math.ceil(239 / (f.bonesPerDraw - 1));
+    console.log(`# tail, ${f.format}: ${f.bonesPerDraw} bones a draw, ${f.draws} batches (the least possible: ${least})`);
+    assert.equal(f.draws, least, `${f.format}: the greedy split is the least here`);
+  }
+  for (const format of Object.keys(expectedCalls)) {
+    await page.locator('#gpu-format').selectOption(format);
+    // As uniforms within the seed's 256 vectors: several batches.
+    await page.locator('#gpu-texture').setChecked(false);
+    await page.locator('#gpu-batches').setChecked(true);
+    await nextFrame(page);
+    await nextFrame(page);
+    const batched = await compare(format);
+    // As a texture the budget does not bind: one draw.
+    await page.locator('#gpu-batches').setChecked(false);
+    await page.locator('#gpu-texture').setChecked(true);
+    await nextFrame(page);
+    const texture = await compare(format);
+    console.log(`# tail, ${format}: ${batched.calls} batches as uniforms |GPU − CPU| ≤ ${batched.worst.toExponential(1)}; as ${texture.storage} in ${texture.calls} draw ≤ ${texture.worst.toExponential(1)}`);
+    assert.equal(batched.calls, expectedCalls[format], `${format}: draw calls at 256 vectors`);
+    assert.ok(batched.worst < 1e-4, `${format} in batches: ${batched.worst}`);
+    assert.equal(texture.storage, 'texture');
+    assert.equal(texture.calls, 1);
+    assert.ok(texture.worst < 1e-4, `${format} as a texture: ${texture.worst}`);
+  }
+  // A larger budget carries more bones a draw: fewer batches, recoloured.
+  await page.locator('#gpu-texture').setChecked(false);
+  await page.locator('#gpu-format').selectOption('mat4x3');
+  await page.locator('#gpu-batches').setChecked(true);
+  await nextFrame(page);
+  await screenshot(page, 'gpu-tail-batches-256');
+  const colours = () => page.evaluate(() => {
+    const canvas = document.querySelector('#view');
+    const copy = document.createElement('canvas');
+    [copy.width, copy.height] = [canvas.width, canvas.height];
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    const seen = new Set();
+    for (let k = 0; k < data.length; k += 4) seen.add(`${data[k] >> 4},${data[k + 1] >> 4},${data[k + 2] >> 4}`);
+    return seen.size;
+  });
+  const coloursAt256 = await colours();
+  // WebGL2 promises 256; SwiftShader, which these tests run on, offers more.
+  assert.ok(await page.evaluate(() => window.skinlab.viewer.maxUniformVectors()) >= 512);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setGpuBudget(512)));
+  await nextFrame(page);
+  const calls = await page.evaluate(() => window.skinlab.viewer.drawCalls());
+  const coloursAt512 = await colours();
+  console.log(`# tail as 4x3 at 512 vectors: ${calls} draw calls (4 at 256); ${coloursAt512} colours on screen (${coloursAt256} at 256)`);
+  assert.equal(calls, 2, '165 bones a draw: two batches');
+  assert.ok(coloursAt512 < coloursAt256, 'one batch colour fewer');
+  assert.match(await page.locator('#gpu-need').textContent(), /draw calls 2/);
+  await screenshot(page, 'gpu-tail-batches-512');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

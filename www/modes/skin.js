@@ -13,6 +13,7 @@ const CAPTIONS = {
   'y-junction-unweighted': 'The fork vertex belongs to the left branch only: bend the right branch and the skin tears at the fork.',
   tube: 'Twist bone 2 by 180° and compare (“Side by side” shows both): LBS collapses the joint to a “candy wrapper”, DQS keeps its volume.',
   chain: '300 bones: too many for uniforms, so the matrix palette travels to the shader as a float texture.',
+  tail: '240 bones, more than 256 uniform vectors carry in any palette format: in the GPU mode “Draw in batches” splits it into draw calls; Animate plays its swish.',
   fingers: 'Press “Nearest bone” (Weights): the index fingertip is nearer the middle finger’s bone and follows it. “Bone heat” keeps it on its own finger.',
   leg: 'Drag the ring at the foot (IK): the knee is a hinge from 0° to 150° and folds backwards only. Pull the foot in front of the knee: the chain stays within its limits.',
   face: 'Morph targets before skinning (Morph mode): move the sliders for the visemes A, O, M, F and a smile or frown, and open the jaw: the mouth keeps its shape as the jaw moves.',
