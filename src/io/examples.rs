@@ -103,6 +103,22 @@ impl MeshBuilder {
     }
 }
 
+/// `count` bones of `length` in a straight line up +Y, each the child of
+/// the one before, named `"{prefix} 1"`, `"{prefix} 2"`, ….
+pub(super) fn bone_chain(prefix: &str, count: usize, length: f32) -> Vec<BoneDoc> {
+    (0..count)
+        .map(|k| {
+            let parent = k.checked_sub(1).map(|p| p as u32);
+            bone(
+                &format!("{prefix} {}", k + 1),
+                parent,
+                Quat::IDENTITY,
+                length,
+            )
+        })
+        .collect()
+}
+
 pub(super) fn bone(name: &str, parent: Option<u32>, orientation: Quat, length: f32) -> BoneDoc {
     BoneDoc {
         name: name.to_owned(),
@@ -274,18 +290,7 @@ fn dense_tube() -> SceneDoc {
         }
     });
     tube_rings(&mut mesh, rings, DENSE_SEGMENTS);
-    let bones = (0..DENSE_BONES)
-        .map(|k| {
-            let parent = k.checked_sub(1).map(|p| p as u32);
-            bone(
-                &format!("bone {}", k + 1),
-                parent,
-                Quat::IDENTITY,
-                DENSE_BONE_LENGTH,
-            )
-        })
-        .collect();
-    mesh.into_doc(bones)
+    mesh.into_doc(bone_chain("bone", DENSE_BONES, DENSE_BONE_LENGTH))
 }
 
 /// A strip along +Y driven by a chain of `bones` short bones, each vertex
@@ -311,18 +316,7 @@ fn chain(bones: usize) -> SceneDoc {
         let ((l0, r0), (l1, r1)) = (pair[0], pair[1]);
         mesh.quad([l0, r0, r1, l1], Vec3::Z);
     }
-    let bones = (0..bones)
-        .map(|i| {
-            let parent = i.checked_sub(1).map(|p| p as u32);
-            bone(
-                &format!("link {}", i + 1),
-                parent,
-                Quat::IDENTITY,
-                bone_length,
-            )
-        })
-        .collect();
-    mesh.into_doc(bones)
+    mesh.into_doc(bone_chain("link", bones, bone_length))
 }
 
 /// Seed 001's warning made concrete: a palm with a long middle finger and a

@@ -9,7 +9,7 @@ use std::f32::consts::TAU;
 use glam::{Quat, Vec3};
 
 use super::clips::clip_docs;
-use super::examples::{bone, MeshBuilder};
+use super::examples::{bone_chain, MeshBuilder};
 use super::scene::SceneDoc;
 use crate::rig::animation::{Animation, Clip, Interpolation, LocalTransform};
 
@@ -84,18 +84,7 @@ pub(super) fn tail() -> SceneDoc {
         }
     });
     tube_rings(&mut mesh, rings, TAIL_SEGMENTS);
-    let bones = (0..TAIL_BONES)
-        .map(|k| {
-            let parent = k.checked_sub(1).map(|p| p as u32);
-            bone(
-                &format!("vertebra {}", k + 1),
-                parent,
-                Quat::IDENTITY,
-                TAIL_BONE_LENGTH,
-            )
-        })
-        .collect();
-    let mut doc = mesh.into_doc(bones);
+    let mut doc = mesh.into_doc(bone_chain("vertebra", TAIL_BONES, TAIL_BONE_LENGTH));
     doc.animations = clip_docs(&Animation {
         clips: vec![swish()],
         ..Animation::default()
