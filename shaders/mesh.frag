@@ -3,18 +3,22 @@
 in vec3 v_position_model;
 in vec3 v_normal_model;
 in vec3 v_color;
+in vec2 v_uv;
 
 uniform vec4 u_color;
 uniform float u_lit;          // 1: two-sided Lambert with a key and a fill light
 uniform float u_vertex_color; // 1: take the colour from the vertex
 uniform float u_round;        // 1: round points
 uniform vec3 u_toward_eye;
+uniform sampler2D u_base_colour; // a glTF file's base colour texture
+uniform float u_textured;         // 1: u_color times the texture at v_uv
 
 out vec4 o_color;
 
 void main() {
   if (u_round > 0.5 && length(gl_PointCoord - vec2(0.5)) > 0.5) discard;
   vec3 base = u_vertex_color > 0.5 ? v_color : u_color.rgb;
+  if (u_textured > 0.5) base *= texture(u_base_colour, v_uv).rgb;
   if (u_lit > 0.5) {
     vec3 n = normalize(v_normal_model);
     if (dot(n, u_toward_eye) < 0.0) n = -n;

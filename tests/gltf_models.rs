@@ -463,3 +463,51 @@ fn every_skinned_mesh_is_read_and_unknown_required_extensions_are_refused() {
         "glTF: the required extension KHR_draco_mesh_compression is not supported"
     );
 }
+
+#[test]
+fn each_model_keeps_its_base_colour_texture_and_uvs_from_every_kind_of_file() {
+    // The Fox: a PNG texture read with TEXCOORD_0, one UV per vertex, equal
+    // to the file's accessor; from .gltf, .glb, and .gltf with the image as
+    // a file of its own.
+    let text = common::model_text("Fox");
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let fox = Lab::from_gltf(&text).unwrap();
+    let colour = fox.scene().base_colour.clone().unwrap();
+    assert_eq!(colour.factor, [1.0; 4]);
+    let image = colour.image.clone().unwrap();
+    assert_eq!(image.mime_type, "image/png");
+    assert_eq!(&image.bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let uv_accessor = doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"]
+        .as_u64()
+        .unwrap() as usize;
+    let expected = accessor_values(&doc, uv_accessor, 2);
+    let read: Vec<f32> = colour.uvs.iter().flat_map(|uv| uv.to_array()).collect();
+    assert_eq!(read.len(), 2 * fox.vertex_count());
+    assert_eq!(read, expected);
+    println!(
+        "Fox: {} × 2 UVs, a {}-byte PNG",
+        colour.uvs.len(),
+        image.bytes.len()
+    );
+    let glb = skinlab::io::glb::glb_from_embedded_gltf(&text).unwrap();
+    assert_eq!(
+        Lab::from_glb(&glb).unwrap().scene().base_colour,
+        Some(colour.clone())
+    );
+    let mut separate: Value = doc.clone();
+    separate["images"][0] = serde_json::json!({ "uri": "Fox texture.png" });
+    let files = std::collections::HashMap::from([("Fox texture.png".to_owned(), image.bytes)]);
+    let from_files = Lab::from_gltf_files(&separate.to_string(), &files).unwrap();
+    assert_eq!(from_files.scene().base_colour, Some(colour));
+    // Without the image file the Fox still loads, in its factor's colour.
+    let bare =
+        Lab::from_gltf_files(&separate.to_string(), &std::collections::HashMap::new()).unwrap();
+    let bare = bare.scene().base_colour.clone().unwrap();
+    assert!(bare.image.is_none() && bare.uvs.is_empty());
+    // RiggedSimple: a green factor, no texture; SimpleSkin: no material.
+    let simple = Lab::from_gltf(&common::model_text("RiggedSimple")).unwrap();
+    let green = simple.scene().base_colour.clone().unwrap();
+    assert!((green.factor[1] - 0.64).abs() < 1e-6 && green.image.is_none());
+    let skin = Lab::from_gltf(&common::model_text("SimpleSkin")).unwrap();
+    assert_eq!(skin.scene().base_colour, None);
+}

@@ -22,6 +22,7 @@ import { createLessonsMode } from './modes/lessons.js';
 import { createAnimateMode } from './modes/animate.js';
 import { createGpuMode } from './modes/gpu.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
+import { loadBaseColour } from './texture.js';
 
 // Lab.exampleNames(), known before the wasm loads (the URL is read first).
 const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'tail', 'fingers', 'leg',
@@ -195,8 +196,17 @@ function setLab(next, name, pristine = name ? Lab.example(name) : null) {
   if (lab.prunedVertexCount() > 0) {
     showNotice(`${lab.prunedVertexCount()} vertices listed more than four bones; each keeps its four largest weights.`);
   }
+  const shown = lab;
+  textureReady = loadBaseColour(shown, viewer, () => lab === shown, (message) => showNotice(message, 'error'))
+    .then((size) => {
+      if (size) requestRender();
+      return size;
+    });
   requestRender();
 }
+
+/** The base colour texture of the scene shown: resolves to its size, or null (for tests). */
+let textureReady = Promise.resolve(null);
 
 /** Opens a built-in example at once, or a gallery model once fetched (a promise). */
 function loadExample(name) {
@@ -389,6 +399,7 @@ async function start() {
     Lab,
     loadExample,
     models: () => [...MODEL_NAMES],
+    textureReady: () => textureReady,
     loadScene,
     modes: () => [...MODES],
     setMode,

@@ -8,7 +8,10 @@
 //! along +Y), and its vertices are the mesh's positions as stored. Each joint
 //! becomes a bone whose origin and orientation are that frame expressed in
 //! the frame its parent hands on, and whose length reaches the first child.
-//! The scene opens in the bind pose; animations are not read.
+//! The scene opens in the file's default node pose, with its clips, its
+//! morph targets and its material's base colour (`material`).
+
+mod material;
 
 use std::collections::HashMap;
 
@@ -120,6 +123,12 @@ struct Document {
     animations: Vec<AnimationJson>,
     #[serde(default, rename = "extensionsRequired")]
     extensions_required: Vec<String>,
+    #[serde(default)]
+    materials: Vec<material::MaterialJson>,
+    #[serde(default)]
+    textures: Vec<material::TextureJson>,
+    #[serde(default)]
+    images: Vec<material::ImageJson>,
 }
 
 /// Extensions a file may require and still be read: quantized attributes
@@ -233,6 +242,7 @@ struct Primitive {
     /// Morph targets: `POSITION` (and `NORMAL`) offsets.
     #[serde(default)]
     targets: Vec<HashMap<String, usize>>,
+    material: Option<usize>,
 }
 
 fn triangles() -> u32 {
@@ -881,6 +891,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     let mut indices = Vec::new();
     let mut influences = Vec::new();
     let mut morph_offsets: Vec<(Vec<f32>, Option<Vec<f32>>)> = Vec::new();
+    let mut colours = Vec::new();
     let primitives = skinned_meshes.iter().flat_map(|(mesh_index, remap)| {
         document
             .meshes
@@ -912,6 +923,11 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             .flat_map(|p| armature.transform_point3(Vec3::from_slice(p)).to_array())
             .collect();
         let count = points.len() / 3;
+        colours.push(material::PrimitiveColour {
+            material: primitive.material,
+            attributes: &primitive.attributes,
+            vertices: count,
+        });
         let joints = buffers.integers(&document, attribute("JOINTS_0")?, 4)?;
         let weights = buffers.floats(&document, attribute("WEIGHTS_0")?, 4)?;
         if joints.len() != count * 4 || weights.len() != count * 4 {
@@ -1029,6 +1045,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         paths: Vec::new(),
     };
     let mut scene = Scene::from_doc(&doc)?;
+    scene.base_colour = material::base_colour(&document, &buffers, resources, &colours);
 
     // The rig for the default pose and the clips, bone by bone.
     let bone_count = frames.len();

@@ -278,6 +278,31 @@ pub struct Scene {
     pub animation: Animation,
     /// Paths bones ride.
     pub paths: Vec<PathAnimation>,
+    /// A glTF file's base colour; `None` for scene JSON, which does not
+    /// carry one (the page then draws its own skin colour).
+    pub base_colour: Option<BaseColour>,
+}
+
+/// A material's base colour, as glTF defines it: a factor, times a texture
+/// where there is one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BaseColour {
+    /// Linear RGBA, each 0–1.
+    pub factor: [f32; 4],
+    /// The texture's image, when the file has one that could be read.
+    pub image: Option<BaseColourImage>,
+    /// One texture coordinate per vertex (glTF's: `(0, 0)` is the image's
+    /// top left), when there is an image; empty otherwise.
+    pub uvs: Vec<glam::Vec2>,
+}
+
+/// A texture image as its file stores it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BaseColourImage {
+    /// `image/png` or `image/jpeg`.
+    pub mime_type: String,
+    /// The encoded image.
+    pub bytes: Vec<u8>,
 }
 
 impl Scene {
@@ -360,6 +385,7 @@ impl Scene {
             morphs,
             morph_weights,
             pruned_vertices,
+            base_colour: None,
         })
     }
 

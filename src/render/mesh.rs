@@ -95,6 +95,16 @@ pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
         let joints = attribute(2, 4, &[], true)?;
         let weights = attribute(3, 4, &[], false)?;
         let colors = attribute(4, 3, &[], false)?;
+        // A glTF file's UVs, or none (the attribute then reads as zero).
+        if let Some(colour) = lab
+            .scene()
+            .base_colour
+            .as_ref()
+            .filter(|c| !c.uvs.is_empty())
+        {
+            let uvs: Vec<f32> = colour.uvs.iter().flat_map(|uv| uv.to_array()).collect();
+            attribute(5, 2, bytes(&uvs), false)?;
+        }
         gl.bind_vertex_array(None);
         let triangles = gl.create_buffer()?;
         gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(triangles));

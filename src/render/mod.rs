@@ -6,6 +6,7 @@
 //! nothing of the page. `unsafe` is allowed here only, for glow's calls.
 #![allow(unsafe_code)]
 
+mod base_colour;
 mod batches;
 mod mesh;
 mod morphs;
@@ -139,6 +140,7 @@ pub struct Renderer {
     feedback: glow::TransformFeedback,
     mesh: Option<MeshGpu>,
     morphs: morphs::MorphGpu,
+    base_colour: base_colour::BaseColourGpu,
     max_uniform_vectors: usize,
     device_uniform_vectors: usize,
     /// Always use the palette texture, even where uniforms would fit.
@@ -216,6 +218,7 @@ impl Renderer {
                 feedback: gl.create_transform_feedback()?,
                 mesh: None,
                 morphs: morphs::MorphGpu::new(gl)?,
+                base_colour: base_colour::BaseColourGpu::default(),
                 max_uniform_vectors,
                 device_uniform_vectors,
                 force_palette_texture: false,
@@ -325,6 +328,7 @@ impl Renderer {
                 }
             }
             self.mesh = Some(create_mesh(gl, lab)?);
+            self.base_colour.keep_only(gl, lab.id());
         }
         let Some(mesh) = self.mesh.as_mut() else {
             return Ok(());
@@ -491,6 +495,7 @@ impl Renderer {
             return Ok(());
         };
         let uniforms = MeshUniforms::new(gl, program);
+        let textured_location = unsafe { gl.get_uniform_location(program, "u_textured") };
         unsafe {
             gl.uniform_matrix_4_f32_slice(
                 uniforms.clip_from_model.as_ref(),
@@ -514,14 +519,23 @@ impl Renderer {
             gl.enable(glow::DEPTH_TEST);
             gl.depth_func(glow::LEQUAL);
             if overlays.mesh && !batched {
-                let fill = if settings.flat { FLAT_FILL } else { LIT_FILL };
                 let colored = settings.view != WeightView::Skin;
+                // A glTF file's own colour: its factor, times its texture.
+                let own = lab.scene().base_colour.as_ref().map(|c| c.factor);
+                let fill = match (own, colored, settings.flat) {
+                    (Some([r, g, b, _]), false, _) => [r, g, b, 1.0],
+                    (_, _, true) => FLAT_FILL,
+                    _ => LIT_FILL,
+                };
+                let textured = !colored && self.base_colour.bind(gl, lab.id(), program);
+                gl.uniform_1_f32(textured_location.as_ref(), if textured { 1.0 } else { 0.0 });
                 uniforms.set(gl, fill, !settings.flat, colored, false, 0.0, 1.0);
                 gl.enable(glow::POLYGON_OFFSET_FILL);
                 gl.polygon_offset(1.0, 1.0);
                 gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(mesh.triangles));
                 gl.draw_elements(glow::TRIANGLES, mesh.triangle_count, glow::UNSIGNED_INT, 0);
                 gl.disable(glow::POLYGON_OFFSET_FILL);
+                gl.uniform_1_f32(textured_location.as_ref(), 0.0);
             }
             if overlays.wireframe {
                 uniforms.set(gl, WIRE, false, false, false, 0.0, 1.0);
@@ -539,6 +553,19 @@ impl Renderer {
             self.draw_batches(gl, lab, settings, &clip_from_model)?;
         }
         self.draw_overlays(gl, lab, settings, &clip_from_model)
+    }
+
+    /// Uploads `width × height` RGBA pixels as lab `lab_id`'s base colour
+    /// texture (see [`base_colour::BaseColourGpu::upload`]).
+    pub fn set_base_colour_pixels(
+        &mut self,
+        gl: &glow::Context,
+        lab_id: u64,
+        width: u32,
+        height: u32,
+        rgba: &[u8],
+    ) -> Result<(), String> {
+        self.base_colour.upload(gl, lab_id, width, height, rgba)
     }
 
     /// Draw calls the skin took in the last frame: the batches, or 1.

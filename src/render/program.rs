@@ -17,12 +17,13 @@ pub const OVERLAY_VERT: &str = include_str!("../../shaders/overlay.vert");
 pub const OVERLAY_FRAG: &str = include_str!("../../shaders/overlay.frag");
 
 /// Attribute locations, fixed before linking so every program shares them.
-pub const ATTRIBUTES: [(u32, &str); 5] = [
+pub const ATTRIBUTES: [(u32, &str); 6] = [
     (0, "a_position"),
     (1, "a_normal"),
     (2, "a_joints"),
     (3, "a_weights"),
     (4, "a_color"),
+    (5, "a_uv"),
 ];
 
 /// Attribute location of the overlays' colour.

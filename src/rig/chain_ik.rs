@@ -304,6 +304,9 @@ pub fn solve_chain(
             // target) is the right one; least squares would only crawl
             // along the singular, stretched-out chain.
             let within_reach = chain.origin(bones[0]).distance(target) < reach;
+            let mut best = (error(&chain), chain.pose.to_vec());
+            let mut stuck = 0;
+            let mut seed = 0x2545_f491_u32;
             for sweep in 1..=request.iterations {
                 // Where the limits stop FABRIK's reaching passes (they move
                 // joints where no limited rotation can put them), a CCD
@@ -324,6 +327,23 @@ pub fn solve_chain(
                 if after <= request.tolerance {
                     return Ok(report(&chain, sweep));
                 }
+                if after < best.0 {
+                    best = (after, chain.pose.to_vec());
+                }
+                // Stuck in a local minimum the limits make (a knee or elbow
+                // against its stop while the target lies the other way):
+                // no sweep or step gains 1 % three times running. Start
+                // again from a random turn of every joint within its limit;
+                // the best pose seen is what the solve returns.
+                stuck = if after > 0.99 * before { stuck + 1 } else { 0 };
+                if stuck >= 3 && within_reach && sweep < request.iterations {
+                    shake(&mut chain, &bones, &mut seed);
+                    stuck = 0;
+                    finishing = false;
+                    stalled = false;
+                    before = error(&chain);
+                    continue;
+                }
                 finishing = within_reach && (finished || (!finishing && after > 0.5 * before));
                 stalled = request.method == IkMethod::Fabrik && after > 0.98 * before;
                 // A chain lying straight along the line to a nearer target
@@ -337,9 +357,38 @@ pub fn solve_chain(
                 }
                 before = error(&chain);
             }
+            if best.0 < error(&chain) {
+                chain.pose.copy_from_slice(&best.1);
+                chain.update();
+            }
             Ok(report(&chain, request.iterations))
         }
     }
+}
+
+/// A pseudo-random number in `[-1, 1)` from `seed` (xorshift32), the same
+/// sequence every solve, so that solves repeat exactly.
+fn random(seed: &mut u32) -> f32 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 17;
+    *seed ^= *seed << 5;
+    (*seed >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+}
+
+/// Turns every bone of the chain by a random rotation of up to 0.8 rad
+/// about a random axis of its own frame, within its limits: a fresh start
+/// out of a local minimum.
+fn shake(chain: &mut Chain, bones: &[usize], seed: &mut u32) {
+    for &bone in bones {
+        let axis = Vec3::new(random(seed), random(seed), random(seed));
+        let angle = 0.8 * random(seed);
+        let turn = axis
+            .try_normalize()
+            .map_or(Quat::IDENTITY, |axis| Quat::from_axis_angle(axis, angle));
+        let turned = (chain.pose[bone].rotation * turn).normalize();
+        chain.pose[bone].rotation = chain.limits[bone].map_or(turned, |limit| limit.clamp(turned));
+    }
+    chain.update();
 }
 
 /// Turns every bone of the chain but the tip a little about its own X,

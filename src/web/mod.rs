@@ -6,6 +6,7 @@
 
 mod animate;
 mod batches;
+mod colour;
 mod ik;
 mod morphs;
 mod viewer;

@@ -685,3 +685,17 @@ fn model_point(method: &str, values: &[f32]) -> Result<Vec3, JsError> {
         _ => Err(js_error(method, "expected a point of three finite numbers")),
     }
 }
+
+impl Viewer {
+    /// Uploads lab `lab_id`'s base colour pixels (see `colour.rs`).
+    pub(super) fn upload_base_colour(
+        &mut self,
+        lab_id: u64,
+        width: u32,
+        height: u32,
+        pixels: &[u8],
+    ) -> Result<(), String> {
+        self.renderer
+            .set_base_colour_pixels(&self.gl, lab_id, width, height, pixels)
+    }
+}

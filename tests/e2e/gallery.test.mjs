@@ -191,3 +191,49 @@ test('the Fox from the gallery: play Run, paint, Export glTF, load the export ba
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** The mean colour of the canvas' pixels that differ from its corner (the skin). */
+const skinColour = (page) => page.evaluate(() => {
+  const canvas = document.querySelector('#view');
+  const copy = document.createElement('canvas');
+  [copy.width, copy.height] = [canvas.width, canvas.height];
+  const context = copy.getContext('2d');
+  context.drawImage(canvas, 0, 0);
+  const { data } = context.getImageData(0, 0, copy.width, copy.height);
+  const sum = [0, 0, 0];
+  let n = 0;
+  for (let k = 0; k < data.length; k += 4) {
+    if (Math.abs(data[k] - data[0]) + Math.abs(data[k + 1] - data[1]) + Math.abs(data[k + 2] - data[2]) <= 24) continue;
+    for (let c = 0; c < 3; c++) sum[c] += data[k + c];
+    n += 1;
+  }
+  return sum.map((s) => s / Math.max(n, 1));
+});
+
+test('the Fox wears its base colour texture and RiggedSimple its green; the weight views still colour by weight', async () => {
+  const { page, errors } = await openAt('?example=fox');
+  await waitForSkinlab(page);
+  const size = await page.evaluate(() => window.skinlab.textureReady());
+  assert.deepEqual(size, { width: 1024, height: 1024 }, 'the PNG decoded');
+  await nextFrame(page, () => page.evaluate(() => {
+    for (const name of ['wireframe', 'dots', 'bones']) window.skinlab.setOverlay(name, false);
+  }));
+  const [r, g, b] = await skinColour(page);
+  console.log(`# the Fox's mean skin colour: rgb(${r.toFixed(0)}, ${g.toFixed(0)}, ${b.toFixed(0)})`);
+  assert.ok(r > b + 40 && r > g, 'an orange fox, not the lab\'s blue skin');
+  await screenshot(page, 'gallery-fox-textured');
+  // Painting shows weights, not the fur.
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setWeightView('weights')));
+  const [wr, , wb] = await skinColour(page);
+  assert.ok(Math.abs(wr - r) + Math.abs(wb - b) > 30, 'the weight view is not the texture');
+  // RiggedSimple has no texture, a green base colour factor.
+  await page.locator('#example').selectOption('rigged-simple');
+  await page.waitForFunction(() => window.skinlab.example === 'rigged-simple');
+  assert.equal(await page.evaluate(() => window.skinlab.textureReady()), null);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setWeightView('skin')));
+  const [gr, gg, gb] = await skinColour(page);
+  console.log(`# RiggedSimple's mean skin colour: rgb(${gr.toFixed(0)}, ${gg.toFixed(0)}, ${gb.toFixed(0)})`);
+  assert.ok(gg > gr + 20 && gg > gb + 20, 'green');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

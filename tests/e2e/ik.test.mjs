@@ -292,3 +292,40 @@ test('walking the leg: the goose step of pure FK drags the foot through the grou
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the target rides a path and the arm\'s hand follows it; the ride is one undo step', async () => {
+  const { page, errors } = await openAt('?example=arm&mode=ik');
+  await waitForSkinlab(page);
+  const handBefore = await page.evaluate(() => Array.from(window.skinlab.lab.boneEnd(3)));
+  await page.locator('#ik-ride').click();
+  const seen = [];
+  for (let k = 0; k < 40; k++) {
+    await nextFrame(page);
+    seen.push(await page.evaluate(() => ({
+      target: window.skinlab.ikTarget(),
+      hand: Array.from(window.skinlab.lab.boneEnd(3)),
+      reached: window.skinlab.ikReport()?.reached,
+    })));
+  }
+  await page.locator('#ik-ride').click();
+  const path = await page.evaluate(() => window.skinlab.ikRidePath());
+  assert.equal(path, 0, 'a path was made for the target');
+  // Every target lies on the path (its 512-entry table, within a chord's sag).
+  const table = await page.evaluate((p) => Array.from(window.skinlab.lab.pathTable(p, 512).points), path);
+  const onPath = (q) => Math.min(...Array.from({ length: table.length / 3 }, (_, k) => Math.hypot(q[0] - table[3 * k], q[1] - table[3 * k + 1], q[2] - table[3 * k + 2])));
+  const spread = Math.max(...seen.map((s) => Math.hypot(s.target[0] - seen[0].target[0], s.target[1] - seen[0].target[1])));
+  const worst = Math.max(...seen.map((s) => Math.hypot(...s.hand.map((v, k) => v - s.target[k]))));
+  const reached = seen.filter((s) => s.reached).length;
+  console.log(`# riding: the target moved up to ${spread.toFixed(2)}; the hand reached it in ${reached} of ${seen.length} frames, worst distance ${worst.toExponential(1)}`);
+  assert.ok(spread > 0.3, `the target moves along the path: ${spread}`);
+  for (const s of seen) assert.ok(onPath(s.target) < 0.01, `target on the path: ${onPath(s.target)}`);
+  assert.ok(reached >= 0.95 * seen.length, `${reached} of ${seen.length}`);
+  assert.equal(await page.locator('#ik-layer .ik-ride-path').count(), 1, 'the path is drawn');
+  await screenshot(page, 'ik-ride');
+  assert.equal(await page.evaluate(() => window.skinlab.undo()), true);
+  const after = await page.evaluate(() => ({ paths: window.skinlab.lab.pathCount(), hand: Array.from(window.skinlab.lab.boneEnd(3)) }));
+  assert.equal(after.paths, 0, 'one undo takes the path away');
+  assert.ok(Math.hypot(...after.hand.map((v, k) => v - handBefore[k])) < 1e-5, 'and the pose back');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -295,6 +295,7 @@ export function createIkMode(app) {
       stopWalking();
       return;
     }
+    stopRiding();
     app.lab.checkpoint();
     const start = performance.now();
     const step = (now) => {
@@ -319,6 +320,64 @@ export function createIkMode(app) {
     app.requestRender();
   });
 
+  // ----- the target riding a path (seed 004's arc length, for IK) -----
+
+  const RIDE_SECONDS = 4;
+  let riding = null; // the animation frame's id while the target rides
+  let ridePath = -1; // the path the target rides, once there is one
+
+  /**
+   * A closed path for the target in the view plane (XY, as the IK examples
+   * are seen): a circle through where the target is, its centre a fifth of
+   * the chain's reach toward the chain's root, so all of it is within
+   * reach; two cubic segments (control points 4r/3 out), timed by arc length.
+   */
+  function addTargetPath() {
+    const bones = chainBones();
+    const reach = bones.reduce((sum, bone) => sum + skeleton()[bone].length, 0);
+    const root = app.lab.boneOrigin(bones[0]);
+    const [x, y, z] = target;
+    const length = Math.hypot(root[0] - x, root[1] - y) || 1;
+    const u = [(root[0] - x) / length, (root[1] - y) / length];
+    const v = [-u[1], u[0]];
+    const r = 0.2 * reach;
+    const centre = [x + r * u[0], y + r * u[1]];
+    // In the circle's own axes: −u is where the target is now.
+    const at = (a, b) => [centre[0] + a * u[0] + b * v[0], centre[1] + a * u[1] + b * v[1], z];
+    const k = (4 / 3) * r;
+    const points = [at(-r, 0), at(-r, k), at(r, k), at(r, 0), at(r, -k), at(-r, -k), at(-r, 0)].flat();
+    ridePath = app.lab.addPath({ points, duration: RIDE_SECONDS, timing: 'uniform' });
+  }
+
+  function stopRiding() {
+    if (riding === null) return;
+    cancelAnimationFrame(riding);
+    riding = null;
+    $('#ik-ride').textContent = t('ik.ride', 'Ride a path');
+  }
+
+  function ride() {
+    if (riding !== null) {
+      stopRiding();
+      return;
+    }
+    if (!target || tip < 0) return;
+    stopWalking();
+    app.lab.checkpoint();
+    // A path undone away, or none yet: make one through the target.
+    if (ridePath < 0 || ridePath >= app.lab.pathCount()) addTargetPath();
+    const start = performance.now();
+    const step = (now) => {
+      target = Array.from(app.lab.pathPosition(ridePath, ((now - start) / 1000) % RIDE_SECONDS));
+      solve();
+      riding = requestAnimationFrame(step);
+    };
+    riding = requestAnimationFrame(step);
+    $('#ik-ride').textContent = t('ik.rideStop', 'Stop riding');
+  }
+
+  $('#ik-ride').addEventListener('click', ride);
+
   // ----- over the view -----
 
   const layer = createIkLayer(app, {
@@ -326,6 +385,7 @@ export function createIkMode(app) {
     triangle: () => (walking === null ? lawOfCosines() : null),
     raceChains: () => (race ? { ccd: race.joints.ccd[raceStep], fabrik: race.joints.fabrik[raceStep] } : null),
     walkPaths: () => ($('#ik-walk').hidden ? null : { gait: $('#ik-gait').value, traces: traces() }),
+    ridePath: () => (ridePath >= 0 && ridePath < app.lab.pathCount() ? app.lab.pathTable(ridePath, 129).points : null),
     limitDragged(which, angle) {
       const degrees = Math.round(angle / DEG);
       if (which === 'min') $('#hinge-min').value = String(Math.min(degrees, Number($('#hinge-max').value)));
@@ -382,6 +442,7 @@ export function createIkMode(app) {
     leave() {
       handle.hidden = true;
       stopWalking();
+      stopRiding();
       layer.clear();
       app.lab?.setLimitsPosing(false);
     },
@@ -411,6 +472,8 @@ export function createIkMode(app) {
       bones = null;
       tip = -1;
       stopWalking();
+      stopRiding();
+      ridePath = -1;
       gaitTraces = null;
       lastReport = null;
       race = null;
@@ -431,6 +494,8 @@ export function createIkMode(app) {
       ikRace: runRace,
       ikRaceStep: setRaceStep,
       gaitTrace: (gait) => traces()[gait],
+      ikRidePath: () => ridePath,
+      ikRide: ride,
       ikLimitHandle: (which) => layer.handlePoint(which),
     },
   };

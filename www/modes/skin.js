@@ -197,7 +197,10 @@ export function createSkinMode(app) {
 
   /** The caption under the view for example `name` (null: a scene of one's own). */
   function caption(name) {
-    const text = name ? t(`cap.${name}`, CAPTIONS[name]) : t('custom', 'A scene of your own.');
+    // The gallery's models have no caption of their own.
+    const text = !name ? t('custom', 'A scene of your own.')
+      : CAPTIONS[name] ? t(`cap.${name}`, CAPTIONS[name])
+        : t('cap.model', 'A sample model: drag a bone to pose it, play its clips, paint its weights.');
     if (name !== 'tube') return [text];
     const twist = el('button', { type: 'button' }, t('twist', 'Twist bone 2 by 180°'));
     twist.addEventListener('click', () => {

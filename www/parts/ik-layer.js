@@ -18,7 +18,8 @@ export const RACE_COLOURS = { ccd: '#d55e00', fabrik: '#0072b2' };
  * The layer in `#ik-layer` for `app`; `host` offers `triangle()` (`null` or
  * `{a, b, target, theta1, theta2}`), `raceChains()` (`null` or
  * `{ccd: [points], fabrik: [points]}`), `walkPaths()` (`null` or `{gait,
- * traces}`, each trace `{ankle, ground}` flat model points) and
+ * traces}`, each trace `{ankle, ground}` flat model points), `ridePath()`
+ * (`null` or the path the target rides, flat model points) and
  * `limitDragged(handle, angle)`.
  */
 export function createIkLayer(app, host) {
@@ -98,6 +99,8 @@ export function createIkLayer(app, host) {
   function draw() {
     layer.textContent = '';
     try {
+      const ride = host.ridePath();
+      if (ride) layer.append(polyline(triples(ride).map(screen), { class: 'ik-ride-path' }));
       drawWalk();
       drawTriangle();
       drawRace();
