@@ -27,6 +27,20 @@ test('every gallery model opens from the Example menu, draws, and credits its au
     assert.match(await page.locator('#caption .credit').textContent(), /Khronos/);
   }
   await screenshot(page, 'gallery-simple-skin');
+  // The same gallery on the Lab class: names, and a fetched model.
+  const fromClass = await page.evaluate(async () => {
+    const { Lab } = window.skinlab;
+    const fox = await Lab.model('fox');
+    const result = { names: Lab.modelNames(), vertices: fox.vertexCount(), clips: fox.animationNames() };
+    fox.free();
+    let refused = '';
+    try { await Lab.model('<img src=x>'); } catch (error) { refused = error.message; }
+    return { ...result, refused };
+  });
+  assert.deepEqual(fromClass.names, names);
+  assert.equal(fromClass.vertices, 1728);
+  assert.deepEqual(fromClass.clips, ['Survey', 'Walk', 'Run']);
+  assert.match(fromClass.refused, /unknown model '<img src=x>'; known: fox/);
   assert.deepEqual(errors, []);
   await page.close();
 });
