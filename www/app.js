@@ -437,6 +437,7 @@ async function start() {
     exportPng: files.exportPng,
     exportJson: files.exportJson,
     exportGlb: files.exportGlb,
+    loadProgress: files.loadProgress,
     play: player.play,
     pause: player.pause,
     playing: player.playing,

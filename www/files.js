@@ -7,6 +7,36 @@ import { $ } from './dom.js';
 /** The largest file read, as the core's `io::gltf::MAX_FILE_BYTES`. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Reads `files` chunk by chunk (the page keeps drawing meanwhile), calling
+ * `report(bytesRead, bytesInAll)` after each chunk; resolves to one
+ * `Uint8Array` per file.
+ */
+async function readFiles(files, report) {
+  const total = files.reduce((sum, file) => sum + file.size, 0);
+  let read = 0;
+  const out = [];
+  for (const file of files) {
+    const chunks = [];
+    const reader = file.stream().getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      read += value.length;
+      report(read, total);
+    }
+    const bytes = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+    out.push(bytes);
+  }
+  return out;
+}
+
 function download(blob, name) {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
@@ -45,6 +75,15 @@ export async function copyText(text, what, showNotice) {
  * `setLab(lab, name)`, `loadScene(json)`, `requestRender` and `showNotice`.
  */
 export function createFiles(app) {
+  const loading = $('#loading');
+  /** The fractions read reported while the last files loaded (for tests). */
+  let progress = [];
+
+  function showProgress(text, fraction) {
+    loading.hidden = false;
+    loading.querySelector('span').textContent = text;
+    loading.querySelector('progress').value = fraction;
+  }
   const baseName = () => `skinlab-${app.example ?? 'scene'}`;
 
   function exportPng() {
@@ -81,15 +120,24 @@ export function createFiles(app) {
     }
     let bytes;
     const resources = {};
+    const megabytes = (n) => (n / 1e6).toFixed(1);
+    progress = [];
     try {
-      bytes = new Uint8Array(await main.arrayBuffer());
-      for (const file of files) {
-        if (file !== main) resources[file.name] = new Uint8Array(await file.arrayBuffer());
-      }
+      const ordered = [main, ...files.filter((file) => file !== main)];
+      const read = await readFiles(ordered, (done, all) => {
+        progress.push(done / all);
+        showProgress(`Reading ${main.name}: ${megabytes(done)} of ${megabytes(all)} MB`, done / all);
+      });
+      [bytes] = read;
+      ordered.slice(1).forEach((file, k) => { resources[file.name] = read[k + 1]; });
     } catch (error) {
+      loading.hidden = true;
       app.showNotice(`Could not read ${main.name}: ${error.message}`, 'error');
       return;
     }
+    // Show "Reading" as done before the core parses (one synchronous step).
+    showProgress(`Reading ${main.name}: ${megabytes(bytes.length)} MB read; building the scene`, 1);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     try {
       if (isGlb(main.name, bytes)) {
         app.setLab(Lab.fromGlb(bytes), null);
@@ -102,6 +150,8 @@ export function createFiles(app) {
       app.showNotice(`Loaded ${main.name}${extra}.`);
     } catch (error) {
       app.showNotice(`Could not load ${main.name}: ${error.message}. The current scene is unchanged.`, 'error');
+    } finally {
+      loading.hidden = true;
     }
   }
 
@@ -125,5 +175,5 @@ export function createFiles(app) {
     importFiles(event.dataTransfer?.files ?? []);
   });
 
-  return { exportPng, exportJson, exportGlb, importFiles };
+  return { exportPng, exportJson, exportGlb, importFiles, loadProgress: () => [...progress] };
 }

@@ -251,3 +251,35 @@ test('the Fox wears its base colour texture and RiggedSimple its green; the weig
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a large .glb loads with its progress shown, and one over the limit is refused with the limit named', async () => {
+  const { page, errors } = await openAt('');
+  await waitForSkinlab(page);
+  // The 100,000-vertex example written as a .glb by the core (in Node).
+  const { Lab } = await import('../node/wasm.mjs');
+  const dense = Lab.example('dense');
+  const glb = Buffer.from(dense.toGlb());
+  dense.free();
+  console.log(`# the dense tube as .glb: ${(glb.length / 1e6).toFixed(1)} MB`);
+  assert.ok(glb.length > 4e6);
+  await page.locator('#import-file').setInputFiles({ name: 'dense.glb', mimeType: 'model/gltf-binary', buffer: glb });
+  await page.waitForFunction(() => window.skinlab.lab.vertexCount() === 100000, null, { timeout: 60000 });
+  const progress = await page.evaluate(() => window.skinlab.loadProgress());
+  console.log(`# progress reported ${progress.length} times: ${progress.map((p) => p.toFixed(2)).join(' ')}`);
+  assert.ok(progress.length >= 2, 'read in several chunks, each reported');
+  assert.equal(progress.at(-1), 1);
+  assert.ok(progress.every((p, k) => k === 0 || p >= progress[k - 1]), 'progress only grows');
+  await page.waitForFunction(() => document.querySelector('#loading').hidden);
+  // Over 64 MiB: refused before a byte is read, the limit named, the scene kept.
+  const { writeFile, mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const huge = join(await mkdtemp(join(tmpdir(), 'skinlab-')), 'huge.glb');
+  await writeFile(huge, Buffer.alloc(64 * 1024 * 1024 + 1));
+  await page.locator('#import-file').setInputFiles(huge);
+  await page.waitForFunction(() => document.querySelector('#notice.error'));
+  assert.match(await page.locator('#notice').textContent(), /at most 67108864 \(64 MiB\)/);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.vertexCount()), 100000, 'the scene is unchanged');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
