@@ -19,9 +19,9 @@ pub struct MorphTarget {
     pub normals: Option<Vec<Vec3>>,
 }
 
-/// The morphed base: `B + Σ m_k D_k` for positions and `N + Σ m_k dN_k`
-/// for normals (not renormalised: skinning normalises), written into `out`,
-/// whose triangles are the base's.
+/// The morphed base: `B + Σ m_k D_k` for positions and
+/// `normalize(N + Σ m_k dN_k)` for normals (skinning takes unit normals),
+/// written into `out`, whose triangles are the base's.
 ///
 /// # Panics
 ///
@@ -50,6 +50,11 @@ pub fn morph(base: &Mesh, targets: &[MorphTarget], weights: &[f32], out: &mut Me
             for (normal, offset) in out.normals_model.iter_mut().zip(normals) {
                 *normal += weight * *offset;
             }
+        }
+    }
+    if targets.iter().any(|target| target.normals.is_some()) {
+        for (normal, base) in out.normals_model.iter_mut().zip(&base.normals_model) {
+            *normal = normal.try_normalize().unwrap_or(*base);
         }
     }
 }

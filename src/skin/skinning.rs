@@ -178,6 +178,7 @@ pub fn is_rigid(palette: &[RigidScale]) -> bool {
 }
 
 /// [`skin_dqs`] for one vertex; `rigid` is [`is_rigid`] of the palette.
+/// `normal` is unit (the mesh's and the morphed normals are).
 ///
 /// # Panics
 ///
@@ -243,12 +244,16 @@ pub fn dqs_vertex(
         };
         (m * Vec3A::from(position), oriented)
     };
-    (
-        Vec3::from(turn * point) + translation,
-        (turn * turned_normal)
-            .try_normalize()
-            .map_or(normal, Vec3::from),
-    )
+    // A rigid blend turns the unit normal by a rotation, which keeps its
+    // length (to rounding): no square root needed. A scale or shear does
+    // not, and the normal is renormalised.
+    let turned_normal = turn * turned_normal;
+    let turned_normal = if rigid {
+        Vec3::from(turned_normal)
+    } else {
+        turned_normal.try_normalize().map_or(normal, Vec3::from)
+    };
+    (Vec3::from(turn * point) + translation, turned_normal)
 }
 
 #[cfg(test)]
