@@ -7,6 +7,7 @@ import { $ } from '../dom.js';
 import { t } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
 import { createIkLayer, RACE_COLOURS } from '../parts/ik-layer.js';
+import { createIkMotion } from '../parts/ik-motion.js';
 import { CAPTIONS } from './skin.js';
 
 const DEG = Math.PI / 180;
@@ -166,7 +167,7 @@ export function createIkMode(app) {
     try {
       if (checkpoint) app.lab.checkpoint();
       app.lab.setLimits(bone, limits);
-      gaitTraces = null;
+      motion.limitsChanged();
     } catch (error) {
       app.showNotice(error.message, 'error');
     }
@@ -258,134 +259,29 @@ export function createIkMode(app) {
   $('#ik-race-run').addEventListener('click', runRace);
   $('#ik-race-step').addEventListener('input', (event) => setRaceStep(Number(event.target.value)));
 
-  // ----- walking: seed 004's goose step of pure FK, and IK -----
+  // ----- walking and riding -----
 
-  /** The leg example's shin: the two-bone chain the walk drives. */
-  const WALK_TIP = 1;
-  const GAIT_SAMPLES = 64;
-  const CYCLE_SECONDS = 1.6;
-  let walking = null; // the animation frame's id while the leg walks
-  let gaitTraces = null; // per gait, one cycle's ankle path (per scene and limits)
-
-  function traces() {
-    gaitTraces ??= Object.fromEntries(['goose', 'hip-knee', 'ik'].map((gait) => [gait, app.lab.gaitTrace(gait, WALK_TIP, GAIT_SAMPLES)]));
-    return gaitTraces;
-  }
-
-  function showWalk() {
-    const leg = app.example === 'leg';
-    $('#ik-walk').hidden = !leg;
-    if (!leg) return;
-    const { stanceOffGround, swingClearance } = traces()[$('#ik-gait').value];
-    $('#ik-walk-figures').textContent = `stance: the ankle leaves the ground by up to ${stanceOffGround.toFixed(3)}; `
-      + `swing: its lowest point is ${Math.abs(swingClearance).toFixed(3)} ${swingClearance < -1e-4 ? 'below the ground (it drags through)' : 'above the ground'}`;
-  }
-
-  function stopWalking() {
-    if (walking === null) return;
-    cancelAnimationFrame(walking);
-    walking = null;
-    // The ring goes where the walk left the chain's tip.
-    if (tip >= 0) target = app.lab.boneEnd(tip);
-    $('#ik-walk-play').textContent = t('ik.walkPlay', 'Walk');
-  }
-
-  function walk() {
-    if (walking !== null) {
-      stopWalking();
-      return;
-    }
-    stopRiding();
-    app.lab.checkpoint();
-    const start = performance.now();
-    const step = (now) => {
-      const phase = (((now - start) / 1000) / CYCLE_SECONDS) % 1;
-      try {
-        app.lab.poseGait($('#ik-gait').value, WALK_TIP, phase);
-      } catch (error) {
-        app.showNotice(error.message, 'error');
-        stopWalking();
-        return;
-      }
-      app.requestRender();
-      walking = requestAnimationFrame(step);
-    };
-    walking = requestAnimationFrame(step);
-    $('#ik-walk-play').textContent = t('ik.walkStop', 'Stop');
-  }
-
-  $('#ik-walk-play').addEventListener('click', walk);
-  $('#ik-gait').addEventListener('change', () => {
-    showWalk();
-    app.requestRender();
-  });
-
-  // ----- the target riding a path (seed 004's arc length, for IK) -----
-
-  const RIDE_SECONDS = 4;
-  let riding = null; // the animation frame's id while the target rides
-  let ridePath = -1; // the path the target rides, once there is one
-
-  /**
-   * A closed path for the target in the view plane (XY, as the IK examples
-   * are seen): a circle through where the target is, its centre a fifth of
-   * the chain's reach toward the chain's root, so all of it is within
-   * reach; two cubic segments (control points 4r/3 out), timed by arc length.
-   */
-  function addTargetPath() {
-    const bones = chainBones();
-    const reach = bones.reduce((sum, bone) => sum + skeleton()[bone].length, 0);
-    const root = app.lab.boneOrigin(bones[0]);
-    const [x, y, z] = target;
-    const length = Math.hypot(root[0] - x, root[1] - y) || 1;
-    const u = [(root[0] - x) / length, (root[1] - y) / length];
-    const v = [-u[1], u[0]];
-    const r = 0.2 * reach;
-    const centre = [x + r * u[0], y + r * u[1]];
-    // In the circle's own axes: −u is where the target is now.
-    const at = (a, b) => [centre[0] + a * u[0] + b * v[0], centre[1] + a * u[1] + b * v[1], z];
-    const k = (4 / 3) * r;
-    const points = [at(-r, 0), at(-r, k), at(r, k), at(r, 0), at(r, -k), at(-r, -k), at(-r, 0)].flat();
-    ridePath = app.lab.addPath({ points, duration: RIDE_SECONDS, timing: 'uniform' });
-  }
-
-  function stopRiding() {
-    if (riding === null) return;
-    cancelAnimationFrame(riding);
-    riding = null;
-    $('#ik-ride').textContent = t('ik.ride', 'Ride a path');
-  }
-
-  function ride() {
-    if (riding !== null) {
-      stopRiding();
-      return;
-    }
-    if (!target || tip < 0) return;
-    stopWalking();
-    app.lab.checkpoint();
-    // A path undone away, or none yet: make one through the target.
-    if (ridePath < 0 || ridePath >= app.lab.pathCount()) addTargetPath();
-    const start = performance.now();
-    const step = (now) => {
-      target = Array.from(app.lab.pathPosition(ridePath, ((now - start) / 1000) % RIDE_SECONDS));
+  const motion = createIkMotion(app, {
+    target: () => (tip >= 0 ? target : null),
+    reachFor(point) {
+      target = point;
       solve();
-      riding = requestAnimationFrame(step);
-    };
-    riding = requestAnimationFrame(step);
-    $('#ik-ride').textContent = t('ik.rideStop', 'Stop riding');
-  }
-
-  $('#ik-ride').addEventListener('click', ride);
+    },
+    walkEnded() {
+      if (tip >= 0) target = app.lab.boneEnd(tip);
+    },
+    chainBones,
+    boneLength: (bone) => skeleton()[bone].length,
+  });
 
   // ----- over the view -----
 
   const layer = createIkLayer(app, {
     // While the leg walks the ring is not what it reaches for.
-    triangle: () => (walking === null ? lawOfCosines() : null),
+    triangle: () => (motion.walking() ? null : lawOfCosines()),
     raceChains: () => (race ? { ccd: race.joints.ccd[raceStep], fabrik: race.joints.fabrik[raceStep] } : null),
-    walkPaths: () => ($('#ik-walk').hidden ? null : { gait: $('#ik-gait').value, traces: traces() }),
-    ridePath: () => (ridePath >= 0 && ridePath < app.lab.pathCount() ? app.lab.pathTable(ridePath, 129).points : null),
+    walkPaths: motion.walkPaths,
+    ridePath: motion.ridePath,
     limitDragged(which, angle) {
       const degrees = Math.round(angle / DEG);
       if (which === 'min') $('#hinge-min').value = String(Math.min(degrees, Number($('#hinge-max').value)));
@@ -441,15 +337,14 @@ export function createIkMode(app) {
     },
     leave() {
       handle.hidden = true;
-      stopWalking();
-      stopRiding();
+      motion.stop();
       layer.clear();
       app.lab?.setLimitsPosing(false);
     },
     update() {
       placeHandle();
       showReport();
-      showWalk();
+      motion.showWalk();
       layer.draw();
       const bone = app.viewer.selectedBone();
       if (bone !== shownBone) {
@@ -471,10 +366,7 @@ export function createIkMode(app) {
     sceneChanged() {
       bones = null;
       tip = -1;
-      stopWalking();
-      stopRiding();
-      ridePath = -1;
-      gaitTraces = null;
+      motion.forget();
       lastReport = null;
       race = null;
       plotRace();
@@ -493,9 +385,7 @@ export function createIkMode(app) {
       ikReport: () => lastReport,
       ikRace: runRace,
       ikRaceStep: setRaceStep,
-      gaitTrace: (gait) => traces()[gait],
-      ikRidePath: () => ridePath,
-      ikRide: ride,
+      ...motion.api,
       ikLimitHandle: (which) => layer.handlePoint(which),
     },
   };
