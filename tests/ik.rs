@@ -431,3 +431,37 @@ fn the_goose_step_dips_and_drags_where_ik_keeps_the_foot_on_the_ground() {
         );
     }
 }
+
+#[test]
+fn the_arm_reaches_the_rim_of_its_cup_within_its_limits() {
+    use skinlab::lab::{IkGoal, Lab};
+    let mut lab = Lab::example("arm").unwrap();
+    assert_eq!(lab.bone_count(), 5);
+    // The cup's bone stands upright from its base to its rim.
+    let frames = lab.model_from_bone_posed().to_vec();
+    let base = frames[4].transform_point3(Vec3::ZERO);
+    let rim = frames[4].transform_point3(Vec3::new(0.0, 0.4, 0.0));
+    assert!(base.distance(Vec3::new(2.0, 1.0, 0.0)) < 1e-5, "{base}");
+    assert!(rim.distance(Vec3::new(2.0, 1.4, 0.0)) < 1e-5, "{rim}");
+    for method in [IkMethod::Ccd, IkMethod::Fabrik] {
+        let mut lab = Lab::example("arm").unwrap();
+        let report = lab
+            .solve_ik(&IkGoal {
+                tip: 3,
+                chain: 3,
+                target_model: rim,
+                method,
+                iterations: None,
+                tolerance: None,
+                fallback_normal: Vec3::Z,
+            })
+            .unwrap();
+        assert!(report.reached, "{method:?}: {report:?}");
+        let limits: Vec<_> = (0..5).map(|b| lab.limit(b).unwrap()).collect();
+        for (bone, limit) in limits.iter().enumerate() {
+            if let Some(limit) = limit {
+                assert!(limit.excess(lab.bone_pose(bone).unwrap().rotation) < 1e-5);
+            }
+        }
+    }
+}

@@ -187,7 +187,7 @@ const LABELS = {
     'ex.leg': '8 · Bein (IK, ein Knie, das nur in eine Richtung knickt)',
     'ex.arm': '9 · Arm (IK, Kegel-Beschränkungen)',
     'cap.leg': 'Den Ring am Fuß ziehen: das Knie ist ein Scharnier von 0° bis 150° und knickt nur nach hinten. Den Fuß vor das Knie ziehen: die Kette bleibt in ihren Grenzen.',
-    'cap.arm': 'Vier Bones mit Kegel-Beschränkungen an Schulter und Handgelenk und einem Scharnier am Ellbogen: den Ring ziehen und CCD mit FABRIK vergleichen.',
+    'cap.arm': 'Vier Bones mit Kegel-Beschränkungen an Schulter und Handgelenk und einem Scharnier am Ellbogen: den Ring an den Rand der Tasse ziehen und CCD mit FABRIK vergleichen.',
     'cap.ik': 'Inverse Kinematik: den Ring ziehen, die Spitze der Kette folgt; jedes Gelenk bleibt in seinen Grenzen.',
     'ik.method': 'Verfahren',
     'ik.analytic': 'Analytisch (zwei Bones, Quelle 004)',

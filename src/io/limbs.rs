@@ -105,8 +105,15 @@ pub(super) fn leg() -> SceneDoc {
     mesh.into_doc(vec![hip, knee, foot])
 }
 
+/// Where the `arm`'s cup stands: the middle of its base, model space.
+pub(super) const CUP_BASE: Vec3 = Vec3::new(2.0, 1.0, 0.0);
+/// The cup's height: its rim is `CUP_BASE + (0, CUP_HEIGHT, 0)`.
+pub(super) const CUP_HEIGHT: f32 = 0.4;
+
 /// An arm reaching sideways along +X: collarbone, upper arm, forearm and
-/// hand, with cone limits at the shoulder and wrist and an elbow hinge.
+/// hand, with cone limits at the shoulder and wrist and an elbow hinge;
+/// above the forearm a cup to reach for (a flat outline on bone 4, a child
+/// of the collarbone).
 pub(super) fn arm() -> SceneDoc {
     let joints = [
         Vec3::ZERO,
@@ -124,5 +131,23 @@ pub(super) fn arm() -> SceneDoc {
     fore.limits = Some(hinge_z(0.0, 145_f32.to_radians()));
     let mut hand = bone("hand", Some(2), Quat::IDENTITY, 0.4);
     hand.limits = Some(cone(0.7, 0.3));
-    mesh.into_doc(vec![collar, upper, fore, hand])
+    let mut mesh = mesh;
+    let at = |x: f32, y: f32| CUP_BASE + Vec3::new(x, y, 0.0);
+    let corners = [
+        at(-0.15, 0.0),
+        at(0.15, 0.0),
+        at(0.2, CUP_HEIGHT),
+        at(-0.2, CUP_HEIGHT),
+    ];
+    let body = corners.map(|p| mesh.vertex(p, vec![(4, 1.0)]));
+    mesh.quad(body, Vec3::Z);
+    let handle = [at(0.17, 0.1), at(0.3, 0.1), at(0.3, 0.3), at(0.19, 0.3)]
+        .map(|p| mesh.vertex(p, vec![(4, 1.0)]));
+    mesh.quad(handle, Vec3::Z);
+    // A skeleton has one root: the cup hangs off the collarbone's tip
+    // (model (0.4, 0, 0), turned by −90° about Z), standing upright.
+    let mut cup = bone("cup", Some(0), Quat::from_rotation_z(FRAC_PI_2), CUP_HEIGHT);
+    cup.origin =
+        (Quat::from_rotation_z(FRAC_PI_2) * (CUP_BASE - Vec3::new(0.4, 0.0, 0.0))).to_array();
+    mesh.into_doc(vec![collar, upper, fore, hand, cup])
 }

@@ -45,10 +45,10 @@ export function createIkMode(app) {
     return bones;
   }
 
-  /** A sensible chain for the scene: the deepest bone, two bones (the arm: three). */
+  /** A sensible chain for the scene: the last bone, two bones (the leg: to the ankle; the arm: three to the hand). */
   function chooseChain() {
     const count = app.lab.boneCount();
-    tip = app.example === 'leg' ? 1 : count - 1;
+    tip = { leg: 1, arm: 3 }[app.example] ?? count - 1;
     const available = depth(tip);
     const wanted = app.example === 'arm' ? 3 : 2;
     $('#ik-chain').value = String(Math.min(wanted, available));

@@ -17,7 +17,7 @@ const CAPTIONS = {
   fingers: 'Press “Nearest bone” (Weights): the index fingertip is nearer the middle finger’s bone and follows it. “Bone heat” keeps it on its own finger.',
   leg: 'Drag the ring at the foot (IK): the knee is a hinge from 0° to 150° and folds backwards only. Pull the foot in front of the knee: the chain stays within its limits.',
   face: 'Morph targets before skinning (Morph mode): move the sliders for the visemes A, O, M, F and a smile or frown, and open the jaw: the mouth keeps its shape as the jaw moves.',
-  arm: 'Four bones with cones at the shoulder and wrist and a hinge at the elbow: drag the ring (IK) and compare CCD with FABRIK.',
+  arm: 'Four bones with cones at the shoulder and wrist and a hinge at the elbow: drag the ring (IK) to the cup’s rim and compare CCD with FABRIK.',
 };
 
 function formatMatrix(columnMajor) {
