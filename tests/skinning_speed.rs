@@ -61,6 +61,16 @@ fn agree(scaled: bool) -> impl Strategy<Value = (Vec<Mat4>, Vec<(Vec3, Vec3, Ver
     )
 }
 
+/// The fast positions and normals agree with the reference's to 1e-5.
+fn within(method: &str, fast: [&[Vec3]; 2], slow: [&[Vec3]; 2]) -> Result<(), TestCaseError> {
+    for (what, fast, slow) in [("position", fast[0], slow[0]), ("normal", fast[1], slow[1])] {
+        for (k, (a, b)) in fast.iter().zip(slow).enumerate() {
+            prop_assert!(a.abs_diff_eq(*b, 1e-5), "{method} {what} {k}: {a} vs {b}");
+        }
+    }
+    Ok(())
+}
+
 fn check(
     palette: &[Mat4],
     vertices: &[(Vec3, Vec3, VertexInfluences)],
@@ -79,36 +89,10 @@ fn check(
     );
     skinning::skin_lbs(&mesh, &influences, palette, &mut p1, &mut n1);
     reference::skin_lbs(&mesh, &influences, palette, &mut p2, &mut n2);
-    for k in 0..n {
-        prop_assert!(
-            p1[k].abs_diff_eq(p2[k], 1e-5),
-            "LBS position {k}: {} vs {}",
-            p1[k],
-            p2[k]
-        );
-        prop_assert!(
-            n1[k].abs_diff_eq(n2[k], 1e-5),
-            "LBS normal {k}: {} vs {}",
-            n1[k],
-            n2[k]
-        );
-    }
+    within("LBS", [&p1, &n1], [&p2, &n2])?;
     skinning::skin_dqs(&mesh, &influences, &dq, &mut p1, &mut n1);
     reference::skin_dqs(&mesh, &influences, &dq, &mut p2, &mut n2);
-    for k in 0..n {
-        prop_assert!(
-            p1[k].abs_diff_eq(p2[k], 1e-5),
-            "DQS position {k}: {} vs {}",
-            p1[k],
-            p2[k]
-        );
-        prop_assert!(
-            n1[k].abs_diff_eq(n2[k], 1e-5),
-            "DQS normal {k}: {} vs {}",
-            n1[k],
-            n2[k]
-        );
-    }
+    within("DQS", [&p1, &n1], [&p2, &n2])?;
     Ok(())
 }
 

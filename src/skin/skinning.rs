@@ -47,6 +47,30 @@ pub fn skin_lbs(
     out_positions: &mut [Vec3],
     out_normals: &mut [Vec3],
 ) {
+    skin_each(
+        mesh,
+        influences,
+        out_positions,
+        out_normals,
+        |p, n, influence| lbs_vertex(p, n, influence, palette),
+    );
+}
+
+/// Skins every vertex of `mesh` with `vertex` (its rest position, normal
+/// and influences in; its skinned position and normal out) into the
+/// output buffers: the loop [`skin_lbs`] and [`skin_dqs`] share.
+///
+/// # Panics
+///
+/// If a buffer does not have one entry per vertex.
+#[inline(always)]
+fn skin_each(
+    mesh: &Mesh,
+    influences: &[VertexInfluences],
+    out_positions: &mut [Vec3],
+    out_normals: &mut [Vec3],
+    mut vertex: impl FnMut(Vec3, Vec3, &VertexInfluences) -> (Vec3, Vec3),
+) {
     check_lengths(mesh, influences, out_positions, out_normals);
     let vertices = mesh
         .positions_model
@@ -55,7 +79,7 @@ pub fn skin_lbs(
         .zip(influences);
     let outputs = out_positions.iter_mut().zip(out_normals.iter_mut());
     for (((&position, &normal), influence), (out_position, out_normal)) in vertices.zip(outputs) {
-        (*out_position, *out_normal) = lbs_vertex(position, normal, influence, palette);
+        (*out_position, *out_normal) = vertex(position, normal, influence);
     }
 }
 
@@ -154,17 +178,14 @@ pub fn skin_dqs(
     out_positions: &mut [Vec3],
     out_normals: &mut [Vec3],
 ) {
-    check_lengths(mesh, influences, out_positions, out_normals);
     let rigid = is_rigid(palette);
-    let vertices = mesh
-        .positions_model
-        .iter()
-        .zip(&mesh.normals_model)
-        .zip(influences);
-    let outputs = out_positions.iter_mut().zip(out_normals.iter_mut());
-    for (((&position, &normal), influence), (out_position, out_normal)) in vertices.zip(outputs) {
-        (*out_position, *out_normal) = dqs_vertex(position, normal, influence, palette, rigid);
-    }
+    skin_each(
+        mesh,
+        influences,
+        out_positions,
+        out_normals,
+        |p, n, influence| dqs_vertex(p, n, influence, palette, rigid),
+    );
 }
 
 /// Whether every scale/shear part of `palette` is the identity (within
