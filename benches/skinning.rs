@@ -9,7 +9,7 @@ use glam::{Mat4, Quat, Vec3};
 use skinlab::skin::dual_quat::RigidScale;
 use skinlab::skin::influences::VertexInfluences;
 use skinlab::skin::mesh::Mesh;
-use skinlab::skin::skinning::{dqs_palette, skin_dqs, skin_lbs};
+use skinlab::skin::skinning::{dqs_palette, lbs_palette, skin_dqs, skin_lbs_rows, MatrixRows};
 
 /// Bones in the palette.
 const BONES: usize = 64;
@@ -67,13 +67,16 @@ fn main() {
     let palette = palette();
     let mut dq = vec![RigidScale::from_affine(&Mat4::IDENTITY); BONES];
     dqs_palette(&palette, &mut dq);
+    // Both palettes prepared once per frame, as the lab does.
+    let mut rows = vec![MatrixRows::from_affine(&Mat4::IDENTITY); BONES];
+    lbs_palette(&palette, &mut rows);
     for count in [10_000, 100_000, 1_000_000] {
         let (mesh, influences) = mesh(count);
         let mut positions = vec![Vec3::ZERO; count];
         let mut normals = vec![Vec3::ZERO; count];
         let runs = (20_000_000 / count).clamp(5, 200);
         let lbs = fastest(runs, || {
-            skin_lbs(&mesh, &influences, &palette, &mut positions, &mut normals);
+            skin_lbs_rows(&mesh, &influences, &rows, &mut positions, &mut normals);
             std::hint::black_box(&positions);
         });
         let dqs = fastest(runs, || {

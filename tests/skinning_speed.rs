@@ -109,3 +109,52 @@ proptest! {
         check(&palette, &vertices)?;
     }
 }
+
+/// Down a 300-bone chain of rotations the palette's scale/shear parts
+/// drift from the identity by `f32` rounding alone; DQS still takes its
+/// rigid path there and agrees with the reference (which applies that
+/// rounding) to 1e-5 relative to the vertex's distance from the origin.
+#[test]
+fn a_long_chain_of_rotations_is_skinned_as_rigid() {
+    let mut lab = skinlab::lab::Lab::example("chain").unwrap();
+    for bone in 0..lab.bone_count() {
+        let turn = Quat::from_rotation_z(0.3) * Quat::from_rotation_y(0.05 * (bone % 7) as f32);
+        lab.set_bone_pose(bone, turn.to_array(), [0.0; 3], [1.0; 3])
+            .unwrap();
+    }
+    let palette = lab.dqs_palette().to_vec();
+    let drift = palette
+        .iter()
+        .flat_map(|entry| (entry.scale_shear - glam::Mat3::IDENTITY).to_cols_array())
+        .fold(0.0_f32, |worst, e| worst.max(e.abs()));
+    assert!(drift > 1e-6, "the chain is long enough to drift: {drift:e}");
+    assert!(skinning::is_rigid(&palette), "drift {drift:e}");
+    let scene = lab.scene();
+    let n = scene.mesh.vertex_count();
+    let (mut p1, mut n1, mut p2, mut n2) = (
+        vec![Vec3::ZERO; n],
+        vec![Vec3::ZERO; n],
+        vec![Vec3::ZERO; n],
+        vec![Vec3::ZERO; n],
+    );
+    skinning::skin_dqs(&scene.mesh, &scene.influences, &palette, &mut p1, &mut n1);
+    reference::skin_dqs(&scene.mesh, &scene.influences, &palette, &mut p2, &mut n2);
+    let mut worst = 0.0_f32;
+    for (k, rest) in scene.mesh.positions_model.iter().enumerate() {
+        let scale = 1.0 + rest.length();
+        worst = worst.max(p1[k].distance(p2[k]) / scale);
+        assert!(
+            p1[k].distance(p2[k]) <= 1e-5 * scale,
+            "position {k}: {} vs {}",
+            p1[k],
+            p2[k]
+        );
+        assert!(
+            n1[k].distance(n2[k]) <= 1e-5,
+            "normal {k}: {} vs {}",
+            n1[k],
+            n2[k]
+        );
+    }
+    println!("300-bone chain: drift {drift:e}, worst relative difference {worst:e}");
+}

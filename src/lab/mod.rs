@@ -24,7 +24,9 @@ use crate::io::scene::{validate_bone_transform, PoseDoc, Scene, SceneError};
 use crate::rig::pose::{pose_to_model, skinning_palette, BoneTransform};
 use crate::skin::dual_quat::RigidScale;
 use crate::skin::influences::VertexInfluences;
-use crate::skin::skinning::{dqs_palette, dqs_vertex, is_rigid, lbs_vertex, skin_dqs, skin_lbs};
+use crate::skin::skinning::{
+    dqs_palette, dqs_vertex, is_rigid, lbs_palette, lbs_vertex, skin_dqs, skin_lbs_rows, MatrixRows,
+};
 pub use crate::skin::SkinningMethod;
 
 impl std::str::FromStr for SkinningMethod {
@@ -135,6 +137,8 @@ pub struct Lab {
     scene: Scene,
     model_from_bone_posed: Vec<Mat4>,
     palette: Vec<Mat4>,
+    /// The palette as rows, what the fast LBS loop reads.
+    lbs_palette: Vec<MatrixRows>,
     dqs_palette: Vec<RigidScale>,
     skinned_positions: Vec<Vec3>,
     skinned_normals: Vec<Vec3>,
@@ -178,6 +182,7 @@ impl Lab {
             scene,
             model_from_bone_posed: vec![Mat4::IDENTITY; bones],
             palette: vec![Mat4::IDENTITY; bones],
+            lbs_palette: vec![MatrixRows::from_affine(&Mat4::IDENTITY); bones],
             dqs_palette: vec![RigidScale::from_affine(&Mat4::IDENTITY); bones],
             skinned_positions: vec![Vec3::ZERO; vertices],
             skinned_normals: vec![Vec3::ZERO; vertices],
@@ -436,6 +441,7 @@ impl Lab {
             &self.model_from_bone_posed,
             &mut self.palette,
         );
+        lbs_palette(&self.palette, &mut self.lbs_palette);
         dqs_palette(&self.palette, &mut self.dqs_palette);
         self.palette_current = true;
     }
@@ -525,10 +531,10 @@ impl Lab {
         let mesh = morphs::skinning_base(&self.scene, &self.morphed);
         let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
         match method {
-            SkinningMethod::Lbs => skin_lbs(
+            SkinningMethod::Lbs => skin_lbs_rows(
                 mesh,
                 influences,
-                &self.palette,
+                &self.lbs_palette,
                 &mut self.skinned_positions,
                 &mut self.skinned_normals,
             ),

@@ -4,6 +4,7 @@
 pub mod batches;
 pub mod dual_quat;
 pub mod formats;
+mod four_lanes;
 pub mod gpu_layout;
 pub mod influences;
 pub mod mesh;

@@ -1,0 +1,291 @@
+//! Skinning four vertices at a time, one per SIMD lane.
+//!
+//! Each vertex's blend (four palette entries times four weights) is done as
+//! now, one 128-bit vector per matrix column or quaternion; the four
+//! vertices' blends are then transposed so that everything after them, the
+//! point and normal transforms, the cofactor's cross products and the
+//! normalisation, works on four vertices per instruction with no shuffles
+//! (structure of arrays). This is what the fast loops in
+//! [`crate::skin::skinning`] run on all but the last `count mod 4` vertices.
+//! glam's `Vec4` is SSE2 natively and `simd128` in wasm, so this is plain
+//! safe code on both.
+
+use glam::{BVec4A, Mat4, Vec3, Vec4};
+
+use crate::skin::dual_quat::RigidScale;
+use crate::skin::influences::{VertexInfluences, MAX_INFLUENCES};
+use crate::skin::skinning::MatrixRows;
+
+/// Four 3-vectors, one per lane: `x` holds the four x components.
+#[derive(Clone, Copy)]
+pub(crate) struct Vec3x4 {
+    x: Vec4,
+    y: Vec4,
+    z: Vec4,
+}
+
+impl Vec3x4 {
+    /// Four vectors, transposed into lanes.
+    #[inline(always)]
+    fn load(v: &[Vec3]) -> Self {
+        let m = Mat4::from_cols(
+            v[0].extend(0.0),
+            v[1].extend(0.0),
+            v[2].extend(0.0),
+            v[3].extend(0.0),
+        )
+        .transpose();
+        Self {
+            x: m.x_axis,
+            y: m.y_axis,
+            z: m.z_axis,
+        }
+    }
+
+    /// Writes the four lanes back as four vectors.
+    #[inline(always)]
+    fn store(self, out: &mut [Vec3]) {
+        let m = Mat4::from_cols(self.x, self.y, self.z, Vec4::ZERO).transpose();
+        out[0] = m.x_axis.truncate();
+        out[1] = m.y_axis.truncate();
+        out[2] = m.z_axis.truncate();
+        out[3] = m.w_axis.truncate();
+    }
+
+    /// The x, y and z rows of four lanes' 4-vectors (their w is dropped).
+    #[inline(always)]
+    fn from_lanes(lanes: [Vec4; 4]) -> (Self, Vec4) {
+        let m = Mat4::from_cols(lanes[0], lanes[1], lanes[2], lanes[3]).transpose();
+        (
+            Self {
+                x: m.x_axis,
+                y: m.y_axis,
+                z: m.z_axis,
+            },
+            m.w_axis,
+        )
+    }
+
+    #[inline(always)]
+    fn scale(self, s: Vec4) -> Self {
+        Self {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+        }
+    }
+
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        Self {
+            x: self.x + o.x,
+            y: self.y + o.y,
+            z: self.z + o.z,
+        }
+    }
+
+    #[inline(always)]
+    fn sub(self, o: Self) -> Self {
+        Self {
+            x: self.x - o.x,
+            y: self.y - o.y,
+            z: self.z - o.z,
+        }
+    }
+
+    #[inline(always)]
+    fn dot(self, o: Self) -> Vec4 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    #[inline(always)]
+    fn cross(self, o: Self) -> Self {
+        Self {
+            x: self.y * o.z - self.z * o.y,
+            y: self.z * o.x - self.x * o.z,
+            z: self.x * o.y - self.y * o.x,
+        }
+    }
+
+    /// Per lane: `if_true` where `mask` is set, else `if_false`.
+    #[inline(always)]
+    fn select(mask: BVec4A, if_true: Self, if_false: Self) -> Self {
+        Self {
+            x: Vec4::select(mask, if_true.x, if_false.x),
+            y: Vec4::select(mask, if_true.y, if_false.y),
+            z: Vec4::select(mask, if_true.z, if_false.z),
+        }
+    }
+
+    /// `v / |v|` per lane, or `fallback` where `|v|²` is zero or not finite
+    /// (what `Vec3::try_normalize` refuses).
+    #[inline(always)]
+    fn normalize_or(self, fallback: Self) -> Self {
+        let length_squared = self.dot(self);
+        let usable = length_squared.cmpgt(Vec4::ZERO) & length_squared.cmplt(Vec4::INFINITY);
+        Self::select(usable, self.scale(sqrt(length_squared).recip()), fallback)
+    }
+}
+
+/// `√v` per lane: one instruction on SSE and in wasm `simd128` (glam's
+/// `Vec4` has no lane-wise square root).
+#[inline(always)]
+fn sqrt(v: Vec4) -> Vec4 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        Vec4::from(std::arch::wasm32::f32x4_sqrt(v.into()))
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        Vec4::from_array(v.to_array().map(f32::sqrt))
+    }
+}
+
+/// The first weight of each of four vertices: a vertex whose first weight
+/// is not positive has no influence and keeps its rest position.
+#[inline(always)]
+fn influenced(influences: &[VertexInfluences]) -> BVec4A {
+    Vec4::new(
+        influences[0].weights[0],
+        influences[1].weights[0],
+        influences[2].weights[0],
+        influences[3].weights[0],
+    )
+    .cmpgt(Vec4::ZERO)
+}
+
+/// LBS of four vertices (`positions`, `normals`, `influences` and both
+/// outputs hold four entries): `Z = (Σ w_i M_i) · P`, the normal by the
+/// blend's cofactor with the sign of its determinant removed, normalised;
+/// the formulas of [`crate::skin::skinning::skin_lbs`]. Each `M_i` comes as
+/// its three rows, so a vertex's blend is 12 multiply-adds per influence.
+#[inline(always)]
+pub(crate) fn lbs(
+    positions: &[Vec3],
+    normals: &[Vec3],
+    influences: &[VertexInfluences],
+    palette: &[MatrixRows],
+    out_positions: &mut [Vec3],
+    out_normals: &mut [Vec3],
+) {
+    let blend = |influence: &VertexInfluences| {
+        let (w, b) = (influence.weights, influence.bones);
+        let m = &palette[usize::from(b[0])];
+        let mut blend = m.0.map(|row| row * w[0]);
+        for k in 1..MAX_INFLUENCES {
+            let m = &palette[usize::from(b[k])].0;
+            blend[0] += m[0] * w[k];
+            blend[1] += m[1] * w[k];
+            blend[2] += m[2] * w[k];
+        }
+        blend
+    };
+    // Blended into one array per lane, then transposed: writing each
+    // blend into lane `k` of a vector would cost a masked insert apiece.
+    let lanes = [
+        blend(&influences[0]),
+        blend(&influences[1]),
+        blend(&influences[2]),
+        blend(&influences[3]),
+    ];
+    // Row `r` of the four blends, transposed: its entries `m_r0`, `m_r1`,
+    // `m_r2`, `t_r` one vertex per lane.
+    let [r0, r1, r2] = [0, 1, 2].map(|row| {
+        Mat4::from_cols(lanes[0][row], lanes[1][row], lanes[2][row], lanes[3][row]).transpose()
+    });
+    let column = |pick: fn(&Mat4) -> Vec4| Vec3x4 {
+        x: pick(&r0),
+        y: pick(&r1),
+        z: pick(&r2),
+    };
+    let (a, b, c, t) = (
+        column(|m| m.x_axis),
+        column(|m| m.y_axis),
+        column(|m| m.z_axis),
+        column(|m| m.w_axis),
+    );
+    let p = Vec3x4::load(positions);
+    let n = Vec3x4::load(normals);
+    let skinned = a.scale(p.x).add(b.scale(p.y)).add(c.scale(p.z)).add(t);
+    let bc = b.cross(c);
+    let turned = bc
+        .scale(n.x)
+        .add(c.cross(a).scale(n.y))
+        .add(a.cross(b).scale(n.z));
+    let flipped = a.dot(bc).cmplt(Vec4::ZERO);
+    let oriented = Vec3x4::select(flipped, turned.scale(Vec4::NEG_ONE), turned);
+    let normal = oriented.normalize_or(n);
+    let keep = influenced(influences);
+    Vec3x4::select(keep, skinned, p).store(out_positions);
+    Vec3x4::select(keep, normal, n).store(out_normals);
+}
+
+/// DQS of four vertices with a rigid palette (every scale/shear part the
+/// identity): the blend `q̂ = Σ w_i s_i q̂_i` of
+/// [`crate::skin::skinning::skin_dqs`], then, with `q = (v, w)` its real
+/// part, `s = 2 / |q|²` and `d` its dual part, the point and the normal
+/// turned by `x ↦ x + s (w (v × x) + v × (v × x))` (the rotation of
+/// `q / |q|`) and the point moved by `t = s (w d_v − d_w v + v × d_v)`.
+#[inline(always)]
+pub(crate) fn dqs_rigid(
+    positions: &[Vec3],
+    normals: &[Vec3],
+    influences: &[VertexInfluences],
+    palette: &[RigidScale],
+    out_positions: &mut [Vec3],
+    out_normals: &mut [Vec3],
+) {
+    let blend = |influence: &VertexInfluences| {
+        let (w, b) = (influence.weights, influence.bones);
+        let first = &palette[usize::from(b[0])].rigid;
+        let pivot = Vec4::from(first.real);
+        let mut real = pivot * w[0];
+        let mut dual = Vec4::from(first.dual) * w[0];
+        for k in 1..MAX_INFLUENCES {
+            let entry = &palette[usize::from(b[k])].rigid;
+            let entry_real = Vec4::from(entry.real);
+            let sign = if entry_real.dot(pivot) < 0.0 {
+                -w[k]
+            } else {
+                w[k]
+            };
+            real += entry_real * sign;
+            dual += Vec4::from(entry.dual) * sign;
+        }
+        (real, dual)
+    };
+    let lanes = [
+        blend(&influences[0]),
+        blend(&influences[1]),
+        blend(&influences[2]),
+        blend(&influences[3]),
+    ];
+    let reals = lanes.map(|(real, _)| real);
+    let duals = lanes.map(|(_, dual)| dual);
+    let (v, w) = Vec3x4::from_lanes(reals);
+    let (d, d_w) = Vec3x4::from_lanes(duals);
+    let length_squared = v.dot(v) + w * w;
+    // A blend that cancels out (opposite quaternions, equal weights) is
+    // taken as the identity, as in the one-vertex loop.
+    let degenerate = length_squared.cmplt(Vec4::splat(1e-16));
+    let zero = Vec3x4 {
+        x: Vec4::ZERO,
+        y: Vec4::ZERO,
+        z: Vec4::ZERO,
+    };
+    let v = Vec3x4::select(degenerate, zero, v);
+    let d = Vec3x4::select(degenerate, zero, d);
+    let w = Vec4::select(degenerate, Vec4::ONE, w);
+    let d_w = Vec4::select(degenerate, Vec4::ZERO, d_w);
+    let s = Vec4::splat(2.0) / Vec4::select(degenerate, Vec4::ONE, length_squared);
+    let turn = |x: Vec3x4| {
+        let vx = v.cross(x);
+        x.add(vx.scale(w).add(v.cross(vx)).scale(s))
+    };
+    let translation = d.scale(w).sub(v.scale(d_w)).add(v.cross(d)).scale(s);
+    let p = Vec3x4::load(positions);
+    let n = Vec3x4::load(normals);
+    let keep = influenced(influences);
+    Vec3x4::select(keep, turn(p).add(translation), p).store(out_positions);
+    Vec3x4::select(keep, turn(n), n).store(out_normals);
+}
