@@ -25,6 +25,12 @@ pub(crate) struct Vec3x4 {
 }
 
 impl Vec3x4 {
+    /// The lanes' x, y and z components.
+    #[inline(always)]
+    fn new(x: Vec4, y: Vec4, z: Vec4) -> Self {
+        Self { x, y, z }
+    }
+
     /// Four vectors, transposed into lanes.
     #[inline(always)]
     fn load(v: &[Vec3]) -> Self {
@@ -190,33 +196,29 @@ pub(crate) fn lbs(
     ];
     // Row `r` of the four blends, transposed: its entries `m_r0`, `m_r1`,
     // `m_r2`, `t_r` one vertex per lane.
-    let [r0, r1, r2] = [0, 1, 2].map(|row| {
+    let transposed = |row: usize| {
         Mat4::from_cols(lanes[0][row], lanes[1][row], lanes[2][row], lanes[3][row]).transpose()
-    });
-    let column = |pick: fn(&Mat4) -> Vec4| Vec3x4 {
-        x: pick(&r0),
-        y: pick(&r1),
-        z: pick(&r2),
     };
-    let (a, b, c, t) = (
-        column(|m| m.x_axis),
-        column(|m| m.y_axis),
-        column(|m| m.z_axis),
-        column(|m| m.w_axis),
-    );
+    let (r0, r1, r2) = (transposed(0), transposed(1), transposed(2));
+    let a = Vec3x4::new(r0.x_axis, r1.x_axis, r2.x_axis);
+    let b = Vec3x4::new(r0.y_axis, r1.y_axis, r2.y_axis);
+    let c = Vec3x4::new(r0.z_axis, r1.z_axis, r2.z_axis);
+    let t = Vec3x4::new(r0.w_axis, r1.w_axis, r2.w_axis);
+    let keep = influenced(influences);
+    // The position first and stored at once, then the normal: fewer values
+    // alive at a time, which matters to wasm engines' register allocation.
     let p = Vec3x4::load(positions);
-    let n = Vec3x4::load(normals);
     let skinned = a.scale(p.x).add(b.scale(p.y)).add(c.scale(p.z)).add(t);
+    Vec3x4::select(keep, skinned, p).store(out_positions);
+    let n = Vec3x4::load(normals);
     let bc = b.cross(c);
+    let flipped = a.dot(bc).cmplt(Vec4::ZERO);
     let turned = bc
         .scale(n.x)
         .add(c.cross(a).scale(n.y))
         .add(a.cross(b).scale(n.z));
-    let flipped = a.dot(bc).cmplt(Vec4::ZERO);
     let oriented = Vec3x4::select(flipped, turned.scale(Vec4::NEG_ONE), turned);
     let normal = oriented.normalize_or(n);
-    let keep = influenced(influences);
-    Vec3x4::select(keep, skinned, p).store(out_positions);
     Vec3x4::select(keep, normal, n).store(out_normals);
 }
 
