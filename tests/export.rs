@@ -135,3 +135,22 @@ fn morph_targets_and_their_weights_survive_export() {
     assert_eq!(back.morph_weights(), face.morph_weights());
     round_trip("face, morphed and posed", &mut face, 1e-5);
 }
+
+#[test]
+fn a_models_base_colour_and_texture_survive_export() {
+    // The Fox: its PNG, factor and UVs come back byte for byte.
+    let fox = Lab::from_gltf(&common::model_text("Fox")).unwrap();
+    let colour = fox.scene().base_colour.clone().unwrap();
+    assert!(colour.image.is_some());
+    let back = Lab::from_glb(&fox.to_glb().unwrap()).unwrap();
+    assert_eq!(back.scene().base_colour.as_ref(), Some(&colour));
+    // RiggedSimple: a factor without a texture.
+    let simple = Lab::from_gltf(&common::model_text("RiggedSimple")).unwrap();
+    let back = Lab::from_glb(&simple.to_glb().unwrap()).unwrap();
+    assert_eq!(back.scene().base_colour, simple.scene().base_colour);
+    // An example has none, and its export has no material.
+    let arm = Lab::example("arm").unwrap();
+    assert_eq!(arm.scene().base_colour, None);
+    let back = Lab::from_glb(&arm.to_glb().unwrap()).unwrap();
+    assert_eq!(back.scene().base_colour, None);
+}

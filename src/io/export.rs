@@ -15,13 +15,17 @@
 //! clip follows the original's linear and slerp keys exactly. A clip with
 //! STEP or CUBICSPLINE channels is also sampled at 30 keys per second, so
 //! its curves are followed to within what moves in a thirtieth of a second.
+//!
+//! A base colour read from a glTF file goes back out as its material: the
+//! factor, and the texture image (embedded in the binary chunk) with its
+//! UVs as `TEXCOORD_0`.
 
 use glam::{Mat4, Quat, Vec3};
 use serde_json::{json, Value};
 
 use super::glb::write_glb;
 use super::gltf::GltfError;
-use super::scene::Scene;
+use super::scene::{BaseColour, Scene};
 use crate::rig::animation::{pose_from_frames, Animation, Interpolation, WeightsChannel};
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::Skeleton;
@@ -41,9 +45,9 @@ struct Builder {
 }
 
 impl Builder {
-    /// Appends `bytes` as a buffer view (4-byte aligned) and an accessor of
-    /// `count` elements; returns the accessor's index.
-    fn accessor(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
+    /// Appends `bytes` as a buffer view (4-byte aligned); returns the
+    /// view's index.
+    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
         self.bin.resize(self.bin.len().next_multiple_of(4), 0);
         let mut view = json!({
             "buffer": 0,
@@ -54,8 +58,14 @@ impl Builder {
             view["target"] = target.into();
         }
         self.bin.extend_from_slice(bytes);
-        accessor["bufferView"] = self.views.len().into();
         self.views.push(view);
+        self.views.len() - 1
+    }
+
+    /// Appends `bytes` as a buffer view and an accessor of `count`
+    /// elements; returns the accessor's index.
+    fn accessor(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
+        accessor["bufferView"] = self.view(bytes, target).into();
         self.accessors.push(accessor);
         self.accessors.len() - 1
     }
@@ -75,6 +85,44 @@ fn mesh_json(scene: &Scene, primitive: Value) -> Value {
         mesh["extras"] = json!({ "targetNames": names });
     }
     mesh
+}
+
+/// The document's `materials`, and `textures` and `images` when there is a
+/// texture, for the scene's base colour; sets the primitive's `material`
+/// and, with a texture, its `TEXCOORD_0` (the UVs as read). Metallic 0 and
+/// roughness 1 because the lab draws a matte skin, and glTF's default
+/// metallic of 1 would show the model as metal elsewhere.
+fn base_colour_json(
+    builder: &mut Builder,
+    colour: &BaseColour,
+    vertex_count: usize,
+    primitive: &mut Value,
+) -> Value {
+    let mut pbr = json!({
+        "baseColorFactor": colour.factor,
+        "metallicFactor": 0.0,
+        "roughnessFactor": 1.0,
+    });
+    let mut parts = json!({});
+    let textured = colour
+        .image
+        .as_ref()
+        .filter(|_| colour.uvs.len() == vertex_count);
+    if let Some(image) = textured {
+        let uvs = builder.accessor(
+            &floats(colour.uvs.iter().flat_map(|uv| uv.to_array())),
+            Some(ARRAY_BUFFER),
+            json!({"componentType": FLOAT, "count": colour.uvs.len(), "type": "VEC2"}),
+        );
+        primitive["attributes"]["TEXCOORD_0"] = uvs.into();
+        let view = builder.view(&image.bytes, None);
+        parts["images"] = json!([{"bufferView": view, "mimeType": image.mime_type}]);
+        parts["textures"] = json!([{"source": 0}]);
+        pbr["baseColorTexture"] = json!({"index": 0, "texCoord": 0});
+    }
+    parts["materials"] = json!([{"name": "skin", "pbrMetallicRoughness": pbr}]);
+    primitive["material"] = 0.into();
+    parts
 }
 
 /// A bone's node transform `(t, r, s)` in its parent's frame, for pose `A`.
@@ -380,6 +428,10 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
             .collect();
         primitive["targets"] = json!(targets);
     }
+    let material = scene
+        .base_colour
+        .as_ref()
+        .map(|colour| base_colour_json(&mut builder, colour, count, &mut primitive));
     let inverse_bind_matrices = builder.accessor(
         // glTF requires an affine inverse bind matrix with a last row of
         // exactly 0 0 0 1; an inverse computed in floats may miss it by an
@@ -412,6 +464,11 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
     });
     if !clips.is_empty() {
         document["animations"] = json!(clips);
+    }
+    if let Some(Value::Object(parts)) = material {
+        for (key, value) in parts {
+            document[key] = value;
+        }
     }
     let json = serde_json::to_vec(&document).map_err(|e| GltfError::Json(e.to_string()))?;
     write_glb(&json, &builder.bin)

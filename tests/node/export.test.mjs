@@ -46,4 +46,17 @@ test('the Fox mid-run exports a valid .glb with its three clips', async () => {
   const report = await validate('Fox', fox.toGlb());
   assert.equal(report.info.animationCount, 3);
   assert.deepEqual(Lab.fromGlb(fox.toGlb()).animationNames(), ['Survey', 'Walk', 'Run']);
+  // Its texture goes out with it: the validator reads the embedded PNG's
+  // header, and Skinlab reads back the same bytes and UVs.
+  assert.equal(report.info.materialCount, 1);
+  assert.equal(report.info.hasTextures, true);
+  const image = report.info.resources.find((r) => r.image);
+  console.log(`# Fox texture as exported: ${JSON.stringify(image)}`);
+  assert.equal(image.mimeType, 'image/png');
+  assert.ok(image.image.width > 0 && image.image.height > 0);
+  const before = fox.baseColour();
+  const after = Lab.fromGlb(fox.toGlb()).baseColour();
+  assert.deepEqual(after.image, before.image);
+  assert.deepEqual(after.uvs, before.uvs);
+  assert.deepEqual(after.factor, before.factor);
 });
