@@ -281,11 +281,7 @@ pub(crate) fn dqs_rigid(
     // A blend that cancels out (opposite quaternions, equal weights) is
     // taken as the identity, as in the one-vertex loop.
     let degenerate = length_squared.cmplt(Vec4::splat(1e-16));
-    let zero = Vec3x4 {
-        x: Vec4::ZERO,
-        y: Vec4::ZERO,
-        z: Vec4::ZERO,
-    };
+    let zero = Vec3x4::new(Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
     let v = Vec3x4::select(degenerate, zero, v);
     let d = Vec3x4::select(degenerate, zero, d);
     let w = Vec4::select(degenerate, Vec4::ONE, w);
@@ -296,9 +292,9 @@ pub(crate) fn dqs_rigid(
         x.add(vx.scale(w).add(v.cross(vx)).scale(s))
     };
     let translation = d.scale(w).sub(v.scale(d_w)).add(v.cross(d)).scale(s);
-    let p = Vec3x4::load(positions);
-    let n = Vec3x4::load(normals);
     let keep = influenced(influences);
+    let p = Vec3x4::load(positions);
     Vec3x4::select(keep, turn(p).add(translation), p).store(out_positions);
+    let n = Vec3x4::load(normals);
     Vec3x4::select(keep, turn(n), n).store(out_normals);
 }
