@@ -87,11 +87,7 @@ impl Clip {
             return false;
         };
         let n = channel.targets();
-        let Some(k) = channel
-            .times
-            .iter()
-            .position(|&t| (t - time).abs() < SAME_KEY_SECONDS)
-        else {
+        let Some(k) = key_index(&channel.times, time) else {
             return false;
         };
         channel.times.remove(k);
@@ -109,11 +105,7 @@ impl Clip {
             return false;
         };
         let n = channel.targets();
-        let Some(k) = channel
-            .times
-            .iter()
-            .position(|&t| (t - from).abs() < SAME_KEY_SECONDS)
-        else {
+        let Some(k) = key_index(&channel.times, from) else {
             return false;
         };
         let weights = channel.values[k * n..(k + 1) * n].to_vec();
@@ -140,16 +132,8 @@ impl Clip {
                     let keys = channel.times.len();
                     let mut tangents = Vec::with_capacity(2 * n * keys);
                     for k in 0..keys {
-                        let (a, b) = (k.saturating_sub(1), (k + 1).min(keys - 1));
-                        let span = channel.times[b] - channel.times[a];
                         let m: Vec<f32> = (0..n)
-                            .map(|t| {
-                                if span > 0.0 {
-                                    (channel.values[b * n + t] - channel.values[a * n + t]) / span
-                                } else {
-                                    0.0
-                                }
-                            })
+                            .map(|t| rate(&channel.times, k, |j| channel.values[j * n + t]))
                             .collect();
                         tangents.extend_from_slice(&m);
                         tangents.extend_from_slice(&m);
@@ -230,7 +214,7 @@ impl Clip {
     pub fn remove_key(&mut self, bone: usize, time: f32) -> bool {
         let mut removed = false;
         for channel in self.channels.iter_mut().filter(|c| c.bone == bone) {
-            if let Some(k) = key_at(channel, time) {
+            if let Some(k) = key_index(&channel.times, time) {
                 channel.times.remove(k);
                 channel.values.remove(k);
                 if !channel.tangents.is_empty() {
@@ -250,7 +234,7 @@ impl Clip {
         let to = to.max(0.0);
         let mut moved = false;
         for channel in self.channels.iter_mut().filter(|c| c.bone == bone) {
-            if let Some(k) = key_at(channel, from) {
+            if let Some(k) = key_index(&channel.times, from) {
                 channel.times.remove(k);
                 let value = channel.values.remove(k);
                 if !channel.tangents.is_empty() {
@@ -286,9 +270,8 @@ impl Clip {
 }
 
 /// The index of the key within [`SAME_KEY_SECONDS`] of `time`.
-fn key_at(channel: &Channel, time: f32) -> Option<usize> {
-    channel
-        .times
+fn key_index(times: &[f32], time: f32) -> Option<usize> {
+    times
         .iter()
         .position(|&t| (t - time).abs() < SAME_KEY_SECONDS)
 }
@@ -306,7 +289,7 @@ fn insert_key(channel: &mut Channel, time: f32, mut value: [f32; 4]) {
             value = (-Quat::from_array(value)).to_array();
         }
     }
-    if key_at(channel, time) == Some(k) {
+    if key_index(&channel.times, time) == Some(k) {
         channel.values[k] = value;
         channel.times[k] = time;
     } else {
@@ -321,19 +304,24 @@ fn insert_key(channel: &mut Channel, time: f32, mut value: [f32; 4]) {
 /// key: `m_k = (v_{k+1} − v_{k−1}) / (t_{k+1} − t_{k−1})`, one-sided at the
 /// ends.
 pub fn catmull_rom(times: &[f32], values: &[[f32; 4]]) -> Vec<[[f32; 4]; 2]> {
-    let n = times.len();
-    (0..n)
+    (0..times.len())
         .map(|k| {
-            let (a, b) = (k.saturating_sub(1), (k + 1).min(n - 1));
-            let span = times[b] - times[a];
-            let m: [f32; 4] = if span > 0.0 {
-                std::array::from_fn(|c| (values[b][c] - values[a][c]) / span)
-            } else {
-                [0.0; 4]
-            };
+            let m: [f32; 4] = std::array::from_fn(|c| rate(times, k, |j| values[j][c]));
             [m, m]
         })
         .collect()
+}
+
+/// One component's Catmull-Rom rate at key `k` (see [`catmull_rom`]), with
+/// `value(j)` that component at key `j`; 0 where the keys share a time.
+fn rate(times: &[f32], k: usize, value: impl Fn(usize) -> f32) -> f32 {
+    let (a, b) = (k.saturating_sub(1), (k + 1).min(times.len() - 1));
+    let span = times[b] - times[a];
+    if span > 0.0 {
+        (value(b) - value(a)) / span
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]
