@@ -92,5 +92,25 @@ fn main() {
         );
         println!("BENCH native_lbs_{count}={:.3}", rate(lbs));
         println!("BENCH native_dqs_{count}={:.3}", rate(dqs));
+        if count == 100_000 {
+            // Every bone also scaled: DQS blends the scale/shear parts
+            // linearly and applies their cofactor to the normal.
+            let scaled: Vec<Mat4> = palette
+                .iter()
+                .map(|m| *m * Mat4::from_scale(Vec3::new(1.2, 0.9, 1.0)))
+                .collect();
+            let mut dq_scaled = dq.clone();
+            dqs_palette(&scaled, &mut dq_scaled);
+            let seconds = fastest(runs, || {
+                skin_dqs(&mesh, &influences, &dq_scaled, &mut positions, &mut normals);
+                std::hint::black_box(&positions);
+            });
+            println!(
+                "native {count:>9} vertices, every bone scaled: DQS {:7.1} M vertices/s ({:.2}× the time of LBS)",
+                rate(seconds),
+                seconds / lbs
+            );
+            println!("BENCH native_dqs_scaled_{count}={:.3}", rate(seconds));
+        }
     }
 }

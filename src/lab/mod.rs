@@ -514,7 +514,7 @@ impl Lab {
         let (position, normal) = (mesh.positions_model[vertex], mesh.normals_model[vertex]);
         let influence = &influences[vertex];
         Ok(match method {
-            SkinningMethod::Lbs => lbs_vertex(position, normal, influence, &self.palette).0,
+            SkinningMethod::Lbs => lbs_vertex(position, normal, influence, &self.lbs_palette).0,
             SkinningMethod::Dqs => {
                 let rigid = is_rigid(&self.dqs_palette);
                 dqs_vertex(position, normal, influence, &self.dqs_palette, rigid).0

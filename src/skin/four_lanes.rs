@@ -186,14 +186,7 @@ pub(crate) fn lbs(
     let skinned = a.scale(p.x).add(b.scale(p.y)).add(c.scale(p.z)).add(t);
     Vec3x4::select(keep, skinned, p).store(out_positions);
     let n = Vec3x4::load(normals);
-    let bc = b.cross(c);
-    let flipped = a.dot(bc).cmplt(Vec4::ZERO);
-    let turned = bc
-        .scale(n.x)
-        .add(c.cross(a).scale(n.y))
-        .add(a.cross(b).scale(n.z));
-    let oriented = Vec3x4::select(flipped, turned.scale(Vec4::NEG_ONE), turned);
-    let normal = oriented.normalize_or(n);
+    let normal = cofactor_normal([a, b, c], n).normalize_or(n);
     Vec3x4::select(keep, normal, n).store(out_normals);
 }
 
@@ -233,12 +226,93 @@ fn lbs_rows(influences: &[VertexInfluences], palette: &[MatrixRows]) -> [Mat4; 3
     })
 }
 
+/// The blended rigid part of four vertices' DQS, ready to apply: the blend
+/// `q̂ = Σ w_i s_i q̂_i` of [`crate::skin::skinning::skin_dqs`] with
+/// `q = (v, w)` its real part, `s = 2 / |q|²` and `d` its dual part, which
+/// turns `x ↦ x + s (w (v × x) + v × (v × x))` (the rotation of `q / |q|`)
+/// and moves by `t = s (w d_v − d_w v + v × d_v)`.
+struct RigidLanes {
+    v: Vec3x4,
+    w: Vec4,
+    s: Vec4,
+    translation: Vec3x4,
+}
+
+impl RigidLanes {
+    /// Blends the rigid parts of four vertices' influences.
+    #[inline(always)]
+    fn blend(influences: &[VertexInfluences], palette: &[RigidScale]) -> Self {
+        let blend = |influence: &VertexInfluences| {
+            let (w, b) = (influence.weights, influence.bones);
+            let first = &palette[usize::from(b[0])].rigid;
+            let pivot = Vec4::from(first.real);
+            let mut real = pivot * w[0];
+            let mut dual = Vec4::from(first.dual) * w[0];
+            for k in 1..MAX_INFLUENCES {
+                let entry = &palette[usize::from(b[k])].rigid;
+                let entry_real = Vec4::from(entry.real);
+                let sign = if entry_real.dot(pivot) < 0.0 {
+                    -w[k]
+                } else {
+                    w[k]
+                };
+                real += entry_real * sign;
+                dual += Vec4::from(entry.dual) * sign;
+            }
+            (real, dual)
+        };
+        let lanes = [
+            blend(&influences[0]),
+            blend(&influences[1]),
+            blend(&influences[2]),
+            blend(&influences[3]),
+        ];
+        let (v, w) = Vec3x4::from_lanes(lanes.map(|(real, _)| real));
+        let (d, d_w) = Vec3x4::from_lanes(lanes.map(|(_, dual)| dual));
+        let length_squared = v.dot(v) + w * w;
+        // A blend that cancels out (opposite quaternions, equal weights) is
+        // taken as the identity, as in the one-vertex loop.
+        let degenerate = length_squared.cmplt(Vec4::splat(1e-16));
+        let zero = Vec3x4::new(Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
+        let v = Vec3x4::select(degenerate, zero, v);
+        let d = Vec3x4::select(degenerate, zero, d);
+        let w = Vec4::select(degenerate, Vec4::ONE, w);
+        let d_w = Vec4::select(degenerate, Vec4::ZERO, d_w);
+        let s = Vec4::splat(2.0) / Vec4::select(degenerate, Vec4::ONE, length_squared);
+        let translation = d.scale(w).sub(v.scale(d_w)).add(v.cross(d)).scale(s);
+        Self {
+            v,
+            w,
+            s,
+            translation,
+        }
+    }
+
+    /// `x` turned by the blended rotation.
+    #[inline(always)]
+    fn turn(&self, x: Vec3x4) -> Vec3x4 {
+        let vx = self.v.cross(x);
+        x.add(vx.scale(self.w).add(self.v.cross(vx)).scale(self.s))
+    }
+}
+
+/// `cof(M) n = (b × c) n_x + (c × a) n_y + (a × b) n_z` for the 3x3 matrix
+/// with columns `a`, `b`, `c`, turned round where `det M = a · (b × c) < 0`:
+/// the inverse-transpose's direction, not normalised.
+#[inline(always)]
+fn cofactor_normal([a, b, c]: [Vec3x4; 3], n: Vec3x4) -> Vec3x4 {
+    let bc = b.cross(c);
+    let flipped = a.dot(bc).cmplt(Vec4::ZERO);
+    let turned = bc
+        .scale(n.x)
+        .add(c.cross(a).scale(n.y))
+        .add(a.cross(b).scale(n.z));
+    Vec3x4::select(flipped, turned.scale(Vec4::NEG_ONE), turned)
+}
+
 /// DQS of four vertices with a rigid palette (every scale/shear part the
-/// identity): the blend `q̂ = Σ w_i s_i q̂_i` of
-/// [`crate::skin::skinning::skin_dqs`], then, with `q = (v, w)` its real
-/// part, `s = 2 / |q|²` and `d` its dual part, the point and the normal
-/// turned by `x ↦ x + s (w (v × x) + v × (v × x))` (the rotation of
-/// `q / |q|`) and the point moved by `t = s (w d_v − d_w v + v × d_v)`.
+/// identity): the point and the normal turned by the blend (see
+/// [`RigidLanes`]), the point moved.
 #[inline(always)]
 pub(crate) fn dqs_rigid(
     positions: &[Vec3],
@@ -248,24 +322,41 @@ pub(crate) fn dqs_rigid(
     out_positions: &mut [Vec3],
     out_normals: &mut [Vec3],
 ) {
+    let rigid = RigidLanes::blend(influences, palette);
+    let keep = influenced(influences);
+    let p = Vec3x4::load(positions);
+    Vec3x4::select(keep, rigid.turn(p).add(rigid.translation), p).store(out_positions);
+    let n = Vec3x4::load(normals);
+    Vec3x4::select(keep, rigid.turn(n), n).store(out_normals);
+}
+
+/// DQS of four vertices with scale or shear in the palette: the
+/// scale/shear parts blended linearly, `S = Σ w_i S_i`, applied first, then
+/// the rigid blend (see [`RigidLanes`]): `Z = q̂ (S · P)`, the normal
+/// `normalize(q̂ (cof(S) n))`.
+#[inline(always)]
+pub(crate) fn dqs_scaled(
+    positions: &[Vec3],
+    normals: &[Vec3],
+    influences: &[VertexInfluences],
+    palette: &[RigidScale],
+    out_positions: &mut [Vec3],
+    out_normals: &mut [Vec3],
+) {
+    let rigid = RigidLanes::blend(influences, palette);
     let blend = |influence: &VertexInfluences| {
         let (w, b) = (influence.weights, influence.bones);
-        let first = &palette[usize::from(b[0])].rigid;
-        let pivot = Vec4::from(first.real);
-        let mut real = pivot * w[0];
-        let mut dual = Vec4::from(first.dual) * w[0];
+        let columns = |bone: u16| {
+            let m = &palette[usize::from(bone)].scale_shear;
+            [m.x_axis, m.y_axis, m.z_axis].map(|column| column.extend(0.0))
+        };
+        let mut blend = columns(b[0]).map(|column| column * w[0]);
         for k in 1..MAX_INFLUENCES {
-            let entry = &palette[usize::from(b[k])].rigid;
-            let entry_real = Vec4::from(entry.real);
-            let sign = if entry_real.dot(pivot) < 0.0 {
-                -w[k]
-            } else {
-                w[k]
-            };
-            real += entry_real * sign;
-            dual += Vec4::from(entry.dual) * sign;
+            for (sum, column) in blend.iter_mut().zip(columns(b[k])) {
+                *sum += column * w[k];
+            }
         }
-        (real, dual)
+        blend
     };
     let lanes = [
         blend(&influences[0]),
@@ -273,28 +364,16 @@ pub(crate) fn dqs_rigid(
         blend(&influences[2]),
         blend(&influences[3]),
     ];
-    let reals = lanes.map(|(real, _)| real);
-    let duals = lanes.map(|(_, dual)| dual);
-    let (v, w) = Vec3x4::from_lanes(reals);
-    let (d, d_w) = Vec3x4::from_lanes(duals);
-    let length_squared = v.dot(v) + w * w;
-    // A blend that cancels out (opposite quaternions, equal weights) is
-    // taken as the identity, as in the one-vertex loop.
-    let degenerate = length_squared.cmplt(Vec4::splat(1e-16));
-    let zero = Vec3x4::new(Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-    let v = Vec3x4::select(degenerate, zero, v);
-    let d = Vec3x4::select(degenerate, zero, d);
-    let w = Vec4::select(degenerate, Vec4::ONE, w);
-    let d_w = Vec4::select(degenerate, Vec4::ZERO, d_w);
-    let s = Vec4::splat(2.0) / Vec4::select(degenerate, Vec4::ONE, length_squared);
-    let turn = |x: Vec3x4| {
-        let vx = v.cross(x);
-        x.add(vx.scale(w).add(v.cross(vx)).scale(s))
-    };
-    let translation = d.scale(w).sub(v.scale(d_w)).add(v.cross(d)).scale(s);
+    // Column `j` of the four blends `S`, one vertex per lane.
+    let columns = [0, 1, 2]
+        .map(|j| Vec3x4::from_lanes([lanes[0][j], lanes[1][j], lanes[2][j], lanes[3][j]]).0);
+    let [a, b, c] = columns;
     let keep = influenced(influences);
     let p = Vec3x4::load(positions);
-    Vec3x4::select(keep, turn(p).add(translation), p).store(out_positions);
+    let scaled = a.scale(p.x).add(b.scale(p.y)).add(c.scale(p.z));
+    let skinned = rigid.turn(scaled).add(rigid.translation);
+    Vec3x4::select(keep, skinned, p).store(out_positions);
     let n = Vec3x4::load(normals);
-    Vec3x4::select(keep, turn(n), n).store(out_normals);
+    let normal = rigid.turn(cofactor_normal(columns, n)).normalize_or(n);
+    Vec3x4::select(keep, normal, n).store(out_normals);
 }

@@ -3,11 +3,11 @@
 //! Both jobs take the rest mesh, the per-vertex influences and a palette, and
 //! write into caller-owned buffers: no allocation per call.
 
-use glam::{Mat3, Mat3A, Mat4, Vec3, Vec3A, Vec4};
+use glam::{Mat3, Mat4, Vec3, Vec4};
 
 use crate::skin::dual_quat::RigidScale;
 use crate::skin::four_lanes;
-use crate::skin::influences::{VertexInfluences, MAX_INFLUENCES};
+use crate::skin::influences::VertexInfluences;
 use crate::skin::mesh::Mesh;
 
 pub(crate) fn check_lengths(
@@ -140,76 +140,63 @@ fn skin_each(
     }
     let rest = mesh.vertex_count() - whole;
     if rest > 0 {
-        let mut positions = [Vec3::ZERO; 4];
-        let mut normals = [Vec3::Z; 4];
-        let mut influence = [VertexInfluences::NONE; 4];
-        positions[..rest].copy_from_slice(&mesh.positions_model[whole..]);
-        normals[..rest].copy_from_slice(&mesh.normals_model[whole..]);
-        influence[..rest].copy_from_slice(&influences[whole..]);
-        let (mut skinned, mut turned) = ([Vec3::ZERO; 4], [Vec3::ZERO; 4]);
-        four(&positions, &normals, &influence, &mut skinned, &mut turned);
+        let (skinned, turned) = padded(
+            &mesh.positions_model[whole..],
+            &mesh.normals_model[whole..],
+            &influences[whole..],
+            four,
+        );
         out_positions[whole..].copy_from_slice(&skinned[..rest]);
         out_normals[whole..].copy_from_slice(&turned[..rest]);
     }
 }
 
-/// [`skin_lbs`] for one vertex: its skinned position and normal.
+/// [`skin_lbs_rows`] for one vertex: its skinned position and normal,
+/// bit for bit what skinning the whole mesh gives it.
 ///
 /// # Panics
 ///
 /// If an influence names a bone outside `palette`.
-#[inline(always)]
 pub fn lbs_vertex(
     position: Vec3,
     normal: Vec3,
     influence: &VertexInfluences,
-    palette: &[Mat4],
+    palette: &[MatrixRows],
 ) -> (Vec3, Vec3) {
-    let w = influence.weights;
-    // Weights are non-negative and largest first: all zero means none.
-    if w[0] <= 0.0 {
-        return (position, normal);
-    }
-    let b = influence.bones;
-    let m = &palette[usize::from(b[0])];
-    let (mut x, mut y, mut z, mut t) = (
-        m.x_axis * w[0],
-        m.y_axis * w[0],
-        m.z_axis * w[0],
-        m.w_axis * w[0],
+    let (p, n) = padded(
+        &[position],
+        &[normal],
+        &[*influence],
+        |p, n, i, out_p, out_n| four_lanes::lbs(p, n, i, palette, out_p, out_n),
     );
-    for k in 1..MAX_INFLUENCES {
-        let m = &palette[usize::from(b[k])];
-        x += m.x_axis * w[k];
-        y += m.y_axis * w[k];
-        z += m.z_axis * w[k];
-        t += m.w_axis * w[k];
-    }
-    let skinned = (x * position.x + y * position.y + z * position.z + t).truncate();
-    let (a, b, c) = (
-        Vec3A::from_vec4(x),
-        Vec3A::from_vec4(y),
-        Vec3A::from_vec4(z),
-    );
-    let bc = b.cross(c);
-    let turned = bc * normal.x + c.cross(a) * normal.y + a.cross(b) * normal.z;
-    let oriented = if a.dot(bc) < 0.0 { -turned } else { turned };
-    (skinned, oriented.try_normalize().map_or(normal, Vec3::from))
+    (p[0], n[0])
 }
 
-/// The rotation matrix of the quaternion `q` (any length), given
-/// `s = 2 / |q|²`: `I + s (…)`, the familiar formula with `s` in place of 2.
-fn rotation_matrix(q: Vec4, s: f32) -> Mat3A {
-    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
-    let (xs, ys, zs) = (x * s, y * s, z * s);
-    let (wx, wy, wz) = (w * xs, w * ys, w * zs);
-    let (xx, xy, xz) = (x * xs, x * ys, x * zs);
-    let (yy, yz, zz) = (y * ys, y * zs, z * zs);
-    Mat3A::from_cols(
-        Vec3A::new(1.0 - (yy + zz), xy + wz, xz - wy),
-        Vec3A::new(xy - wz, 1.0 - (xx + zz), yz + wx),
-        Vec3A::new(xz + wy, yz - wx, 1.0 - (xx + yy)),
-    )
+/// Runs `four` on up to four vertices, padded to four with uninfluenced
+/// ones; the first `positions.len()` entries of the result are theirs.
+#[inline(always)]
+fn padded(
+    positions: &[Vec3],
+    normals: &[Vec3],
+    influences: &[VertexInfluences],
+    four: impl FnOnce(&[Vec3], &[Vec3], &[VertexInfluences], &mut [Vec3], &mut [Vec3]),
+) -> ([Vec3; 4], [Vec3; 4]) {
+    let count = positions.len();
+    let mut rest_positions = [Vec3::ZERO; 4];
+    let mut rest_normals = [Vec3::Z; 4];
+    let mut rest_influences = [VertexInfluences::NONE; 4];
+    rest_positions[..count].copy_from_slice(positions);
+    rest_normals[..count].copy_from_slice(normals);
+    rest_influences[..count].copy_from_slice(influences);
+    let (mut skinned, mut turned) = ([Vec3::ZERO; 4], [Vec3::ZERO; 4]);
+    four(
+        &rest_positions,
+        &rest_normals,
+        &rest_influences,
+        &mut skinned,
+        &mut turned,
+    );
+    (skinned, turned)
 }
 
 /// Splits each palette entry `M_i` into a dual quaternion and a scale/shear
@@ -233,11 +220,11 @@ pub fn dqs_palette(palette: &[Mat4], out: &mut [RigidScale]) {
 /// Volume is kept where linear blending collapses (a 180° twist). With every
 /// `S_i = I` this is Kavan et al.'s DQS; with one influence it equals LBS.
 ///
-/// Written for speed: when every `S_i` is the identity (within
-/// `RIGID_TOLERANCE`, a rigid pose) the scale/shear blend and its cofactor
-/// are left out and the rotation is applied to four vertices at once
-/// (`four_lanes`); otherwise the blended rotation is turned into a matrix
-/// once per vertex and applied to the point and the normal.
+/// Written for speed: four vertices at once (`four_lanes`), the blended
+/// rotation applied to the point and the normal as two cross products each;
+/// when every `S_i` is the identity (within `RIGID_TOLERANCE`, a rigid
+/// pose) the scale/shear blend, its cofactor and the normal's
+/// renormalisation are left out.
 ///
 /// # Panics
 ///
@@ -260,16 +247,13 @@ pub fn skin_dqs(
             },
         );
     } else {
-        // A scale or shear in the palette: one vertex at a time.
         skin_each(
             mesh,
             influences,
             out_positions,
             out_normals,
             |p, n, influence, out_p, out_n| {
-                for k in 0..4 {
-                    (out_p[k], out_n[k]) = dqs_vertex(p[k], n[k], &influence[k], palette, false);
-                }
+                four_lanes::dqs_scaled(p, n, influence, palette, out_p, out_n)
             },
         );
     }
@@ -285,13 +269,12 @@ pub fn is_rigid(palette: &[RigidScale]) -> bool {
     })
 }
 
-/// [`skin_dqs`] for one vertex; `rigid` is [`is_rigid`] of the palette.
-/// `normal` is unit (the mesh's and the morphed normals are).
+/// [`skin_dqs`] for one vertex, bit for bit what skinning the whole mesh
+/// gives it; `rigid` is [`is_rigid`] of the palette.
 ///
 /// # Panics
 ///
 /// If an influence names a bone outside `palette`.
-#[inline(always)]
 pub fn dqs_vertex(
     position: Vec3,
     normal: Vec3,
@@ -299,69 +282,19 @@ pub fn dqs_vertex(
     palette: &[RigidScale],
     rigid: bool,
 ) -> (Vec3, Vec3) {
-    let w = influence.weights;
-    if w[0] <= 0.0 {
-        return (position, normal);
-    }
-    let b = influence.bones;
-    let first = &palette[usize::from(b[0])].rigid;
-    let pivot = Vec4::from(first.real);
-    let mut real = pivot * w[0];
-    let mut dual = Vec4::from(first.dual) * w[0];
-    for k in 1..MAX_INFLUENCES {
-        let entry = &palette[usize::from(b[k])].rigid;
-        let entry_real = Vec4::from(entry.real);
-        let sign = if entry_real.dot(pivot) < 0.0 {
-            -w[k]
-        } else {
-            w[k]
-        };
-        real += entry_real * sign;
-        dual += Vec4::from(entry.dual) * sign;
-    }
-    // The blend is normalised without a square root: for `q = real` and
-    // `s = 2 / |q|²`, `R(q/|q|)` is the usual matrix with `s` in place of
-    // 2, and `t = 2 vec(q̂_d q̂_r*)` of the normalised blend is
-    // `s · vec(dual · q*)` (the part of `dual` along `q` adds only to the
-    // scalar part, so removing it changes nothing here).
-    let (real, dual) = if real.length_squared() < 1e-16 {
-        (Vec4::W, Vec4::ZERO)
-    } else {
-        (real, dual)
-    };
-    let s = 2.0 / real.length_squared();
-    let turn = rotation_matrix(real, s);
-    // vec(d q*) = q_w d_v − d_w q_v + q_v × d_v.
-    let (q_v, d_v) = (Vec3A::from_vec4(real), Vec3A::from_vec4(dual));
-    let translation = Vec3::from((d_v * real.w - q_v * dual.w + q_v.cross(d_v)) * s);
-    let (point, turned_normal) = if rigid {
-        (Vec3A::from(position), Vec3A::from(normal))
-    } else {
-        let mut m = Mat3A::from(palette[usize::from(b[0])].scale_shear) * w[0];
-        for k in 1..MAX_INFLUENCES {
-            m += Mat3A::from(palette[usize::from(b[k])].scale_shear) * w[k];
-        }
-        let bc = m.y_axis.cross(m.z_axis);
-        let turned = bc * normal.x
-            + m.z_axis.cross(m.x_axis) * normal.y
-            + m.x_axis.cross(m.y_axis) * normal.z;
-        let oriented = if m.x_axis.dot(bc) < 0.0 {
-            -turned
-        } else {
-            turned
-        };
-        (m * Vec3A::from(position), oriented)
-    };
-    // A rigid blend turns the unit normal by a rotation, which keeps its
-    // length (to rounding): no square root needed. A scale or shear does
-    // not, and the normal is renormalised.
-    let turned_normal = turn * turned_normal;
-    let turned_normal = if rigid {
-        Vec3::from(turned_normal)
-    } else {
-        turned_normal.try_normalize().map_or(normal, Vec3::from)
-    };
-    (Vec3::from(turn * point) + translation, turned_normal)
+    let (p, n) = padded(
+        &[position],
+        &[normal],
+        &[*influence],
+        |p, n, i, out_p, out_n| {
+            if rigid {
+                four_lanes::dqs_rigid(p, n, i, palette, out_p, out_n);
+            } else {
+                four_lanes::dqs_scaled(p, n, i, palette, out_p, out_n);
+            }
+        },
+    );
+    (p[0], n[0])
 }
 
 #[cfg(test)]
