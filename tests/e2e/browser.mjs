@@ -68,8 +68,27 @@ export async function launchBrowser() {
 }
 
 /** Opens `url` in a new page, collecting console errors and page errors. */
+/**
+ * Installed in every page and frame the tests open (an init script, which
+ * the page's CSP does not govern): `window.testCanvasRgba()` copies the
+ * view's drawing buffer to a 2D canvas and returns its RGBA bytes, its
+ * size, and device pixels per CSS pixel.
+ */
+function installCanvasReader() {
+  window.testCanvasRgba = () => {
+    const canvas = document.querySelector('#view');
+    const copy = document.createElement('canvas');
+    [copy.width, copy.height] = [canvas.width, canvas.height];
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    return { data, width: copy.width, height: copy.height, ratio: canvas.width / canvas.clientWidth };
+  };
+}
+
 export async function openPage(context, url) {
   const page = await context.newPage();
+  await page.addInitScript(installCanvasReader);
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
@@ -109,16 +128,16 @@ export async function nextFrame(page, action = async () => {}) {
  */
 export async function canvasPixels(target, { x, y, dx = 0, dy = 0, width = null, height = 1 }) {
   return target.evaluate(({ x, y, dx, dy, width, height }) => {
-    const canvas = document.querySelector('#view');
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const context = copy.getContext('2d');
-    context.drawImage(canvas, 0, 0);
-    const ratio = canvas.width / canvas.clientWidth;
-    const left = Math.round(x * ratio) + dx;
-    const { data } = context.getImageData(left, Math.round(y * ratio) + dy, width ?? copy.width - left, height);
-    return { data: Array.from(data), width: copy.width, ratio };
+    const picture = window.testCanvasRgba();
+    const left = Math.round(x * picture.ratio) + dx;
+    const top = Math.round(y * picture.ratio) + dy;
+    const columns = width ?? picture.width - left;
+    const data = [];
+    for (let row = top; row < top + height; row++) {
+      const start = 4 * (row * picture.width + left);
+      data.push(...picture.data.subarray(start, start + 4 * columns));
+    }
+    return { data, width: picture.width, ratio: picture.ratio };
   }, { x, y, dx, dy, width, height });
 }
 
@@ -138,13 +157,7 @@ export async function canvasPatch(page, x, y, r = 2) {
 export async function canvasStats(target) {
   // Counted in the page: the whole buffer is too large to send over.
   return target.evaluate(() => {
-    const canvas = document.querySelector('#view');
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const context = copy.getContext('2d');
-    context.drawImage(canvas, 0, 0);
-    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    const { data } = window.testCanvasRgba();
     const colours = new Set();
     let different = 0;
     for (let k = 0; k < data.length; k += 4) {

@@ -208,12 +208,7 @@ test('the Fox from the gallery: play Run, paint, Export glTF, load the export ba
 
 /** The mean colour of the canvas' pixels that differ from its corner (the skin). */
 const skinColour = (page) => page.evaluate(() => {
-  const canvas = document.querySelector('#view');
-  const copy = document.createElement('canvas');
-  [copy.width, copy.height] = [canvas.width, canvas.height];
-  const context = copy.getContext('2d');
-  context.drawImage(canvas, 0, 0);
-  const { data } = context.getImageData(0, 0, copy.width, copy.height);
+  const { data } = window.testCanvasRgba();
   const sum = [0, 0, 0];
   let n = 0;
   for (let k = 0; k < data.length; k += 4) {

@@ -108,13 +108,7 @@ test('drawn batch by batch within 256 vectors, the chain takes four draw calls a
     s.setPaletteFormat('mat4x3');
   }));
   const mask = () => page.evaluate(() => {
-    const canvas = document.querySelector('#view');
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const context = copy.getContext('2d');
-    context.drawImage(canvas, 0, 0);
-    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    const { data } = window.testCanvasRgba();
     const covered = [];
     for (let k = 0; k < data.length; k += 4) covered.push(Math.abs(data[k] - data[0]) + Math.abs(data[k + 1] - data[1]) + Math.abs(data[k + 2] - data[2]) > 24 ? 1 : 0);
     return covered;
@@ -221,12 +215,7 @@ test('the 240-bone tail at 256 vectors: every format drawn in batches and as a t
   await nextFrame(page);
   await screenshot(page, 'gpu-tail-batches-256');
   const colours = () => page.evaluate(() => {
-    const canvas = document.querySelector('#view');
-    const copy = document.createElement('canvas');
-    [copy.width, copy.height] = [canvas.width, canvas.height];
-    const context = copy.getContext('2d');
-    context.drawImage(canvas, 0, 0);
-    const { data } = context.getImageData(0, 0, copy.width, copy.height);
+    const { data } = window.testCanvasRgba();
     const seen = new Set();
     for (let k = 0; k < data.length; k += 4) seen.add(`${data[k] >> 4},${data[k + 1] >> 4},${data[k + 2] >> 4}`);
     return seen.size;

@@ -12,13 +12,7 @@ const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${quer
 
 /** The canvas' pixels, kept in the page under `name` for `changedBytes`. */
 const keepPicture = (page, name) => page.evaluate((key) => {
-  const canvas = document.querySelector('#view');
-  const copy = document.createElement('canvas');
-  copy.width = canvas.width;
-  copy.height = canvas.height;
-  const context = copy.getContext('2d');
-  context.drawImage(canvas, 0, 0);
-  window[key] = context.getImageData(0, 0, copy.width, copy.height).data;
+  window[key] = window.testCanvasRgba().data;
 }, name);
 
 /** Bytes that differ between two kept pictures. */
