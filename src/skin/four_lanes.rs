@@ -1,14 +1,14 @@
 //! Skinning four vertices at a time, one per SIMD lane.
 //!
-//! Each vertex's blend (four palette entries times four weights) is done as
-//! now, one 128-bit vector per matrix column or quaternion; the four
-//! vertices' blends are then transposed so that everything after them, the
-//! point and normal transforms, the cofactor's cross products and the
+//! Each vertex's blend (four palette entries times four weights) is done
+//! one 128-bit vector per matrix row, quaternion or scale/shear column; the
+//! four vertices' blends are then transposed so that everything after them,
+//! the point and normal transforms, the cofactor's cross products and the
 //! normalisation, works on four vertices per instruction with no shuffles
-//! (structure of arrays). This is what the fast loops in
-//! [`crate::skin::skinning`] run on all but the last `count mod 4` vertices.
-//! glam's `Vec4` is SSE2 natively and `simd128` in wasm, so this is plain
-//! safe code on both.
+//! (structure of arrays). The loops in [`crate::skin::skinning`] run every
+//! vertex through these kernels, the last `count mod 4` and a single vertex
+//! padded to four. glam's `Vec4` is SSE2 natively and `simd128` in wasm, so
+//! this is plain safe code on both.
 
 use glam::{BVec4A, Mat4, Vec3, Vec4};
 
