@@ -147,6 +147,17 @@ fn sqrt(v: Vec4) -> Vec4 {
     }
 }
 
+/// `blend` of each of four vertices' influences, in lane order.
+#[inline(always)]
+fn per_lane<T>(influences: &[VertexInfluences], blend: impl Fn(&VertexInfluences) -> T) -> [T; 4] {
+    [
+        blend(&influences[0]),
+        blend(&influences[1]),
+        blend(&influences[2]),
+        blend(&influences[3]),
+    ]
+}
+
 /// The first weight of each of four vertices: a vertex whose first weight
 /// is not positive has no influence and keeps its rest position.
 #[inline(always)]
@@ -215,12 +226,7 @@ fn lbs_rows(influences: &[VertexInfluences], palette: &[MatrixRows]) -> [Mat4; 3
     };
     // Blended into one array per lane, then transposed: writing each
     // blend into lane `k` of a vector would cost a masked insert apiece.
-    let lanes = [
-        blend(&influences[0]),
-        blend(&influences[1]),
-        blend(&influences[2]),
-        blend(&influences[3]),
-    ];
+    let lanes = per_lane(influences, blend);
     [0, 1, 2].map(|row| {
         Mat4::from_cols(lanes[0][row], lanes[1][row], lanes[2][row], lanes[3][row]).transpose()
     })
@@ -261,12 +267,7 @@ impl RigidLanes {
             }
             (real, dual)
         };
-        let lanes = [
-            blend(&influences[0]),
-            blend(&influences[1]),
-            blend(&influences[2]),
-            blend(&influences[3]),
-        ];
+        let lanes = per_lane(influences, blend);
         let (v, w) = Vec3x4::from_lanes(lanes.map(|(real, _)| real));
         let (d, d_w) = Vec3x4::from_lanes(lanes.map(|(_, dual)| dual));
         let length_squared = v.dot(v) + w * w;
@@ -358,12 +359,7 @@ pub(crate) fn dqs_scaled(
         }
         blend
     };
-    let lanes = [
-        blend(&influences[0]),
-        blend(&influences[1]),
-        blend(&influences[2]),
-        blend(&influences[3]),
-    ];
+    let lanes = per_lane(influences, blend);
     // Column `j` of the four blends `S`, one vertex per lane.
     let columns = [0, 1, 2]
         .map(|j| Vec3x4::from_lanes([lanes[0][j], lanes[1][j], lanes[2][j], lanes[3][j]]).0);
