@@ -9,7 +9,7 @@ use crate::skin::influences::{
     cap_influences, quantisation_report, quantised_influences, Fitting, QuantisationReport,
     VertexInfluences, MAX_INFLUENCES,
 };
-use crate::skin::skinning::{skin_dqs, skin_lbs};
+use crate::skin::skinning::{skin_dqs, skin_lbs_rows};
 use crate::weights::auto_weights::{AutoWeights, AutoWeightsReport};
 use crate::weights::paint::{
     dab_with, mirror_bones, mirror_vertices, vertex_neighbours, Brush, DabReport, PaintTarget,
@@ -86,7 +86,9 @@ impl Lab {
         );
         for (influences, out) in [(&stored, &mut exact), (&used, &mut approximate)] {
             match method {
-                SkinningMethod::Lbs => skin_lbs(mesh, influences, &self.palette, out, &mut normals),
+                SkinningMethod::Lbs => {
+                    skin_lbs_rows(mesh, influences, &self.lbs_palette, out, &mut normals)
+                }
                 SkinningMethod::Dqs => {
                     skin_dqs(mesh, influences, &self.dqs_palette, out, &mut normals)
                 }
@@ -273,7 +275,9 @@ impl Lab {
             (&rounded, &mut approximate),
         ] {
             match method {
-                SkinningMethod::Lbs => skin_lbs(mesh, influences, &self.palette, out, &mut normals),
+                SkinningMethod::Lbs => {
+                    skin_lbs_rows(mesh, influences, &self.lbs_palette, out, &mut normals)
+                }
                 SkinningMethod::Dqs => {
                     skin_dqs(mesh, influences, &self.dqs_palette, out, &mut normals)
                 }

@@ -495,7 +495,6 @@ impl Renderer {
             return Ok(());
         };
         let uniforms = MeshUniforms::new(gl, program);
-        let textured_location = unsafe { gl.get_uniform_location(program, "u_textured") };
         unsafe {
             gl.uniform_matrix_4_f32_slice(
                 uniforms.clip_from_model.as_ref(),
@@ -528,14 +527,14 @@ impl Renderer {
                     _ => LIT_FILL,
                 };
                 let textured = !colored && self.base_colour.bind(gl, lab.id(), program);
-                gl.uniform_1_f32(textured_location.as_ref(), if textured { 1.0 } else { 0.0 });
+                uniforms.set_textured(gl, textured);
                 uniforms.set(gl, fill, !settings.flat, colored, false, 0.0, 1.0);
                 gl.enable(glow::POLYGON_OFFSET_FILL);
                 gl.polygon_offset(1.0, 1.0);
                 gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(mesh.triangles));
                 gl.draw_elements(glow::TRIANGLES, mesh.triangle_count, glow::UNSIGNED_INT, 0);
                 gl.disable(glow::POLYGON_OFFSET_FILL);
-                gl.uniform_1_f32(textured_location.as_ref(), 0.0);
+                uniforms.set_textured(gl, false);
             }
             if overlays.wireframe {
                 uniforms.set(gl, WIRE, false, false, false, 0.0, 1.0);
@@ -909,6 +908,7 @@ struct MeshUniforms {
     vertex_color: Option<glow::UniformLocation>,
     round: Option<glow::UniformLocation>,
     toward_eye: Option<glow::UniformLocation>,
+    textured: Option<glow::UniformLocation>,
 }
 
 impl MeshUniforms {
@@ -923,6 +923,14 @@ impl MeshUniforms {
             vertex_color: get("u_vertex_color"),
             round: get("u_round"),
             toward_eye: get("u_toward_eye"),
+            textured: get("u_textured"),
+        }
+    }
+
+    /// Whether the fill samples the base colour texture (bound beforehand).
+    fn set_textured(&self, gl: &glow::Context, on: bool) {
+        unsafe {
+            gl.uniform_1_f32(self.textured.as_ref(), if on { 1.0 } else { 0.0 });
         }
     }
 

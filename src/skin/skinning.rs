@@ -1,7 +1,9 @@
 //! CPU skinning: the tested reference the GPU shader must match.
 //!
 //! Both jobs take the rest mesh, the per-vertex influences and a palette, and
-//! write into caller-owned buffers: no allocation per call.
+//! write into caller-owned buffers. [`skin_lbs_rows`] and [`skin_dqs`] do
+//! not allocate; [`skin_lbs`] first turns its palette into rows, which a
+//! caller skinning every frame keeps instead ([`lbs_palette`]).
 
 use glam::{Mat3, Mat4, Vec3, Vec4};
 
