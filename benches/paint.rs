@@ -39,17 +39,13 @@ fn grid_scene() -> SceneDoc {
         }
     }
     let bone = |parent: Option<u32>| BoneDoc {
-        name: String::new(),
-        parent,
-        origin: [0.0; 3],
         orientation: [
             0.0,
             0.0,
             -std::f32::consts::FRAC_1_SQRT_2,
             std::f32::consts::FRAC_1_SQRT_2,
         ],
-        length: 2.0,
-        limits: None,
+        ..BoneDoc::plain("", parent, [0.0; 3], 2.0)
     };
     let mut second = bone(Some(0));
     second.orientation = [0.0, 0.0, 0.0, 1.0];

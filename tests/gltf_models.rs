@@ -20,6 +20,7 @@ fn inverse_binds(text: &str) -> Vec<Mat4> {
 }
 
 /// The transform of the nodes above the skin's first joint, from the file.
+#[allow(dead_code)]
 fn armature_of(text: &str) -> Mat4 {
     let doc: Value = serde_json::from_str(text).unwrap();
     let nodes = doc["nodes"].as_array().unwrap();
@@ -55,58 +56,44 @@ fn armature_of(text: &str) -> Mat4 {
 }
 
 #[test]
-fn every_sample_model_loads_with_its_bind_frames() {
-    for (name, joints, vertices) in [
+fn every_sample_model_loads_with_its_inverse_bind_matrices() {
+    for (name, bones, vertices) in [
         ("SimpleSkin", 2, 10),
-        ("RiggedSimple", 2, 160),
-        ("RiggedFigure", 19, 370),
-        ("Fox", 24, 1728),
+        ("RiggedSimple", 4, 160),
+        ("RiggedFigure", 21, 370),
+        ("Fox", 25, 1728),
     ] {
         let text = common::model_text(name);
-        let mut lab = Lab::from_gltf(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(lab.bone_count(), joints, "{name}");
+        let lab = Lab::from_gltf(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        // Every joint, and every node a joint hangs from.
+        assert_eq!(lab.bone_count(), bones, "{name}");
         assert_eq!(lab.vertex_count(), vertices, "{name}");
-        // Joints are in parent-first order in these files, so bone j is joint j.
-        let scale = lab
-            .scene()
-            .mesh
-            .positions_model
-            .iter()
-            .fold(1.0_f32, |m, p| m.max(p.abs().max_element()));
-        // Each rest frame is the joint's bind frame IBM⁻¹ placed by the
-        // armature above the skeleton, turned about its origin so the bone
-        // points along +Y: IBM · W⁻¹ · R is a pure rotation.
-        let armature = armature_of(&text);
+        // Each joint keeps the file's inverse bind matrix exactly (scale
+        // and shear included), and its bone is found by the node's name.
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let skeleton = &lab.scene().skeleton;
         for (joint, inverse_bind) in inverse_binds(&text).iter().enumerate() {
-            let found = lab.scene().skeleton.model_from_bone_rest()[joint];
-            let turn = *inverse_bind * armature.inverse() * found;
-            let linear = glam::Mat3::from_mat4(turn);
-            assert!(
-                turn.w_axis.truncate().length() < 1e-4 * scale,
-                "{name} joint {joint}: same origin"
-            );
-            assert!(
-                (linear.transpose() * linear).abs_diff_eq(glam::Mat3::IDENTITY, 1e-4),
-                "{name} joint {joint}: a turn"
-            );
-            assert!(
-                (linear.determinant() - 1.0).abs() < 1e-4,
-                "{name} joint {joint}: no mirror"
-            );
-        }
-        // The file opens in its default pose; the bind pose is one reset away.
-        lab.reset_pose();
-        let rest = lab.scene().mesh.positions_model.clone();
-        for method in [SkinningMethod::Lbs, SkinningMethod::Dqs] {
-            let skinned = lab.skinned_positions(method);
-            let worst = skinned
+            let node = doc["skins"][0]["joints"][joint].as_u64().unwrap() as usize;
+            let node_name = doc["nodes"][node]["name"]
+                .as_str()
+                .map_or(format!("node {node}"), str::to_owned);
+            let bone = skeleton
+                .bones()
                 .iter()
-                .zip(&rest)
-                .map(|(a, b)| a.distance(*b))
-                .fold(0.0, f32::max);
+                .position(|b| b.name == node_name)
+                .unwrap_or_else(|| panic!("{name}: a bone for joint {joint}"));
+            assert_eq!(
+                skeleton.inverse_bind(bone),
+                Some(*inverse_bind),
+                "{name} joint {joint}"
+            );
+            // The drawn bone's frame is the joint's, turned: U⁻¹ · IBM maps
+            // the bind frame to the identity.
+            let unturned = skeleton.model_from_bone_bind()[bone]
+                * Mat4::from_quat(skeleton.bones()[bone].turn.inverse());
             assert!(
-                worst < 1e-4 * scale,
-                "{name}: the bind pose reproduces the mesh ({worst})"
+                (*inverse_bind * unturned).abs_diff_eq(Mat4::IDENTITY, 1e-4),
+                "{name} joint {joint}"
             );
         }
         assert!(
@@ -119,7 +106,7 @@ fn every_sample_model_loads_with_its_bind_frames() {
             "{name}: {} bones, {} vertices, lengths {:?}",
             lab.bone_count(),
             lab.vertex_count(),
-            &lab.scene().skeleton.lengths()[..joints.min(4)]
+            &lab.scene().skeleton.lengths()[..bones.min(4)]
         );
     }
 }
@@ -439,14 +426,23 @@ fn every_skinned_mesh_is_read_and_unknown_required_extensions_are_refused() {
         30,
         "every skinned mesh, every primitive"
     );
-    // Node 2 is the first skin's joint 1, a bone named after it.
-    let bone_of_node_2 = lab
-        .scene()
-        .skeleton
-        .bones()
+    // Node 2 is the first skin's joint 1, a bone named after it. The
+    // second skin binds it with the identity (it has no inverse bind
+    // matrices), not where the first skin does: its vertices follow a twin
+    // of that bone, a child that moves with it, bound as the second skin
+    // says.
+    let bones = lab.scene().skeleton.bones();
+    let bone_of_node_2 = bones.iter().position(|bone| bone.name == "node 2").unwrap();
+    let twin = bones
         .iter()
-        .position(|bone| bone.name == "joint 1")
-        .unwrap() as u16;
+        .position(|bone| bone.name == "node 2 (bind 2)")
+        .unwrap();
+    assert_eq!(bones[twin].parent, Some(bone_of_node_2 as u16));
+    assert_eq!(
+        lab.scene().skeleton.inverse_bind(twin),
+        Some(Mat4::IDENTITY)
+    );
+    let bone_of_node_2 = twin as u16;
     for v in 20..30 {
         assert_eq!(
             lab.influences(v).unwrap(),

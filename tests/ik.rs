@@ -26,6 +26,8 @@ fn chain(lengths: &[f32], first: Quat) -> Skeleton {
             origin_in_parent: Vec3::ZERO,
             orientation: if k == 0 { first } else { Quat::IDENTITY },
             length,
+            turn: Quat::IDENTITY,
+            rest_scale: Vec3::ONE,
         })
         .collect();
     Skeleton::new(bones).unwrap()

@@ -43,6 +43,8 @@ fn skeleton() -> impl Strategy<Value = Skeleton> {
                     origin_in_parent: origin,
                     orientation,
                     length,
+                    turn: glam::Quat::IDENTITY,
+                    rest_scale: glam::Vec3::ONE,
                 })
                 .collect();
             Skeleton::new(bones).unwrap()

@@ -3,20 +3,22 @@
 //! A channel is written as glTF writes a sampler: `times`, flat `values`
 //! (three per key for translation and scale, four for rotation; for
 //! `CUBICSPLINE` in-tangent, value and out-tangent per key) and the
-//! interpolation's glTF name. A scene read from glTF also carries its
-//! `rig` (the joints' constant transforms between bones), so its clips
-//! replay exactly; a scene whose clips drive the bones' own animations
-//! leaves `rig` out.
+//! interpolation's glTF name. Every channel drives a bone's animation
+//! `A_i`; the `rig` an earlier Skinlab wrote beside clips read from glTF is
+//! still read, and its clips converted.
 
 use glam::{Mat4, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::scene::{validate_bone_transform, PoseDoc, SceneError};
 use crate::rig::animation::{
-    Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target, WeightsChannel,
+    Animation, BindSpace, Channel, Clip, Interpolation, Target, WeightsChannel,
 };
 use crate::rig::path::{BezierPath, PathAnimation, Timing};
-use crate::rig::skeleton::{first_non_finite, Skeleton};
+use crate::rig::pose::BoneTransform;
+use crate::rig::skeleton::{
+    first_non_finite, own_from_child_frame, parent_tip_from_bone, Skeleton,
+};
 
 /// One clip as written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -207,57 +209,6 @@ fn weights_doc(channel: &WeightsChannel) -> ChannelDoc {
     }
 }
 
-/// The rig as written, or `None` when it is the skeleton's own.
-pub fn rig_doc(animation: &Animation, skeleton: &Skeleton) -> Option<RigDoc> {
-    let rig = &animation.rig;
-    if rig.parents.len() != skeleton.len() || rig.is_of_skeleton(skeleton) {
-        return None;
-    }
-    // `x + 0.0` writes −0 as 0, so that the same file read through
-    // different routes (some of which drop the sign of zero) saves alike.
-    let plain = |values: &mut [f32]| values.iter_mut().for_each(|v| *v += 0.0);
-    Some(RigDoc {
-        between: rig
-            .between
-            .iter()
-            .map(|m| {
-                let mut cols = m.to_cols_array();
-                plain(&mut cols);
-                cols
-            })
-            .collect(),
-        rest: rig
-            .rest
-            .iter()
-            .map(|local| {
-                let (mut r, mut t, mut s) = (
-                    local.rotation.to_array(),
-                    local.translation.to_array(),
-                    local.scale.to_array(),
-                );
-                plain(&mut r);
-                plain(&mut t);
-                plain(&mut s);
-                PoseDoc {
-                    rotation: Some(r),
-                    translation: Some(t),
-                    scale: Some(s),
-                }
-            })
-            .collect(),
-        turns: rig
-            .turns
-            .iter()
-            .map(|q| {
-                let mut q = q.to_array();
-                plain(&mut q);
-                q
-            })
-            .collect(),
-        fixed: rig.fixed.clone(),
-    })
-}
-
 /// The paths as written.
 pub fn path_docs(paths: &[PathAnimation]) -> Vec<PathDoc> {
     paths
@@ -277,9 +228,19 @@ pub fn path_docs(paths: &[PathAnimation]) -> Vec<PathDoc> {
         .collect()
 }
 
-fn validate_rig(doc: Option<&RigDoc>, skeleton: &Skeleton) -> Result<Rig, SceneError> {
+/// A `rig` written by an earlier Skinlab for a scene read from glTF: its
+/// clips drove each joint's local transform `L_j`, with the bone frame
+/// `R'_j = R'_p · U_p⁻¹ · B_j · L_j · U_j` on a skeleton of plain bones. Per
+/// bone that is the constant map of [`BindSpace`] with
+/// `P = (T(ℓ_p·Y) · T(o) · O)⁻¹ · U_p⁻¹ · B_j`, so the clips are converted
+/// into animations `A_j` once, and an undriven joint's rest `L_j` becomes a
+/// one-key channel. Returns one map per bone and the rest each clip holds.
+fn validate_rig(
+    doc: Option<&RigDoc>,
+    skeleton: &Skeleton,
+) -> Result<Option<Vec<(BindSpace, BoneTransform)>>, SceneError> {
     let Some(doc) = doc else {
-        return Ok(Rig::of_skeleton(skeleton));
+        return Ok(None);
     };
     let bones = skeleton.len();
     for (field, found) in [
@@ -296,16 +257,8 @@ fn validate_rig(doc: Option<&RigDoc>, skeleton: &Skeleton) -> Result<Rig, SceneE
             });
         }
     }
-    let mut rig = Rig::of_skeleton(skeleton);
+    let mut turns = Vec::with_capacity(bones);
     for bone in 0..bones {
-        check_finite(&format!("rig.between[{bone}]"), &doc.between[bone])?;
-        rig.between[bone] = Mat4::from_cols_array(&doc.between[bone]);
-        let rest = validate_bone_transform(&format!("rig.rest[{bone}]"), &doc.rest[bone])?;
-        rig.rest[bone] = LocalTransform {
-            translation: rest.translation,
-            rotation: rest.rotation,
-            scale: rest.scale,
-        };
         let turn = validate_bone_transform(
             &format!("rig.turns[{bone}]"),
             &PoseDoc {
@@ -313,10 +266,35 @@ fn validate_rig(doc: Option<&RigDoc>, skeleton: &Skeleton) -> Result<Rig, SceneE
                 ..PoseDoc::default()
             },
         )?;
-        rig.turns[bone] = turn.rotation;
-        rig.fixed[bone] = doc.fixed[bone];
+        turns.push(turn.rotation);
     }
-    Ok(rig)
+    let mut maps = Vec::with_capacity(bones);
+    for (index, bone) in skeleton.bones().iter().enumerate() {
+        check_finite(&format!("rig.between[{index}]"), &doc.between[index])?;
+        let rest = validate_bone_transform(&format!("rig.rest[{index}]"), &doc.rest[index])?;
+        let (parent_length, parent_turn) = bone.parent.map_or((0.0, Quat::IDENTITY), |p| {
+            let p = usize::from(p);
+            (skeleton.bones()[p].length, turns[p])
+        });
+        let unanimated = own_from_child_frame(parent_length) * parent_tip_from_bone(bone);
+        let left = unanimated.inverse()
+            * Mat4::from_quat(parent_turn.inverse())
+            * Mat4::from_cols_array(&doc.between[index]);
+        let (_, rotation, translation) = left.to_scale_rotation_translation();
+        let map = BindSpace {
+            left_rotation: rotation.normalize(),
+            left_translation: translation,
+            right_rotation: turns[index],
+            rest_scale: Vec3::ONE,
+        };
+        let rest = if doc.fixed[index] {
+            BoneTransform::IDENTITY
+        } else {
+            map.animation(&rest)
+        };
+        maps.push((map, rest));
+    }
+    Ok(Some(maps))
 }
 
 /// Checks what every channel shares: the interpolation's name, finite key
@@ -364,10 +342,13 @@ fn validate_keys(field: &str, doc: &ChannelDoc, width: usize) -> Result<Interpol
     Ok(interpolation)
 }
 
-fn validate_channel(field: &str, doc: &ChannelDoc, rig: &Rig) -> Result<Channel, SceneError> {
+fn validate_channel(
+    field: &str,
+    doc: &ChannelDoc,
+    bone_count: usize,
+) -> Result<Channel, SceneError> {
     let bone = doc.bone.map_or(usize::MAX, |b| b as usize);
-    let bone_count = rig.parents.len();
-    if bone >= bone_count || rig.fixed[bone] {
+    if bone >= bone_count {
         return Err(SceneError::BoneOutOfRange {
             field: format!("{field}.bone"),
             bone,
@@ -455,7 +436,8 @@ fn validate_weights(
     })
 }
 
-/// Validates the clips against the rig (`doc_rig`, or the skeleton's own).
+/// Validates the clips; a `rig` of an earlier Skinlab is converted (see
+/// `validate_rig`).
 pub fn validate_animation(
     clips: &[ClipDoc],
     doc_rig: Option<&RigDoc>,
@@ -463,6 +445,7 @@ pub fn validate_animation(
     morph_targets: usize,
 ) -> Result<Animation, SceneError> {
     let rig = validate_rig(doc_rig, skeleton)?;
+    let bone_count = skeleton.len();
     let clips = clips
         .iter()
         .enumerate()
@@ -480,14 +463,61 @@ pub fn validate_animation(
                     }
                     clip.weights = Some(validate_weights(&field, channel, morph_targets)?);
                 } else {
-                    clip.channels.push(validate_channel(&field, channel, &rig)?);
+                    let mut channel = validate_channel(&field, channel, bone_count)?;
+                    if let Some(maps) = &rig {
+                        maps[channel.bone].0.convert_channel(&mut channel);
+                    }
+                    clip.channels.push(channel);
                 }
+            }
+            if let Some(maps) = &rig {
+                hold_undriven_rest(&mut clip, maps);
             }
             clip.duration = clip.last_key_time();
             Ok(clip)
         })
         .collect::<Result<Vec<_>, SceneError>>()?;
-    Ok(Animation { rig, clips })
+    Ok(Animation { clips })
+}
+
+/// Gives every part of a bone the clip does not drive a one-key channel
+/// holding `rest`, where that is not the identity.
+fn hold_undriven_rest(clip: &mut Clip, maps: &[(BindSpace, BoneTransform)]) {
+    for (bone, (_, rest)) in maps.iter().enumerate() {
+        let parts = [
+            (
+                Target::Translation,
+                rest.translation.extend(0.0).to_array(),
+                rest.translation != Vec3::ZERO,
+            ),
+            (
+                Target::Rotation,
+                rest.rotation.to_array(),
+                !rest.rotation.abs_diff_eq(Quat::IDENTITY, 1e-7),
+            ),
+            (
+                Target::Scale,
+                rest.scale.extend(0.0).to_array(),
+                rest.scale != Vec3::ONE,
+            ),
+        ];
+        for (target, value, needed) in parts {
+            let driven = clip
+                .channels
+                .iter()
+                .any(|c| c.bone == bone && c.target == target);
+            if needed && !driven {
+                clip.channels.push(Channel {
+                    bone,
+                    target,
+                    times: vec![0.0],
+                    values: vec![value],
+                    tangents: Vec::new(),
+                    interpolation: Interpolation::Step,
+                });
+            }
+        }
+    }
 }
 
 /// Validates the paths.

@@ -99,6 +99,7 @@ impl MeshBuilder {
             animations: Vec::new(),
             rig: None,
             paths: Vec::new(),
+            meshes: Vec::new(),
         }
     }
 }
@@ -121,12 +122,8 @@ pub(super) fn bone_chain(prefix: &str, count: usize, length: f32) -> Vec<BoneDoc
 
 pub(super) fn bone(name: &str, parent: Option<u32>, orientation: Quat, length: f32) -> BoneDoc {
     BoneDoc {
-        name: name.to_owned(),
-        parent,
-        origin: [0.0; 3],
         orientation: orientation.to_array(),
-        length,
-        limits: None,
+        ..BoneDoc::plain(name, parent, [0.0; 3], length)
     }
 }
 

@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 use super::glb::write_glb;
 use super::gltf::GltfError;
 use super::scene::{BaseColour, Scene};
-use crate::rig::animation::{pose_from_frames, Animation, Interpolation, WeightsChannel};
+use crate::rig::animation::{Animation, Interpolation, WeightsChannel};
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::Skeleton;
 
@@ -125,17 +125,21 @@ fn base_colour_json(
     parts
 }
 
-/// A bone's node transform `(t, r, s)` in its parent's frame, for pose `A`.
+/// A bone's node transform `(t, r, s)` in its parent joint's frame, for
+/// pose `A`: the node is the joint (its frame `R'_i · U_i⁻¹`), so
+/// `t = U_p · (ℓ_p·Y + o + O · t_A)`, `r = U_p · O · q_A · U⁻¹` and
+/// `s = S ⊙ s_A` (for a lecture bone `U = I`, `S = 1`).
 fn node_trs(skeleton: &Skeleton, bone: usize, pose: &BoneTransform) -> (Vec3, Quat, Vec3) {
     let bones = skeleton.bones();
     let this = &bones[bone];
-    let parent_tip = this.parent.map_or(Vec3::ZERO, |parent| {
-        Vec3::Y * bones[usize::from(parent)].length
+    let (parent_tip, parent_turn) = this.parent.map_or((Vec3::ZERO, Quat::IDENTITY), |parent| {
+        let parent = &bones[usize::from(parent)];
+        (Vec3::Y * parent.length, parent.turn)
     });
     (
-        parent_tip + this.origin_in_parent + this.orientation * pose.translation,
-        (this.orientation * pose.rotation).normalize(),
-        pose.scale,
+        parent_turn * (parent_tip + this.origin_in_parent + this.orientation * pose.translation),
+        (parent_turn * this.orientation * pose.rotation * this.turn.inverse()).normalize(),
+        this.rest_scale * pose.scale,
     )
 }
 
@@ -204,7 +208,6 @@ fn animations(
     mesh_node: usize,
 ) -> Vec<Value> {
     let bone_count = skeleton.len();
-    let mut frames = vec![Mat4::IDENTITY; bone_count];
     let mut pose = vec![BoneTransform::IDENTITY; bone_count];
     let mut out = Vec::new();
     for (index, clip) in animation.clips.iter().enumerate() {
@@ -240,8 +243,7 @@ fn animations(
         // trs[bone][key]
         let mut trs = vec![Vec::with_capacity(times.len()); bone_count];
         for &time in &times {
-            animation.frames_at(index, time, &mut frames);
-            pose_from_frames(skeleton, &frames, &mut pose);
+            animation.pose_at(index, time, &mut pose);
             for (bone, keys) in trs.iter_mut().enumerate() {
                 keys.push(node_trs(skeleton, bone, &pose[bone]));
             }
@@ -325,7 +327,18 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
     // A joint that never moves, for vertices no bone moves.
     let unmoved = scene.influences.iter().any(|v| v.total_weight() <= 0.0);
     let mut joints: Vec<usize> = (0..bones.len()).collect();
-    let mut inverse_binds: Vec<Mat4> = skeleton.bone_from_model_rest().to_vec();
+    // IBM_i = U_i · bind_i: the node is the joint, not the turned bone.
+    let mut inverse_binds: Vec<Mat4> = skeleton
+        .bone_from_model_bind()
+        .iter()
+        .zip(bones)
+        .enumerate()
+        .map(|(index, (bind, bone))| {
+            skeleton
+                .inverse_bind(index)
+                .unwrap_or_else(|| Mat4::from_quat(bone.turn) * *bind)
+        })
+        .collect();
     let still_joint = bones.len();
     if unmoved {
         nodes.push(json!({"name": "unmoved"}));

@@ -7,7 +7,8 @@ use glam::{Quat, Vec3};
 use super::clips::clip_docs;
 use super::examples::{bone, MeshBuilder};
 use super::scene::{MorphDoc, SceneDoc};
-use crate::rig::animation::{Animation, Clip, Interpolation, LocalTransform};
+use crate::rig::animation::{Animation, Clip, Interpolation};
+use crate::rig::pose::BoneTransform;
 
 /// Columns and rows of the face grid.
 const COLUMNS: usize = 17;
@@ -137,14 +138,11 @@ fn say_mama(targets: usize) -> Vec<super::clips::ClipDoc> {
             *slot = weight;
         }
         clip.set_weights_key(time, &weights, Interpolation::Linear);
-        let opening = LocalTransform {
+        let opening = BoneTransform {
             translation: Vec3::new(0.0, jaw, 0.0),
-            ..LocalTransform::IDENTITY
+            ..BoneTransform::IDENTITY
         };
         clip.set_key(1, time, &opening, Interpolation::Linear);
     }
-    clip_docs(&Animation {
-        clips: vec![clip],
-        ..Animation::default()
-    })
+    clip_docs(&Animation { clips: vec![clip] })
 }

@@ -15,14 +15,17 @@ mod material;
 
 use std::collections::HashMap;
 
-use glam::{Mat3, Mat4, Quat, Vec3};
+use glam::{Mat4, Quat, Vec3};
 use serde::Deserialize;
 
-use crate::io::scene::{BoneDoc, MeshDoc, MorphDoc, Scene, SceneDoc, SceneError};
+use crate::io::scene::{
+    BoneDoc, MeshDoc, MeshPartDoc, MorphDoc, Scene, SceneDoc, SceneError, MAX_MESHES,
+};
 use crate::rig::animation::{
-    Animation, Channel, Clip, Interpolation, LocalTransform, Rig, Target, WeightsChannel,
+    Animation, BindSpace, Channel, Clip, Interpolation, Target, WeightsChannel,
 };
 use crate::rig::pose::BoneTransform;
+use crate::rig::skeleton::{SkeletonError, MAX_BONES};
 
 /// Why a glTF file could not be read.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -90,12 +93,6 @@ pub enum GltfError {
     /// A buffer's data URI is not valid base64.
     #[error("glTF: buffers[{0}]: the data URI is not valid base64")]
     Base64(usize),
-    /// The joint matrices are not rigid (a scaled or sheared bind pose).
-    #[error("glTF: joint {joint}'s bind matrix has scale or shear, which bones cannot express")]
-    NonRigidBind {
-        /// The joint, as an index into the skin's joint list.
-        joint: usize,
-    },
     /// The converted scene failed validation.
     #[error(transparent)]
     Scene(#[from] SceneError),
@@ -109,6 +106,9 @@ pub const MAX_FILE_BYTES: usize = 64 << 20;
 struct Document {
     #[serde(default)]
     nodes: Vec<Node>,
+    #[serde(default)]
+    scenes: Vec<SceneJson>,
+    scene: Option<usize>,
     #[serde(default)]
     meshes: Vec<MeshJson>,
     #[serde(default)]
@@ -134,6 +134,12 @@ struct Document {
 /// Extensions a file may require and still be read: quantized attributes
 /// are dequantized by [`Buffers::floats`].
 const SUPPORTED_EXTENSIONS: [&str; 1] = ["KHR_mesh_quantization"];
+
+#[derive(Deserialize)]
+struct SceneJson {
+    #[serde(default)]
+    nodes: Vec<usize>,
+}
 
 #[derive(Deserialize)]
 struct AnimationJson {
@@ -183,18 +189,18 @@ struct Node {
 
 impl Node {
     /// The node's local transform as `T · R · S` (a `matrix` decomposed).
-    fn local_transform(&self) -> LocalTransform {
+    fn local_transform(&self) -> BoneTransform {
         match self.matrix {
             Some(matrix) => {
                 let (scale, rotation, translation) =
                     Mat4::from_cols_array(&matrix).to_scale_rotation_translation();
-                LocalTransform {
+                BoneTransform {
                     translation,
                     rotation,
                     scale,
                 }
             }
-            None => LocalTransform {
+            None => BoneTransform {
                 translation: Vec3::from_array(self.translation.unwrap_or([0.0; 3])),
                 rotation: Quat::from_array(self.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0]))
                     .normalize(),
@@ -218,6 +224,8 @@ impl Node {
 
 #[derive(Deserialize)]
 struct MeshJson {
+    #[serde(default)]
+    name: Option<String>,
     primitives: Vec<Primitive>,
     /// Default morph weights.
     #[serde(default)]
@@ -601,76 +609,28 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     }
     let document: Document =
         serde_json::from_str(text).map_err(|e| GltfError::Json(e.to_string()))?;
-    if let Some(extension) = document
-        .extensions_required
-        .iter()
-        .find(|name| !SUPPORTED_EXTENSIONS.contains(&name.as_str()))
-    {
+    let mut not_drawn = Vec::new();
+    for extension in &document.extensions_required {
+        if SUPPORTED_EXTENSIONS.contains(&extension.as_str()) {
+            continue;
+        }
+        if is_appearance_only(extension) {
+            not_drawn.push(extension.clone());
+            continue;
+        }
         return Err(GltfError::Unsupported(format!(
             "the required extension {extension}"
         )));
     }
-    let buffers = Buffers::load(&document, resources)?;
-    let (_, skin_index) = document
-        .nodes
-        .iter()
-        .find_map(|node| Some((node.mesh?, node.skin?)))
-        .ok_or_else(|| GltfError::Missing("a node with both a mesh and a skin".to_owned()))?;
-    let skin = document
-        .skins
-        .get(skin_index)
-        .ok_or_else(|| GltfError::Missing(format!("skins[{skin_index}]")))?;
-    if skin.joints.is_empty() {
-        return Err(GltfError::Missing("the skin's joints".to_owned()));
-    }
-    if let Some(&node) = skin
-        .joints
-        .iter()
-        .find(|&&node| node >= document.nodes.len())
-    {
-        return Err(GltfError::Missing(format!(
-            "nodes[{node}], named as a joint"
+    if document.skins.len() > MAX_SKINS {
+        return Err(GltfError::Unsupported(format!(
+            "{} skins (at most {MAX_SKINS})",
+            document.skins.len()
         )));
     }
-
-    // Bind frames R_j = IBM_j⁻¹, which must be rigid.
-    let inverse_binds: Vec<Mat4> = match skin.inverse_bind_matrices {
-        Some(index) => buffers
-            .floats(&document, index, 16)?
-            .chunks_exact(16)
-            .map(Mat4::from_cols_slice)
-            .collect(),
-        None => vec![Mat4::IDENTITY; skin.joints.len()],
-    };
-    if inverse_binds.len() != skin.joints.len() {
-        return Err(GltfError::Missing(
-            "one inverse bind matrix per joint".to_owned(),
-        ));
-    }
-    for (joint, inverse_bind) in inverse_binds.iter().enumerate() {
-        let problem = if !inverse_bind.is_finite() {
-            Some("holds a number that is not finite")
-        } else if inverse_bind.determinant().abs() < 1e-12 {
-            Some("is not invertible")
-        } else {
-            None
-        };
-        if let Some(problem) = problem {
-            return Err(GltfError::BadInverseBind { joint, problem });
-        }
-    }
-    let model_from_joint: Vec<Mat4> = inverse_binds.iter().map(Mat4::inverse).collect();
-    for (joint, frame) in model_from_joint.iter().enumerate() {
-        let linear = Mat3::from_mat4(*frame);
-        let orthonormal = (linear.transpose() * linear).abs_diff_eq(Mat3::IDENTITY, 1e-3)
-            && linear.determinant() > 0.0;
-        if !orthonormal {
-            return Err(GltfError::NonRigidBind { joint });
-        }
-    }
-
-    // Each joint's parent joint: its nearest ancestor node that is a joint.
-    let mut node_parent = vec![None; document.nodes.len()];
+    let buffers = Buffers::load(&document, resources)?;
+    let node_count = document.nodes.len();
+    let mut node_parent = vec![None; node_count];
     for (index, node) in document.nodes.iter().enumerate() {
         for &child in &node.children {
             if let Some(slot) = node_parent.get_mut(child) {
@@ -681,332 +641,411 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     if let Some(node) = first_on_a_cycle(&node_parent) {
         return Err(GltfError::NodeCycle { node });
     }
-    let joint_of_node: HashMap<usize, usize> = skin
-        .joints
-        .iter()
-        .enumerate()
-        .map(|(j, &node)| (node, j))
-        .collect();
-    let parent_joint: Vec<Option<usize>> = skin
-        .joints
-        .iter()
-        .map(|&node| {
-            let mut current = node_parent.get(node).copied().flatten();
-            let mut steps = 0;
-            while let Some(ancestor) = current {
-                if let Some(&joint) = joint_of_node.get(&ancestor) {
-                    return Some(joint);
-                }
-                current = node_parent[ancestor];
-                steps += 1;
-                if steps > document.nodes.len() {
-                    break;
-                }
-            }
-            None
+    let globals = node_globals(&document, &node_parent);
+
+    // The meshes drawn: those of the default scene, as a viewer shows it.
+    let shown = shown_mesh_nodes(&document, &node_parent);
+    if shown.is_empty() {
+        return Err(GltfError::Missing("a node with a mesh".to_owned()));
+    }
+    // Every skin a shown mesh uses, checked once.
+    let mut skins: Vec<(usize, Vec<Mat4>)> = Vec::new();
+    for &node in &shown {
+        let Some(skin_index) = document.nodes[node].skin else {
+            continue;
+        };
+        if skins.iter().any(|(s, _)| *s == skin_index) {
+            continue;
+        }
+        skins.push((skin_index, inverse_binds(&document, &buffers, skin_index)?));
+    }
+    let is_joint: Vec<bool> = (0..node_count)
+        .map(|node| {
+            skins
+                .iter()
+                .any(|(s, _)| document.skins[*s].joints.contains(&node))
         })
         .collect();
-
-    // Order parent before child; several roots hang from one added root.
-    let synthetic_root = parent_joint
-        .iter()
-        .filter(|parent| parent.is_none())
-        .count()
-        > 1;
-    // The skeleton's place in the scene: the transform of the nodes above
-    // its root joint (often an "armature" turning a Z-up rig upright). It is
-    // applied to the mesh and the bind frames, so the model stands as in any
-    // glTF viewer; a non-uniform scale there is left out.
-    let armature = (0..skin.joints.len())
-        .find(|&joint| parent_joint[joint].is_none())
-        .and_then(|root| node_parent[skin.joints[root]])
-        .map_or(Mat4::IDENTITY, |parent| {
-            let mut global = Mat4::IDENTITY;
-            let mut current = Some(parent);
-            let mut steps = 0;
-            while let (Some(node), true) = (current, steps <= document.nodes.len()) {
-                global = document.nodes[node].local() * global;
-                current = node_parent[node];
-                steps += 1;
-            }
-            global
-        });
-    let (armature_scale, armature_rotation, _) = armature.to_scale_rotation_translation();
-    let armature = if (armature_scale - Vec3::splat(armature_scale.x))
-        .abs()
-        .max_element()
-        < 1e-3 * armature_scale.x.abs()
-        && armature_scale.x > 0.0
-    {
-        armature
-    } else {
-        Mat4::IDENTITY
-    };
-    let armature_turn = if armature == Mat4::IDENTITY {
-        Quat::IDENTITY
-    } else {
-        armature_rotation
-    };
-    let model_from_joint: Vec<Mat4> = model_from_joint
-        .iter()
-        .map(|frame| {
-            let origin = armature.transform_point3(frame.w_axis.truncate());
-            Mat4::from_rotation_translation(
-                armature_turn * Quat::from_mat3(&orthonormalize(Mat3::from_mat4(*frame))),
-                origin,
-            )
-        })
-        .collect();
-
-    // A stable topological order: the file's own order when it already
-    // lists parents first, as exporters do.
-    let mut order: Vec<usize> = Vec::with_capacity(skin.joints.len());
-    let mut placed = vec![false; skin.joints.len()];
-    loop {
-        let before = order.len();
-        for joint in 0..skin.joints.len() {
-            if !placed[joint] && parent_joint[joint].is_none_or(|parent| placed[parent]) {
-                placed[joint] = true;
-                order.push(joint);
+    let mut animated = vec![false; node_count];
+    for animation in &document.animations {
+        for channel in &animation.channels {
+            if let Some(slot) = channel.target.node.and_then(|n| animated.get_mut(n)) {
+                *slot |= channel.target.path != "weights";
             }
         }
-        if order.len() == before {
+    }
+
+    // The bones: every joint, every node a joint hangs from, and every
+    // mesh that moves rigidly (on a joint or an animated node).
+    let mut is_bone = is_joint.clone();
+    let mut rigid = vec![false; node_count];
+    for &node in &shown {
+        if document.nodes[node].skin.is_some() {
+            continue;
+        }
+        let mut current = Some(node);
+        while let Some(n) = current {
+            if is_joint[n] || animated[n] {
+                rigid[node] = true;
+                break;
+            }
+            current = node_parent[n];
+        }
+        is_bone[node] |= rigid[node];
+    }
+    for node in 0..node_count {
+        if is_bone[node] {
+            let mut current = node_parent[node];
+            while let Some(n) = current {
+                if is_bone[n] {
+                    break;
+                }
+                is_bone[n] = true;
+                current = node_parent[n];
+            }
+        }
+    }
+    // Parents first, in the file's own order where it already lists
+    // parents first, as exporters do.
+    let mut bone_nodes: Vec<usize> = Vec::new();
+    let mut placed = vec![false; node_count];
+    loop {
+        let before = bone_nodes.len();
+        for node in 0..node_count {
+            if is_bone[node] && !placed[node] && node_parent[node].is_none_or(|p| placed[p]) {
+                placed[node] = true;
+                bone_nodes.push(node);
+            }
+        }
+        if bone_nodes.len() == before {
             break;
         }
     }
-    if order.len() != skin.joints.len() {
-        return Err(GltfError::Unsupported(
-            "a joint hierarchy with a cycle".to_owned(),
-        ));
-    }
+    let roots = bone_nodes
+        .iter()
+        .filter(|&&n| node_parent[n].is_none())
+        .count();
+    let synthetic_root = roots != 1;
     let offset = usize::from(synthetic_root);
-    let mut bone_of_joint = vec![0; skin.joints.len()];
-    for (position, &joint) in order.iter().enumerate() {
-        bone_of_joint[joint] = position + offset;
+    let mut bone_of_node: HashMap<usize, usize> = HashMap::new();
+    for (position, &node) in bone_nodes.iter().enumerate() {
+        bone_of_node.insert(node, position + offset);
     }
-
-    // Bone frames in Skinlab's terms: lengths reach the first child along +Y.
-    let mut frames: Vec<Mat4> = Vec::new();
-    let mut parents: Vec<Option<usize>> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    if synthetic_root {
-        frames.push(Mat4::IDENTITY);
-        parents.push(None);
-        names.push("root".to_owned());
-    }
-    for &joint in &order {
-        frames.push(model_from_joint[joint]);
-        parents.push(
-            parent_joint[joint]
-                .map(|p| bone_of_joint[p])
-                .or(synthetic_root.then_some(0)),
-        );
-        let node = &document.nodes[skin.joints[joint]];
-        names.push(
-            node.name
-                .clone()
-                .unwrap_or_else(|| format!("joint {joint}")),
-        );
-    }
-    // Skinlab's bones point along +Y; glTF joints may point along any axis.
-    // Each bone frame is the joint frame turned (by a constant rotation) so
-    // that +Y reaches the first child joint, and its length is that
-    // distance. A leaf turns like its parent and is drawn half as long.
-    // Skinning is unchanged: M = R' · R⁻¹ is the identity at bind time
-    // whatever constant turn R carries.
-    let mut lengths = vec![0.0_f32; frames.len()];
-    let mut turns = vec![Quat::IDENTITY; frames.len()];
-    let mut first_children = vec![None; frames.len()];
-    for (child, parent) in parents.iter().enumerate().rev() {
-        if let Some(parent) = *parent {
-            first_children[parent] = Some(child);
-        }
-    }
-    for bone in 0..frames.len() {
-        let first_child = first_children[bone];
-        let toward_child = first_child
-            .map(|child| {
-                frames[bone]
-                    .inverse()
-                    .transform_point3(frames[child].transform_point3(Vec3::ZERO))
-            })
-            .filter(|offset| offset.length() > 1e-6);
-        match (toward_child, parents[bone]) {
-            (Some(offset), _) => {
-                turns[bone] = Quat::from_rotation_arc(Vec3::Y, offset.normalize());
-                lengths[bone] = offset.length();
-            }
-            (None, Some(parent)) if first_child.is_none() => {
-                turns[bone] = turns[parent];
-                lengths[bone] = 0.5 * lengths[parent];
-            }
-            _ => {}
-        }
-    }
-    for (frame, turn) in frames.iter_mut().zip(&turns) {
-        *frame *= Mat4::from_quat(*turn);
-    }
-    let bones = (0..frames.len())
-        .map(|bone| {
-            let parent_tip = match parents[bone] {
-                Some(parent) => frames[parent] * Mat4::from_translation(Vec3::Y * lengths[parent]),
-                None => Mat4::IDENTITY,
-            };
-            let local = parent_tip.inverse() * frames[bone];
-            let rotation = Quat::from_mat3(&orthonormalize(Mat3::from_mat4(local))).normalize();
-            BoneDoc {
-                name: names[bone].clone(),
-                parent: parents[bone].map(|p| p as u32),
-                origin: local.w_axis.truncate().to_array(),
-                orientation: rotation.to_array(),
-                length: lengths[bone],
-                limits: None,
-            }
+    if bone_nodes.len() + offset > MAX_BONES {
+        return Err(SceneError::Skeleton(SkeletonError::TooManyBones {
+            count: bone_nodes.len() + offset,
+            max: MAX_BONES,
         })
-        .collect();
+        .into());
+    }
 
-    // The mesh: every triangle primitive of every skinned mesh whose joints
-    // the first skin has, concatenated; each mesh's joint numbers are
-    // translated to the first skin's.
-    let mut skinned_meshes: Vec<(usize, Vec<Option<usize>>)> = Vec::new();
-    for node in &document.nodes {
-        let (Some(mesh_index), Some(other)) = (node.mesh, node.skin) else {
-            continue;
-        };
-        let Some(other) = document.skins.get(other) else {
-            continue;
-        };
-        let remap: Vec<Option<usize>> = other
-            .joints
-            .iter()
-            .map(|node| joint_of_node.get(node).copied())
-            .collect();
-        let known = remap.iter().all(Option::is_some);
-        let seen = skinned_meshes.iter().any(|(m, _)| *m == mesh_index);
-        if known && !seen {
-            skinned_meshes.push((mesh_index, remap));
+    // Each joint's local transform, and the turn U that points the drawn
+    // bone at its first child joint (a leaf keeps its parent's direction).
+    let locals: Vec<BoneTransform> = bone_nodes
+        .iter()
+        .map(|&n| document.nodes[n].local_transform())
+        .collect();
+    let bone_count = bone_nodes.len() + offset;
+    let mut parents: Vec<Option<usize>> = vec![None; bone_count];
+    let mut turns = vec![Quat::IDENTITY; bone_count];
+    let mut lengths = vec![0.0_f32; bone_count];
+    for (k, &node) in bone_nodes.iter().enumerate() {
+        parents[k + offset] = node_parent[node]
+            .and_then(|p| bone_of_node.get(&p).copied())
+            .or(synthetic_root.then_some(0));
+    }
+    let mut first_child = vec![None; bone_count];
+    for (k, &node) in bone_nodes.iter().enumerate().rev() {
+        let reaches = locals[k].translation.length() > 1e-6
+            && !(rigid[node] && !is_joint[node] && !animated[node]);
+        if let (Some(parent), true) = (parents[k + offset], reaches) {
+            first_child[parent] = Some(k);
         }
     }
-    let mut positions = Vec::new();
-    let mut indices = Vec::new();
-    let mut influences = Vec::new();
+    for (k, &node) in bone_nodes.iter().enumerate() {
+        let bone = k + offset;
+        let parent_turn = parents[bone].map_or(Quat::IDENTITY, |p| turns[p]);
+        if let Some(child) = first_child[bone] {
+            let toward = locals[child].translation;
+            turns[bone] = Quat::from_rotation_arc(Vec3::Y, toward.normalize());
+            lengths[bone] = toward.length();
+        } else if rigid[node] && !is_joint[node] {
+            // A rigid mesh's own node: drawn as a point.
+            turns[bone] = locals[k].rotation.inverse() * parent_turn;
+        } else if let Some(parent) = parents[bone] {
+            turns[bone] = (locals[k].rotation.inverse() * parent_turn).normalize();
+            lengths[bone] = 0.5 * lengths[parent];
+        }
+    }
+    let mut bones: Vec<BoneDoc> = Vec::with_capacity(bone_count);
+    if synthetic_root {
+        bones.push(BoneDoc::plain("root", None, [0.0; 3], 0.0));
+    }
+    for (k, &node) in bone_nodes.iter().enumerate() {
+        let bone = k + offset;
+        let (parent_turn, parent_length) =
+            parents[bone].map_or((Quat::IDENTITY, 0.0), |p| (turns[p], lengths[p]));
+        let local = &locals[k];
+        let origin = parent_turn.inverse() * local.translation - Vec3::Y * parent_length;
+        let orientation = (parent_turn.inverse() * local.rotation * turns[bone]).normalize();
+        bones.push(BoneDoc {
+            orientation: orientation.to_array(),
+            scale: (local.scale != Vec3::ONE).then(|| local.scale.to_array()),
+            turn: (turns[bone] != Quat::IDENTITY).then(|| turns[bone].to_array()),
+            ..BoneDoc::plain(
+                &document.nodes[node]
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("node {node}")),
+                parents[bone].map(|p| p as u32),
+                origin.to_array(),
+                lengths[bone],
+            )
+        })
+    }
+
+    // One palette entry per (joint, inverse bind): the first skin to bind a
+    // joint sets its bone's bind; another skin binding it elsewhere gets a
+    // twin bone that follows the joint exactly.
+    let mut binds: Vec<Vec<(Mat4, usize)>> = vec![Vec::new(); bone_count];
+    let mut entry_for = |bones: &mut Vec<BoneDoc>, bone: usize, inverse_bind: Mat4| -> usize {
+        let tolerance = 1e-5
+            * inverse_bind
+                .abs()
+                .to_cols_array()
+                .iter()
+                .fold(1.0_f32, |m, v| m.max(*v));
+        if let Some(&(_, entry)) = binds[bone]
+            .iter()
+            .find(|(m, _)| m.abs_diff_eq(inverse_bind, tolerance))
+        {
+            return entry;
+        }
+        if binds[bone].is_empty() {
+            bones[bone].inverse_bind = Some(inverse_bind.to_cols_array());
+            binds[bone].push((inverse_bind, bone));
+            return bone;
+        }
+        let turn = bones[bone].turn.map_or(Quat::IDENTITY, Quat::from_array);
+        let twin = bones.len();
+        bones.push(BoneDoc {
+            inverse_bind: Some((Mat4::from_quat(turn.inverse()) * inverse_bind).to_cols_array()),
+            ..BoneDoc::plain(
+                &format!("{} (bind {})", bones[bone].name, binds[bone].len() + 1),
+                Some(bone as u32),
+                [0.0, -bones[bone].length, 0.0],
+                0.0,
+            )
+        });
+        binds.push(Vec::new());
+        binds[bone].push((inverse_bind, twin));
+        twin
+    };
+
+    // The vertices, mesh after mesh.
+    let mut positions: Vec<f32> = Vec::new();
+    let mut indices: Vec<u32> = Vec::new();
+    let mut influences: Vec<Vec<(u32, f32)>> = Vec::new();
     let mut morph_offsets: Vec<(Vec<f32>, Option<Vec<f32>>)> = Vec::new();
     let mut colours = Vec::new();
-    let primitives = skinned_meshes.iter().flat_map(|(mesh_index, remap)| {
-        document
-            .meshes
-            .get(*mesh_index)
-            .into_iter()
-            .flat_map(|mesh| mesh.primitives.iter().enumerate())
-            .map(move |(primitive_index, primitive)| {
-                (*mesh_index, remap, primitive_index, primitive)
-            })
-    });
-    for (mesh_index, remap, primitive_index, primitive) in primitives {
-        if primitive.mode != 4 {
-            return Err(GltfError::Unsupported(format!(
-                "primitive {primitive_index}'s mode {} (only triangles)",
-                primitive.mode
-            )));
-        }
-        let attribute = |name: &str| {
-            primitive.attributes.get(name).copied().ok_or_else(|| {
-                GltfError::Missing(format!(
-                    "meshes[{mesh_index}].primitives[{primitive_index}].{name}"
-                ))
-            })
-        };
-        let base = (positions.len() / 3) as u32;
-        let points: Vec<f32> = buffers
-            .floats(&document, attribute("POSITION")?, 3)?
-            .chunks_exact(3)
-            .flat_map(|p| armature.transform_point3(Vec3::from_slice(p)).to_array())
-            .collect();
-        let count = points.len() / 3;
-        colours.push(material::PrimitiveColour {
-            material: primitive.material,
-            attributes: &primitive.attributes,
-            vertices: count,
+    let mut parts: Vec<MeshPartDoc> = Vec::new();
+    let morphed_mesh = shown
+        .iter()
+        .filter_map(|&n| document.nodes[n].mesh)
+        .find(|&m| {
+            document
+                .meshes
+                .get(m)
+                .is_some_and(|mesh| mesh.primitives.iter().any(|p| !p.targets.is_empty()))
         });
-        let joints = buffers.integers(&document, attribute("JOINTS_0")?, 4)?;
-        let weights = buffers.floats(&document, attribute("WEIGHTS_0")?, 4)?;
-        if joints.len() != count * 4 || weights.len() != count * 4 {
-            return Err(GltfError::Missing(format!(
-                "one JOINTS_0 and WEIGHTS_0 per vertex in primitive {primitive_index}"
-            )));
-        }
-        // Morph targets: this primitive's offsets go to target k; the
-        // targets of the first skinned mesh name the scene's targets.
-        for (k, target) in primitive.targets.iter().enumerate() {
-            if k >= morph_offsets.len() {
-                morph_offsets.push((vec![0.0; positions.len()], None));
+    for &node in &shown {
+        let this = &document.nodes[node];
+        let Some(mesh_index) = this.mesh else {
+            continue;
+        };
+        let mesh = document
+            .meshes
+            .get(mesh_index)
+            .ok_or_else(|| GltfError::Missing(format!("meshes[{mesh_index}]")))?;
+        // Skinned vertices stay in the skin's bind space; the others are
+        // placed where the node puts them at rest.
+        let skin = this
+            .skin
+            .and_then(|s| skins.iter().find(|(index, _)| *index == s));
+        let placement = if skin.is_some() {
+            Mat4::IDENTITY
+        } else {
+            globals[node]
+        };
+        let mirrored = placement.determinant() < 0.0;
+        let rigid_bone = (skin.is_none() && rigid[node]).then(|| bone_of_node[&node]);
+        let first_vertex = positions.len() / 3;
+        for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
+            if primitive.mode != 4 {
+                return Err(GltfError::Unsupported(format!(
+                    "meshes[{mesh_index}].primitives[{primitive_index}]'s mode {} (only triangles)",
+                    primitive.mode
+                )));
             }
-            let read = |name: &str| -> Result<Option<Vec<f32>>, GltfError> {
-                target
-                    .get(name)
-                    .map(|&index| {
-                        buffers.floats(&document, index, 3).map(|values| {
-                            values
-                                .chunks_exact(3)
-                                .flat_map(|d| {
-                                    armature.transform_vector3(Vec3::from_slice(d)).to_array()
-                                })
-                                .collect()
-                        })
-                    })
-                    .transpose()
+            let attribute = |name: &str| {
+                primitive.attributes.get(name).copied().ok_or_else(|| {
+                    GltfError::Missing(format!(
+                        "meshes[{mesh_index}].primitives[{primitive_index}].{name}"
+                    ))
+                })
             };
-            let (offsets, normals) = &mut morph_offsets[k];
-            offsets.resize(positions.len(), 0.0);
-            match read("POSITION")? {
-                Some(values) if values.len() == points.len() => offsets.extend(values),
-                _ => offsets.extend(std::iter::repeat_n(0.0, points.len())),
-            }
-            if let Some(values) = read("NORMAL")?.filter(|v| v.len() == points.len()) {
-                let normals = normals.get_or_insert_with(Vec::new);
-                normals.resize(positions.len(), 0.0);
-                normals.extend(values);
-            }
-        }
-        positions.extend_from_slice(&points);
-        for vertex in 0..count {
-            let mut pairs: Vec<(u32, f32)> = Vec::new();
-            for slot in 0..4 {
-                let weight = weights[vertex * 4 + slot];
-                if weight <= 0.0 {
-                    continue;
+            let base = (positions.len() / 3) as u32;
+            let points: Vec<f32> = buffers
+                .floats(&document, attribute("POSITION")?, 3)?
+                .chunks_exact(3)
+                .flat_map(|p| placement.transform_point3(Vec3::from_slice(p)).to_array())
+                .collect();
+            let count = points.len() / 3;
+            if base as usize + count > crate::io::scene::MAX_VERTICES {
+                return Err(SceneError::TooManyVertices {
+                    count: base as usize + count,
+                    max: crate::io::scene::MAX_VERTICES,
                 }
-                let joint = joints[vertex * 4 + slot] as usize;
-                let bone = *remap
-                    .get(joint)
-                    .copied()
-                    .flatten()
-                    .and_then(|joint| bone_of_joint.get(joint))
-                    .ok_or_else(|| {
-                        GltfError::Missing(format!(
-                            "joint {joint} named by vertex {vertex} of primitive {primitive_index}"
-                        ))
-                    })? as u32;
-                match pairs.iter_mut().find(|(b, _)| *b == bone) {
-                    Some(pair) => pair.1 += weight,
-                    None => pairs.push((bone, weight)),
+                .into());
+            }
+            colours.push(material::PrimitiveColour {
+                material: primitive.material,
+                attributes: &primitive.attributes,
+                vertices: count,
+            });
+            // Morph targets: this primitive's offsets go to target k.
+            if Some(mesh_index) == morphed_mesh || skin.is_some() || !primitive.targets.is_empty() {
+                for (k, target) in primitive.targets.iter().enumerate() {
+                    if k >= morph_offsets.len() {
+                        morph_offsets.push((vec![0.0; positions.len()], None));
+                    }
+                    let read = |name: &str| -> Result<Option<Vec<f32>>, GltfError> {
+                        target
+                            .get(name)
+                            .map(|&index| {
+                                buffers.floats(&document, index, 3).map(|values| {
+                                    values
+                                        .chunks_exact(3)
+                                        .flat_map(|d| {
+                                            placement
+                                                .transform_vector3(Vec3::from_slice(d))
+                                                .to_array()
+                                        })
+                                        .collect()
+                                })
+                            })
+                            .transpose()
+                    };
+                    let (offsets, normals) = &mut morph_offsets[k];
+                    offsets.resize(positions.len(), 0.0);
+                    match read("POSITION")? {
+                        Some(values) if values.len() == points.len() => offsets.extend(values),
+                        _ => offsets.extend(std::iter::repeat_n(0.0, points.len())),
+                    }
+                    if let Some(values) = read("NORMAL")?.filter(|v| v.len() == points.len()) {
+                        let normals = normals.get_or_insert_with(Vec::new);
+                        normals.resize(positions.len(), 0.0);
+                        normals.extend(values);
+                    }
                 }
             }
-            influences.push(pairs);
+            positions.extend_from_slice(&points);
+            match (skin, rigid_bone) {
+                (Some((skin_index, inverse_binds)), _) => {
+                    let joints_of_skin = &document.skins[*skin_index].joints;
+                    // Every joint of the skin is bound, weighted or not.
+                    for (joint_node, inverse_bind) in joints_of_skin.iter().zip(inverse_binds) {
+                        entry_for(&mut bones, bone_of_node[joint_node], *inverse_bind);
+                    }
+                    let mut per_vertex: Vec<Vec<(u32, f32)>> = vec![Vec::new(); count];
+                    for set in 0.. {
+                        let (Some(&joints), Some(&weights)) = (
+                            primitive.attributes.get(&format!("JOINTS_{set}")),
+                            primitive.attributes.get(&format!("WEIGHTS_{set}")),
+                        ) else {
+                            if set == 0 {
+                                attribute("JOINTS_0")?;
+                                attribute("WEIGHTS_0")?;
+                            }
+                            break;
+                        };
+                        let joints = buffers.integers(&document, joints, 4)?;
+                        let weights = buffers.floats(&document, weights, 4)?;
+                        if joints.len() != count * 4 || weights.len() != count * 4 {
+                            return Err(GltfError::Missing(format!(
+                                "one JOINTS_{set} and WEIGHTS_{set} per vertex in meshes[{mesh_index}].primitives[{primitive_index}]"
+                            )));
+                        }
+                        for (vertex, pairs) in per_vertex.iter_mut().enumerate() {
+                            for slot in 0..4 {
+                                let weight = weights[vertex * 4 + slot];
+                                if weight <= 0.0 {
+                                    continue;
+                                }
+                                let joint = joints[vertex * 4 + slot] as usize;
+                                let (Some(&joint_node), Some(inverse_bind)) =
+                                    (joints_of_skin.get(joint), inverse_binds.get(joint))
+                                else {
+                                    return Err(GltfError::Missing(format!(
+                                        "joint {joint} named by vertex {vertex} of meshes[{mesh_index}].primitives[{primitive_index}]"
+                                    )));
+                                };
+                                let bone =
+                                    entry_for(&mut bones, bone_of_node[&joint_node], *inverse_bind)
+                                        as u32;
+                                match pairs.iter_mut().find(|(b, _)| *b == bone) {
+                                    Some(pair) => pair.1 += weight,
+                                    None => pairs.push((bone, weight)),
+                                }
+                            }
+                        }
+                    }
+                    influences.extend(per_vertex);
+                }
+                (None, Some(bone)) => {
+                    let entry = entry_for(&mut bones, bone, globals[node].inverse());
+                    influences.extend(std::iter::repeat_n(vec![(entry as u32, 1.0)], count));
+                }
+                (None, None) => influences.extend(std::iter::repeat_n(Vec::new(), count)),
+            }
+            let mut triangle_indices = match primitive.indices {
+                Some(index) => buffers.integers(&document, index, 1)?,
+                None => (0..count as u32).collect(),
+            };
+            if mirrored {
+                for triangle in triangle_indices.chunks_exact_mut(3) {
+                    triangle.swap(1, 2);
+                }
+            }
+            indices.extend(triangle_indices.into_iter().map(|i| base + i));
         }
-        match primitive.indices {
-            Some(index) => indices.extend(
-                buffers
-                    .integers(&document, index, 1)?
-                    .into_iter()
-                    .map(|i| base + i),
-            ),
-            None => indices.extend((0..count as u32).map(|i| base + i)),
-        }
+        let vertex_count = positions.len() / 3 - first_vertex;
+        parts.push(MeshPartDoc {
+            name: this
+                .name
+                .clone()
+                .or_else(|| mesh.name.clone())
+                .unwrap_or_else(|| format!("mesh {mesh_index}")),
+            vertices: [first_vertex as u32, vertex_count as u32],
+            binding: match (skin, rigid_bone) {
+                (Some(_), _) => "skinned",
+                (None, Some(_)) => "rigid",
+                (None, None) => "static",
+            }
+            .to_owned(),
+            bone: rigid_bone.map(|b| b as u32),
+        });
     }
-    let first_mesh = skinned_meshes
-        .first()
-        .and_then(|(mesh, _)| document.meshes.get(*mesh));
+    if positions.is_empty() {
+        return Err(GltfError::Missing("a mesh with vertices".to_owned()));
+    }
+    if parts.len() > MAX_MESHES {
+        return Err(GltfError::Unsupported(format!(
+            "{} meshes (at most {MAX_MESHES})",
+            parts.len()
+        )));
+    }
+    let first_mesh = morphed_mesh.and_then(|mesh| document.meshes.get(mesh));
     let target_names = first_mesh
         .and_then(|mesh| mesh.extras.as_ref())
         .map(|extras| extras.target_names.clone())
@@ -1043,54 +1082,27 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         animations: Vec::new(),
         rig: None,
         paths: Vec::new(),
+        meshes: parts,
     };
     let mut scene = Scene::from_doc(&doc)?;
     scene.base_colour = material::base_colour(&document, &buffers, resources, &colours);
+    scene.not_drawn = not_drawn;
 
-    // The rig for the default pose and the clips, bone by bone.
-    let bone_count = frames.len();
-    let mut rig = Rig {
-        parents: parents.clone(),
-        between: vec![Mat4::IDENTITY; bone_count],
-        rest: vec![
-            LocalTransform {
-                translation: Vec3::ZERO,
-                rotation: Quat::IDENTITY,
-                scale: Vec3::ONE
-            };
-            bone_count
-        ],
-        turns: turns.clone(),
-        fixed: vec![false; bone_count],
-    };
-    if synthetic_root {
-        rig.fixed[0] = true;
-    }
-    for (joint, &node) in skin.joints.iter().enumerate() {
-        let bone = bone_of_joint[joint];
-        rig.rest[bone] = document.nodes[node].local_transform();
-        rig.between[bone] = match parent_joint[joint] {
-            // The root carries the armature above it, as the bind frames do.
-            None => armature,
-            Some(parent) => {
-                let parent_node = skin.joints[parent];
-                let mut between = Mat4::IDENTITY;
-                let mut current = node_parent[node];
-                let mut steps = 0;
-                while let (Some(ancestor), true) = (current, steps <= document.nodes.len()) {
-                    if ancestor == parent_node {
-                        break;
-                    }
-                    between = document.nodes[ancestor].local() * between;
-                    current = node_parent[ancestor];
-                    steps += 1;
-                }
-                between
-            }
-        };
-    }
+    // Clips: each joint channel converted once into the bone's animation.
+    let spaces: Vec<BindSpace> = scene
+        .skeleton
+        .bones()
+        .iter()
+        .map(|bone| {
+            let (length, turn) = bone.parent.map_or((0.0, Quat::IDENTITY), |p| {
+                let parent = &scene.skeleton.bones()[usize::from(p)];
+                (parent.length, parent.turn)
+            });
+            BindSpace::of_bone(bone, length, turn)
+        })
+        .collect();
     let morphed = MorphedMesh {
-        mesh: skinned_meshes.first().map(|(mesh, _)| *mesh),
+        mesh: morphed_mesh,
         targets: scene.morphs.len(),
     };
     let clips: Vec<Clip> = document
@@ -1103,26 +1115,146 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
                 &buffers,
                 animation,
                 index,
-                &joint_of_node,
-                &bone_of_joint,
+                &bone_of_node,
+                &spaces,
                 morphed,
             )
             .ok()
         })
         .filter(|clip| !clip.channels.is_empty() || clip.weights.is_some())
         .collect();
-    // The file's default pose (its nodes' own transforms) is the opening
-    // pose; the bind pose is a "Reset pose" away.
-    let mut frames = vec![Mat4::IDENTITY; bone_count];
-    rig.rest_frames(&mut frames);
-    crate::rig::animation::pose_from_frames(&scene.skeleton, &frames, &mut scene.pose);
-    for transform in &mut scene.pose {
-        if transform.abs_diff_eq(&BoneTransform::IDENTITY, 1e-5) {
-            *transform = BoneTransform::IDENTITY;
+    scene.animation = Animation { clips };
+    Ok(scene)
+}
+
+/// The most skins a file may have.
+pub const MAX_SKINS: usize = 1024;
+
+/// Required extensions that change only how a model looks (textures,
+/// materials, lights), never its geometry: the model loads without them.
+fn is_appearance_only(extension: &str) -> bool {
+    extension.starts_with("KHR_materials_")
+        || matches!(
+            extension,
+            "EXT_texture_webp"
+                | "EXT_texture_avif"
+                | "KHR_texture_basisu"
+                | "KHR_texture_transform"
+                | "KHR_lights_punctual"
+                | "KHR_materials_variants"
+        )
+}
+
+/// Skin `skin_index`'s inverse bind matrices (identity where the file has
+/// none), each finite and invertible; any affine matrix is allowed.
+fn inverse_binds(
+    document: &Document,
+    buffers: &Buffers,
+    skin_index: usize,
+) -> Result<Vec<Mat4>, GltfError> {
+    let skin = document
+        .skins
+        .get(skin_index)
+        .ok_or_else(|| GltfError::Missing(format!("skins[{skin_index}]")))?;
+    if skin.joints.is_empty() {
+        return Err(GltfError::Missing("the skin's joints".to_owned()));
+    }
+    if skin.joints.len() > MAX_BONES {
+        return Err(GltfError::Unsupported(format!(
+            "a skin of {} joints (at most {MAX_BONES})",
+            skin.joints.len()
+        )));
+    }
+    if let Some(&node) = skin
+        .joints
+        .iter()
+        .find(|&&node| node >= document.nodes.len())
+    {
+        return Err(GltfError::Missing(format!(
+            "nodes[{node}], named as a joint"
+        )));
+    }
+    let inverse_binds: Vec<Mat4> = match skin.inverse_bind_matrices {
+        Some(index) => buffers
+            .floats(document, index, 16)?
+            .chunks_exact(16)
+            .map(Mat4::from_cols_slice)
+            .collect(),
+        None => vec![Mat4::IDENTITY; skin.joints.len()],
+    };
+    if inverse_binds.len() != skin.joints.len() {
+        return Err(GltfError::Missing(
+            "one inverse bind matrix per joint".to_owned(),
+        ));
+    }
+    for (joint, inverse_bind) in inverse_binds.iter().enumerate() {
+        let problem = if !inverse_bind.is_finite() {
+            Some("holds a number that is not finite")
+        } else if inverse_bind.determinant().abs() < 1e-18 {
+            Some("is not invertible")
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            return Err(GltfError::BadInverseBind { joint, problem });
         }
     }
-    scene.animation = Animation { rig, clips };
-    Ok(scene)
+    Ok(inverse_binds)
+}
+
+/// Each node's global transform at rest, `G_n = G_parent · L_n`.
+fn node_globals(document: &Document, node_parent: &[Option<usize>]) -> Vec<Mat4> {
+    let mut globals: Vec<Option<Mat4>> = vec![None; document.nodes.len()];
+    let mut path = Vec::new();
+    for start in 0..document.nodes.len() {
+        let mut current = Some(start);
+        while let Some(node) = current {
+            if globals[node].is_some() {
+                break;
+            }
+            path.push(node);
+            current = node_parent[node];
+        }
+        while let Some(node) = path.pop() {
+            let parent = node_parent[node]
+                .and_then(|p| globals[p])
+                .unwrap_or(Mat4::IDENTITY);
+            globals[node] = Some(parent * document.nodes[node].local());
+        }
+    }
+    globals
+        .into_iter()
+        .map(|g| g.unwrap_or(Mat4::IDENTITY))
+        .collect()
+}
+
+/// The nodes with a mesh in the file's default scene (its `scene`, else
+/// its first), parents before children; every node with a mesh when the
+/// file has no scenes.
+fn shown_mesh_nodes(document: &Document, node_parent: &[Option<usize>]) -> Vec<usize> {
+    let roots: Vec<usize> = match document.scenes.get(document.scene.unwrap_or(0)) {
+        Some(scene) => scene.nodes.clone(),
+        None => (0..document.nodes.len())
+            .filter(|&n| node_parent[n].is_none())
+            .collect(),
+    };
+    let mut seen = vec![false; document.nodes.len()];
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = roots.into_iter().rev().collect();
+    while let Some(node) = stack.pop() {
+        let Some(slot) = seen.get_mut(node) else {
+            continue;
+        };
+        if std::mem::replace(slot, true) {
+            continue;
+        }
+        let this = &document.nodes[node];
+        if this.mesh.is_some() {
+            out.push(node);
+        }
+        stack.extend(this.children.iter().rev());
+    }
+    out
 }
 
 /// The mesh whose morph targets the scene holds, and how many.
@@ -1139,8 +1271,8 @@ fn read_clip(
     buffers: &Buffers,
     animation: &AnimationJson,
     index: usize,
-    joint_of_node: &HashMap<usize, usize>,
-    bone_of_joint: &[usize],
+    bone_of_node: &HashMap<usize, usize>,
+    spaces: &[BindSpace],
     morphed: MorphedMesh,
 ) -> Result<Clip, GltfError> {
     let mut channels = Vec::new();
@@ -1195,11 +1327,7 @@ fn read_clip(
             });
             continue;
         }
-        let Some(&joint) = channel
-            .target
-            .node
-            .and_then(|node| joint_of_node.get(&node))
-        else {
+        let Some(&bone) = channel.target.node.and_then(|node| bone_of_node.get(&node)) else {
             continue;
         };
         let (target, width) = match channel.target.path.as_str() {
@@ -1236,14 +1364,16 @@ fn read_clip(
             });
         }
         duration = duration.max(times[times.len() - 1]);
-        channels.push(Channel {
-            bone: bone_of_joint[joint],
+        let mut channel = Channel {
+            bone,
             target,
             times,
             values,
             tangents,
             interpolation,
-        });
+        };
+        spaces[bone].convert_channel(&mut channel);
+        channels.push(channel);
     }
     Ok(Clip {
         name: animation
@@ -1256,8 +1386,6 @@ fn read_clip(
     })
 }
 
-/// The rotation nearest to an almost-orthonormal `m` (Gram–Schmidt on its
-/// columns), so rounding in the file cannot skew a bone's orientation.
 /// A node that is its own ancestor, if the parent links have a loop; each
 /// node is walked once, so ten thousand nested nodes cost ten thousand
 /// steps.
@@ -1286,12 +1414,6 @@ fn first_on_a_cycle(node_parent: &[Option<usize>]) -> Option<usize> {
     None
 }
 
-fn orthonormalize(m: Mat3) -> Mat3 {
-    let x = m.x_axis.normalize_or(Vec3::X);
-    let y = (m.y_axis - x * x.dot(m.y_axis)).normalize_or(Vec3::Y);
-    Mat3::from_cols(x, y, x.cross(y))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1308,10 +1430,10 @@ mod tests {
     #[test]
     fn clear_errors_for_what_is_not_a_skinned_gltf() {
         assert!(matches!(scene_from_gltf("{"), Err(GltfError::Json(_))));
-        let no_skin = r#"{"asset": {"version": "2.0"}, "nodes": [{"mesh": 0}], "meshes": [{"primitives": []}]}"#;
+        let no_vertices = r#"{"asset": {"version": "2.0"}, "nodes": [{"mesh": 0}], "meshes": [{"primitives": []}]}"#;
         assert_eq!(
-            scene_from_gltf(no_skin).unwrap_err().to_string(),
-            "glTF: a node with both a mesh and a skin is missing"
+            scene_from_gltf(no_vertices).unwrap_err().to_string(),
+            "glTF: a mesh with vertices is missing"
         );
         let external = r#"{"buffers": [{"uri": "model.bin", "byteLength": 4}]}"#;
         assert_eq!(

@@ -10,7 +10,8 @@ use super::clips::{clip_docs, PathDoc};
 use super::examples::{bone, MeshBuilder};
 use super::limbs::strip_into;
 use super::scene::{BoneDoc, SceneDoc};
-use crate::rig::animation::{Animation, Clip, Interpolation, LocalTransform};
+use crate::rig::animation::{Animation, Clip, Interpolation};
+use crate::rig::pose::BoneTransform;
 
 /// A clip of rotations about Z (degrees) and translations, keyed smooth.
 struct ClipBuilder {
@@ -27,9 +28,9 @@ impl ClipBuilder {
     /// Keys `bone` at each `(time, degrees about Z)`.
     fn turns(mut self, bone: usize, keys: &[(f32, f32)]) -> Self {
         for &(time, degrees) in keys {
-            let local = LocalTransform {
+            let local = BoneTransform {
                 rotation: Quat::from_rotation_z(degrees.to_radians()),
-                ..LocalTransform::IDENTITY
+                ..BoneTransform::IDENTITY
             };
             self.clip
                 .set_key(bone, time, &local, Interpolation::CubicSpline);
@@ -40,9 +41,9 @@ impl ClipBuilder {
     /// Keys `bone` at each `(time, translation)` in its rest frame.
     fn moves(mut self, bone: usize, keys: &[(f32, Vec3)]) -> Self {
         for &(time, translation) in keys {
-            let local = LocalTransform {
+            let local = BoneTransform {
                 translation,
-                ..LocalTransform::IDENTITY
+                ..BoneTransform::IDENTITY
             };
             self.clip
                 .set_key(bone, time, &local, Interpolation::CubicSpline);
@@ -53,7 +54,6 @@ impl ClipBuilder {
     fn into_docs(self) -> Vec<super::clips::ClipDoc> {
         clip_docs(&Animation {
             clips: vec![self.clip],
-            ..Animation::default()
         })
     }
 }

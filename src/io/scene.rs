@@ -5,11 +5,11 @@
 //! the index of the first problem, and a scene is built only when everything
 //! is valid: nothing is partly loaded.
 
-use glam::{Quat, Vec3};
+use glam::{Mat4, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::clips::{
-    clip_docs, path_docs, rig_doc, validate_animation, validate_paths, ClipDoc, PathDoc, RigDoc,
+    clip_docs, path_docs, validate_animation, validate_paths, ClipDoc, PathDoc, RigDoc,
 };
 use crate::rig::animation::Animation;
 use crate::rig::limits::{JointLimit, LimitDoc, LimitError};
@@ -178,6 +178,84 @@ pub struct BoneDoc {
     /// The limit on its rotation, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<LimitDoc>,
+    /// A glTF joint's rest scale `S_i` along its own axes; `[1, 1, 1]`
+    /// when missing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<[f32; 3]>,
+    /// A glTF joint's turn `U_i` from its own axes to the drawn bone's,
+    /// `[x, y, z, w]`; the identity when missing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<[f32; 4]>,
+    /// A glTF joint's inverse bind matrix `IBM_i` (model space to the
+    /// joint's own axes), column-major; when missing the bone is bound
+    /// where it rests (`R_i⁻¹`).
+    #[serde(
+        default,
+        rename = "inverseBind",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub inverse_bind: Option<[f32; 16]>,
+}
+
+impl BoneDoc {
+    /// A lecture bone: origin, orientation and length, nothing else.
+    pub fn plain(name: &str, parent: Option<u32>, origin: [f32; 3], length: f32) -> Self {
+        Self {
+            name: name.to_owned(),
+            parent,
+            origin,
+            orientation: [0.0, 0.0, 0.0, 1.0],
+            length,
+            limits: None,
+            scale: None,
+            turn: None,
+            inverse_bind: None,
+        }
+    }
+}
+
+/// How one mesh of the scene follows the skeleton.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeshBinding {
+    /// By its vertices' influences (a glTF skin).
+    Skinned,
+    /// Rigidly, by one bone (a glTF mesh parented to a joint or to an
+    /// animated node).
+    Rigid {
+        /// The bone.
+        bone: usize,
+    },
+    /// Not at all: scenery.
+    Static,
+}
+
+/// One mesh of the scene: a range of the scene's vertices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshPart {
+    /// A label.
+    pub name: String,
+    /// Its first vertex.
+    pub first_vertex: usize,
+    /// Its number of vertices.
+    pub vertex_count: usize,
+    /// How it moves.
+    pub binding: MeshBinding,
+}
+
+/// A mesh as written in the scene JSON's `meshes`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshPartDoc {
+    /// A label.
+    #[serde(default)]
+    pub name: String,
+    /// First vertex and count.
+    pub vertices: [u32; 2],
+    /// `"skinned"`, `"rigid"` or `"static"`.
+    pub binding: String,
+    /// The bone of a rigid mesh.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bone: Option<u32>,
 }
 
 /// The mesh as written in the scene JSON: flat arrays.
@@ -239,6 +317,9 @@ pub struct SceneDoc {
     /// Bézier paths for bones to ride.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<PathDoc>,
+    /// The meshes the vertices belong to; missing for one skinned mesh.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub meshes: Vec<MeshPartDoc>,
 }
 
 /// A morph target as the scene JSON writes it.
@@ -281,6 +362,12 @@ pub struct Scene {
     /// A glTF file's base colour; `None` for scene JSON, which does not
     /// carry one (the page then draws its own skin colour).
     pub base_colour: Option<BaseColour>,
+    /// The meshes, each a range of vertices; one skinned mesh of every
+    /// vertex when the scene does not say.
+    pub meshes: Vec<MeshPart>,
+    /// What the file held that is not drawn (a texture format, a
+    /// material extension), said once on loading.
+    pub not_drawn: Vec<String>,
 }
 
 /// A material's base colour, as glTF defines it: a factor, times a texture
@@ -347,10 +434,17 @@ impl Scene {
                     origin_in_parent: Vec3::from_array(bone.origin),
                     orientation: Quat::from_array(bone.orientation),
                     length: bone.length,
+                    turn: bone.turn.map_or(Quat::IDENTITY, Quat::from_array),
+                    rest_scale: bone.scale.map_or(Vec3::ONE, Vec3::from_array),
                 })
             })
             .collect::<Result<Vec<_>, SceneError>>()?;
-        let skeleton = Skeleton::new(bones)?;
+        let binds = doc
+            .bones
+            .iter()
+            .map(|doc| doc.inverse_bind.map(|m| Mat4::from_cols_array(&m)))
+            .collect();
+        let skeleton = Skeleton::with_binds(bones, binds)?;
         let mesh = validate_mesh(&doc.mesh)?;
         let (influences, pruned_vertices) =
             validate_influences(&doc.influences, mesh.vertex_count(), skeleton.len())?;
@@ -374,7 +468,10 @@ impl Scene {
         let animation =
             validate_animation(&doc.animations, doc.rig.as_ref(), &skeleton, morphs.len())?;
         let paths = validate_paths(&doc.paths, skeleton.len())?;
+        let meshes = validate_meshes(&doc.meshes, mesh.vertex_count(), skeleton.len())?;
         Ok(Self {
+            meshes,
+            not_drawn: Vec::new(),
             animation,
             paths,
             skeleton,
@@ -398,13 +495,17 @@ impl Scene {
                 .bones()
                 .iter()
                 .zip(&self.limits)
-                .map(|(bone, limit)| BoneDoc {
+                .enumerate()
+                .map(|(index, (bone, limit))| BoneDoc {
                     name: bone.name.clone(),
                     parent: bone.parent.map(u32::from),
                     origin: bone.origin_in_parent.to_array(),
                     orientation: bone.orientation.to_array(),
                     length: bone.length,
                     limits: limit.as_ref().map(LimitDoc::from_limit),
+                    scale: (bone.rest_scale != Vec3::ONE).then(|| bone.rest_scale.to_array()),
+                    turn: (bone.turn != Quat::IDENTITY).then(|| bone.turn.to_array()),
+                    inverse_bind: self.skeleton.inverse_bind(index).map(|m| m.to_cols_array()),
                 })
                 .collect(),
             mesh: MeshDoc {
@@ -445,12 +546,9 @@ impl Scene {
                 self.morph_weights.clone()
             },
             animations: clip_docs(&self.animation),
-            rig: if self.animation.clips.is_empty() {
-                None
-            } else {
-                rig_doc(&self.animation, &self.skeleton)
-            },
+            rig: None,
             paths: path_docs(&self.paths),
+            meshes: mesh_part_docs(&self.meshes, self.mesh.vertex_count()),
         }
     }
 
@@ -460,6 +558,100 @@ impl Scene {
         // cannot fail.
         serde_json::to_string_pretty(&self.to_doc()).unwrap_or_default()
     }
+}
+
+/// The meshes as written; nothing for the one skinned mesh of every vertex.
+fn mesh_part_docs(meshes: &[MeshPart], vertices: usize) -> Vec<MeshPartDoc> {
+    if meshes.len() == 1
+        && meshes[0].binding == MeshBinding::Skinned
+        && meshes[0].vertex_count == vertices
+    {
+        return Vec::new();
+    }
+    meshes
+        .iter()
+        .map(|part| MeshPartDoc {
+            name: part.name.clone(),
+            vertices: [part.first_vertex as u32, part.vertex_count as u32],
+            binding: match part.binding {
+                MeshBinding::Skinned => "skinned",
+                MeshBinding::Rigid { .. } => "rigid",
+                MeshBinding::Static => "static",
+            }
+            .to_owned(),
+            bone: match part.binding {
+                MeshBinding::Rigid { bone } => Some(bone as u32),
+                _ => None,
+            },
+        })
+        .collect()
+}
+
+/// The most meshes a scene may hold.
+pub const MAX_MESHES: usize = 4096;
+
+/// Each mesh a range inside the vertices, a rigid one on a bone that
+/// exists; one skinned mesh of every vertex when none are written.
+fn validate_meshes(
+    docs: &[MeshPartDoc],
+    vertices: usize,
+    bones: usize,
+) -> Result<Vec<MeshPart>, SceneError> {
+    if docs.is_empty() {
+        return Ok(vec![MeshPart {
+            name: String::new(),
+            first_vertex: 0,
+            vertex_count: vertices,
+            binding: MeshBinding::Skinned,
+        }]);
+    }
+    if docs.len() > MAX_MESHES {
+        return Err(SceneError::WrongLength {
+            field: "meshes".to_owned(),
+            expected: format!("at most {MAX_MESHES}"),
+            found: docs.len(),
+        });
+    }
+    docs.iter()
+        .enumerate()
+        .map(|(index, doc)| {
+            let [first, count] = doc.vertices.map(|v| v as usize);
+            if first.checked_add(count).is_none_or(|end| end > vertices) {
+                return Err(SceneError::WrongLength {
+                    field: format!("meshes[{index}].vertices"),
+                    expected: format!("a range within the {vertices} vertices"),
+                    found: first.saturating_add(count),
+                });
+            }
+            let binding = match (doc.binding.as_str(), doc.bone) {
+                ("skinned", _) => MeshBinding::Skinned,
+                ("static", _) => MeshBinding::Static,
+                ("rigid", Some(bone)) if (bone as usize) < bones => MeshBinding::Rigid {
+                    bone: bone as usize,
+                },
+                ("rigid", bone) => {
+                    return Err(SceneError::BoneOutOfRange {
+                        field: format!("meshes[{index}].bone"),
+                        bone: bone.map_or(usize::MAX, |b| b as usize),
+                        bone_count: bones,
+                    })
+                }
+                (other, _) => {
+                    return Err(SceneError::UnknownName {
+                        field: format!("meshes[{index}].binding"),
+                        found: other.to_owned(),
+                        expected: "skinned, rigid or static".to_owned(),
+                    })
+                }
+            };
+            Ok(MeshPart {
+                name: doc.name.clone(),
+                first_vertex: first,
+                vertex_count: count,
+                binding,
+            })
+        })
+        .collect()
 }
 
 fn pose_doc(transform: &BoneTransform) -> PoseDoc {

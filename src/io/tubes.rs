@@ -11,7 +11,8 @@ use glam::{Quat, Vec3};
 use super::clips::clip_docs;
 use super::examples::{bone_chain, MeshBuilder};
 use super::scene::SceneDoc;
-use crate::rig::animation::{Animation, Clip, Interpolation, LocalTransform};
+use crate::rig::animation::{Animation, Clip, Interpolation};
+use crate::rig::pose::BoneTransform;
 
 /// One ring of a tube: its height, its radius and its vertices' weights.
 pub(super) struct Ring {
@@ -87,7 +88,6 @@ pub(super) fn tail() -> SceneDoc {
     let mut doc = mesh.into_doc(bone_chain("vertebra", TAIL_BONES, TAIL_BONE_LENGTH));
     doc.animations = clip_docs(&Animation {
         clips: vec![swish()],
-        ..Animation::default()
     });
     doc
 }
@@ -100,9 +100,9 @@ fn swish() -> Clip {
         for key in 0..=8 {
             let time = SWISH_SECONDS * key as f32 / 8.0;
             let phase = TAU * (time / SWISH_SECONDS - bone as f32 / SWISH_WAVELENGTH);
-            let local = LocalTransform {
+            let local = BoneTransform {
                 rotation: Quat::from_rotation_z(SWISH_DEGREES.to_radians() * phase.sin()),
-                ..LocalTransform::IDENTITY
+                ..BoneTransform::IDENTITY
             };
             clip.set_key(bone, time, &local, Interpolation::CubicSpline);
         }

@@ -4,11 +4,11 @@
 //! Every edit here is a plain change of the scene; the page takes a
 //! checkpoint first, so undo covers it like a drag.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 
 use super::{EditError, Lab};
 use crate::io::scene::SceneError;
-use crate::rig::animation::{pose_from_frames, Clip, Interpolation, LocalTransform};
+use crate::rig::animation::{Clip, Interpolation};
 use crate::rig::path::{ArcLengthTable, BezierPath, PathAnimation, Timing};
 use crate::rig::pose::BoneTransform;
 
@@ -49,17 +49,6 @@ impl Lab {
 
     fn keyable(&self, clip: usize, bone: usize) -> Result<usize, EditError> {
         self.check_bone(bone)?;
-        if self
-            .scene
-            .animation
-            .rig
-            .fixed
-            .get(bone)
-            .copied()
-            .unwrap_or(true)
-        {
-            return Err(EditError::NotKeyable { bone });
-        }
         self.clip_index(clip)
     }
 
@@ -74,10 +63,9 @@ impl Lab {
     pub fn set_animation_time(&mut self, clip: usize, time: f32) -> Result<(), EditError> {
         let time = finite("time", time)?;
         let clip = self.clip_index(clip)?;
-        let mut frames = vec![Mat4::IDENTITY; self.bone_count()];
-        self.scene.animation.frames_at(clip, time, &mut frames);
-        let mut pose = vec![BoneTransform::IDENTITY; self.bone_count()];
-        pose_from_frames(&self.scene.skeleton, &frames, &mut pose);
+        let mut pose = std::mem::take(&mut self.scene.pose);
+        pose.resize(self.bone_count(), BoneTransform::IDENTITY);
+        self.scene.animation.pose_at(clip, time, &mut pose);
         self.scene.pose = pose;
         if let Some(weights) = &self.scene.animation.clips[clip].weights {
             weights.sample(time, &mut self.scene.morph_weights);
@@ -138,9 +126,8 @@ impl Lab {
         self.scene.animation.clips.len() - 1
     }
 
-    /// Keys `bone` in `clip` at `time` with its current animation (its
-    /// joint's local transform, for a rig read from glTF); the bone's
-    /// channels then interpolate as `interpolation`.
+    /// Keys `bone` in `clip` at `time` with its current animation `A_i`;
+    /// the bone's channels then interpolate as `interpolation`.
     pub fn set_key(
         &mut self,
         clip: usize,
@@ -150,26 +137,7 @@ impl Lab {
     ) -> Result<(), EditError> {
         let clip = self.keyable(clip, bone)?;
         let time = finite("time", time)?.max(0.0);
-        let local = if self
-            .scene
-            .animation
-            .rig
-            .is_of_skeleton(&self.scene.skeleton)
-        {
-            let pose = self.scene.pose[bone];
-            LocalTransform {
-                translation: pose.translation,
-                rotation: pose.rotation,
-                scale: pose.scale,
-            }
-        } else {
-            let frames = self.model_from_bone_posed().to_vec();
-            self.scene
-                .animation
-                .rig
-                .local_from_frames(bone, &frames)
-                .ok_or(EditError::NotKeyable { bone })?
-        };
+        let local = self.scene.pose[bone];
         self.scene.animation.clips[clip].set_key(bone, time, &local, interpolation);
         self.changed();
         Ok(())
@@ -244,13 +212,11 @@ impl Lab {
         let samples = samples.clamp(2, 4096);
         let duration = self.scene.animation.clips[clip].duration;
         let bones = self.bone_count();
-        let mut frames = vec![Mat4::IDENTITY; bones];
         let mut pose = vec![BoneTransform::IDENTITY; bones];
         let mut rotations = Vec::with_capacity(samples);
         for k in 0..samples {
             let time = duration * k as f32 / (samples - 1) as f32;
-            self.scene.animation.frames_at(clip, time, &mut frames);
-            pose_from_frames(&self.scene.skeleton, &frames, &mut pose);
+            self.scene.animation.pose_at(clip, time, &mut pose);
             rotations.push(pose[bone].rotation);
         }
         let axis = rotations

@@ -72,9 +72,15 @@ impl Lab {
             fallback_normal,
         } = *goal;
         let bones = crate::rig::chain_ik::chain_bones(&self.scene.skeleton, tip, chain)?;
+        // In model space: a glTF joint's frame may carry scale.
+        let frames = self.model_from_bone_posed().to_vec();
         let length: f32 = bones
             .iter()
-            .map(|&bone| self.scene.skeleton.bones()[bone].length)
+            .map(|&bone| {
+                let frame = frames[bone];
+                let along = self.scene.skeleton.bones()[bone].length;
+                frame.transform_vector3(Vec3::new(0.0, along, 0.0)).length()
+            })
             .sum();
         let request = IkRequest {
             tip,
@@ -103,7 +109,8 @@ impl Lab {
     /// Bone `bone`'s frame before its own animation, `F = R'_i · A_i⁻¹`:
     /// the frame its limit is stated in, model space.
     pub(super) fn unanimated_frame(&mut self, bone: usize) -> Result<Mat4, EditError> {
-        let animation = self.bone_pose(bone)?.to_mat4();
+        let pose = self.bone_pose(bone)?;
+        let animation = self.scene.skeleton.bones()[bone].animated(&pose);
         Ok(self.model_from_bone_posed()[bone] * animation.inverse())
     }
 

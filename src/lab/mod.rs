@@ -217,7 +217,7 @@ impl Lab {
     /// frame without its own animation, the frame a drag rotates in.
     pub fn model_from_bone_unanimated(&mut self, bone: usize) -> Result<Mat4, EditError> {
         self.check_bone(bone)?;
-        let animation = self.scene.pose[bone].to_mat4();
+        let animation = self.scene.skeleton.bones()[bone].animated(&self.scene.pose[bone]);
         Ok(self.model_from_bone_posed()[bone] * animation.inverse())
     }
 
@@ -391,16 +391,16 @@ impl Lab {
         let unanimated_lower = solution.model_from_upper
             * crate::rig::skeleton::own_from_child_frame(bones[upper].length)
             * crate::rig::skeleton::parent_tip_from_bone(&bones[bone]);
-        let to_transform = |animation: Mat4| {
-            let (scale, rotation, translation) = animation.to_scale_rotation_translation();
-            BoneTransform {
-                translation,
-                rotation: rotation.normalize(),
-                scale,
-            }
+        let to_transform = |bone: usize, animated: Mat4| {
+            bones[bone]
+                .animation_from(animated)
+                .unwrap_or(BoneTransform::IDENTITY)
         };
-        let upper_pose = to_transform(unanimated_upper.inverse() * solution.model_from_upper);
-        let lower_pose = to_transform(unanimated_lower.inverse() * solution.model_from_lower);
+        let upper_pose = to_transform(
+            upper,
+            unanimated_upper.inverse() * solution.model_from_upper,
+        );
+        let lower_pose = to_transform(bone, unanimated_lower.inverse() * solution.model_from_lower);
         for (index, pose) in [(upper, upper_pose), (bone, lower_pose)] {
             let doc = PoseDoc {
                 rotation: Some(pose.rotation.to_array()),

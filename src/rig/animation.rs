@@ -2,18 +2,14 @@
 //! translation, rotation and scale keys, sampled at a time and turned into a
 //! pose.
 //!
-//! A clip moves joints the way a scene graph does: each joint's global
-//! transform is `G_j(t) = G_parent(t) · B_j · L_j(t)`, with `L_j(t)` its
-//! animated local transform and `B_j` the constant transforms between it and
-//! its parent joint. Skinlab's bones point along +Y, so bone `j`'s posed
-//! frame is `R'_j(t) = G_j(t) · U_j` with `U_j` the constant turn that made
-//! it point there. [`pose_from_frames`] then finds the animations `A_j` that
-//! reproduce those frames.
+//! A channel drives part of a bone's animation `A_i` directly; a glTF clip,
+//! which drives a joint's local transform, is converted key by key when the
+//! file is read ([`BindSpace`]).
 
 use glam::{Mat4, Quat, Vec3};
 
 use crate::rig::pose::BoneTransform;
-use crate::rig::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};
+use crate::rig::skeleton::{own_from_child_frame, parent_tip_from_bone, Bone, Skeleton};
 
 /// Which part of a joint's local transform a channel drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,211 +192,155 @@ pub struct Clip {
     pub weights: Option<WeightsChannel>,
 }
 
-/// A joint's local transform, `T · R · S`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LocalTransform {
-    /// Translation.
-    pub translation: Vec3,
-    /// Rotation.
-    pub rotation: Quat,
-    /// Scale.
-    pub scale: Vec3,
-}
-
-impl LocalTransform {
-    /// No translation, rotation or scale.
-    pub const IDENTITY: Self = Self {
-        translation: Vec3::ZERO,
-        rotation: Quat::IDENTITY,
-        scale: Vec3::ONE,
-    };
-
-    /// Whether each part is within `tolerance` of `other`'s (`q` and `−q`
-    /// being the same turn).
-    pub fn abs_diff_eq(&self, other: &Self, tolerance: f32) -> bool {
-        self.translation.abs_diff_eq(other.translation, tolerance)
-            && (self.rotation.abs_diff_eq(other.rotation, tolerance)
-                || self.rotation.abs_diff_eq(-other.rotation, tolerance))
-            && self.scale.abs_diff_eq(other.scale, tolerance)
-    }
-
-    /// `T · R · S`.
-    pub fn to_mat4(&self) -> Mat4 {
-        Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.translation)
-    }
-}
-
-/// What it takes to pose a skeleton from clips: per bone, parent before
-/// child as the skeleton orders them.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Rig {
-    /// The parent bone that moves this one, `None` for a root.
-    pub parents: Vec<Option<usize>>,
-    /// `B_j`: the constant transform between the parent joint (or the model
-    /// origin) and this joint.
-    pub between: Vec<Mat4>,
-    /// The joint's local transform where no channel drives it.
-    pub rest: Vec<LocalTransform>,
-    /// `U_j`: the constant turn from the joint's frame to the bone's.
-    pub turns: Vec<Quat>,
-    /// Bones with no joint behind them (an added common root): fixed at
-    /// the identity.
-    pub fixed: Vec<bool>,
-}
-
-/// A rig and its clips.
+/// The clips of a scene. A channel's values are the bone's animation
+/// `A_i` (translation, rotation, scale about its rest), for a bone written
+/// as a bone and for a glTF joint alike: a glTF clip, which drives the
+/// joint's local transform `L_j`, is turned into that form once, when the
+/// file is read (see [`BindSpace`]), so playing a clip writes the pose
+/// directly and nothing is taken apart per frame.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Animation {
-    /// How joints map onto bones.
-    pub rig: Rig,
     /// The clips.
     pub clips: Vec<Clip>,
 }
 
 impl Animation {
-    /// A rig over the skeleton's own bones, with no clips yet.
-    pub fn of_skeleton(skeleton: &Skeleton) -> Self {
-        Self {
-            rig: Rig::of_skeleton(skeleton),
-            clips: Vec::new(),
-        }
-    }
-
-    /// `R'_j(t) = G_j(t) · U_j` for every bone, for `clip` at `time`.
+    /// The pose of clip `clip` at `time`: each driven part of `A_i` from its
+    /// channel, every other part at rest (identity).
     ///
     /// # Panics
     ///
-    /// If `clip` is out of range or `out` does not have one entry per bone.
-    pub fn frames_at(&self, clip: usize, time: f32, out: &mut [Mat4]) {
-        let rig = &self.rig;
-        assert_eq!(out.len(), rig.parents.len(), "one frame per bone");
-        let mut locals = rig.rest.clone();
+    /// If `clip` is out of range.
+    pub fn pose_at(&self, clip: usize, time: f32, pose: &mut [BoneTransform]) {
+        pose.fill(BoneTransform::IDENTITY);
         for channel in &self.clips[clip].channels {
+            let Some(transform) = pose.get_mut(channel.bone) else {
+                continue;
+            };
             let value = channel.sample(time);
-            let local = &mut locals[channel.bone];
             match channel.target {
-                Target::Translation => local.translation = Vec3::new(value[0], value[1], value[2]),
-                Target::Rotation => local.rotation = Quat::from_array(value).normalize(),
-                Target::Scale => local.scale = Vec3::new(value[0], value[1], value[2]),
+                Target::Translation => {
+                    transform.translation = Vec3::new(value[0], value[1], value[2]);
+                }
+                Target::Rotation => transform.rotation = Quat::from_array(value).normalize(),
+                Target::Scale => transform.scale = Vec3::new(value[0], value[1], value[2]),
             }
         }
-        rig.frames(&locals, out);
     }
 }
 
-impl Rig {
-    /// The rig whose joints are the bones themselves: `B_j = E_p · K_j`
-    /// (the parent's tip, then the bone's origin and orientation), `U_j = I`
-    /// and rest `L_j = I`, so that `G_j = G_p · B_j · A_j = R'_j` and a
-    /// channel's value is the bone's own animation `A_j`.
-    pub fn of_skeleton(skeleton: &Skeleton) -> Self {
-        let bones = skeleton.bones();
-        let between = bones
-            .iter()
-            .map(|bone| {
-                let parent_tip = bone.parent.map_or(Mat4::IDENTITY, |parent| {
-                    own_from_child_frame(bones[usize::from(parent)].length)
-                });
-                parent_tip * parent_tip_from_bone(bone)
-            })
-            .collect();
+/// The constant map from a glTF joint's local transform `L = T(t)·R(r)·S(s)`
+/// to the bone's animation `A`, for a bone with turn `U`, parent turn `U_p`,
+/// parent length `ℓ_p`, origin `o`, orientation `O` and rest scale `S`:
+/// from `T(ℓ_p·Y + o) · O · T(t_A) · R(q_A) · U⁻¹ · S(S ⊙ s_A) · U =
+/// U_p⁻¹ · T(t) · R(r) · S(s) · U`,
+///
+/// ```text
+/// t_A = P · t,   q_A = rot(P) · r · U,   s_A = s ⊘ S,
+/// P = (T(ℓ_p·Y + o) · O)⁻¹ · U_p⁻¹ (rigid)
+/// ```
+///
+/// Each map is affine in `t` and `s` and a constant left and right product
+/// for `r`, so it commutes with linear, spherical and Hermite
+/// interpolation: a clip converted key by key plays exactly as the file's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BindSpace {
+    /// `P`'s rotation.
+    pub left_rotation: Quat,
+    /// `P`'s translation.
+    pub left_translation: Vec3,
+    /// `U`.
+    pub right_rotation: Quat,
+    /// `S`, the rest scale.
+    pub rest_scale: Vec3,
+}
+
+impl BindSpace {
+    /// The map for `bone` of `skeleton`, whose parent's turn is
+    /// `parent_turn` (identity for a root).
+    pub fn of_bone(bone: &Bone, parent_length: f32, parent_turn: Quat) -> Self {
+        let unanimated = own_from_child_frame(parent_length) * parent_tip_from_bone(bone);
+        let left = unanimated.inverse() * Mat4::from_quat(parent_turn.inverse());
+        let (_, rotation, translation) = left.to_scale_rotation_translation();
         Self {
-            parents: bones.iter().map(|b| b.parent.map(usize::from)).collect(),
-            between,
-            rest: vec![LocalTransform::IDENTITY; bones.len()],
-            turns: vec![Quat::IDENTITY; bones.len()],
-            fixed: vec![false; bones.len()],
+            left_rotation: rotation.normalize(),
+            left_translation: translation,
+            right_rotation: bone.turn,
+            rest_scale: bone.rest_scale,
         }
     }
 
-    /// Whether this rig is [`Rig::of_skeleton`]'s for `skeleton` (within
-    /// `1e-6`), so that a scene file need not spell it out.
-    pub fn is_of_skeleton(&self, skeleton: &Skeleton) -> bool {
-        let own = Self::of_skeleton(skeleton);
-        self.parents == own.parents
-            && self.fixed == own.fixed
-            && self
-                .between
-                .iter()
-                .zip(&own.between)
-                .all(|(a, b)| a.abs_diff_eq(*b, 1e-6))
-            && self
-                .turns
-                .iter()
-                .all(|q| q.abs_diff_eq(Quat::IDENTITY, 1e-6))
-            && self
-                .rest
-                .iter()
-                .all(|l| l.abs_diff_eq(&LocalTransform::IDENTITY, 1e-6))
+    /// `A` for the joint-local translation, rotation and scale `local`.
+    pub fn animation(&self, local: &BoneTransform) -> BoneTransform {
+        BoneTransform {
+            translation: self.translation(local.translation),
+            rotation: self.rotation(local.rotation),
+            scale: self.scale(local.scale),
+        }
     }
 
-    /// Joint `bone`'s local transform that puts the bones at
-    /// `model_from_bone_posed`: from `R'_j = G_p · B_j · L_j · U_j` with
-    /// `G_p = R'_p · U_p⁻¹` (the identity for a root),
-    /// `L_j = B_j⁻¹ · U_p · R'_p⁻¹ · R'_j · U_j⁻¹`. `None` for a fixed bone,
-    /// which has no joint, or a frame that does not decompose.
-    pub fn local_from_frames(
-        &self,
-        bone: usize,
-        model_from_bone_posed: &[Mat4],
-    ) -> Option<LocalTransform> {
-        if self.fixed[bone] {
-            return None;
-        }
-        let model_from_parent_joint = match self.parents[bone] {
-            Some(parent) => {
-                model_from_bone_posed[parent] * Mat4::from_quat(self.turns[parent].inverse())
+    /// `t_A = P · t`.
+    pub fn translation(&self, t: Vec3) -> Vec3 {
+        self.left_rotation * t + self.left_translation
+    }
+
+    /// A translation tangent: `P`'s linear part only.
+    pub fn translation_tangent(&self, dt: Vec3) -> Vec3 {
+        self.left_rotation * dt
+    }
+
+    /// `q_A = rot(P) · r · U` (a linear map of the four numbers, so it
+    /// serves for tangents too).
+    pub fn rotation(&self, r: Quat) -> Quat {
+        self.left_rotation * r * self.right_rotation
+    }
+
+    /// `s_A = s ⊘ S` (linear, so it serves for tangents too).
+    pub fn scale(&self, s: Vec3) -> Vec3 {
+        s / self.rest_scale
+    }
+
+    /// Converts a channel of joint-local keys (values and tangents) into
+    /// keys of `A`, in place.
+    pub fn convert_channel(&self, channel: &mut Channel) {
+        let convert = |value: [f32; 4], tangent: bool| -> [f32; 4] {
+            let v = Vec3::new(value[0], value[1], value[2]);
+            match channel.target {
+                Target::Rotation => self.rotation(Quat::from_array(value)).to_array(),
+                Target::Translation if tangent => {
+                    self.translation_tangent(v).extend(0.0).to_array()
+                }
+                Target::Translation => self.translation(v).extend(0.0).to_array(),
+                Target::Scale => self.scale(v).extend(0.0).to_array(),
             }
-            None => Mat4::IDENTITY,
         };
-        let local = (model_from_parent_joint * self.between[bone]).inverse()
-            * model_from_bone_posed[bone]
-            * Mat4::from_quat(self.turns[bone].inverse());
-        let (scale, rotation, translation) = local.to_scale_rotation_translation();
-        (scale.is_finite() && rotation.is_finite() && translation.is_finite()).then(|| {
-            LocalTransform {
-                translation,
-                rotation: rotation.normalize(),
-                scale,
-            }
-        })
-    }
-
-    /// `R'_j = G_j · U_j` for every bone, given each joint's local
-    /// transform: `G_j = G_parent · B_j · L_j`.
-    ///
-    /// # Panics
-    ///
-    /// If `locals` or `out` do not have one entry per bone.
-    pub fn frames(&self, locals: &[LocalTransform], out: &mut [Mat4]) {
-        assert_eq!(out.len(), self.parents.len(), "one frame per bone");
-        assert_eq!(locals.len(), self.parents.len(), "one local per bone");
-        // Global joint transforms first, then each bone's turn.
-        let mut globals = vec![Mat4::IDENTITY; out.len()];
-        for bone in 0..out.len() {
-            if self.fixed[bone] {
-                continue;
-            }
-            let parent = self.parents[bone].map_or(Mat4::IDENTITY, |p| globals[p]);
-            globals[bone] = parent * self.between[bone] * locals[bone].to_mat4();
+        for value in &mut channel.values {
+            *value = convert(*value, false);
         }
-        for (bone, frame) in out.iter_mut().enumerate() {
-            *frame = globals[bone] * Mat4::from_quat(self.turns[bone]);
+        for pair in &mut channel.tangents {
+            *pair = [convert(pair[0], true), convert(pair[1], true)];
         }
     }
 
-    /// The frames of the joints' own node transforms: a glTF file's default
-    /// pose.
-    pub fn rest_frames(&self, out: &mut [Mat4]) {
-        self.frames(&self.rest, out);
+    /// The joint-local transform for the animation `animation`: the inverse
+    /// map, for writing glTF.
+    pub fn local(&self, animation: &BoneTransform) -> BoneTransform {
+        let inverse_left = self.left_rotation.inverse();
+        BoneTransform {
+            translation: inverse_left * (animation.translation - self.left_translation),
+            rotation: (inverse_left * animation.rotation * self.right_rotation.inverse())
+                .normalize(),
+            scale: animation.scale * self.rest_scale,
+        }
     }
 }
 
 /// The pose that puts every bone's own frame at `model_from_bone_posed`:
 /// `A_i = F_i⁻¹ · R'_i` with `F_i = C'_p(i) · T(origin_i) · O_i` built on the
-/// parent's target frame. Exact for frames reachable by a pose; scale that
-/// is not along the bone's own axes is approximated by the nearest
-/// axis-aligned scale.
+/// parent's target frame ([`Bone::animation_from`] for a joint with scale
+/// or a turn). Exact for frames reachable by a pose; scale that is not
+/// along the bone's own axes is approximated by the nearest axis-aligned
+/// scale.
 ///
 /// # Panics
 ///
@@ -426,18 +366,9 @@ pub fn pose_from_frames(
             None => Mat4::IDENTITY,
         };
         let unanimated = model_from_parent_tip * parent_tip_from_bone(bone);
-        let animation = unanimated.inverse() * model_from_bone_posed[index];
-        let (scale, rotation, translation) = animation.to_scale_rotation_translation();
-        let finite = scale.is_finite() && rotation.is_finite() && translation.is_finite();
-        pose[index] = if finite {
-            BoneTransform {
-                translation,
-                rotation: rotation.normalize(),
-                scale,
-            }
-        } else {
-            BoneTransform::IDENTITY
-        };
+        pose[index] = bone
+            .animation_from(unanimated.inverse() * model_from_bone_posed[index])
+            .unwrap_or(BoneTransform::IDENTITY);
     }
 }
 

@@ -299,7 +299,11 @@ pub fn solve_chain(
             let mut before = error(&chain);
             let mut stalled = false;
             let mut finishing = false;
-            let reach: f32 = bones.iter().map(|&b| skeleton.bones()[b].length).sum();
+            // Model-space lengths: a joint's frame may carry scale.
+            let reach: f32 = bones
+                .iter()
+                .map(|&b| chain.end(b).distance(chain.origin(b)))
+                .sum();
             // Out of reach the sweeps' answer (the chain straight toward the
             // target) is the right one; least squares would only crawl
             // along the singular, stretched-out chain.

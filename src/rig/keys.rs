@@ -13,7 +13,8 @@
 
 use glam::Quat;
 
-use crate::rig::animation::{Channel, Clip, Interpolation, LocalTransform, Target, WeightsChannel};
+use crate::rig::animation::{Channel, Clip, Interpolation, Target, WeightsChannel};
+use crate::rig::pose::BoneTransform;
 
 /// Two key times closer than this (seconds) are the same key.
 pub const SAME_KEY_SECONDS: f32 = 1e-4;
@@ -177,7 +178,7 @@ impl Clip {
         &mut self,
         bone: usize,
         time: f32,
-        local: &LocalTransform,
+        local: &BoneTransform,
         interpolation: Interpolation,
     ) {
         for target in TARGETS {
@@ -330,10 +331,10 @@ mod tests {
 
     use super::*;
 
-    fn turned(angle: f32) -> LocalTransform {
-        LocalTransform {
+    fn turned(angle: f32) -> BoneTransform {
+        BoneTransform {
             rotation: Quat::from_rotation_z(angle),
-            ..LocalTransform::IDENTITY
+            ..BoneTransform::IDENTITY
         }
     }
 
@@ -395,9 +396,9 @@ mod tests {
     fn smooth_keys_get_catmull_rom_tangents() {
         let mut clip = clip();
         for (time, x) in [(0.0, 0.0), (1.0, 1.0), (3.0, 5.0)] {
-            let local = LocalTransform {
+            let local = BoneTransform {
                 translation: Vec3::new(x, 0.0, 0.0),
-                ..LocalTransform::IDENTITY
+                ..BoneTransform::IDENTITY
             };
             clip.set_key(0, time, &local, Interpolation::CubicSpline);
         }
@@ -425,9 +426,9 @@ mod tests {
     fn rotation_keys_take_the_short_way() {
         let mut clip = clip();
         clip.set_key(0, 0.0, &turned(0.1), Interpolation::Linear);
-        let flipped = LocalTransform {
+        let flipped = BoneTransform {
             rotation: -Quat::from_rotation_z(0.5),
-            ..LocalTransform::IDENTITY
+            ..BoneTransform::IDENTITY
         };
         clip.set_key(0, 1.0, &flipped, Interpolation::Linear);
         let rotation = clip

@@ -71,7 +71,9 @@ pub fn pose_to_model(
 
 /// Computes the skinning palette `M_i = R'_i · R_i⁻¹`: the matrix that takes
 /// a model-space rest point of bone `i` to its posed model-space position
-/// (exactly `I` for a bone whose posed frame is its rest frame).
+/// (exactly `I` for a bone whose posed frame is its rest frame). For a
+/// glTF joint `R_i⁻¹` is its bind, `U_i⁻¹ · IBM_i`, so that
+/// `M_j = model_from_joint_j · IBM_j` as glTF defines it.
 ///
 /// # Panics
 ///
@@ -87,10 +89,12 @@ pub fn skinning_palette(skeleton: &Skeleton, model_from_bone_posed: &[Mat4], pal
         let posed = model_from_bone_posed[bone];
         // A bone still in its rest frame gets exactly I, not R · R⁻¹ with
         // its rounding: its vertices stay bit for bit where they were.
-        *entry = if posed == skeleton.model_from_bone_rest()[bone] {
+        *entry = if posed == skeleton.model_from_bone_rest()[bone]
+            && !skeleton.is_bound_elsewhere(bone)
+        {
             Mat4::IDENTITY
         } else {
-            posed * skeleton.bone_from_model_rest()[bone]
+            posed * skeleton.bone_from_model_bind()[bone]
         };
     }
 }
@@ -125,8 +129,10 @@ pub fn three_steps(
     bone: usize,
     point_model: Vec3,
 ) -> ThreeSteps {
-    let in_bone_rest = skeleton.bone_from_model_rest()[bone].transform_point3(point_model);
-    let in_bone_animated = pose[bone].to_mat4().transform_point3(in_bone_rest);
+    let in_bone_rest = skeleton.bone_from_model_bind()[bone].transform_point3(point_model);
+    let in_bone_animated = skeleton.bones()[bone]
+        .animated(&pose[bone])
+        .transform_point3(in_bone_rest);
     let definition = &skeleton.bones()[bone];
     let model_from_parent_tip = match definition.parent {
         Some(parent) => {
@@ -154,12 +160,14 @@ mod tests {
         let bones = lengths
             .iter()
             .enumerate()
-            .map(|(i, &length)| Bone {
-                name: format!("bone {}", i + 1),
-                parent: i.checked_sub(1).map(|p| p as u16),
-                origin_in_parent: Vec3::ZERO,
-                orientation: Quat::IDENTITY,
-                length,
+            .map(|(i, &length)| {
+                Bone::new(
+                    &format!("bone {}", i + 1),
+                    i.checked_sub(1).map(|p| p as u16),
+                    Vec3::ZERO,
+                    Quat::IDENTITY,
+                    length,
+                )
             })
             .collect();
         Skeleton::new(bones).unwrap()
@@ -218,7 +226,7 @@ mod tests {
         let steps = three_steps(&skeleton, &pose, &posed, 1, point);
         assert!(steps.in_bone_rest.abs_diff_eq(Vec3::Y, 1e-6));
         assert!(steps.in_model_posed.abs_diff_eq(expected, 1e-6));
-        let applied_twice = (posed[1] * pose[1].to_mat4() * skeleton.bone_from_model_rest()[1])
+        let applied_twice = (posed[1] * pose[1].to_mat4() * skeleton.bone_from_model_bind()[1])
             .transform_point3(point);
         assert!(
             !applied_twice.abs_diff_eq(expected, 1e-2),

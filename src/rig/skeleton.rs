@@ -5,8 +5,17 @@
 //! frame** (green in the seed's figure), which turns about the origin, and the
 //! **frame it hands to its children** (red), the own frame moved `length`
 //! along +Y, so a child starts at its parent's tip.
+//!
+//! The same struct is a glTF joint (one joint model for every scene): a
+//! joint may carry a rest scale `S_i` along its own axes and a constant turn
+//! `U_i` from its own axes to the drawn bone's (so that +Y reaches its
+//! first child), and its skin may bind it with any affine inverse bind
+//! matrix. For a bone written as a bone, `S_i = 1`, `U_i = I` and the bind
+//! is `R_i⁻¹`, and every formula below reduces to the lecture's.
 
 use glam::{Mat4, Quat, Vec3};
+
+use crate::rig::pose::BoneTransform;
 
 /// Why a list of bones is not a skeleton. Each variant names the bone or
 /// field at fault; the scene error wraps these unchanged.
@@ -67,6 +76,18 @@ pub enum SkeletonError {
         /// The field, e.g. `bones[2].orientation`.
         field: String,
     },
+    /// A rest scale with a zero component.
+    #[error("bones[{bone}].scale: a zero scale cannot be undone")]
+    ZeroScale {
+        /// The bone.
+        bone: usize,
+    },
+    /// An inverse bind matrix that cannot be inverted.
+    #[error("bones[{bone}].inverseBind: the matrix is not invertible")]
+    SingularBind {
+        /// The bone.
+        bone: usize,
+    },
     /// A number is NaN or infinite.
     #[error("{field}: {value} is not a finite number")]
     NonFinite {
@@ -93,6 +114,79 @@ pub struct Bone {
     /// Distance from origin to tip along the bone's own +Y; where its
     /// children's frame starts.
     pub length: f32,
+    /// `U_i`: the turn from the joint's own axes to the bone's drawn axes
+    /// (identity for a bone authored as a bone). Its rest scale and any
+    /// scale of its pose act along the joint's own axes.
+    pub turn: Quat,
+    /// `S_i`: the joint's rest scale along its own axes; the pose's scale
+    /// multiplies it. `(1, 1, 1)` for a bone authored as a bone.
+    pub rest_scale: Vec3,
+}
+
+impl Bone {
+    /// A bone as the lecture writes one: no rest scale, no turn.
+    pub fn new(
+        name: &str,
+        parent: Option<u16>,
+        origin: Vec3,
+        orientation: Quat,
+        length: f32,
+    ) -> Self {
+        Self {
+            name: name.to_owned(),
+            parent,
+            origin_in_parent: origin,
+            orientation,
+            length,
+            turn: Quat::IDENTITY,
+            rest_scale: Vec3::ONE,
+        }
+    }
+
+    /// Whether this is a lecture bone: no rest scale and no turn, so that
+    /// its animation is exactly the matrix `A_i`.
+    pub fn is_plain(&self) -> bool {
+        self.turn == Quat::IDENTITY && self.rest_scale == Vec3::ONE
+    }
+
+    /// The animated part of the bone's frame, right of `T(origin_i) · O_i`:
+    /// `A_i = T(t) · Rot(q) · S(s)` for a lecture bone, and
+    /// `T(t) · Rot(q) · U⁻¹ · S(S_i ⊙ s) · U` for a joint with a rest scale
+    /// or a turn (scale along the joint's own axes, as glTF has it).
+    pub fn animated(&self, animation: &BoneTransform) -> Mat4 {
+        if self.is_plain() {
+            return animation.to_mat4();
+        }
+        Mat4::from_rotation_translation(animation.rotation, animation.translation)
+            * Mat4::from_quat(self.turn.inverse())
+            * Mat4::from_scale(self.rest_scale * animation.scale)
+            * Mat4::from_quat(self.turn)
+    }
+
+    /// The animation whose [`Bone::animated`] matrix is `animated` (as
+    /// near as translation, rotation and scale along the joint's axes can
+    /// come): the inverse of [`Bone::animated`]. `None` when it does not
+    /// decompose.
+    pub fn animation_from(&self, animated: Mat4) -> Option<BoneTransform> {
+        let unturned = if self.is_plain() {
+            animated
+        } else {
+            animated * Mat4::from_quat(self.turn.inverse())
+        };
+        let (scale, rotation, translation) = unturned.to_scale_rotation_translation();
+        let (rotation, scale) = if self.is_plain() {
+            (rotation, scale)
+        } else {
+            // `Rot(q) · U⁻¹ · S` decomposes as a rotation `q · U⁻¹` and `S`.
+            (rotation * self.turn, scale / self.rest_scale)
+        };
+        let finite = scale.is_finite() && rotation.is_finite() && translation.is_finite();
+        finite.then(|| BoneTransform {
+            translation,
+            rotation: rotation.normalize(),
+            scale,
+        })
+    }
 }
 
 /// A validated skeleton: bones ordered parent before child, with the rest
@@ -101,7 +195,11 @@ pub struct Bone {
 pub struct Skeleton {
     bones: Vec<Bone>,
     model_from_bone_rest: Vec<Mat4>,
-    bone_from_model_rest: Vec<Mat4>,
+    bone_from_model_bind: Vec<Mat4>,
+    model_from_bone_bind: Vec<Mat4>,
+    /// The inverse bind matrices as given (glTF's `IBM_i`, model space to
+    /// the joint's own axes); `None` for a bone bound where it rests.
+    inverse_binds: Vec<Option<Mat4>>,
 }
 
 /// The most bones a skeleton may have: joint indices travel to the GPU as
@@ -109,13 +207,31 @@ pub struct Skeleton {
 pub const MAX_BONES: usize = u16::MAX as usize;
 
 impl Skeleton {
-    /// Validates `bones` and precomputes the rest frames.
+    /// Validates `bones` and precomputes the rest frames; each bone is
+    /// bound where it rests (`bind_i = R_i⁻¹`).
     ///
     /// Refuses an empty list, a parent that does not exist, a parent listed
     /// after its child, a cycle, a second root, a non-finite number, a zero
     /// orientation and a negative length. A non-unit orientation is
     /// normalised.
-    pub fn new(mut bones: Vec<Bone>) -> Result<Self, SkeletonError> {
+    pub fn new(bones: Vec<Bone>) -> Result<Self, SkeletonError> {
+        let count = bones.len();
+        Self::with_binds(bones, vec![None; count])
+    }
+
+    /// As [`Skeleton::new`], with bone `i` bound by the inverse bind matrix
+    /// `inverse_binds[i]` where given (glTF's `IBM_i`: any invertible affine
+    /// matrix, scale and shear allowed), so `bone_from_model_bind_i =
+    /// U_i⁻¹ · IBM_i`. A bone left `None` is bound where it rests, `R_i⁻¹`.
+    ///
+    /// # Panics
+    ///
+    /// If `binds` does not have one entry per bone.
+    pub fn with_binds(
+        mut bones: Vec<Bone>,
+        inverse_binds: Vec<Option<Mat4>>,
+    ) -> Result<Self, SkeletonError> {
+        assert_eq!(inverse_binds.len(), bones.len(), "one bind per bone");
         if bones.is_empty() {
             return Err(SkeletonError::EmptyBones);
         }
@@ -147,6 +263,23 @@ impl Skeleton {
                 &bone.orientation.to_array(),
             )?;
             check_finite(&format!("bones[{index}].length"), &[bone.length])?;
+            check_finite(
+                &format!("bones[{index}].scale"),
+                &bone.rest_scale.to_array(),
+            )?;
+            check_finite(&format!("bones[{index}].turn"), &bone.turn.to_array())?;
+            if bone.rest_scale.min_element().abs() < 1e-12 {
+                return Err(SkeletonError::ZeroScale { bone: index });
+            }
+            let turn_norm = bone.turn.length();
+            if turn_norm < 1e-6 {
+                return Err(SkeletonError::ZeroQuaternion {
+                    field: format!("bones[{index}].turn"),
+                });
+            }
+            if (turn_norm - 1.0).abs() > 1e-6 {
+                bone.turn /= turn_norm;
+            }
             if bone.length < 0.0 {
                 return Err(SkeletonError::NegativeLength {
                     bone: index,
@@ -168,11 +301,31 @@ impl Skeleton {
         let mut model_from_bone_rest = vec![Mat4::IDENTITY; bones.len()];
         let identity_pose = vec![crate::rig::pose::BoneTransform::IDENTITY; bones.len()];
         compose_frames(&bones, &identity_pose, &mut model_from_bone_rest);
-        let bone_from_model_rest = model_from_bone_rest.iter().map(Mat4::inverse).collect();
+        let mut bone_from_model_bind = Vec::with_capacity(bones.len());
+        for (index, bind) in inverse_binds.iter().enumerate() {
+            let bind = match bind {
+                None => model_from_bone_rest[index].inverse(),
+                Some(bind) => {
+                    check_finite(
+                        &format!("bones[{index}].inverseBind"),
+                        &bind.to_cols_array(),
+                    )?;
+                    if bind.determinant().abs() < 1e-18 {
+                        return Err(SkeletonError::SingularBind { bone: index });
+                    }
+                    Mat4::from_quat(bones[index].turn.inverse()) * *bind
+                }
+            };
+            bone_from_model_bind.push(bind);
+        }
+        let model_from_bone_bind = bone_from_model_bind.iter().map(Mat4::inverse).collect();
+
         Ok(Self {
             bones,
             model_from_bone_rest,
-            bone_from_model_rest,
+            bone_from_model_bind,
+            model_from_bone_bind,
+            inverse_binds,
         })
     }
 
@@ -202,10 +355,29 @@ impl Skeleton {
         &self.model_from_bone_rest
     }
 
-    /// `R_i⁻¹`: takes a model-space point into bone `i`'s own frame (step 1 of
-    /// seed 000).
-    pub fn bone_from_model_rest(&self) -> &[Mat4] {
-        &self.bone_from_model_rest
+    /// The bind: takes a model-space point of the mesh as it was bound into
+    /// bone `i`'s own frame (step 1 of seed 000). `R_i⁻¹` for a bone bound
+    /// where it rests; `U_i⁻¹ · IBM_i` for a glTF joint.
+    pub fn bone_from_model_bind(&self) -> &[Mat4] {
+        &self.bone_from_model_bind
+    }
+
+    /// The inverse of [`Skeleton::bone_from_model_bind`]: bone `i`'s frame
+    /// where the mesh was bound to it, in model space.
+    pub fn model_from_bone_bind(&self) -> &[Mat4] {
+        &self.model_from_bone_bind
+    }
+
+    /// Whether bone `i` is bound somewhere else than its rest frame (by a
+    /// glTF inverse bind matrix), so `M_i` is not `I` at rest.
+    pub fn is_bound_elsewhere(&self, bone: usize) -> bool {
+        self.inverse_binds[bone].is_some()
+    }
+
+    /// Bone `i`'s inverse bind matrix as given (glTF's `IBM_i`), or `None`
+    /// for a bone bound where it rests.
+    pub fn inverse_bind(&self, bone: usize) -> Option<Mat4> {
+        self.inverse_binds[bone]
     }
 }
 
@@ -222,7 +394,8 @@ pub fn parent_tip_from_bone(bone: &Bone) -> Mat4 {
 }
 
 /// Composes the own frames of all bones, parent before child:
-/// `F_i = F_p(i) · T(0, length_p, 0) · T(origin_i) · O_i · A_i`.
+/// `F_i = F_p(i) · T(0, length_p, 0) · T(origin_i) · O_i · A_i` (with
+/// [`Bone::animated`] standing for `A_i` on a joint with scale or a turn).
 ///
 /// With identity animations this is the rest frame `R_i`; with a pose it is
 /// the posed frame `R'_i`.
@@ -246,7 +419,7 @@ pub(crate) fn compose_frames(
             None => Mat4::IDENTITY,
         };
         model_from_bone[index] =
-            model_from_parent_tip * parent_tip_from_bone(bone) * pose[index].to_mat4();
+            model_from_parent_tip * parent_tip_from_bone(bone) * bone.animated(&pose[index]);
     }
 }
 
@@ -306,13 +479,7 @@ mod tests {
     use super::*;
 
     fn bone(parent: Option<u16>, length: f32) -> Bone {
-        Bone {
-            name: String::new(),
-            parent,
-            origin_in_parent: Vec3::ZERO,
-            orientation: Quat::IDENTITY,
-            length,
-        }
+        Bone::new("", parent, Vec3::ZERO, Quat::IDENTITY, length)
     }
 
     #[test]
@@ -320,7 +487,7 @@ mod tests {
         let skeleton = Skeleton::new(vec![bone(None, 2.0), bone(Some(0), 3.0)]).unwrap();
         let child_origin = skeleton.model_from_bone_rest()[1].transform_point3(Vec3::ZERO);
         assert_eq!(child_origin, Vec3::new(0.0, 2.0, 0.0));
-        let roundtrip = skeleton.bone_from_model_rest()[1] * skeleton.model_from_bone_rest()[1];
+        let roundtrip = skeleton.bone_from_model_bind()[1] * skeleton.model_from_bone_rest()[1];
         assert!(roundtrip.abs_diff_eq(Mat4::IDENTITY, 1e-6));
     }
 

@@ -404,7 +404,7 @@ impl JsLab {
         self.inner
             .bone_pose(bone)
             .map_err(|e| js_error(METHOD, e))?;
-        Ok(self.inner.scene().skeleton.model_from_bone_rest()[bone]
+        Ok(self.inner.scene().skeleton.model_from_bone_bind()[bone]
             .to_cols_array()
             .to_vec())
     }
@@ -431,7 +431,8 @@ impl JsLab {
             .inner
             .bone_pose(bone)
             .map_err(|e| js_error(METHOD, e))?;
-        Ok(pose.to_mat4().to_cols_array().to_vec())
+        let bone = &self.inner.scene().skeleton.bones()[bone];
+        Ok(bone.animated(&pose).to_cols_array().to_vec())
     }
 
     /// Locks (`true`) or unlocks bone `bone`'s weights against painting and

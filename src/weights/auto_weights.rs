@@ -31,10 +31,11 @@ pub struct AutoWeightsReport {
     pub iterations: usize,
 }
 
-/// Each bone as a model-space segment `(origin, tip)` in the rest pose.
+/// Each bone as a model-space segment `(origin, tip)` where the mesh was
+/// bound to it (its rest frame, for a bone bound where it rests).
 pub fn bone_segments(skeleton: &Skeleton) -> Vec<(Vec3, Vec3)> {
     skeleton
-        .model_from_bone_rest()
+        .model_from_bone_bind()
         .iter()
         .zip(skeleton.bones())
         .map(|(frame, bone)| {
