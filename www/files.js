@@ -47,7 +47,7 @@ function download(blob, name) {
 
 /** Whether `bytes` are a binary glTF: named .glb, or starting with 'glTF'. */
 function isGlb(name, bytes) {
-  return /\.glb$/i.test(name) || (bytes.length >= 4 && String.fromCharCode(...bytes.subarray(0, 4)) === 'glTF');
+  return /\.(glb|vrm)$/i.test(name) || (bytes.length >= 4 && String.fromCharCode(...bytes.subarray(0, 4)) === 'glTF');
 }
 
 /** Whether `text` is a glTF document rather than Skinlab's scene JSON. */
@@ -110,7 +110,7 @@ export function createFiles(app) {
    */
   async function importFiles(fileList) {
     const files = [...fileList];
-    const main = files.find((file) => /\.(gltf|glb|json)$/i.test(file.name)) ?? files[0];
+    const main = files.find((file) => /\.(gltf|glb|vrm|json)$/i.test(file.name)) ?? files[0];
     if (!main) return;
     // Checked before reading a byte: the wasm refuses larger files anyway.
     const total = files.reduce((sum, file) => sum + file.size, 0);
@@ -147,7 +147,10 @@ export function createFiles(app) {
         else app.loadScene(text);
       }
       const extra = files.length > 1 ? ` with ${files.length - 1} more file(s)` : '';
-      app.showNotice(`Loaded ${main.name}${extra}.`);
+      // Said once: what the file needs that Skinlab does not draw.
+      const notDrawn = app.lab.notDrawn();
+      const missing = notDrawn.length ? ` Not drawn: ${notDrawn.join(', ')}.` : '';
+      app.showNotice(`Loaded ${main.name}${extra}.${missing}`);
     } catch (error) {
       app.showNotice(`Could not load ${main.name}: ${error.message}. The current scene is unchanged.`, 'error');
     } finally {

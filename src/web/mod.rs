@@ -176,6 +176,35 @@ impl JsLab {
         self.inner.vertex_count() as u32
     }
 
+    /// How many meshes the lab holds (skinned, rigid on a joint, static).
+    #[wasm_bindgen(js_name = meshCount)]
+    pub fn mesh_count(&self) -> u32 {
+        self.inner.scene().meshes.len() as u32
+    }
+
+    /// `[first, count]`: the vertices of mesh `mesh` in the lab's vertex
+    /// order (and in `skinnedPositions`).
+    #[wasm_bindgen(js_name = meshVertexRange)]
+    pub fn mesh_vertex_range(&self, mesh: f64) -> Result<Vec<u32>, JsError> {
+        const METHOD: &str = "meshVertexRange";
+        let meshes = &self.inner.scene().meshes;
+        let index = index_from_f64("mesh", mesh).map_err(|e| js_error(METHOD, e))?;
+        let part = meshes.get(index).ok_or_else(|| {
+            JsError::new(&format!(
+                "{METHOD}: mesh {index} does not exist; the lab holds {} meshes",
+                meshes.len()
+            ))
+        })?;
+        Ok(vec![part.first_vertex as u32, part.vertex_count as u32])
+    }
+
+    /// What the loaded file holds that is not drawn (texture formats,
+    /// material extensions), to be said once.
+    #[wasm_bindgen(js_name = notDrawn)]
+    pub fn not_drawn(&self) -> Vec<String> {
+        self.inner.scene().not_drawn.clone()
+    }
+
     /// The bones' names, in index order.
     #[wasm_bindgen(js_name = boneNames)]
     pub fn bone_names(&self) -> Vec<String> {

@@ -1,0 +1,64 @@
+// Every case of the glTF corpus (tests/support/corpus.mjs) read by Skinlab
+// gives, for every mesh, the world positions three.js draws, in the
+// default pose and at several times of its clip.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { Lab } from './wasm.mjs';
+import { buildCase, threePositions, CASES } from '../support/corpus.mjs';
+
+function worst(a, b) {
+  let worstDistance = 0;
+  let size = 0;
+  for (let k = 0; k < a.length; k += 3) {
+    const d = Math.hypot(a[k] - b[k], a[k + 1] - b[k + 1], a[k + 2] - b[k + 2]);
+    worstDistance = Math.max(worstDistance, d);
+    size = Math.max(size, Math.abs(b[k]), Math.abs(b[k + 1]), Math.abs(b[k + 2]));
+  }
+  return { worstDistance, size };
+}
+
+for (const [name, options, oracleOptions, how] of CASES) {
+  test(`corpus: ${name} matches three.js`, async () => {
+    const text = await buildCase(options);
+    const oracle = oracleOptions ? await buildCase(oracleOptions) : text;
+    const lab = Lab.fromGltf(text);
+    const poses = how?.defaultPoseOnly ? [[null, 0]] : [[null, 0], [0, 0.5], [0, 1.3], [0, 2], [0, 3]];
+    for (const [clip, time] of poses) {
+      const three = await threePositions(oracle, clip, time);
+      if (clip !== null) lab.setAnimationTime(clip, time);
+      for (const method of ['lbs']) {
+        const ours = lab.skinnedPositions(method);
+        assert.equal(ours.length, three.positions.length, `${name}: every mesh's vertices (${lab.meshCount()} meshes)`);
+        const { worstDistance, size } = worst(ours, three.positions);
+        console.log(`# ${name}, ${clip === null ? 'default pose' : `t = ${time}`}: worst ${worstDistance.toExponential(2)} of size ${size.toFixed(2)}`);
+        assert.ok(worstDistance <= 1e-4 * Math.max(size, 1e-3), `${name} at ${time}: ${worstDistance} (size ${size})`);
+      }
+    }
+    let counted = 0;
+    for (let mesh = 0; mesh < lab.meshCount(); mesh++) counted += lab.meshVertexRange(mesh)[1];
+    assert.equal(counted, lab.vertexCount(), 'the meshes cover every vertex');
+  });
+}
+
+test('corpus: a texture-only required extension loads and is named as not drawn', async () => {
+  const lab = Lab.fromGltf(await buildCase({ required: ['EXT_texture_webp'] }));
+  assert.deepEqual(lab.notDrawn(), ['EXT_texture_webp']);
+});
+
+test('the shipped models match three.js in their default pose and mid-clip', async () => {
+  const { readFileSync } = await import('node:fs');
+  for (const name of ['SimpleSkin', 'RiggedSimple', 'RiggedFigure']) {
+    const text = readFileSync(new URL(`../../www/models/${name}/${name}.gltf`, import.meta.url), 'utf8');
+    const lab = Lab.fromGltf(text);
+    for (const [clip, time] of [[null, 0], [0, 0.4]]) {
+      if (clip !== null && lab.animationNames().length === 0) continue;
+      const three = await threePositions(text, clip, time);
+      if (clip !== null) lab.setAnimationTime(clip, time);
+      const ours = lab.skinnedPositions('lbs');
+      assert.equal(ours.length, three.positions.length, name);
+      const { worstDistance, size } = worst(ours, three.positions);
+      console.log(`# ${name}, ${clip === null ? 'default pose' : `t = ${time}`}: worst ${worstDistance.toExponential(2)} of size ${size.toFixed(2)}`);
+      assert.ok(worstDistance <= 1e-4 * Math.max(size, 1e-3), `${name}: ${worstDistance}`);
+    }
+  }
+});
