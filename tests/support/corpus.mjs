@@ -243,6 +243,17 @@ export async function threePositions(text, clip = null, time = 0) {
   const root = gltf.scene;
   if (clip !== null) {
     const mixer = new THREE.AnimationMixer(root);
+    // glTF's rotations are unit quaternions; three.js composes a key as
+    // stored, so a file's slightly long keys (SimpleSkin's reach 1.00023)
+    // would scale its bones. The oracle normalises them, as the spec means.
+    for (const track of gltf.animations[clip].tracks) {
+      if (!track.name.endsWith('.quaternion')) continue;
+      const v = track.values;
+      for (let k = 0; k < v.length; k += 4) {
+        const n = Math.hypot(v[k], v[k + 1], v[k + 2], v[k + 3]);
+        for (let c = 0; c < 4; c++) v[k + c] /= n;
+      }
+    }
     const action = mixer.clipAction(gltf.animations[clip]);
     // Held at the last key, as Skinlab and glTF hold a clip's ends.
     action.setLoop(THREE.LoopOnce);
