@@ -94,7 +94,7 @@ test('a .glb chosen in the file picker loads like its .gltf', async () => {
   const { page, errors } = await openAt('');
   await waitForSkinlab(page);
   await page.locator('#import-file').setInputFiles({ name: 'fox.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from(glbFromGltf(text)) });
-  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 24);
+  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 25);
   await nextFrame(page);
   const same = await page.evaluate((gltf) => window.skinlab.lab.sceneJson() === window.skinlab.Lab.fromGltf(gltf).sceneJson(), text);
   assert.ok(same, 'the .glb gives the same scene as the .gltf');
@@ -106,7 +106,7 @@ test('a .glb chosen in the file picker loads like its .gltf', async () => {
   await page.locator('#import-file').setInputFiles({ name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: broken });
   await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('broken.glb'));
   assert.match(await page.locator('#notice').textContent(), /glb: chunk 0 claims 1073741824 bytes/);
-  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 24);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 25);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -135,7 +135,7 @@ test('a .gltf dropped with its .bin files loads; dropped alone, the message name
   assert.equal(await page.evaluate(() => window.skinlab.example), 'two-bone', 'the scene stays');
 
   await drop(asList([['figure.gltf', Buffer.from(gltf)], ...Object.entries(files)]));
-  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 19);
+  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 21);
   await nextFrame(page);
   const same = await page.evaluate((embedded) => window.skinlab.lab.sceneJson() === window.skinlab.Lab.fromGltf(embedded).sceneJson(), text);
   assert.ok(same, 'the separate files give the embedded file\'s scene');

@@ -166,7 +166,7 @@ test('automatic weights: nearest bone fails on the fingers, bone heat does not',
 
 test('a glTF model loads through the file picker and skins on the GPU like the CPU', async () => {
   await loadModel(page, 'RiggedFigure');
-  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 19);
+  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 21);
   await nextFrame(page, () => page.evaluate(() => {
     const lab = window.skinlab.lab;
     lab.setBonePose(5, [0, 0, Math.sin(0.4), Math.cos(0.4)]);
@@ -185,7 +185,7 @@ test('a glTF model loads through the file picker and skins on the GPU like the C
 
 test('the Fox from glTF plays its clips, and the GPU follows the CPU', async () => {
   await loadModel(page, 'Fox');
-  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 24);
+  await page.waitForFunction(() => window.skinlab.lab.boneCount() === 25);
   assert.equal(await page.locator('#player').isVisible(), true);
   assert.deepEqual(await page.locator('#clip option').allTextContents(), ['Survey', 'Walk', 'Run']);
   await page.locator('#clip').selectOption('2');
