@@ -3,6 +3,7 @@
 // clipboard.
 import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
+import { decompressed } from './codecs.js';
 
 /** The largest file read, as the core's `io::gltf::MAX_FILE_BYTES`. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -140,11 +141,16 @@ export function createFiles(app) {
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     try {
       if (isGlb(main.name, bytes)) {
-        app.setLab(Lab.fromGlb(bytes), null);
+        const plain = await decompressed({ bytes });
+        app.setLab(Lab.fromGlb(plain ?? bytes), null);
       } else {
         const text = new TextDecoder().decode(bytes);
-        if (isGltf(main.name, text)) app.setLab(Lab.fromGltfFiles(text, resources), null);
-        else app.loadScene(text);
+        if (isGltf(main.name, text)) {
+          const plain = await decompressed({ text, files: resources });
+          app.setLab(plain ? Lab.fromGlb(plain) : Lab.fromGltfFiles(text, resources), null);
+        } else {
+          app.loadScene(text);
+        }
       }
       const extra = files.length > 1 ? ` with ${files.length - 1} more file(s)` : '';
       // Said once: what the file needs that Skinlab does not draw.

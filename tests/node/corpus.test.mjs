@@ -62,3 +62,30 @@ test('the shipped models match three.js in their default pose and mid-clip', asy
     }
   }
 });
+
+for (const how of ['draco', 'meshopt']) {
+  test(`corpus: ${how}-compressed geometry, decoded by the official decoder, matches three.js`, async () => {
+    const { compressedCase } = await import('../support/corpus.mjs');
+    const { decodeCompressed, splitGlb, compressionOf } = await import('../../www/decompress.js');
+    const text = await buildCase({ rigid: true });
+    const { glb, oracle, used } = await compressedCase(text, how);
+    console.log(`# ${how}: ${glb.length} bytes, requires ${used.join(', ')}`);
+    // The core alone names the extension it cannot read.
+    assert.throws(() => Lab.fromGlb(glb), /required extension (KHR_draco_mesh_compression|EXT_meshopt_compression)/);
+    const { json, bin } = splitGlb(glb);
+    const needs = compressionOf(json);
+    const decoders = {};
+    if (needs.draco) decoders.draco = await (await import('draco3d')).default.createDecoderModule({});
+    if (needs.meshopt) decoders.meshopt = (await import('meshoptimizer')).MeshoptDecoder;
+    const lab = Lab.fromGlb(await decodeCompressed(json, bin, {}, decoders));
+    for (const [clip, time] of [[null, 0], [0, 0.5], [0, 1.3]]) {
+      const three = await threePositions(oracle, clip, time);
+      if (clip !== null) lab.setAnimationTime(clip, time);
+      const ours = lab.skinnedPositions('lbs');
+      assert.equal(ours.length, three.positions.length, `${how}: every vertex`);
+      const { worstDistance, size } = worst(ours, three.positions);
+      console.log(`# ${how}, ${clip === null ? 'default pose' : `t = ${time}`}: worst ${worstDistance.toExponential(2)} of size ${size.toFixed(2)}`);
+      assert.ok(worstDistance <= 1e-4 * Math.max(size, 1e-3), `${how} at ${time}: ${worstDistance}`);
+    }
+  });
+}

@@ -300,3 +300,45 @@ export const CASES = [
   ['joints outside the scene', { outside: true }, null, { defaultPoseOnly: true }],
   ['animated non-joint ancestor', { armature: [[0, 0.2, 0], aboutX(0.2), [1, 1, 1]], animateArmature: true }],
 ];
+
+/**
+ * The case `text` compressed with Draco or meshopt by glTF-Transform, as a
+ * .glb, and its oracle: the same .glb decoded by glTF-Transform's own
+ * reader (an implementation independent of Skinlab's `www/decompress.js`),
+ * written back uncompressed as embedded .gltf text, same vertex order.
+ */
+export async function compressedCase(text, how) {
+  const { NodeIO } = await import('@gltf-transform/core');
+  const { ALL_EXTENSIONS } = await import('@gltf-transform/extensions');
+  const { draco, meshopt } = await import('@gltf-transform/functions');
+  const draco3d = (await import('draco3dgltf')).default;
+  const { MeshoptEncoder, MeshoptDecoder } = await import('meshoptimizer');
+  await MeshoptEncoder.ready;
+  await MeshoptDecoder.ready;
+  const io = new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({
+    'draco3d.encoder': await draco3d.createEncoderModule(),
+    'draco3d.decoder': await draco3d.createDecoderModule(),
+    'meshopt.encoder': MeshoptEncoder,
+    'meshopt.decoder': MeshoptDecoder,
+  });
+  const json = JSON.parse(text);
+  const resources = {};
+  json.buffers.forEach((buffer, k) => {
+    const uri = `buffer${k}.bin`;
+    resources[uri] = new Uint8Array(Buffer.from(buffer.uri.split(',')[1], 'base64'));
+    buffer.uri = uri;
+  });
+  const document = await io.readJSON({ json, resources });
+  if (how === 'draco') await document.transform(draco({ quantizePosition: 16, quantizeGeneric: 16 }));
+  else await document.transform(meshopt({ encoder: MeshoptEncoder, level: 'medium', quantizePosition: 16, quantizeWeight: 16 }));
+  const glb = await io.writeBinary(document);
+  const decoded = await io.readBinary(glb);
+  for (const extension of decoded.getRoot().listExtensionsUsed()) {
+    if (/draco|meshopt/i.test(extension.extensionName)) extension.dispose();
+  }
+  const plain = await io.writeJSON(decoded, { format: Format.GLTF });
+  for (const b of plain.json.buffers ?? []) {
+    b.uri = `data:application/octet-stream;base64,${Buffer.from(plain.resources[b.uri]).toString('base64')}`;
+  }
+  return { glb, oracle: JSON.stringify(plain.json), used: JSON.parse(new TextDecoder().decode(glb.subarray(20, 20 + new DataView(glb.buffer, glb.byteOffset).getUint32(12, true)))).extensionsRequired };
+}

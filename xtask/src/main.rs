@@ -113,7 +113,43 @@ fn build() -> Result<(), String> {
             &wasm.to_string_lossy(),
         ],
     )?;
-    optimise_wasm(&out_dir.join("skinlab_bg.wasm"))
+    optimise_wasm(&out_dir.join("skinlab_bg.wasm"))?;
+    vendor_decoders()
+}
+
+/// Copies the official geometry decoders from npm into `www/vendor/`, with
+/// their licences: the page loads them only for a Draco- or
+/// meshopt-compressed file (`www/codecs.js`). Draco's decoder is 286 KB of
+/// wasm and 59 KB of script, meshoptimizer's 29 KB of script.
+fn vendor_decoders() -> Result<(), String> {
+    tools::ensure_npm_packages()?;
+    let modules = root().join("node_modules");
+    let vendor = root().join("www/vendor");
+    let copies = [
+        ("draco3d/draco_decoder_nodejs.js", "draco/draco_decoder.js"),
+        ("draco3d/draco_decoder.wasm", "draco/draco_decoder.wasm"),
+        ("draco3d/README.md", "draco/README.md"),
+        (
+            "meshoptimizer/meshopt_decoder.mjs",
+            "meshopt/meshopt_decoder.js",
+        ),
+        ("meshoptimizer/LICENSE.md", "meshopt/LICENSE.md"),
+    ];
+    for (from, to) in copies {
+        let target = vendor.join(to);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::copy(modules.join(from), &target)
+            .map_err(|e| format!("{}: {e}", modules.join(from).display()))?;
+    }
+    std::fs::write(
+        vendor.join("draco/LICENSE.md"),
+        "Draco decoder (npm draco3d 1.5.7), Copyright Google LLC, under the \
+         Apache License 2.0: https://www.apache.org/licenses/LICENSE-2.0\n\
+         Source: https://github.com/google/draco\n",
+    )
+    .map_err(|e| format!("www/vendor/draco/LICENSE.md: {e}"))
 }
 
 /// Runs Binaryen's `wasm-opt -O3` over the bound module, in place.
