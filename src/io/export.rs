@@ -341,8 +341,11 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         .collect();
     let still_joint = bones.len();
     if unmoved {
-        nodes.push(json!({"name": "unmoved"}));
-        roots.push(nodes.len() - 1);
+        // The joint that never moves is the common root of the others: the
+        // validator asks a skin's joints for one, and a node above the
+        // skeleton moves nothing when nothing animates it.
+        nodes.push(json!({"name": "unmoved", "children": roots}));
+        roots = vec![nodes.len() - 1];
         joints.push(nodes.len() - 1);
         inverse_binds.push(Mat4::IDENTITY);
     }

@@ -89,3 +89,24 @@ for (const how of ['draco', 'meshopt']) {
     }
   });
 }
+
+test('Export glTF keeps scale, skins and rigid meshes: the Khronos validator finds no error and three.js reads back the same positions', async () => {
+  const { createRequire } = await import('node:module');
+  const validator = createRequire(import.meta.url)('gltf-validator');
+  for (const [name, options] of CASES) {
+    const lab = Lab.fromGltf(await buildCase(options));
+    lab.setAnimationTime(0, 1.3);
+    const glb = lab.toGlb();
+    const report = await validator.validateBytes(glb, { maxIssues: 50 });
+    const errors = report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} at ${m.pointer}: ${m.message}`);
+    assert.deepEqual(errors, [], `${name}: the validator finds no errors`);
+    // three.js reads the .glb as an ArrayBuffer: the pose it opens in is the
+    // pose it was exported in.
+    const three = await threePositions(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength));
+    const ours = lab.skinnedPositions('lbs');
+    assert.equal(three.positions.length, ours.length, `${name}: every vertex exported`);
+    const { worstDistance, size } = worst(ours, three.positions);
+    console.log(`# exported ${name}: ${glb.length} bytes, ${report.issues.numWarnings} warnings, worst ${worstDistance.toExponential(2)} of size ${size.toFixed(2)}`);
+    assert.ok(worstDistance <= 1e-4 * Math.max(size, 1e-3), `${name}: ${worstDistance}`);
+  }
+});
