@@ -281,8 +281,9 @@ fn bench_figure(output: &str, key: &str) -> Option<f64> {
 
 /// Times, in one run: LBS and DQS natively and as wasm in Node, three.js's
 /// `applyBoneTransform` on the same mesh, a brush dab natively and as wasm,
-/// the wasm's size, and the page's main-thread time per frame while a bone
-/// is dragged on the 100,000-vertex example; then prints the ratios the
+/// the wasm's size, the page's main-thread time per frame while a bone
+/// is dragged on the 100,000-vertex example, and reading and playing a
+/// 30,000-vertex, 65-joint character; then prints the ratios the
 /// performance targets are stated in. Figures only: nothing is asserted.
 fn bench() -> Result<(), String> {
     build()?;
@@ -303,7 +304,8 @@ fn bench() -> Result<(), String> {
     let dab = capture("node", &["tests/bench/paint-bench.mjs"])?;
     tools::ensure_chromium()?;
     let frames = capture("node", &["tests/bench/frame-bench.mjs"])?;
-    let all = format!("{native}{node}{dab}{frames}");
+    let character = capture("node", &["tests/bench/character-bench.mjs"])?;
+    let all = format!("{native}{node}{dab}{frames}{character}");
     let figure = |key: &str| bench_figure(&all, key);
     println!("\n=== ratios (one run, one core; higher is faster unless said)");
     for count in [10_000, 100_000, 1_000_000] {
@@ -337,6 +339,12 @@ fn bench() -> Result<(), String> {
             "wasm: {:.0} KB raw, {:.0} KB gzip (target < 400 KB)",
             raw / 1000.0,
             gzip / 1000.0
+        );
+    }
+    if let (Some(read), Some(frame)) = (figure("character_read_ms"), figure("character_frame_ms")) {
+        println!(
+            "30,000-vertex, 65-joint character: read in {read:.1} ms in wasm (target < 150 ms); \
+             {frame:.2} ms of main-thread time per clip frame in the page (target < 2 ms)"
         );
     }
     for method in ["lbs", "dqs"] {

@@ -1,0 +1,56 @@
+// Reading a 30,000-vertex, 65-joint character (a .glb under a 0.01
+// armature, tests/support/character.mjs) in wasm in Node, one clip frame of
+// it (pose from the clip, and the CPU skin as an upper bound of what the
+// page does before the GPU skins), and the page's main-thread time per
+// frame while the clip plays in headless Chromium. Run by `cargo xtask bench`.
+import { join } from 'node:path';
+import { Lab } from '../node/wasm.mjs';
+import { characterGlb } from '../support/character.mjs';
+import { launchBrowser, openPage, root, serveStatic, waitForSkinlab, nextFrame } from '../e2e/browser.mjs';
+
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const glb = await characterGlb();
+const reads = [];
+let lab = null;
+for (let k = 0; k < 7; k++) {
+  lab?.free();
+  const started = performance.now();
+  lab = Lab.fromGlb(glb);
+  reads.push(performance.now() - started);
+}
+const read = median(reads);
+console.log(`character (${lab.vertexCount()} vertices, ${lab.boneCount()} bones, ${(glb.length / 1e6).toFixed(1)} MB): read in wasm, median ${read.toFixed(1)} ms (target < 150 ms)`);
+console.log(`BENCH character_read_ms=${read.toFixed(3)}`);
+const poses = [];
+const skins = [];
+for (let k = 0; k < 60; k++) {
+  const started = performance.now();
+  lab.setAnimationTime(0, (k % 29) / 10 + 0.05);
+  const posed = performance.now();
+  lab.skinnedPositions('lbs');
+  poses.push(posed - started);
+  skins.push(performance.now() - posed);
+}
+console.log(`character clip frame in wasm: pose ${median(poses).toFixed(3)} ms, CPU skin ${median(skins).toFixed(3)} ms`);
+console.log(`BENCH character_pose_ms=${median(poses).toFixed(3)}`);
+
+const server = await serveStatic(join(root, 'www'));
+const browser = await launchBrowser();
+try {
+  const { page } = await openPage(browser, server.url);
+  await waitForSkinlab(page);
+  await page.locator('#import-file').setInputFiles({ name: 'character.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from(glb) });
+  await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('character.glb'));
+  await nextFrame(page);
+  const before = await page.evaluate(() => window.skinlab.frameTimes().length);
+  await page.locator('#play').click();
+  await page.waitForTimeout(2000);
+  await page.locator('#play').click();
+  const frames = await page.evaluate((n) => window.skinlab.frameTimes().slice(n), before);
+  const frame = median(frames);
+  console.log(`chromium: the character's clip playing, ${frames.length} frames, median main-thread time per frame ${frame.toFixed(2)} ms (target < 2 ms)`);
+  console.log(`BENCH character_frame_ms=${frame.toFixed(3)}`);
+} finally {
+  await browser.close();
+  server.close();
+}
