@@ -38,7 +38,8 @@
 //! The folders are layers, each importing only from those before it:
 //! [`rig`] (skeleton, pose, IK, animation) → [`skin`] (mesh, influences,
 //! LBS, DQS, GPU layout) → [`weights`] (brushes, automatic weights) →
-//! [`io`] (scene JSON, glTF, examples) → [`lab`] (the editable scene with
+//! [`scene`] (the validated scene: skeleton, meshes, clips, paths, limits)
+//! → [`io`] (converters: scene JSON, glTF, examples) → [`lab`] (the editable scene with
 //! undo) → [`view`] (camera, interaction controller, overlays) → `render`
 //! (WebGL2) → `web` (wasm-bindgen).
 //!
@@ -48,6 +49,7 @@
 pub mod io;
 pub mod lab;
 pub mod rig;
+pub mod scene;
 pub mod skin;
 pub mod view;
 pub mod weights;
@@ -57,10 +59,10 @@ pub mod render;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
-pub use io::scene::{Scene, SceneError};
 pub use lab::{EditError, Lab};
 pub use rig::pose::BoneTransform;
 pub use rig::skeleton::{Bone, Skeleton, SkeletonError};
+pub use scene::{Scene, SceneError};
 pub use skin::influences::VertexInfluences;
 pub use skin::mesh::Mesh;
 pub use skin::SkinningMethod;

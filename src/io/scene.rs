@@ -11,154 +11,16 @@ use serde::{Deserialize, Serialize};
 use super::clips::{
     clip_docs, path_docs, validate_animation, validate_paths, ClipDoc, PathDoc, RigDoc,
 };
-use crate::rig::animation::Animation;
-use crate::rig::limits::{JointLimit, LimitDoc, LimitError};
-use crate::rig::path::PathAnimation;
+use crate::rig::limits::LimitDoc;
 use crate::rig::pose::BoneTransform;
-use crate::rig::skeleton::{first_non_finite, Bone, Skeleton, SkeletonError};
-use crate::skin::influences::{Fitting, VertexInfluences};
+use crate::rig::skeleton::{Bone, Skeleton, SkeletonError};
+use crate::scene::validate::{self, check_finite};
+pub use crate::scene::{
+    BaseColour, BaseColourImage, MeshBinding, MeshPart, Scene, SceneError, MAX_MESHES, MAX_VERTICES,
+};
+use crate::skin::influences::VertexInfluences;
 use crate::skin::mesh::Mesh;
 use crate::skin::morph::MorphTarget;
-
-/// Refuses NaN and infinity, naming the first bad component as `field[k]`.
-fn check_finite(field: &str, values: &[f32]) -> Result<(), SceneError> {
-    match first_non_finite(field, values) {
-        None => Ok(()),
-        Some((field, value)) => Err(SceneError::NonFinite { field, value }),
-    }
-}
-
-/// The most vertices a scene may have: a million keeps painting and undo
-/// interactive in a browser tab, far above lecture characters.
-pub const MAX_VERTICES: usize = 1_000_000;
-
-/// Why a scene was refused. Each variant names where the problem is.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum SceneError {
-    /// The text is not JSON of the scene's shape.
-    #[error("scene JSON: {path}: {message}")]
-    Json {
-        /// Where in the document, e.g. `bones[1].origin`.
-        path: String,
-        /// What serde found wrong there.
-        message: String,
-    },
-    /// The bones do not form a skeleton.
-    #[error(transparent)]
-    Skeleton(#[from] SkeletonError),
-    /// A rotation or orientation is the zero quaternion.
-    #[error("{field}: the zero quaternion is not a rotation")]
-    ZeroQuaternion {
-        /// The field, e.g. `bones[2].orientation`.
-        field: String,
-    },
-    /// A number is NaN or infinite.
-    #[error("{field}: {value} is not a finite number")]
-    NonFinite {
-        /// The field and index, e.g. `mesh.positions[7]`.
-        field: String,
-        /// The value found.
-        value: f32,
-    },
-    /// A bone's joint limit is malformed.
-    #[error("bones[{bone}].limits: {error}")]
-    Limit {
-        /// The bone.
-        bone: usize,
-        /// What is wrong.
-        error: LimitError,
-    },
-    /// More vertices than Skinlab edits interactively.
-    #[error("mesh.positions: {count} vertices, at most {max} are supported")]
-    TooManyVertices {
-        /// Vertices in the mesh.
-        count: usize,
-        /// [`MAX_VERTICES`].
-        max: usize,
-    },
-    /// An array has the wrong length.
-    #[error("{field}: length {found}, expected {expected}")]
-    WrongLength {
-        /// The array.
-        field: String,
-        /// What it should be, e.g. `a multiple of 3`.
-        expected: String,
-        /// What it is.
-        found: usize,
-    },
-    /// A bone index points past the last bone.
-    #[error("{field}: bone {bone} is out of range (the scene has {bone_count} bones)")]
-    BoneOutOfRange {
-        /// Where the index is, e.g. `influences[4][1]`.
-        field: String,
-        /// The index.
-        bone: usize,
-        /// Bones in the scene.
-        bone_count: usize,
-    },
-    /// A vertex index points past the last vertex.
-    #[error("{field}: vertex {vertex} is out of range (the mesh has {vertex_count} vertices)")]
-    VertexOutOfRange {
-        /// Where the index is, e.g. `mesh.indices[12]`.
-        field: String,
-        /// The index.
-        vertex: usize,
-        /// Vertices in the mesh.
-        vertex_count: usize,
-    },
-    /// A weight is below zero.
-    #[error("influences[{vertex}][{slot}]: weight {weight} is negative")]
-    NegativeWeight {
-        /// The vertex.
-        vertex: usize,
-        /// The position of the pair in the vertex's list.
-        slot: usize,
-        /// The weight.
-        weight: f32,
-    },
-    /// A name that is not one of the known ones.
-    #[error("{field}: \"{found}\" is not one of {expected}")]
-    UnknownName {
-        /// The field, e.g. `animations[0].channels[2].path`.
-        field: String,
-        /// What it says.
-        found: String,
-        /// What it may say.
-        expected: String,
-    },
-    /// Key times that go back in time (or start before 0).
-    #[error("{field}: key times must not decrease or be negative")]
-    KeysOutOfOrder {
-        /// The first key out of order, e.g. `animations[0].channels[1].times[3]`.
-        field: String,
-    },
-    /// A path's control points are malformed.
-    #[error("{field}: {error}")]
-    Path {
-        /// The field.
-        field: String,
-        /// What is wrong.
-        error: crate::rig::path::PathError,
-    },
-    /// A value that must be above zero is not.
-    #[error("{field}: {value} must be above zero")]
-    NotPositive {
-        /// The field.
-        field: String,
-        /// The value found.
-        value: f32,
-    },
-    /// A vertex lists the same bone twice.
-    #[error("influences[{vertex}][{slot}]: bone {bone} is listed twice for this vertex")]
-    DuplicateBone {
-        /// The vertex.
-        vertex: usize,
-        /// The position of the repeat.
-        slot: usize,
-        /// The bone.
-        bone: usize,
-    },
-}
 
 /// One bone as written in the scene JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -212,34 +74,6 @@ impl BoneDoc {
             inverse_bind: None,
         }
     }
-}
-
-/// How one mesh of the scene follows the skeleton.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MeshBinding {
-    /// By its vertices' influences (a glTF skin).
-    Skinned,
-    /// Rigidly, by one bone (a glTF mesh parented to a joint or to an
-    /// animated node).
-    Rigid {
-        /// The bone.
-        bone: usize,
-    },
-    /// Not at all: scenery.
-    Static,
-}
-
-/// One mesh of the scene: a range of the scene's vertices.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MeshPart {
-    /// A label.
-    pub name: String,
-    /// Its first vertex.
-    pub first_vertex: usize,
-    /// Its number of vertices.
-    pub vertex_count: usize,
-    /// How it moves.
-    pub binding: MeshBinding,
 }
 
 /// A mesh as written in the scene JSON's `meshes`.
@@ -334,62 +168,6 @@ pub struct MorphDoc {
     /// Normal offsets, `dx, dy, dz` per vertex, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub normals: Option<Vec<f32>>,
-}
-
-/// A validated scene: skeleton, mesh, influences and the current pose.
-#[derive(Clone, Debug)]
-pub struct Scene {
-    /// The skeleton with its rest frames.
-    pub skeleton: Skeleton,
-    /// The rest mesh.
-    pub mesh: Mesh,
-    /// One entry per vertex, normalised, at most four bones.
-    pub influences: Vec<VertexInfluences>,
-    /// One transform per bone.
-    pub pose: Vec<BoneTransform>,
-    /// Each bone's joint limit, if it has one.
-    pub limits: Vec<Option<JointLimit>>,
-    /// Morph targets, applied before skinning.
-    pub morphs: Vec<MorphTarget>,
-    /// One weight per morph target.
-    pub morph_weights: Vec<f32>,
-    /// Vertices that listed more than four bones and were pruned on load.
-    pub pruned_vertices: usize,
-    /// The rig and its keyframe clips.
-    pub animation: Animation,
-    /// Paths bones ride.
-    pub paths: Vec<PathAnimation>,
-    /// A glTF file's base colour; `None` for scene JSON, which does not
-    /// carry one (the page then draws its own skin colour).
-    pub base_colour: Option<BaseColour>,
-    /// The meshes, each a range of vertices; one skinned mesh of every
-    /// vertex when the scene does not say.
-    pub meshes: Vec<MeshPart>,
-    /// What the file held that is not drawn (a texture format, a
-    /// material extension), said once on loading.
-    pub not_drawn: Vec<String>,
-}
-
-/// A material's base colour, as glTF defines it: a factor, times a texture
-/// where there is one.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BaseColour {
-    /// Linear RGBA, each 0–1.
-    pub factor: [f32; 4],
-    /// The texture's image, when the file has one that could be read.
-    pub image: Option<BaseColourImage>,
-    /// One texture coordinate per vertex (glTF's: `(0, 0)` is the image's
-    /// top left), when there is an image; empty otherwise.
-    pub uvs: Vec<glam::Vec2>,
-}
-
-/// A texture image as its file stores it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BaseColourImage {
-    /// `image/png` or `image/jpeg`.
-    pub mime_type: String,
-    /// The encoded image.
-    pub bytes: Vec<u8>,
 }
 
 impl Scene {
@@ -587,9 +365,6 @@ fn mesh_part_docs(meshes: &[MeshPart], vertices: usize) -> Vec<MeshPartDoc> {
         .collect()
 }
 
-/// The most meshes a scene may hold.
-pub const MAX_MESHES: usize = 4096;
-
 /// Each mesh a range inside the vertices, a rigid one on a bone that
 /// exists; one skinned mesh of every vertex when none are written.
 fn validate_meshes(
@@ -752,41 +527,6 @@ fn validate_mesh(doc: &MeshDoc) -> Result<Mesh, SceneError> {
     Ok(Mesh::new(positions, doc.indices.clone()))
 }
 
-/// Checks one vertex's `[bone, weight]` list and fits it to four influences.
-pub fn validate_vertex_influences(
-    vertex: usize,
-    pairs: &[(u32, f32)],
-    bone_count: usize,
-) -> Result<(VertexInfluences, Fitting), SceneError> {
-    let mut fitted = Vec::with_capacity(pairs.len());
-    for (slot, &(bone, weight)) in pairs.iter().enumerate() {
-        let bone = bone as usize;
-        if bone >= bone_count {
-            return Err(SceneError::BoneOutOfRange {
-                field: format!("influences[{vertex}][{slot}]"),
-                bone,
-                bone_count,
-            });
-        }
-        check_finite(&format!("influences[{vertex}][{slot}] weight"), &[weight])?;
-        if weight < 0.0 {
-            return Err(SceneError::NegativeWeight {
-                vertex,
-                slot,
-                weight,
-            });
-        }
-        if pairs[..slot]
-            .iter()
-            .any(|&(earlier, _)| earlier as usize == bone)
-        {
-            return Err(SceneError::DuplicateBone { vertex, slot, bone });
-        }
-        fitted.push((bone as u16, weight));
-    }
-    Ok(VertexInfluences::from_pairs(&fitted))
-}
-
 fn validate_influences(
     lists: &[Vec<(u32, f32)>],
     vertex_count: usize,
@@ -802,43 +542,17 @@ fn validate_influences(
     let mut pruned_vertices = 0;
     let mut influences = Vec::with_capacity(vertex_count);
     for (vertex, pairs) in lists.iter().enumerate() {
-        let (fitted, fitting) = validate_vertex_influences(vertex, pairs, bone_count)?;
+        let (fitted, fitting) = validate::vertex_influences(vertex, pairs, bone_count)?;
         pruned_vertices += usize::from(fitting.pruned > 0);
         influences.push(fitted);
     }
     Ok((influences, pruned_vertices))
 }
 
-/// Checks one bone's animation and fills missing fields with the identity.
-/// A rotation is normalised; the zero quaternion is refused.
+/// Checks one bone's animation as written and fills missing fields with
+/// the identity (see [`crate::scene::validate::bone_transform`]).
 pub fn validate_bone_transform(field: &str, doc: &PoseDoc) -> Result<BoneTransform, SceneError> {
-    let mut transform = BoneTransform::IDENTITY;
-    if let Some(rotation) = doc.rotation {
-        check_finite(&format!("{field}.rotation"), &rotation)?;
-        let rotation = Quat::from_array(rotation);
-        let norm = rotation.length();
-        if norm < 1e-6 {
-            return Err(SceneError::ZeroQuaternion {
-                field: format!("{field}.rotation"),
-            });
-        }
-        // A rotation that is unit to float rounding is kept bit for bit, so
-        // poses survive a save and a reload exactly.
-        transform.rotation = if (norm - 1.0).abs() <= 1e-6 {
-            rotation
-        } else {
-            rotation / norm
-        };
-    }
-    if let Some(translation) = doc.translation {
-        check_finite(&format!("{field}.translation"), &translation)?;
-        transform.translation = Vec3::from_array(translation);
-    }
-    if let Some(scale) = doc.scale {
-        check_finite(&format!("{field}.scale"), &scale)?;
-        transform.scale = Vec3::from_array(scale);
-    }
-    Ok(transform)
+    validate::bone_transform(field, doc.rotation, doc.translation, doc.scale)
 }
 
 fn validate_pose(docs: &[PoseDoc], bone_count: usize) -> Result<Vec<BoneTransform>, SceneError> {

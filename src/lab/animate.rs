@@ -7,10 +7,10 @@
 use glam::{Quat, Vec3};
 
 use super::{EditError, Lab};
-use crate::io::scene::SceneError;
 use crate::rig::animation::{Clip, Interpolation};
 use crate::rig::path::{ArcLengthTable, BezierPath, PathAnimation, Timing};
 use crate::rig::pose::BoneTransform;
+use crate::scene::SceneError;
 
 /// Arc lengths sampled when a table's lookup error is measured.
 const ERROR_SAMPLES: usize = 64;

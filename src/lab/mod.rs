@@ -20,8 +20,9 @@ pub use ik::{IkGoal, DEFAULT_IK_ITERATIONS, LIMIT_OUTLINE_SAMPLES};
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::io::scene::{validate_bone_transform, PoseDoc, Scene, SceneError};
 use crate::rig::pose::{pose_to_model, skinning_palette, BoneTransform};
+use crate::scene::validate::bone_transform;
+use crate::scene::{Scene, SceneError};
 use crate::skin::dual_quat::RigidScale;
 use crate::skin::influences::VertexInfluences;
 use crate::skin::skinning::{
@@ -330,12 +331,12 @@ impl Lab {
         scale: [f32; 3],
     ) -> Result<(), EditError> {
         self.check_bone(bone)?;
-        let doc = PoseDoc {
-            rotation: Some(rotation),
-            translation: Some(translation),
-            scale: Some(scale),
-        };
-        let transform = validate_bone_transform(&format!("pose[{bone}]"), &doc)?;
+        let transform = bone_transform(
+            &format!("pose[{bone}]"),
+            Some(rotation),
+            Some(translation),
+            Some(scale),
+        )?;
         self.set_bone_transform(bone, transform)
     }
 
@@ -402,12 +403,12 @@ impl Lab {
         );
         let lower_pose = to_transform(bone, unanimated_lower.inverse() * solution.model_from_lower);
         for (index, pose) in [(upper, upper_pose), (bone, lower_pose)] {
-            let doc = PoseDoc {
-                rotation: Some(pose.rotation.to_array()),
-                translation: Some(pose.translation.to_array()),
-                scale: Some(pose.scale.to_array()),
-            };
-            validate_bone_transform(&format!("pose[{index}]"), &doc)?;
+            bone_transform(
+                &format!("pose[{index}]"),
+                Some(pose.rotation.to_array()),
+                Some(pose.translation.to_array()),
+                Some(pose.scale.to_array()),
+            )?;
         }
         self.scene.pose[upper] = upper_pose;
         self.scene.pose[bone] = lower_pose;

@@ -1,7 +1,7 @@
 //! Morph weights on the lab: the base it skins is `B + Σ m_k D_k`.
 
 use super::{EditError, Lab};
-use crate::io::scene::{Scene, SceneError};
+use crate::scene::{Scene, SceneError};
 use crate::skin::mesh::Mesh;
 use crate::skin::morph::{any_active, morph};
 

@@ -4,7 +4,7 @@
 use glam::Vec3;
 
 use super::{EditError, Lab, SkinningMethod};
-use crate::io::scene::validate_vertex_influences;
+use crate::scene::validate::vertex_influences as validate_vertex_influences;
 use crate::skin::influences::{
     cap_influences, quantisation_report, quantised_influences, Fitting, QuantisationReport,
     VertexInfluences, MAX_INFLUENCES,
