@@ -13,7 +13,8 @@ use std::collections::HashMap;
 use glam::Vec2;
 use serde::Deserialize;
 
-use super::{decode_base64, Buffers, Document, Resources};
+use super::accessors::{decode_base64, Buffers, Resources};
+use super::document::Document;
 use crate::io::scene::{BaseColour, BaseColourImage};
 
 #[derive(Deserialize)]

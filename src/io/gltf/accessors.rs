@@ -1,0 +1,277 @@
+//! Buffers and accessors: the bytes a document names (data URIs, a
+//! `.glb`'s binary chunk, separate files) and typed reads of its accessors,
+//! each checked against the bytes actually there before anything is
+//! allocated.
+
+use std::collections::HashMap;
+
+use super::document::Document;
+use super::GltfError;
+
+/// Decodes standard base64 (with or without padding).
+pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let symbols: Vec<u8> = text.bytes().filter(|c| !c.is_ascii_whitespace()).collect();
+    let symbols = symbols
+        .strip_suffix(b"==")
+        .or_else(|| symbols.strip_suffix(b"="))
+        .unwrap_or(&symbols);
+    if symbols.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(symbols.len() * 3 / 4);
+    for chunk in symbols.chunks(4) {
+        let mut bits = 0_u32;
+        for (k, &c) in chunk.iter().enumerate() {
+            bits |= value(c)? << (18 - 6 * k);
+        }
+        let bytes = bits.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    Some(out)
+}
+
+pub(super) struct Buffers {
+    pub(super) data: Vec<Vec<u8>>,
+}
+
+/// Where a document's buffers come from besides data URIs.
+#[derive(Clone, Copy, Default)]
+pub struct Resources<'a> {
+    /// A `.glb`'s binary chunk: buffer 0 when that has no URI.
+    pub bin: Option<&'a [u8]>,
+    /// Files chosen together with a `.gltf`, by file name.
+    pub files: Option<&'a HashMap<String, Vec<u8>>>,
+}
+
+/// `%20` and friends decoded; anything malformed is kept as it is.
+pub(super) fn percent_decoded(uri: &str) -> String {
+    let bytes = uri.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut k = 0;
+    while k < bytes.len() {
+        let hex = bytes
+            .get(k + 1..k + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[k], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                k += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                k += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| uri.to_owned())
+}
+
+impl Resources<'_> {
+    /// The file a relative URI names: matched as written, decoded, or by its
+    /// last path segment (a file picker gives names, not folders).
+    pub(super) fn file(&self, uri: &str) -> Option<&[u8]> {
+        let files = self.files?;
+        let decoded = percent_decoded(uri);
+        let name = decoded.rsplit(['/', '\\']).next().unwrap_or(&decoded);
+        [uri, decoded.as_str(), name]
+            .iter()
+            .find_map(|key| files.get(*key))
+            .map(Vec::as_slice)
+    }
+}
+
+impl Buffers {
+    /// Decodes every buffer: data URIs, external files from `resources`, and
+    /// buffer 0 without a URI from a `.glb`'s binary chunk.
+    pub(super) fn load(document: &Document, resources: Resources) -> Result<Self, GltfError> {
+        let data = document
+            .buffers
+            .iter()
+            .enumerate()
+            .map(|(index, buffer)| {
+                let bytes = match buffer.uri.as_deref() {
+                    None => resources
+                        .bin
+                        .filter(|_| index == 0)
+                        .ok_or_else(|| {
+                            GltfError::Missing(format!(
+                                "buffers[{index}]'s data (no URI, and not a .glb's first buffer)"
+                            ))
+                        })?
+                        .to_vec(),
+                    Some(uri) if uri.starts_with("data:") => {
+                        let payload = uri
+                            .split_once(";base64,")
+                            .map(|(_, payload)| payload)
+                            .ok_or(GltfError::Base64(index))?;
+                        decode_base64(payload).ok_or(GltfError::Base64(index))?
+                    }
+                    Some(uri) => resources
+                        .file(uri)
+                        .ok_or_else(|| GltfError::MissingFile {
+                            buffer: index,
+                            uri: uri.to_owned(),
+                        })?
+                        .to_vec(),
+                };
+                if bytes.len() < buffer.byte_length {
+                    return Err(GltfError::BufferTooShort {
+                        buffer: index,
+                        declared: buffer.byte_length,
+                        found: bytes.len(),
+                    });
+                }
+                Ok(bytes)
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Self { data })
+    }
+
+    /// Reads accessor `index` as `f32` components, `width` per element;
+    /// normalised integers are mapped to 0..1.
+    pub(super) fn floats(
+        &self,
+        document: &Document,
+        index: usize,
+        width: usize,
+    ) -> Result<Vec<f32>, GltfError> {
+        self.read(document, index, width, |bytes, kind, normalized| {
+            // glTF's dequantization: unsigned c / (2ⁿ − 1), signed
+            // max(c / (2ⁿ⁻¹ − 1), −1); unnormalized integers as they are
+            // (KHR_mesh_quantization).
+            let scaled = |value: f32, max: f32| {
+                if normalized {
+                    (value / max).max(-1.0)
+                } else {
+                    value
+                }
+            };
+            match kind {
+                5126 => Some(f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+                5120 => Some(scaled(f32::from(bytes[0] as i8), 127.0)),
+                5121 => Some(scaled(f32::from(bytes[0]), 255.0)),
+                5122 => Some(scaled(
+                    f32::from(i16::from_le_bytes([bytes[0], bytes[1]])),
+                    32767.0,
+                )),
+                5123 => Some(scaled(
+                    f32::from(u16::from_le_bytes([bytes[0], bytes[1]])),
+                    65535.0,
+                )),
+                _ => None,
+            }
+        })
+    }
+
+    /// Reads accessor `index` as unsigned integers, `width` per element.
+    pub(super) fn integers(
+        &self,
+        document: &Document,
+        index: usize,
+        width: usize,
+    ) -> Result<Vec<u32>, GltfError> {
+        self.read(document, index, width, |bytes, kind, _| match kind {
+            5121 => Some(u32::from(bytes[0])),
+            5123 => Some(u32::from(u16::from_le_bytes([bytes[0], bytes[1]]))),
+            5125 => Some(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+            _ => None,
+        })
+    }
+
+    pub(super) fn read<T>(
+        &self,
+        document: &Document,
+        index: usize,
+        width: usize,
+        convert: impl Fn(&[u8], u32, bool) -> Option<T>,
+    ) -> Result<Vec<T>, GltfError> {
+        let problem = |problem: String| GltfError::Accessor { index, problem };
+        let accessor = document
+            .accessors
+            .get(index)
+            .ok_or_else(|| problem("does not exist".to_owned()))?;
+        let expected_width = match accessor.kind.as_str() {
+            "SCALAR" => 1,
+            "VEC2" => 2,
+            "VEC3" => 3,
+            "VEC4" => 4,
+            "MAT4" => 16,
+            other => return Err(problem(format!("type {other} is not supported"))),
+        };
+        if expected_width != width {
+            return Err(problem(format!(
+                "has type {}, expected {width} components",
+                accessor.kind
+            )));
+        }
+        let component_size = match accessor.component_type {
+            5120 | 5121 => 1,
+            5122 | 5123 => 2,
+            5125 | 5126 => 4,
+            other => return Err(problem(format!("component type {other} is unknown"))),
+        };
+        let view_index = accessor
+            .buffer_view
+            .ok_or_else(|| problem("has no buffer view (sparse data)".to_owned()))?;
+        let view = document
+            .buffer_views
+            .get(view_index)
+            .ok_or_else(|| problem(format!("buffer view {view_index} does not exist")))?;
+        let buffer = self
+            .data
+            .get(view.buffer)
+            .ok_or_else(|| problem(format!("buffer {} does not exist", view.buffer)))?;
+        let element_size = component_size * width;
+        let stride = view.byte_stride.unwrap_or(element_size);
+        // Checked arithmetic: a damaged file may hold any numbers here.
+        let past_end = || problem("reaches past the end of its buffer view".to_owned());
+        let start = view
+            .byte_offset
+            .checked_add(accessor.byte_offset)
+            .ok_or_else(past_end)?;
+        let view_end = view
+            .byte_offset
+            .checked_add(view.byte_length)
+            .ok_or_else(past_end)?;
+        let needed = match accessor.count.checked_sub(1) {
+            None => 0,
+            Some(last) => last
+                .checked_mul(stride)
+                .and_then(|offset| offset.checked_add(element_size))
+                .ok_or_else(past_end)?,
+        };
+        if start.checked_add(needed).is_none_or(|end| end > view_end) || view_end > buffer.len() {
+            return Err(past_end());
+        }
+        let mut out = Vec::with_capacity(accessor.count * width);
+        for element in 0..accessor.count {
+            for component in 0..width {
+                let at = start + element * stride + component * component_size;
+                let value = convert(
+                    &buffer[at..at + component_size],
+                    accessor.component_type,
+                    accessor.normalized,
+                )
+                .ok_or_else(|| {
+                    problem(format!(
+                        "component type {} cannot be read here",
+                        accessor.component_type
+                    ))
+                })?;
+                out.push(value);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,220 @@
+//! The glTF document as serde reads it: the JSON objects Skinlab uses, and
+//! which required extensions it can read past.
+
+use std::collections::HashMap;
+
+use glam::{Mat4, Quat, Vec3};
+use serde::Deserialize;
+
+use super::material;
+use crate::rig::pose::BoneTransform;
+
+#[derive(Deserialize)]
+pub(super) struct Document {
+    #[serde(default)]
+    pub(super) nodes: Vec<Node>,
+    #[serde(default)]
+    pub(super) scenes: Vec<SceneJson>,
+    pub(super) scene: Option<usize>,
+    #[serde(default)]
+    pub(super) meshes: Vec<MeshJson>,
+    #[serde(default)]
+    pub(super) skins: Vec<SkinJson>,
+    #[serde(default)]
+    pub(super) accessors: Vec<Accessor>,
+    #[serde(default, rename = "bufferViews")]
+    pub(super) buffer_views: Vec<BufferView>,
+    #[serde(default)]
+    pub(super) buffers: Vec<Buffer>,
+    #[serde(default)]
+    pub(super) animations: Vec<AnimationJson>,
+    #[serde(default, rename = "extensionsRequired")]
+    pub(super) extensions_required: Vec<String>,
+    #[serde(default)]
+    pub(super) materials: Vec<material::MaterialJson>,
+    #[serde(default)]
+    pub(super) textures: Vec<material::TextureJson>,
+    #[serde(default)]
+    pub(super) images: Vec<material::ImageJson>,
+}
+
+/// Extensions a file may require and still be read: quantized attributes
+/// are dequantized by [`Buffers::floats`].
+pub(super) const SUPPORTED_EXTENSIONS: [&str; 1] = ["KHR_mesh_quantization"];
+
+#[derive(Deserialize)]
+pub(super) struct SceneJson {
+    #[serde(default)]
+    pub(super) nodes: Vec<usize>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct AnimationJson {
+    #[serde(default)]
+    pub(super) name: Option<String>,
+    pub(super) channels: Vec<ChannelJson>,
+    pub(super) samplers: Vec<SamplerJson>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct ChannelJson {
+    pub(super) sampler: usize,
+    pub(super) target: ChannelTarget,
+}
+
+#[derive(Deserialize)]
+pub(super) struct ChannelTarget {
+    pub(super) node: Option<usize>,
+    pub(super) path: String,
+}
+
+#[derive(Deserialize)]
+pub(super) struct SamplerJson {
+    pub(super) input: usize,
+    pub(super) output: usize,
+    #[serde(default = "linear")]
+    pub(super) interpolation: String,
+}
+
+pub(super) fn linear() -> String {
+    "LINEAR".to_owned()
+}
+
+#[derive(Deserialize)]
+pub(super) struct Node {
+    #[serde(default)]
+    pub(super) name: Option<String>,
+    #[serde(default)]
+    pub(super) children: Vec<usize>,
+    pub(super) mesh: Option<usize>,
+    pub(super) skin: Option<usize>,
+    pub(super) matrix: Option<[f32; 16]>,
+    pub(super) translation: Option<[f32; 3]>,
+    pub(super) rotation: Option<[f32; 4]>,
+    pub(super) scale: Option<[f32; 3]>,
+}
+
+impl Node {
+    /// The node's local transform as `T · R · S` (a `matrix` decomposed).
+    pub(super) fn local_transform(&self) -> BoneTransform {
+        match self.matrix {
+            Some(matrix) => {
+                let (scale, rotation, translation) =
+                    Mat4::from_cols_array(&matrix).to_scale_rotation_translation();
+                BoneTransform {
+                    translation,
+                    rotation,
+                    scale,
+                }
+            }
+            None => BoneTransform {
+                translation: Vec3::from_array(self.translation.unwrap_or([0.0; 3])),
+                rotation: Quat::from_array(self.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0]))
+                    .normalize(),
+                scale: Vec3::from_array(self.scale.unwrap_or([1.0; 3])),
+            },
+        }
+    }
+
+    /// The node's transform relative to its parent: `matrix`, or `T · R · S`.
+    pub(super) fn local(&self) -> Mat4 {
+        match self.matrix {
+            Some(matrix) => Mat4::from_cols_array(&matrix),
+            None => Mat4::from_scale_rotation_translation(
+                Vec3::from_array(self.scale.unwrap_or([1.0; 3])),
+                Quat::from_array(self.rotation.unwrap_or([0.0, 0.0, 0.0, 1.0])).normalize(),
+                Vec3::from_array(self.translation.unwrap_or([0.0; 3])),
+            ),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct MeshJson {
+    #[serde(default)]
+    pub(super) name: Option<String>,
+    pub(super) primitives: Vec<Primitive>,
+    /// Default morph weights.
+    #[serde(default)]
+    pub(super) weights: Vec<f32>,
+    #[serde(default)]
+    pub(super) extras: Option<MeshExtras>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct MeshExtras {
+    /// The exporters' convention for naming morph targets.
+    #[serde(default, rename = "targetNames")]
+    pub(super) target_names: Vec<String>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct Primitive {
+    pub(super) attributes: HashMap<String, usize>,
+    pub(super) indices: Option<usize>,
+    #[serde(default = "triangles")]
+    pub(super) mode: u32,
+    /// Morph targets: `POSITION` (and `NORMAL`) offsets.
+    #[serde(default)]
+    pub(super) targets: Vec<HashMap<String, usize>>,
+    pub(super) material: Option<usize>,
+}
+
+pub(super) fn triangles() -> u32 {
+    4
+}
+
+#[derive(Deserialize)]
+pub(super) struct SkinJson {
+    pub(super) joints: Vec<usize>,
+    #[serde(rename = "inverseBindMatrices")]
+    pub(super) inverse_bind_matrices: Option<usize>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct Accessor {
+    #[serde(rename = "bufferView")]
+    pub(super) buffer_view: Option<usize>,
+    #[serde(default, rename = "byteOffset")]
+    pub(super) byte_offset: usize,
+    #[serde(rename = "componentType")]
+    pub(super) component_type: u32,
+    #[serde(default)]
+    pub(super) normalized: bool,
+    pub(super) count: usize,
+    #[serde(rename = "type")]
+    pub(super) kind: String,
+}
+
+#[derive(Deserialize)]
+pub(super) struct BufferView {
+    pub(super) buffer: usize,
+    #[serde(default, rename = "byteOffset")]
+    pub(super) byte_offset: usize,
+    #[serde(rename = "byteLength")]
+    pub(super) byte_length: usize,
+    #[serde(rename = "byteStride")]
+    pub(super) byte_stride: Option<usize>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct Buffer {
+    pub(super) uri: Option<String>,
+    #[serde(rename = "byteLength")]
+    pub(super) byte_length: usize,
+}
+
+/// Required extensions that change only how a model looks (textures,
+/// materials, lights), never its geometry: the model loads without them.
+pub(super) fn is_appearance_only(extension: &str) -> bool {
+    extension.starts_with("KHR_materials_")
+        || matches!(
+            extension,
+            "EXT_texture_webp"
+                | "EXT_texture_avif"
+                | "KHR_texture_basisu"
+                | "KHR_texture_transform"
+                | "KHR_lights_punctual"
+                | "KHR_materials_variants"
+        )
+}

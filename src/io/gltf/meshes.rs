@@ -1,0 +1,244 @@
+//! The vertices of a glTF scene, mesh after mesh: skinned meshes in their
+//! skin's bind space with up to eight influences, rigid and static meshes
+//! placed where their node puts them at rest; morph targets; the
+//! primitives' materials.
+
+use glam::{Mat4, Vec3};
+
+use super::accessors::Buffers;
+use super::document::Document;
+use super::material;
+use super::skins::Bones;
+use super::GltfError;
+use crate::io::scene::{MeshPartDoc, SceneError};
+
+/// What the meshes of a scene hold, concatenated.
+pub(super) struct Geometry<'a> {
+    pub(super) positions: Vec<f32>,
+    pub(super) indices: Vec<u32>,
+    pub(super) influences: Vec<Vec<(u32, f32)>>,
+    /// Per morph target, its position offsets and normal offsets.
+    pub(super) morph_offsets: Vec<(Vec<f32>, Option<Vec<f32>>)>,
+    pub(super) colours: Vec<material::PrimitiveColour<'a>>,
+    pub(super) parts: Vec<MeshPartDoc>,
+    /// The mesh whose morph weights the scene shows.
+    pub(super) morphed_mesh: Option<usize>,
+}
+
+/// Reads the meshes `shown` (nodes, in scene order); `globals` are the
+/// nodes' rest transforms and `skins` the skins in use with their inverse
+/// binds. Binds palette entries in `bones` as it goes.
+pub(super) fn read_meshes<'a>(
+    document: &'a Document,
+    buffers: &Buffers,
+    globals: &[Mat4],
+    shown: &[usize],
+    skins: &[(usize, Vec<Mat4>)],
+    bones: &mut Bones,
+) -> Result<Geometry<'a>, GltfError> {
+    let rigid = bones.rigid.clone();
+    // The vertices, mesh after mesh.
+    let mut positions: Vec<f32> = Vec::new();
+    let mut indices: Vec<u32> = Vec::new();
+    let mut influences: Vec<Vec<(u32, f32)>> = Vec::new();
+    let mut morph_offsets: Vec<(Vec<f32>, Option<Vec<f32>>)> = Vec::new();
+    let mut colours = Vec::new();
+    let mut parts: Vec<MeshPartDoc> = Vec::new();
+    let morphed_mesh = shown
+        .iter()
+        .filter_map(|&n| document.nodes[n].mesh)
+        .find(|&m| {
+            document
+                .meshes
+                .get(m)
+                .is_some_and(|mesh| mesh.primitives.iter().any(|p| !p.targets.is_empty()))
+        });
+    for &node in shown {
+        let this = &document.nodes[node];
+        let Some(mesh_index) = this.mesh else {
+            continue;
+        };
+        let mesh = document
+            .meshes
+            .get(mesh_index)
+            .ok_or_else(|| GltfError::Missing(format!("meshes[{mesh_index}]")))?;
+        // Skinned vertices stay in the skin's bind space; the others are
+        // placed where the node puts them at rest.
+        let skin = this
+            .skin
+            .and_then(|s| skins.iter().find(|(index, _)| *index == s));
+        let placement = if skin.is_some() {
+            Mat4::IDENTITY
+        } else {
+            globals[node]
+        };
+        let mirrored = placement.determinant() < 0.0;
+        let rigid_bone = (skin.is_none() && rigid[node]).then(|| bones.bone_of_node[&node]);
+        let first_vertex = positions.len() / 3;
+        for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
+            if primitive.mode != 4 {
+                return Err(GltfError::Unsupported(format!(
+                    "meshes[{mesh_index}].primitives[{primitive_index}]'s mode {} (only triangles)",
+                    primitive.mode
+                )));
+            }
+            let attribute = |name: &str| {
+                primitive.attributes.get(name).copied().ok_or_else(|| {
+                    GltfError::Missing(format!(
+                        "meshes[{mesh_index}].primitives[{primitive_index}].{name}"
+                    ))
+                })
+            };
+            let base = (positions.len() / 3) as u32;
+            let points: Vec<f32> = buffers
+                .floats(document, attribute("POSITION")?, 3)?
+                .chunks_exact(3)
+                .flat_map(|p| placement.transform_point3(Vec3::from_slice(p)).to_array())
+                .collect();
+            let count = points.len() / 3;
+            if base as usize + count > crate::io::scene::MAX_VERTICES {
+                return Err(SceneError::TooManyVertices {
+                    count: base as usize + count,
+                    max: crate::io::scene::MAX_VERTICES,
+                }
+                .into());
+            }
+            colours.push(material::PrimitiveColour {
+                material: primitive.material,
+                attributes: &primitive.attributes,
+                vertices: count,
+            });
+            // Morph targets: this primitive's offsets go to target k.
+            if Some(mesh_index) == morphed_mesh || skin.is_some() || !primitive.targets.is_empty() {
+                for (k, target) in primitive.targets.iter().enumerate() {
+                    if k >= morph_offsets.len() {
+                        morph_offsets.push((vec![0.0; positions.len()], None));
+                    }
+                    let read = |name: &str| -> Result<Option<Vec<f32>>, GltfError> {
+                        target
+                            .get(name)
+                            .map(|&index| {
+                                buffers.floats(document, index, 3).map(|values| {
+                                    values
+                                        .chunks_exact(3)
+                                        .flat_map(|d| {
+                                            placement
+                                                .transform_vector3(Vec3::from_slice(d))
+                                                .to_array()
+                                        })
+                                        .collect()
+                                })
+                            })
+                            .transpose()
+                    };
+                    let (offsets, normals) = &mut morph_offsets[k];
+                    offsets.resize(positions.len(), 0.0);
+                    match read("POSITION")? {
+                        Some(values) if values.len() == points.len() => offsets.extend(values),
+                        _ => offsets.extend(std::iter::repeat_n(0.0, points.len())),
+                    }
+                    if let Some(values) = read("NORMAL")?.filter(|v| v.len() == points.len()) {
+                        let normals = normals.get_or_insert_with(Vec::new);
+                        normals.resize(positions.len(), 0.0);
+                        normals.extend(values);
+                    }
+                }
+            }
+            positions.extend_from_slice(&points);
+            match (skin, rigid_bone) {
+                (Some((skin_index, inverse_binds)), _) => {
+                    let joints_of_skin = &document.skins[*skin_index].joints;
+                    // Every joint of the skin is bound, weighted or not.
+                    for (joint_node, inverse_bind) in joints_of_skin.iter().zip(inverse_binds) {
+                        let bone = bones.bone_of_node[joint_node];
+                        bones.entry(bone, *inverse_bind);
+                    }
+                    let mut per_vertex: Vec<Vec<(u32, f32)>> = vec![Vec::new(); count];
+                    for set in 0.. {
+                        let (Some(&joints), Some(&weights)) = (
+                            primitive.attributes.get(&format!("JOINTS_{set}")),
+                            primitive.attributes.get(&format!("WEIGHTS_{set}")),
+                        ) else {
+                            if set == 0 {
+                                attribute("JOINTS_0")?;
+                                attribute("WEIGHTS_0")?;
+                            }
+                            break;
+                        };
+                        let joints = buffers.integers(document, joints, 4)?;
+                        let weights = buffers.floats(document, weights, 4)?;
+                        if joints.len() != count * 4 || weights.len() != count * 4 {
+                            return Err(GltfError::Missing(format!(
+                                "one JOINTS_{set} and WEIGHTS_{set} per vertex in meshes[{mesh_index}].primitives[{primitive_index}]"
+                            )));
+                        }
+                        for (vertex, pairs) in per_vertex.iter_mut().enumerate() {
+                            for slot in 0..4 {
+                                let weight = weights[vertex * 4 + slot];
+                                if weight <= 0.0 {
+                                    continue;
+                                }
+                                let joint = joints[vertex * 4 + slot] as usize;
+                                let (Some(&joint_node), Some(inverse_bind)) =
+                                    (joints_of_skin.get(joint), inverse_binds.get(joint))
+                                else {
+                                    return Err(GltfError::Missing(format!(
+                                        "joint {joint} named by vertex {vertex} of meshes[{mesh_index}].primitives[{primitive_index}]"
+                                    )));
+                                };
+                                let bone = bones
+                                    .entry(bones.bone_of_node[&joint_node], *inverse_bind)
+                                    as u32;
+                                match pairs.iter_mut().find(|(b, _)| *b == bone) {
+                                    Some(pair) => pair.1 += weight,
+                                    None => pairs.push((bone, weight)),
+                                }
+                            }
+                        }
+                    }
+                    influences.extend(per_vertex);
+                }
+                (None, Some(bone)) => {
+                    let entry = bones.entry(bone, globals[node].inverse());
+                    influences.extend(std::iter::repeat_n(vec![(entry as u32, 1.0)], count));
+                }
+                (None, None) => influences.extend(std::iter::repeat_n(Vec::new(), count)),
+            }
+            let mut triangle_indices = match primitive.indices {
+                Some(index) => buffers.integers(document, index, 1)?,
+                None => (0..count as u32).collect(),
+            };
+            if mirrored {
+                for triangle in triangle_indices.chunks_exact_mut(3) {
+                    triangle.swap(1, 2);
+                }
+            }
+            indices.extend(triangle_indices.into_iter().map(|i| base + i));
+        }
+        let vertex_count = positions.len() / 3 - first_vertex;
+        parts.push(MeshPartDoc {
+            name: this
+                .name
+                .clone()
+                .or_else(|| mesh.name.clone())
+                .unwrap_or_else(|| format!("mesh {mesh_index}")),
+            vertices: [first_vertex as u32, vertex_count as u32],
+            binding: match (skin, rigid_bone) {
+                (Some(_), _) => "skinned",
+                (None, Some(_)) => "rigid",
+                (None, None) => "static",
+            }
+            .to_owned(),
+            bone: rigid_bone.map(|b| b as u32),
+        });
+    }
+    Ok(Geometry {
+        positions,
+        indices,
+        influences,
+        morph_offsets,
+        colours,
+        parts,
+        morphed_mesh,
+    })
+}
