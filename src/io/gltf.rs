@@ -27,7 +27,7 @@ use accessors::Buffers;
 pub use accessors::{decode_base64, Resources};
 use animation::{read_clip, MorphedMesh};
 use document::{is_appearance_only, Document, SUPPORTED_EXTENSIONS};
-use meshes::{read_meshes, Geometry};
+use meshes::read_meshes;
 use nodes::{first_on_a_cycle, node_globals, shown_mesh_nodes};
 use skins::{inverse_binds, Bones};
 
@@ -208,22 +208,16 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         skins.push((skin_index, inverse_binds(&document, &buffers, skin_index)?));
     }
     let mut bones = Bones::of(&document, &node_parent, &shown, &skins)?;
-    let Geometry {
-        positions,
-        indices,
-        influences,
-        morph_offsets,
-        colours,
-        parts,
-        morphed_mesh,
-    } = read_meshes(&document, &buffers, &globals, &shown, &skins, &mut bones)?;
+    let geometry = read_meshes(&document, &buffers, &globals, &shown, &skins, &mut bones)?;
+    let positions = geometry.positions;
+    let morphed_mesh = geometry.morphed_mesh;
     if positions.is_empty() {
         return Err(GltfError::Missing("a mesh with vertices".to_owned()));
     }
-    if parts.len() > MAX_MESHES {
+    if geometry.parts.len() > MAX_MESHES {
         return Err(GltfError::Unsupported(format!(
             "{} meshes (at most {MAX_MESHES})",
-            parts.len()
+            geometry.parts.len()
         )));
     }
     let first_mesh = morphed_mesh.and_then(|mesh| document.meshes.get(mesh));
@@ -231,7 +225,8 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         .and_then(|mesh| mesh.extras.as_ref())
         .map(|extras| extras.target_names.clone())
         .unwrap_or_default();
-    let morphs = morph_offsets
+    let morphs = geometry
+        .morph_offsets
         .into_iter()
         .enumerate()
         .map(|(k, (mut offsets, normals))| {
@@ -255,18 +250,21 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     morph_weights.resize(morphs.len(), 0.0);
     let doc = SceneDoc {
         bones: bones.docs,
-        mesh: MeshDoc { positions, indices },
-        influences,
+        mesh: MeshDoc {
+            positions,
+            indices: geometry.indices,
+        },
+        influences: geometry.influences,
         pose: Vec::new(),
         morphs,
         morph_weights,
         animations: Vec::new(),
         rig: None,
         paths: Vec::new(),
-        meshes: parts,
+        meshes: geometry.parts,
     };
     let mut scene = Scene::from_doc(&doc)?;
-    scene.base_colour = material::base_colour(&document, &buffers, resources, &colours);
+    scene.base_colour = material::base_colour(&document, &buffers, resources, &geometry.colours);
     scene.not_drawn = not_drawn;
 
     // Clips: each joint channel converted once into the bone's animation.
