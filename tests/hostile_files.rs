@@ -349,3 +349,51 @@ fn a_scene_over_the_vertex_limit_is_refused_naming_it() {
     );
     assert!(error.to_string().contains("at most 1000000"), "{error}");
 }
+
+#[test]
+fn a_deep_chain_listed_child_first_is_read_quickly() {
+    // 20,000 nested joints listed child before parent: the bones are put in
+    // order in n log n steps (a pass per placed node would take minutes).
+    let count = 20_000;
+    let mut nodes: Vec<String> = (0..count)
+        .map(|k| {
+            // Node k's parent is node k + 1; the last is the root.
+            let children = if k == 0 {
+                String::new()
+            } else {
+                format!(r#","children":[{}]"#, k - 1)
+            };
+            format!(r#"{{"translation":[0,0.001,0]{children}}}"#)
+        })
+        .collect();
+    nodes.push(r#"{"mesh":0,"skin":0}"#.to_owned());
+    let joints: Vec<String> = (0..count).map(|k| k.to_string()).collect();
+    // One triangle on the first joint.
+    let floats: Vec<f32> = vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+    let joints0: Vec<u16> = vec![0; 12];
+    let weights0: Vec<f32> = [1.0, 0.0, 0.0, 0.0].repeat(3);
+    let mut bytes: Vec<u8> = floats.iter().flat_map(|v| v.to_le_bytes()).collect();
+    bytes.extend(joints0.iter().flat_map(|v| v.to_le_bytes()));
+    bytes.extend(weights0.iter().flat_map(|v| v.to_le_bytes()));
+    let text = format!(
+        r#"{{"asset":{{"version":"2.0"}},"nodes":[{}],"skins":[{{"joints":[{}]}}],
+        "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0,"JOINTS_0":1,"WEIGHTS_0":2}}}}]}}],
+        "buffers":[{{"byteLength":{},"uri":"data:application/octet-stream;base64,{}"}}],
+        "bufferViews":[{{"buffer":0,"byteLength":36}},{{"buffer":0,"byteOffset":36,"byteLength":24}},{{"buffer":0,"byteOffset":60,"byteLength":48}}],
+        "accessors":[{{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"}},{{"bufferView":1,"componentType":5123,"count":3,"type":"VEC4"}},{{"bufferView":2,"componentType":5126,"count":3,"type":"VEC4"}}]}}"#,
+        nodes.join(","),
+        joints.join(","),
+        bytes.len(),
+        common::encode_base64(&bytes)
+    );
+    let scene = read_gltf(&text).unwrap();
+    assert_eq!(scene.skeleton.len(), count);
+    // Parents first: the root (the last node) is bone 0.
+    assert_eq!(scene.skeleton.bones()[0].parent, None);
+    assert!(scene
+        .skeleton
+        .bones()
+        .iter()
+        .enumerate()
+        .all(|(k, b)| b.parent.is_none_or(|p| usize::from(p) < k)));
+}
