@@ -219,9 +219,28 @@ impl Lab {
 
     /// Replaces every vertex's weights by automatic ones from the rest pose.
     pub fn apply_auto_weights(&mut self, method: AutoWeights) -> AutoWeightsReport {
+        // A glTF scene weights its skinned meshes to its joints (the bones
+        // a skin binds, less the zero-length twins); rigid and static
+        // meshes keep their binding. A lecture scene weights every vertex
+        // to every bone.
+        let skeleton = &self.scene.skeleton;
+        let joints: Vec<usize> = (0..skeleton.len())
+            .filter(|&b| skeleton.is_bound_elsewhere(b) && skeleton.bones()[b].length > 0.0)
+            .collect();
+        let bones: Vec<usize> = if joints.is_empty() {
+            (0..skeleton.len()).collect()
+        } else {
+            joints
+        };
         let (influences, report) =
-            crate::weights::auto_weights::compute(&self.scene.skeleton, &self.scene.mesh, method);
-        self.scene.influences = influences;
+            crate::weights::auto_weights::compute_for(skeleton, &self.scene.mesh, method, &bones);
+        for part in &self.scene.meshes {
+            if part.binding != crate::scene::MeshBinding::Skinned {
+                continue;
+            }
+            let range = part.first_vertex..part.first_vertex + part.vertex_count;
+            self.scene.influences[range.clone()].clone_from_slice(&influences[range]);
+        }
         self.influences_changed();
         self.changed();
         report

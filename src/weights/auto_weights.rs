@@ -64,7 +64,20 @@ pub fn compute(
     mesh: &Mesh,
     method: AutoWeights,
 ) -> (Vec<VertexInfluences>, AutoWeightsReport) {
-    let segments = bone_segments(skeleton);
+    let every_bone: Vec<usize> = (0..skeleton.len()).collect();
+    compute_for(skeleton, mesh, method, &every_bone)
+}
+
+/// As [`compute`], weighting only to `bones` (a glTF character's joints,
+/// not the armature above them or its rigid parts).
+pub fn compute_for(
+    skeleton: &Skeleton,
+    mesh: &Mesh,
+    method: AutoWeights,
+    bones: &[usize],
+) -> (Vec<VertexInfluences>, AutoWeightsReport) {
+    let all_segments = bone_segments(skeleton);
+    let segments: Vec<(Vec3, Vec3)> = bones.iter().map(|&b| all_segments[b]).collect();
     let mut report = AutoWeightsReport::default();
     let per_vertex: Vec<Vec<(u16, f32)>> = match method {
         AutoWeights::NearestBone => mesh
@@ -106,7 +119,12 @@ pub fn compute(
     let influences = per_vertex
         .iter()
         .map(|pairs| {
-            let (fitted, fitting) = VertexInfluences::from_pairs(pairs);
+            // Positions in `bones` back to bone indices.
+            let pairs: Vec<(u16, f32)> = pairs
+                .iter()
+                .map(|&(k, w)| (bones.get(usize::from(k)).map_or(0, |&b| b as u16), w))
+                .collect();
+            let (fitted, fitting) = VertexInfluences::from_pairs(&pairs);
             report.pruned_vertices += usize::from(fitting.pruned > 0);
             fitted
         })

@@ -16,7 +16,7 @@ const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${quer
 // Centimetre joints under a 0.01 armature that also turns the rig about Y.
 const MIXAMO = { unit: 100, armature: [[0, 0, 0], [0, Math.sin(0.3), 0, Math.cos(0.3)], [0.01, 0.01, 0.01]], rigid: true };
 
-test('a 0.01-scaled, turned character opens upright and framed; a bone drags, IK reaches, the clip plays, GPU = CPU', async () => {
+test('a 0.01-scaled, turned character opens upright and framed; a bone drags, IK reaches, a stroke paints, the clip plays, GPU = CPU', async () => {
   const text = await buildCase(MIXAMO);
   const { page, errors } = await openAt('');
   await waitForSkinlab(page);
@@ -71,6 +71,27 @@ test('a 0.01-scaled, turned character opens upright and framed; a bone drags, IK
   });
   console.log(`# IK on the scaled rig: ${JSON.stringify(ik.report)}`);
   assert.ok(ik.report.reached, 'IK reaches');
+  // Painting: a stroke across the strip with joint 2 selected adds to its
+  // weights where the brush passes.
+  await page.evaluate(() => { window.skinlab.lab.resetPose(); });
+  await nextFrame(page);
+  const painted = await page.evaluate(() => {
+    const { lab } = window.skinlab;
+    const strip = [...Array(lab.meshCount()).keys()].map((m) => lab.meshVertexRange(m)).find(([, n]) => n === 26)[0];
+    window.skinlab.selectBone(lab.boneNames().indexOf('joint 2'));
+    window.skinlab.setTool('paint');
+    return { strip, point: window.skinlab.vertexScreenPoint(strip + 12), joint: lab.boneNames().indexOf('joint 2') };
+  });
+  const weightOf = (v) => page.evaluate(({ v, joint }) => (window.skinlab.lab.influences(v).find(([b]) => b === joint) ?? [0, 0])[1], { v, joint: painted.joint });
+  const beforePaint = await weightOf(painted.strip + 12);
+  await page.mouse.move(box.x + painted.point.x - 30, box.y + painted.point.y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + painted.point.x + 30, box.y + painted.point.y, { steps: 8 });
+  await page.mouse.up();
+  const afterPaint = await weightOf(painted.strip + 12);
+  console.log(`# painted joint 2 on the scaled rig: ${beforePaint.toFixed(3)} → ${afterPaint.toFixed(3)}`);
+  assert.ok(afterPaint > beforePaint + 0.05, 'the stroke adds weight');
+  await page.evaluate(() => window.skinlab.setTool('pose'));
   // The clip is listed and plays.
   assert.deepEqual(await page.locator('#clip option').allTextContents(), ['bend']);
   await page.evaluate(() => window.skinlab.lab.setAnimationTime(0, 1.0));

@@ -110,3 +110,29 @@ test('Export glTF keeps scale, skins and rigid meshes: the Khronos validator fin
     assert.ok(worstDistance <= 1e-4 * Math.max(size, 1e-3), `${name}: ${worstDistance}`);
   }
 });
+
+test('automatic weights on a glTF character weight its skinned meshes to its joints and leave rigid parts alone', async () => {
+  const lab = Lab.fromGltf(await buildCase({ unit: 100, armature: [[0, 0, 0], [0, 0, 0, 1], [0.01, 0.01, 0.01]], rigid: true }));
+  const names = lab.boneNames();
+  const joints = new Set(['joint 0', 'joint 1', 'joint 2'].map((n) => names.indexOf(n)));
+  const meshes = [...Array(lab.meshCount()).keys()].map((m) => lab.meshVertexRange(m));
+  const [boxFirst, boxCount] = meshes.find(([, n]) => n === 8);
+  const boxBefore = lab.influences(boxFirst);
+  for (const method of ['nearest', 'distance', 'heat']) {
+    lab.autoWeights(method);
+    for (const [first, count] of meshes) {
+      for (let v = first; v < first + count; v++) {
+        const pairs = lab.influences(v);
+        if (first === boxFirst) assert.deepEqual(pairs, boxBefore, `${method}: the hand's box stays on its own bone`);
+        else assert.ok(pairs.length > 0 && pairs.every(([b]) => joints.has(b)), `${method}: vertex ${v} weighted to joints only: ${JSON.stringify(pairs)}`);
+      }
+    }
+    // The weights follow the joints: the strip's lowest vertex belongs to
+    // joint 0 most, its highest to joint 2.
+    const strip = meshes.find(([, n]) => n === 26)[0];
+    const heaviest = (v) => lab.influences(v).reduce((a, b) => (b[1] > a[1] ? b : a))[0];
+    assert.equal(heaviest(strip), names.indexOf('joint 0'), method);
+    assert.equal(heaviest(strip + 25), names.indexOf('joint 2'), method);
+  }
+  assert.equal(boxCount, 8);
+});
