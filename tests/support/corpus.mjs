@@ -164,7 +164,16 @@ export async function buildCase(options = {}) {
     primitive.setAttribute('WEIGHTS_0', accessor('VEC4', w0));
   }
   const skinned = doc.createNode('skinned').setMesh(doc.createMesh('strip').addPrimitive(primitive)).setSkin(skin);
-  scene.addChild(skinned);
+  if (options.meshUnderArmature) {
+    // As older Blender versions wrote a mesh parented to its armature: the
+    // skinned mesh node under the armature's transform, with a small
+    // transform of its own; glTF says to ignore both, and three.js does
+    // (its SkinnedMesh in "attached" mode undoes its own world matrix).
+    skinned.setTranslation([0, 0.1 * unit, 0]);
+    armature.addChild(skinned);
+  } else {
+    scene.addChild(skinned);
+  }
 
   if (options.secondSkin) {
     // A second mesh bound by a skin that lists the joints in another
@@ -298,6 +307,7 @@ export const CASES = [
   // three.js leaves joints outside the scene out of its animation: the
   // default pose is compared.
   ['joints outside the scene', { outside: true }, null, { defaultPoseOnly: true }],
+  ['skinned mesh under a 0.01, turned armature (its own transform ignored, as glTF says and three.js does)', { unit: 100, armature: [[0, 0, 0], aboutX(Math.PI / 2), [0.01, 0.01, 0.01]], meshUnderArmature: true }],
   ['animated non-joint ancestor', { armature: [[0, 0.2, 0], aboutX(0.2), [1, 1, 1]], animateArmature: true }],
 ];
 
