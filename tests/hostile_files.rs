@@ -158,9 +158,10 @@ fn a_sparse_accessor_pointing_out_of_range_is_refused() {
     accessor.remove("bufferView");
     accessor.insert(
         "sparse".to_owned(),
-        json!({"count": 1, "indices": {"bufferView": 0, "componentType": 5123},
+        json!({"count": 1_000_000, "indices": {"bufferView": 0, "componentType": 5123},
                "values": {"bufferView": 1}}),
     );
+    // More substitutions than elements: refused before any is read.
     let error = read(&doc).unwrap_err();
     assert!(
         matches!(&error, GltfError::Accessor { index: 1, problem } if problem.contains("sparse")),

@@ -163,7 +163,23 @@ export async function buildCase(options = {}) {
     primitive.setAttribute('WEIGHTS_1', accessor('VEC4', new Float32Array(w1)));
     primitive.setAttribute('WEIGHTS_0', accessor('VEC4', w0));
   }
-  const skinned = doc.createNode('skinned').setMesh(doc.createMesh('strip').addPrimitive(primitive)).setSkin(skin);
+  const stripMesh = doc.createMesh('strip').addPrimitive(primitive);
+  if (options.morphs) {
+    // Two morph targets written as sparse accessors (as Blender writes
+    // shape keys): the top rows lean in x, one vertex in four bulges in z.
+    const count = bindPositions.length / 3;
+    const lean = new Float32Array(3 * count);
+    const bulge = new Float32Array(3 * count);
+    for (let v = 0; v < count; v++) {
+      if (v >= count - 6) lean[3 * v] = 0.3 * unit;
+      if (v % 4 === 0) bulge[3 * v + 2] = 0.2 * unit;
+    }
+    for (const offsets of [lean, bulge]) {
+      primitive.addTarget(doc.createPrimitiveTarget().setAttribute('POSITION', accessor('VEC3', offsets).setSparse(true)));
+    }
+    stripMesh.setWeights([0.5, 0.75]);
+  }
+  const skinned = doc.createNode('skinned').setMesh(stripMesh).setSkin(skin);
   if (options.meshUnderArmature) {
     // As older Blender versions wrote a mesh parented to its armature: the
     // skinned mesh node under the armature's transform, with a small
@@ -308,6 +324,7 @@ export const CASES = [
   // default pose is compared.
   ['joints outside the scene', { outside: true }, null, { defaultPoseOnly: true }],
   ['skinned mesh under a 0.01, turned armature (its own transform ignored, as glTF says and three.js does)', { unit: 100, armature: [[0, 0, 0], aboutX(Math.PI / 2), [0.01, 0.01, 0.01]], meshUnderArmature: true }],
+  ['morph targets in sparse accessors', { morphs: true, unit: 100, armature: [[0, 0, 0], [0, 0, 0, 1], [0.01, 0.01, 0.01]] }],
   ['animated non-joint ancestor', { armature: [[0, 0.2, 0], aboutX(0.2), [1, 1, 1]], animateArmature: true }],
 ];
 

@@ -8,6 +8,10 @@ use std::collections::HashMap;
 use super::document::Document;
 use super::GltfError;
 
+/// The most components an accessor without a buffer view (all zeros, or a
+/// sparse one's base) may have: 64 MB of `f32`.
+pub const MAX_ZERO_COMPONENTS: usize = 16 << 20;
+
 /// Decodes standard base64 (with or without padding).
 pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
     let value = |c: u8| -> Option<u32> {
@@ -189,7 +193,7 @@ impl Buffers {
         })
     }
 
-    pub(super) fn read<T>(
+    pub(super) fn read<T: Clone>(
         &self,
         document: &Document,
         index: usize,
@@ -221,30 +225,138 @@ impl Buffers {
             5125 | 5126 => 4,
             other => return Err(problem(format!("component type {other} is unknown"))),
         };
-        let view_index = accessor
-            .buffer_view
-            .ok_or_else(|| problem("has no buffer view (sparse data)".to_owned()))?;
+        // The base: the buffer view, or zeros when there is none (then the
+        // count is bounded before anything is allocated).
+        let mut out: Vec<T> = match accessor.buffer_view {
+            Some(view_index) => self
+                .read_view(
+                    document,
+                    view_index,
+                    accessor.byte_offset,
+                    accessor.count,
+                    width,
+                    accessor.component_type,
+                    accessor.normalized,
+                    true,
+                    &convert,
+                )
+                .map_err(problem)?,
+            None => {
+                if accessor.count.saturating_mul(width) > MAX_ZERO_COMPONENTS {
+                    return Err(problem(format!(
+                        "has {} elements and no buffer view; at most {} components are read",
+                        accessor.count, MAX_ZERO_COMPONENTS
+                    )));
+                }
+                let zero = vec![0_u8; component_size];
+                let zero = convert(&zero, accessor.component_type, accessor.normalized)
+                    .ok_or_else(|| problem("cannot be read here".to_owned()))?;
+                let mut out = Vec::with_capacity(accessor.count * width);
+                out.resize_with(accessor.count * width, || zero.clone());
+                out
+            }
+        };
+        if let Some(sparse) = &accessor.sparse {
+            if sparse.count > accessor.count {
+                return Err(problem(format!(
+                    "sparse: {} substitutions for {} elements",
+                    sparse.count, accessor.count
+                )));
+            }
+            let indices: Vec<u32> = self
+                .read_view(
+                    document,
+                    sparse.indices.buffer_view,
+                    sparse.indices.byte_offset,
+                    sparse.count,
+                    1,
+                    sparse.indices.component_type,
+                    false,
+                    false,
+                    &|bytes: &[u8], kind, _| match kind {
+                        5121 => Some(u32::from(bytes[0])),
+                        5123 => Some(u32::from(u16::from_le_bytes([bytes[0], bytes[1]]))),
+                        5125 => Some(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])),
+                        _ => None,
+                    },
+                )
+                .map_err(|p| problem(format!("sparse indices: {p}")))?;
+            let values = self
+                .read_view(
+                    document,
+                    sparse.values.buffer_view,
+                    sparse.values.byte_offset,
+                    sparse.count,
+                    width,
+                    accessor.component_type,
+                    accessor.normalized,
+                    false,
+                    &convert,
+                )
+                .map_err(|p| problem(format!("sparse values: {p}")))?;
+            for (k, &element) in indices.iter().enumerate() {
+                let element = element as usize;
+                if element >= accessor.count {
+                    return Err(problem(format!(
+                        "sparse index {element} is past its {} elements",
+                        accessor.count
+                    )));
+                }
+                out[element * width..(element + 1) * width]
+                    .clone_from_slice(&values[k * width..(k + 1) * width]);
+            }
+        }
+        Ok(out)
+    }
+
+    /// `count` elements of `width` components of `component_type` from
+    /// buffer view `view_index` at `byte_offset`, through `convert`; the
+    /// view's stride applies where `strided` (sparse data is packed).
+    /// Every byte is checked to lie inside the view and the buffer first.
+    #[allow(clippy::too_many_arguments)]
+    fn read_view<T>(
+        &self,
+        document: &Document,
+        view_index: usize,
+        byte_offset: usize,
+        count: usize,
+        width: usize,
+        component_type: u32,
+        normalized: bool,
+        strided: bool,
+        convert: &impl Fn(&[u8], u32, bool) -> Option<T>,
+    ) -> Result<Vec<T>, String> {
+        let component_size = match component_type {
+            5120 | 5121 => 1,
+            5122 | 5123 => 2,
+            5125 | 5126 => 4,
+            other => return Err(format!("component type {other} is unknown")),
+        };
         let view = document
             .buffer_views
             .get(view_index)
-            .ok_or_else(|| problem(format!("buffer view {view_index} does not exist")))?;
+            .ok_or_else(|| format!("buffer view {view_index} does not exist"))?;
         let buffer = self
             .data
             .get(view.buffer)
-            .ok_or_else(|| problem(format!("buffer {} does not exist", view.buffer)))?;
+            .ok_or_else(|| format!("buffer {} does not exist", view.buffer))?;
         let element_size = component_size * width;
-        let stride = view.byte_stride.unwrap_or(element_size);
+        let stride = if strided {
+            view.byte_stride.unwrap_or(element_size)
+        } else {
+            element_size
+        };
         // Checked arithmetic: a damaged file may hold any numbers here.
-        let past_end = || problem("reaches past the end of its buffer view".to_owned());
+        let past_end = || "reaches past the end of its buffer view".to_owned();
         let start = view
             .byte_offset
-            .checked_add(accessor.byte_offset)
+            .checked_add(byte_offset)
             .ok_or_else(past_end)?;
         let view_end = view
             .byte_offset
             .checked_add(view.byte_length)
             .ok_or_else(past_end)?;
-        let needed = match accessor.count.checked_sub(1) {
+        let needed = match count.checked_sub(1) {
             None => 0,
             Some(last) => last
                 .checked_mul(stride)
@@ -254,20 +366,13 @@ impl Buffers {
         if start.checked_add(needed).is_none_or(|end| end > view_end) || view_end > buffer.len() {
             return Err(past_end());
         }
-        let mut out = Vec::with_capacity(accessor.count * width);
-        for element in 0..accessor.count {
+        let mut out = Vec::with_capacity(count * width);
+        for element in 0..count {
             for component in 0..width {
                 let at = start + element * stride + component * component_size;
-                let value = convert(
-                    &buffer[at..at + component_size],
-                    accessor.component_type,
-                    accessor.normalized,
-                )
-                .ok_or_else(|| {
-                    problem(format!(
-                        "component type {} cannot be read here",
-                        accessor.component_type
-                    ))
+                let value = convert(&buffer[at..at + component_size], component_type, normalized)
+                    .ok_or_else(|| {
+                    format!("component type {component_type} cannot be read here")
                 })?;
                 out.push(value);
             }

@@ -184,6 +184,35 @@ pub(super) struct Accessor {
     pub(super) count: usize,
     #[serde(rename = "type")]
     pub(super) kind: String,
+    /// Values that differ from the base (the buffer view, or zeros).
+    #[serde(default)]
+    pub(super) sparse: Option<Sparse>,
+}
+
+/// A sparse accessor's substitutions: `count` element indices and values.
+#[derive(Deserialize)]
+pub(super) struct Sparse {
+    pub(super) count: usize,
+    pub(super) indices: SparseIndices,
+    pub(super) values: SparseValues,
+}
+
+#[derive(Deserialize)]
+pub(super) struct SparseIndices {
+    #[serde(rename = "bufferView")]
+    pub(super) buffer_view: usize,
+    #[serde(default, rename = "byteOffset")]
+    pub(super) byte_offset: usize,
+    #[serde(rename = "componentType")]
+    pub(super) component_type: u32,
+}
+
+#[derive(Deserialize)]
+pub(super) struct SparseValues {
+    #[serde(rename = "bufferView")]
+    pub(super) buffer_view: usize,
+    #[serde(default, rename = "byteOffset")]
+    pub(super) byte_offset: usize,
 }
 
 #[derive(Deserialize)]
