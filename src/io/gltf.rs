@@ -266,6 +266,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     let mut scene = Scene::from_doc(&doc)?;
     scene.base_colour = material::base_colour(&document, &buffers, resources, &geometry.colours);
     scene.not_drawn = not_drawn;
+    scene.not_drawn.extend(geometry.not_drawn);
 
     // Clips: each joint channel converted once into the bone's animation.
     let spaces: Vec<BindSpace> = scene

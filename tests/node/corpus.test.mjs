@@ -43,6 +43,7 @@ for (const [name, options, oracleOptions, how] of CASES) {
 test('corpus: a texture-only required extension loads and is named as not drawn', async () => {
   const lab = Lab.fromGltf(await buildCase({ required: ['EXT_texture_webp'] }));
   assert.deepEqual(lab.notDrawn(), ['EXT_texture_webp']);
+  assert.deepEqual(Lab.fromGltf(await buildCase({ stripAndLines: true })).notDrawn(), ['points and lines']);
 });
 
 test('the shipped models match three.js in their default pose and mid-clip', async () => {

@@ -216,7 +216,7 @@ export async function buildCase(options = {}) {
     scene.addChild(doc.createNode('skinned 2').setMesh(doc.createMesh('strip 2').addPrimitive(primitive2)).setSkin(skin2));
   }
 
-  if (options.rigid || options.staticMesh) {
+  if (options.rigid || options.staticMesh || options.stripAndLines) {
     const box = [];
     for (const x of [-0.1, 0.1]) for (const y of [0, 0.2]) for (const z of [-0.1, 0.1]) box.push(x * unit, y * unit, z * unit);
     const boxIndices = [0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6];
@@ -226,6 +226,14 @@ export async function buildCase(options = {}) {
     if (options.rigid) {
       const hand = doc.createNode('hand').setMesh(boxMesh()).setTranslation([0, SEGMENT * unit, 0]).setRotation(aboutX(0.3)).setScale([1, 1.5, 1]);
       jointNodes[JOINTS - 1].addChild(hand);
+    }
+    if (options.stripAndLines) {
+      // A triangle strip and a line loop beside the character.
+      const strip = new Float32Array([0, 0, 0, 0.2, 0, 0, 0, 0.2, 0, 0.2, 0.2, 0, 0, 0.4, 0.1].map((v) => v * unit));
+      const mesh = doc.createMesh('ribbon')
+        .addPrimitive(doc.createPrimitive().setMode(5).setAttribute('POSITION', accessor('VEC3', strip)))
+        .addPrimitive(doc.createPrimitive().setMode(2).setAttribute('POSITION', accessor('VEC3', strip.slice(0, 9))));
+      scene.addChild(doc.createNode('ribbon').setMesh(mesh).setTranslation([-1 * unit, 0, 0]));
     }
     if (options.staticMesh) {
       scene.addChild(doc.createNode('table').setMesh(boxMesh()).setTranslation([1.5 * unit, 0, 0]).setScale([3, 0.5, 3]));
@@ -325,6 +333,7 @@ export const CASES = [
   ['joints outside the scene', { outside: true }, null, { defaultPoseOnly: true }],
   ['skinned mesh under a 0.01, turned armature (its own transform ignored, as glTF says and three.js does)', { unit: 100, armature: [[0, 0, 0], aboutX(Math.PI / 2), [0.01, 0.01, 0.01]], meshUnderArmature: true }],
   ['morph targets in sparse accessors', { morphs: true, unit: 100, armature: [[0, 0, 0], [0, 0, 0, 1], [0.01, 0.01, 0.01]] }],
+  ['a triangle strip and a line loop beside the character', { stripAndLines: true }],
   ['animated non-joint ancestor', { armature: [[0, 0.2, 0], aboutX(0.2), [1, 1, 1]], animateArmature: true }],
 ];
 

@@ -23,6 +23,8 @@ pub(super) struct Geometry<'a> {
     pub(super) parts: Vec<MeshPartDoc>,
     /// The mesh whose morph weights the scene shows.
     pub(super) morphed_mesh: Option<usize>,
+    /// What the meshes hold that is not drawn.
+    pub(super) not_drawn: Vec<String>,
 }
 
 /// Reads the meshes `shown` (nodes, in scene order); `globals` are the
@@ -37,6 +39,7 @@ pub(super) fn read_meshes<'a>(
     bones: &mut Bones,
 ) -> Result<Geometry<'a>, GltfError> {
     let rigid = bones.rigid.clone();
+    let mut not_drawn = Vec::new();
     // The vertices, mesh after mesh.
     let mut positions: Vec<f32> = Vec::new();
     let mut indices: Vec<u32> = Vec::new();
@@ -76,11 +79,20 @@ pub(super) fn read_meshes<'a>(
         let rigid_bone = (skin.is_none() && rigid[node]).then(|| bones.bone_of_node[&node]);
         let first_vertex = positions.len() / 3;
         for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
-            if primitive.mode != 4 {
-                return Err(GltfError::Unsupported(format!(
-                    "meshes[{mesh_index}].primitives[{primitive_index}]'s mode {} (only triangles)",
-                    primitive.mode
-                )));
+            match primitive.mode {
+                // Points and lines: not a surface to skin; said once.
+                0..=3 => {
+                    if !not_drawn.iter().any(|n| n == POINTS_AND_LINES) {
+                        not_drawn.push(POINTS_AND_LINES.to_owned());
+                    }
+                    continue;
+                }
+                TRIANGLES | TRIANGLE_STRIP | TRIANGLE_FAN => {}
+                other => {
+                    return Err(GltfError::Unsupported(format!(
+                        "meshes[{mesh_index}].primitives[{primitive_index}]'s mode {other}"
+                    )))
+                }
             }
             let attribute = |name: &str| {
                 primitive.attributes.get(name).copied().ok_or_else(|| {
@@ -204,10 +216,11 @@ pub(super) fn read_meshes<'a>(
                 }
                 (None, None) => influences.extend(std::iter::repeat_n(Vec::new(), count)),
             }
-            let mut triangle_indices = match primitive.indices {
+            let listed = match primitive.indices {
                 Some(index) => buffers.integers(document, index, 1)?,
                 None => (0..count as u32).collect(),
             };
+            let mut triangle_indices = triangles_of(primitive.mode, listed);
             if mirrored {
                 for triangle in triangle_indices.chunks_exact_mut(3) {
                     triangle.swap(1, 2);
@@ -240,5 +253,52 @@ pub(super) fn read_meshes<'a>(
         colours,
         parts,
         morphed_mesh,
+        not_drawn,
     })
+}
+
+const TRIANGLES: u32 = 4;
+const TRIANGLE_STRIP: u32 = 5;
+const TRIANGLE_FAN: u32 = 6;
+const POINTS_AND_LINES: &str = "points and lines";
+
+/// A primitive's vertex list as triangles: as it is for `TRIANGLES`; for a
+/// strip, triangle `k` is `(k, k+1, k+2)`, every other one turned round to
+/// keep the winding; for a fan, `(0, k+1, k+2)`.
+fn triangles_of(mode: u32, listed: Vec<u32>) -> Vec<u32> {
+    let n = listed.len();
+    match mode {
+        TRIANGLE_STRIP => (0..n.saturating_sub(2))
+            .flat_map(|k| {
+                if k % 2 == 0 {
+                    [listed[k], listed[k + 1], listed[k + 2]]
+                } else {
+                    [listed[k + 1], listed[k], listed[k + 2]]
+                }
+            })
+            .collect(),
+        TRIANGLE_FAN => (1..n.saturating_sub(1))
+            .flat_map(|k| [listed[0], listed[k], listed[k + 1]])
+            .collect(),
+        _ => listed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_and_fans_become_triangles_with_one_winding() {
+        assert_eq!(
+            triangles_of(TRIANGLE_STRIP, vec![0, 1, 2, 3, 4]),
+            vec![0, 1, 2, 2, 1, 3, 2, 3, 4]
+        );
+        assert_eq!(
+            triangles_of(TRIANGLE_FAN, vec![0, 1, 2, 3, 4]),
+            vec![0, 1, 2, 0, 2, 3, 0, 3, 4]
+        );
+        assert_eq!(triangles_of(TRIANGLE_STRIP, vec![0, 1]), Vec::<u32>::new());
+        assert_eq!(triangles_of(TRIANGLES, vec![0, 1, 2]), vec![0, 1, 2]);
+    }
 }
