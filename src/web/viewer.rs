@@ -4,7 +4,7 @@
 //! with plain numbers (CSS pixels from the canvas' top-left corner); the
 //! interaction math itself lives in the core.
 
-use glam::{Vec2, Vec3};
+use glam::{Mat4, Vec2, Vec3};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext, WebGlContextAttributes};
@@ -159,9 +159,24 @@ impl Viewer {
     /// `"3d"` a perspective view from above the side, `"auto"` picks 2D for a
     /// mesh that lies in one plane facing the viewer.
     #[wasm_bindgen(js_name = frameScene)]
-    pub fn frame_scene(&mut self, lab: &JsLab, view: &str) -> Result<(), JsError> {
-        let positions = &lab.inner.scene().mesh.positions_model;
-        let bones = lab.inner.scene().skeleton.model_from_bone_rest();
+    pub fn frame_scene(&mut self, lab: &mut JsLab, view: &str) -> Result<(), JsError> {
+        // A glTF file's vertices are stored in its skin's bind space, which
+        // may be scaled or turned against what is drawn (a mesh under a
+        // 0.01 armature): its framing is that of the mesh as drawn now.
+        let skeleton = &lab.inner.scene().skeleton;
+        let from_file = (0..skeleton.len()).any(|b| skeleton.is_bound_elsewhere(b));
+        let (positions, bones): (Vec<Vec3>, Vec<Mat4>) = if from_file {
+            let method = self.controller.method;
+            (
+                lab.inner.skinned_positions(method).to_vec(),
+                lab.inner.model_from_bone_posed().to_vec(),
+            )
+        } else {
+            (
+                lab.inner.scene().mesh.positions_model.clone(),
+                lab.inner.scene().skeleton.model_from_bone_rest().to_vec(),
+            )
+        };
         let paths = lab
             .inner
             .paths()

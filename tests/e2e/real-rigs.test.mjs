@@ -121,3 +121,19 @@ for (const how of ['draco', 'meshopt']) {
     await page.close();
   });
 }
+
+test('a skinned mesh stored in centimetres under a 0.01 armature is framed as it is drawn', async () => {
+  const text = await buildCase({ unit: 100, armature: [[0, 0, 0], [0, 0, 0, 1], [0.01, 0.01, 0.01]], meshUnderArmature: true });
+  const { page, errors } = await openAt('');
+  await waitForSkinlab(page);
+  await page.locator('#import-file').setInputFiles({ name: 'under.gltf', mimeType: 'model/gltf+json', buffer: Buffer.from(text) });
+  await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('under.gltf'));
+  await nextFrame(page);
+  const box = await page.locator('#view').boundingBox();
+  const [bottom, top] = await page.evaluate(() => [0, 24].map((v) => window.skinlab.vertexScreenPoint(v)));
+  console.log(`# mesh under the armature: ${(bottom.y - top.y).toFixed(0)} of ${box.height.toFixed(0)} px tall`);
+  assert.ok(bottom.y - top.y > 0.4 * box.height, `framed: top ${top.y}, bottom ${bottom.y}`);
+  assert.ok(top.y > 0 && bottom.y < box.height, 'inside the view');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
