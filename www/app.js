@@ -27,11 +27,6 @@ import { loadBaseColour } from './texture.js';
 // Lab.exampleNames(), known before the wasm loads (the URL is read first).
 const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'tail', 'fingers', 'leg',
   'arm', 'face', 'walk', 'path', 'dense'];
-// Lab calls after which the page redraws, when made from the console.
-const MUTATING = new Set(['setBonePose', 'resetPose', 'setInfluences', 'undo', 'redo', 'checkpoint', 'autoWeights',
-  'setLocked', 'paintDab', 'setQuantised', 'setAnimationTime', 'solveIk', 'setLimits',
-  'setMorphWeights', 'addAnimation', 'setKey', 'removeKey', 'moveKey', 'setKeyInterpolation', 'addPath', 'setPathPoint',
-  'setPathTiming', 'applyPaths']);
 
 let viewer = null;
 let lab = null;
@@ -113,8 +108,21 @@ function requestRender() {
 const frameTimes = [];
 const FRAME_TIMES_KEPT = 240;
 
+// The lab's revision when it was last drawn, and that lab: any change to
+// it (from a button, a lesson, the console or other code) is seen by
+// comparing revisions, never from a list of method names.
+let drawnRevision = -1;
+let drawnLab = null;
+
+/** Asks for a frame when the lab changed since it was last drawn. */
+function renderIfChanged() {
+  if (lab && (lab !== drawnLab || lab.revision() !== drawnRevision)) requestRender();
+}
+
 function drawFrame() {
   frameRequested = false;
+  drawnLab = lab;
+  drawnRevision = lab.revision();
   // Hidden, scrolled away or without a context: draw when it comes back.
   if (!canvas.canDraw()) return;
   const started = performance.now();
@@ -138,8 +146,13 @@ function drawFrame() {
   if (frameTimes.length > FRAME_TIMES_KEPT) frameTimes.shift();
 }
 
-// A lab whose mutating calls schedule a frame, so edits made from the
-// console or by other code show up.
+// A lab whose calls schedule a frame when they change it, so edits made
+// from the console or by other code show up. Page controls are covered by
+// the listeners below, whatever lab method they call.
+for (const type of ['click', 'input', 'change', 'keydown', 'pointerup']) {
+  document.addEventListener(type, () => setTimeout(renderIfChanged, 0), true);
+}
+// A lab whose calls are watched (see renderIfChanged).
 function watched(target) {
   return new Proxy(target, {
     get(object, property) {
@@ -147,7 +160,7 @@ function watched(target) {
       if (typeof value !== 'function') return value;
       return (...args) => {
         const result = value.apply(object, args);
-        if (MUTATING.has(property)) requestRender();
+        renderIfChanged();
         return result;
       };
     },

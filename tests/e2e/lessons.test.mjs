@@ -195,6 +195,17 @@ test('the FK/IK, morphing and GPU lessons are completed with their buttons and a
   await press(page, 'A target out of reach');
   assert.equal(await doneNow(page), true, 'out of reach, and said so');
   await screenshot(page, 'lesson-fk-ik-far');
+  // Step 1: the button alone redraws the face and completes the step (the
+  // page sees the lab's revision change; nothing else asks for a frame).
+  await page.evaluate(() => window.skinlab.startLesson('morphing', 1));
+  await nextFrame(page);
+  const framesBefore = await page.evaluate(() => window.skinlab.framesRendered());
+  await press(page, 'Viseme A');
+  await page.waitForFunction(
+    (n) => window.skinlab.framesRendered() > n && window.skinlab.lessonState().done,
+    framesBefore,
+    { timeout: 5000 },
+  );
   await page.evaluate(() => window.skinlab.startLesson('morphing', 2));
   await press(page, 'Viseme A');
   assert.equal(await doneNow(page), false, 'A alone sums to 1');
