@@ -155,7 +155,7 @@ export function createFiles(app) {
       const extra = files.length > 1 ? ` with ${files.length - 1} more file(s)` : '';
       // Said once: what the file needs that Skinlab does not draw.
       const notDrawn = app.lab.notDrawn();
-      const missing = notDrawn.length ? ` Not drawn: ${notDrawn.join(', ')}.` : '';
+      const missing = notDrawn.length ? ` Left out (not drawn or not read): ${notDrawn.join(', ')}.` : '';
       app.showNotice(`Loaded ${main.name}${extra}.${missing}`);
     } catch (error) {
       app.showNotice(`Could not load ${main.name}: ${error.message}. The current scene is unchanged.`, 'error');

@@ -15,7 +15,7 @@ use crate::rig::animation::{
     Animation, BindSpace, Channel, Clip, Interpolation, Target, WeightsChannel,
 };
 use crate::rig::path::{BezierPath, PathAnimation, Timing};
-use crate::rig::pose::BoneTransform;
+use crate::rig::pose::{unit_rotation, BoneTransform};
 use crate::rig::skeleton::{
     first_non_finite, own_from_child_frame, parent_tip_from_bone, Skeleton,
 };
@@ -382,14 +382,14 @@ fn validate_channel(
         } else {
             (vectors, Vec::new())
         };
+    let mut values = values;
     if target == Target::Rotation {
-        if let Some(k) = values
-            .iter()
-            .position(|q| Quat::from_array(*q).length() < 1e-6)
-        {
-            return Err(SceneError::ZeroQuaternion {
-                field: format!("{field}.values (key {k})"),
-            });
+        for (k, q) in values.iter_mut().enumerate() {
+            *q = unit_rotation(Quat::from_array(*q))
+                .ok_or_else(|| SceneError::ZeroQuaternion {
+                    field: format!("{field}.values (key {k})"),
+                })?
+                .to_array();
         }
     }
     Ok(Channel {

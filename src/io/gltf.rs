@@ -285,24 +285,25 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         mesh: morphed_mesh,
         targets: scene.morphs.len(),
     };
-    let clips: Vec<Clip> = document
-        .animations
-        .iter()
-        .enumerate()
-        .filter_map(|(index, animation)| {
-            read_clip(
-                &document,
-                &buffers,
-                animation,
-                index,
-                &bones.bone_of_node,
-                &spaces,
-                morphed,
-            )
-            .ok()
-        })
-        .filter(|clip| !clip.channels.is_empty() || clip.weights.is_some())
-        .collect();
+    // A clip that cannot be read is left out, and said.
+    let mut clips: Vec<Clip> = Vec::new();
+    for (index, animation) in document.animations.iter().enumerate() {
+        match read_clip(
+            &document,
+            &buffers,
+            animation,
+            index,
+            &bones.bone_of_node,
+            &spaces,
+            morphed,
+        ) {
+            Ok(clip) if !clip.channels.is_empty() || clip.weights.is_some() => clips.push(clip),
+            Ok(_) => {}
+            Err(error) => scene
+                .not_drawn
+                .push(format!("animations[{index}] ({error})")),
+        }
+    }
     scene.animation = Animation { clips };
     Ok(scene)
 }

@@ -54,6 +54,40 @@ impl Default for BoneTransform {
     }
 }
 
+/// `q / |q|` for a finite quaternion, or `None` for one too short to be a
+/// rotation (`|q| < 1e-6`). A quaternion that is unit to float rounding
+/// comes back bit for bit (so a scene survives a save and a reload
+/// exactly); one whose length overflows `f32` (`[1e20, 0, 0, 0]`) is
+/// divided by its largest component first, so it normalises instead of
+/// collapsing to zero.
+pub fn unit_rotation(q: Quat) -> Option<Quat> {
+    if !q.is_finite() {
+        return None;
+    }
+    let largest = q
+        .to_array()
+        .into_iter()
+        .fold(0.0_f32, |m, v| m.max(v.abs()));
+    if largest == 0.0 {
+        return None;
+    }
+    let norm = q.length();
+    if norm.is_finite() && norm > 0.0 {
+        if norm < 1e-6 {
+            return None;
+        }
+        return Some(if (norm - 1.0).abs() <= 1e-6 {
+            q
+        } else {
+            q / norm
+        });
+    }
+    // The length overflowed or underflowed: scale first.
+    let scaled = q / largest;
+    let norm_scaled = scaled.length();
+    (largest * norm_scaled >= 1e-6).then(|| scaled / norm_scaled)
+}
+
 /// Computes the posed frames, parent before child:
 /// `R'_i = C'_p(i) · T(origin_i) · O_i · A_i` with
 /// `C'_p = R'_p · T(0, length_p, 0)` and `C'_root = I`.
@@ -266,5 +300,21 @@ mod tests {
         assert!(palette[0]
             .transform_point3(Vec3::new(0.0, 1.0, 0.0))
             .abs_diff_eq(Vec3::new(1.0, 2.0, 0.0), 1e-6));
+    }
+
+    #[test]
+    fn rotations_of_any_finite_length_normalise() {
+        let huge = unit_rotation(Quat::from_xyzw(1e20, 0.0, 0.0, 0.0)).unwrap();
+        assert_eq!(huge, Quat::from_xyzw(1.0, 0.0, 0.0, 0.0));
+        let big = unit_rotation(Quat::from_xyzw(3e38, 0.0, 0.0, 3e38)).unwrap();
+        assert!((big.length() - 1.0).abs() < 1e-6);
+        assert_eq!(unit_rotation(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)), None);
+        assert_eq!(unit_rotation(Quat::from_xyzw(1e-30, 0.0, 0.0, 0.0)), None);
+        assert_eq!(
+            unit_rotation(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+            None
+        );
+        let almost = Quat::from_xyzw(0.0, 0.0, 0.0, 1.0 + 1e-7);
+        assert_eq!(unit_rotation(almost), Some(almost), "kept bit for bit");
     }
 }

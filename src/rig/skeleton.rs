@@ -15,7 +15,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::rig::pose::BoneTransform;
+use crate::rig::pose::{unit_rotation, BoneTransform};
 
 /// Why a list of bones is not a skeleton. Each variant names the bone or
 /// field at fault; the scene error wraps these unchanged.
@@ -271,32 +271,21 @@ impl Skeleton {
             if bone.rest_scale.min_element().abs() < 1e-12 {
                 return Err(SkeletonError::ZeroScale { bone: index });
             }
-            let turn_norm = bone.turn.length();
-            if turn_norm < 1e-6 {
-                return Err(SkeletonError::ZeroQuaternion {
-                    field: format!("bones[{index}].turn"),
-                });
-            }
-            if (turn_norm - 1.0).abs() > 1e-6 {
-                bone.turn /= turn_norm;
-            }
+            bone.turn = unit_rotation(bone.turn).ok_or_else(|| SkeletonError::ZeroQuaternion {
+                field: format!("bones[{index}].turn"),
+            })?;
             if bone.length < 0.0 {
                 return Err(SkeletonError::NegativeLength {
                     bone: index,
                     length: bone.length,
                 });
             }
-            let norm = bone.orientation.length();
-            if norm < 1e-6 {
-                return Err(SkeletonError::ZeroQuaternion {
-                    field: format!("bones[{index}].orientation"),
-                });
-            }
             // Unit to float rounding stays bit for bit, so a scene survives a
             // save and a reload exactly.
-            if (norm - 1.0).abs() > 1e-6 {
-                bone.orientation /= norm;
-            }
+            bone.orientation =
+                unit_rotation(bone.orientation).ok_or_else(|| SkeletonError::ZeroQuaternion {
+                    field: format!("bones[{index}].orientation"),
+                })?;
         }
         let mut model_from_bone_rest = vec![Mat4::IDENTITY; bones.len()];
         let identity_pose = vec![crate::rig::pose::BoneTransform::IDENTITY; bones.len()];

@@ -4,7 +4,7 @@
 use glam::{Quat, Vec3};
 
 use super::SceneError;
-use crate::rig::pose::BoneTransform;
+use crate::rig::pose::{unit_rotation, BoneTransform};
 use crate::rig::skeleton::first_non_finite;
 use crate::skin::influences::{Fitting, VertexInfluences};
 
@@ -23,6 +23,8 @@ pub fn vertex_influences(
     bone_count: usize,
 ) -> Result<(VertexInfluences, Fitting), SceneError> {
     let mut fitted = Vec::with_capacity(pairs.len());
+    let mut seen =
+        (pairs.len() > 16).then(|| std::collections::HashSet::with_capacity(pairs.len()));
     for (slot, &(bone, weight)) in pairs.iter().enumerate() {
         let bone = bone as usize;
         if bone >= bone_count {
@@ -40,10 +42,15 @@ pub fn vertex_influences(
                 weight,
             });
         }
-        if pairs[..slot]
-            .iter()
-            .any(|&(earlier, _)| earlier as usize == bone)
-        {
+        // A few pairs are compared directly; a long list (a vertex naming
+        // every one of 65,535 bones) through a set, so the check stays linear.
+        let repeated = match &mut seen {
+            Some(seen) => !seen.insert(bone),
+            None => pairs[..slot]
+                .iter()
+                .any(|&(earlier, _)| earlier as usize == bone),
+        };
+        if repeated {
             return Err(SceneError::DuplicateBone { vertex, slot, bone });
         }
         fitted.push((bone as u16, weight));
@@ -63,20 +70,13 @@ pub fn bone_transform(
     let mut transform = BoneTransform::IDENTITY;
     if let Some(rotation) = rotation {
         check_finite(&format!("{field}.rotation"), &rotation)?;
-        let rotation = Quat::from_array(rotation);
-        let norm = rotation.length();
-        if norm < 1e-6 {
-            return Err(SceneError::ZeroQuaternion {
+        // Unit to float rounding is kept bit for bit, so poses survive a
+        // save and a reload exactly; an overflowing length still normalises.
+        transform.rotation = unit_rotation(Quat::from_array(rotation)).ok_or_else(|| {
+            SceneError::ZeroQuaternion {
                 field: format!("{field}.rotation"),
-            });
-        }
-        // A rotation that is unit to float rounding is kept bit for bit, so
-        // poses survive a save and a reload exactly.
-        transform.rotation = if (norm - 1.0).abs() <= 1e-6 {
-            rotation
-        } else {
-            rotation / norm
-        };
+            }
+        })?;
     }
     if let Some(translation) = translation {
         check_finite(&format!("{field}.translation"), &translation)?;

@@ -51,6 +51,15 @@ impl VertexInfluences {
         sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
         let pruned = sorted.len().saturating_sub(MAX_INFLUENCES);
         sorted.truncate(MAX_INFLUENCES);
+        // Weights near f32's largest would overflow their sum: they are
+        // divided by the largest first, so 3e38 and 1e38 still mean three
+        // quarters and one quarter.
+        if sorted.iter().map(|&(_, w)| w).sum::<f32>() == f32::INFINITY {
+            let largest = sorted.first().map_or(1.0, |&(_, w)| w);
+            for pair in &mut sorted {
+                pair.1 /= largest;
+            }
+        }
         let total: f32 = sorted.iter().map(|&(_, w)| w).sum();
         // Weights already summing to 1 (to float rounding) are kept as they
         // are, so a save and a reload give back exactly the same numbers.
@@ -241,5 +250,16 @@ mod tests {
         let report = quantisation_report(&[third, VertexInfluences::single(0)]);
         assert!(report.max_weight_error > 0.0);
         assert!(report.max_weight_error <= 1.0 / 255.0);
+    }
+
+    #[test]
+    fn weights_near_the_largest_float_keep_their_ratio() {
+        let (fitted, _) = VertexInfluences::from_pairs(&[(0, 3e38), (1, 1e38)]);
+        let pairs: Vec<(u16, f32)> = fitted.pairs().collect();
+        assert_eq!(pairs.len(), 2);
+        assert!(
+            (pairs[0].1 - 0.75).abs() < 1e-6 && (pairs[1].1 - 0.25).abs() < 1e-6,
+            "{pairs:?}"
+        );
     }
 }

@@ -3,10 +3,13 @@
 
 use std::collections::HashMap;
 
+use glam::Quat;
+
 use super::accessors::Buffers;
 use super::document::{AnimationJson, Document};
 use super::GltfError;
 use crate::rig::animation::{BindSpace, Channel, Clip, Interpolation, Target, WeightsChannel};
+use crate::rig::pose::unit_rotation;
 
 /// The mesh whose morph targets the scene holds, and how many.
 #[derive(Clone, Copy)]
@@ -44,6 +47,15 @@ pub(super) fn read_clip(
             let n = morphed.targets;
             let cubic = sampler.interpolation == "CUBICSPLINE";
             let per_key = if cubic { 3 * n } else { n };
+            if times.iter().any(|t| !t.is_finite() || *t < 0.0)
+                || raw.iter().any(|v| !v.is_finite())
+            {
+                return Err(GltfError::Accessor {
+                    index: sampler.input,
+                    problem: "holds a key that is not a finite number (or a negative time)"
+                        .to_owned(),
+                });
+            }
             if times.is_empty()
                 || raw.len() != per_key * times.len()
                 || times.windows(2).any(|w| w[1] < w[0])
@@ -107,6 +119,36 @@ pub(super) fn read_clip(
             }
             _ => Interpolation::Linear,
         };
+        // Keys Skinlab could not save again are refused: times must be
+        // finite, from 0 on, in order; values finite; rotations not zero.
+        let times_bad = times.iter().any(|t| !t.is_finite() || *t < 0.0);
+        let values_bad = values
+            .iter()
+            .chain(tangents.iter().flatten())
+            .any(|v| v.iter().any(|c| !c.is_finite()));
+        if target == Target::Rotation {
+            for value in &mut values {
+                match unit_rotation(Quat::from_array(*value)) {
+                    Some(q) => *value = q.to_array(),
+                    None => {
+                        return Err(GltfError::Accessor {
+                            index: sampler.output,
+                            problem: "holds a rotation key that is not a rotation".to_owned(),
+                        })
+                    }
+                }
+            }
+        }
+        if times_bad || values_bad {
+            return Err(GltfError::Accessor {
+                index: if times_bad {
+                    sampler.input
+                } else {
+                    sampler.output
+                },
+                problem: "holds a key that is not a finite number (or a negative time)".to_owned(),
+            });
+        }
         if times.is_empty() || values.len() != times.len() || times.windows(2).any(|w| w[1] < w[0])
         {
             return Err(GltfError::Accessor {

@@ -117,7 +117,15 @@ pub(super) fn base_colour(
 ) -> Option<BaseColour> {
     let material = primitives.iter().find_map(|p| p.material)?;
     let pbr = document.materials.get(material)?.pbr.as_ref();
-    let factor = pbr.map_or(white(), |pbr| pbr.base_color_factor);
+    // glTF's factors lie in 0–1; a file's 1e39 (read as infinity) or -2
+    // would not survive a save, so each is clamped into range.
+    let factor = pbr.map_or(white(), |pbr| pbr.base_color_factor).map(|c| {
+        if c.is_nan() {
+            1.0
+        } else {
+            c.clamp(0.0, 1.0)
+        }
+    });
     let texture = pbr.and_then(|pbr| pbr.base_color_texture.as_ref());
     let picture = texture
         .and_then(|t| document.textures.get(t.index))
