@@ -199,3 +199,25 @@ test('morph weights keyed on the timeline\'s morphs row, and the face saying "ma
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a clip with a key at 10⁶ s or 10³⁰ s draws a bounded ruler and the page stays responsive', async () => {
+  const { page, errors } = await openAt('?example=two-bone&mode=animate');
+  await waitForSkinlab(page);
+  for (const late of [1e6, 1e30]) {
+    await page.evaluate((t) => {
+      const scene = JSON.parse(window.skinlab.lab.sceneJson());
+      scene.animations = [{ name: 'long', channels: [{ bone: 1, path: 'rotation', interpolation: 'LINEAR', times: [0, t], values: [0, 0, 0, 1, 0, 0, 1, 0] }] }];
+      window.skinlab.loadScene(JSON.stringify(scene));
+    }, late);
+    await nextFrame(page);
+    const ticks = await page.locator('#timeline line.tick').count();
+    console.log(`# a key at ${late} s: ${ticks} ruler ticks`);
+    assert.ok(ticks > 2 && ticks < 200, `${late}: ${ticks} ticks`);
+    // Still responsive: a frame is drawn after a pose change.
+    const before = await page.evaluate(() => window.skinlab.framesRendered());
+    await page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.2, 0.98]));
+    await page.waitForFunction((n) => window.skinlab.framesRendered() > n, before, { timeout: 5000 });
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

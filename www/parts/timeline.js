@@ -16,6 +16,13 @@ const SNAP = 1 / 30;
  * The timeline in `#timeline` for `app`; `host` offers `clip()`, `time()`,
  * `setTime(t)`, `selectedKey()`, `selectKey(key)` and `keyMoved(bone, from, to)`.
  */
+/** The ruler's step for about `rough` seconds a tick: ½ s at least, else 1, 2 or 5 × 10ⁿ. */
+function niceStep(rough) {
+  if (!(rough > 0.5)) return 0.5;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  return [1, 2, 5, 10].map((m) => m * power).find((step) => step >= rough);
+}
+
 export function createTimeline(app, host) {
   const root = $('#timeline');
   // User units are CSS pixels: the width is the element's own, read per draw.
@@ -54,10 +61,14 @@ export function createTimeline(app, host) {
     // aspect ratio, so user units scale alike in x and y.
     root.setAttribute('viewBox', `0 0 ${width} ${height}`);
     viewHeight = height;
-    // Ruler: a tick every ½ s, labelled every second.
+    // Ruler: a tick every ½ s, labelled every second, or as many ticks as
+    // fit (one per 40 px) on a long clip: a key at 10⁶ s costs no more.
     root.append(svg('rect', { x: 0, y: 0, width: width, height: RULER, class: 'ruler' }));
-    for (let tick = 0; tick <= span + 1e-6; tick += 0.5) {
-      const whole = Math.abs(tick - Math.round(tick)) < 1e-6;
+    const minor = niceStep(span / Math.max(4, width / 40));
+    const major = minor < 1 ? 1 : 2 * minor;
+    for (let k = 0; k * minor <= span * (1 + 1e-9); k++) {
+      const tick = k * minor;
+      const whole = Math.abs(tick / major - Math.round(tick / major)) < 1e-6;
       root.append(svg('line', { x1: x(tick), x2: x(tick), y1: whole ? 10 : 17, y2: RULER, class: 'tick' }));
       if (whole) root.append(svg('text', { x: x(tick) + 3, y: 13, class: 'tick-label' }, `${tick} s`));
     }
