@@ -294,3 +294,17 @@ test('screenshots: ui=none and lang=de', async () => {
   await screenshot(german, 'lang-de');
   await german.close();
 });
+
+test('a link with a valid pose and a bad camera is restored not at all', async () => {
+  const state = { v: 1, e: 'two-bone', p: [[1, 0, 0, 0.2, 0.98, 0, 0, 0, 1, 1, 1]], c: [0, 0, 0, 0, 0, -1] };
+  const hash = `#s=${Buffer.from(JSON.stringify(state)).toString('base64url')}`;
+  const { page, errors } = await openPage(browser, pageUrl(`?example=two-bone${hash}`));
+  await waitForSkinlab(page);
+  const notice = page.locator('#notice');
+  await notice.waitFor({ state: 'visible' });
+  assert.match(await notice.textContent(), /could not be restored: the camera .*Showing the default instead/);
+  const fresh = await page.evaluate(() => window.skinlab.Lab.example('two-bone').sceneJson());
+  assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), fresh, 'the pose was not applied either');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
