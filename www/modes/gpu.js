@@ -147,7 +147,7 @@ export function createGpuMode(app) {
       showVertexData();
     },
     caption() {
-      return [t('cap.gpu', 'Seed 003: 256 uniform vectors hold about 80 bones as 4x3 matrices. Smaller formats carry more bones but lose scale: stretch a bone and compare.')];
+      return [t('cap.gpu', 'The engine note on skeletal skinning: 256 uniform vectors hold about 80 bones as 4x3 matrices. Smaller formats carry more bones but lose scale: stretch a bone and compare.')];
     },
     applyToViewer() {
       if (document.body.dataset.mode === 'gpu') applyToViewer();
