@@ -16,9 +16,8 @@ use crate::rig::animation::{
 };
 use crate::rig::path::{BezierPath, PathAnimation, Timing};
 use crate::rig::pose::{unit_rotation, BoneTransform};
-use crate::rig::skeleton::{
-    first_non_finite, own_from_child_frame, parent_tip_from_bone, Skeleton,
-};
+use crate::rig::skeleton::{first_non_finite, Skeleton};
+use crate::scene::validate::bone_transform;
 
 /// One clip as written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -259,12 +258,11 @@ fn validate_rig(
     }
     let mut turns = Vec::with_capacity(bones);
     for bone in 0..bones {
-        let turn = validate_bone_transform(
+        let turn = bone_transform(
             &format!("rig.turns[{bone}]"),
-            &PoseDoc {
-                rotation: Some(doc.turns[bone]),
-                ..PoseDoc::default()
-            },
+            Some(doc.turns[bone]),
+            None,
+            None,
         )?;
         turns.push(turn.rotation);
     }
@@ -276,17 +274,9 @@ fn validate_rig(
             let p = usize::from(p);
             (skeleton.bones()[p].length, turns[p])
         });
-        let unanimated = own_from_child_frame(parent_length) * parent_tip_from_bone(bone);
-        let left = unanimated.inverse()
-            * Mat4::from_quat(parent_turn.inverse())
+        let left = BindSpace::left_of(bone, parent_length, parent_turn)
             * Mat4::from_cols_array(&doc.between[index]);
-        let (_, rotation, translation) = left.to_scale_rotation_translation();
-        let map = BindSpace {
-            left_rotation: rotation.normalize(),
-            left_translation: translation,
-            right_rotation: turns[index],
-            rest_scale: Vec3::ONE,
-        };
+        let map = BindSpace::from_left(left, turns[index], Vec3::ONE);
         let rest = if doc.fixed[index] {
             BoneTransform::IDENTITY
         } else {

@@ -76,11 +76,7 @@ impl Lab {
         let frames = self.model_from_bone_posed().to_vec();
         let length: f32 = bones
             .iter()
-            .map(|&bone| {
-                let frame = frames[bone];
-                let along = self.scene.skeleton.bones()[bone].length;
-                frame.transform_vector3(Vec3::new(0.0, along, 0.0)).length()
-            })
+            .map(|&bone| self.scene.skeleton.bones()[bone].model_length(&frames[bone]))
             .sum();
         let request = IkRequest {
             tip,

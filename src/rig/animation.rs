@@ -256,17 +256,31 @@ pub struct BindSpace {
 }
 
 impl BindSpace {
-    /// The map for `bone` of `skeleton`, whose parent's turn is
-    /// `parent_turn` (identity for a root).
+    /// The map for `bone`, whose parent has length `parent_length` and
+    /// turn `parent_turn` (0 and the identity for a root).
     pub fn of_bone(bone: &Bone, parent_length: f32, parent_turn: Quat) -> Self {
+        Self::from_left(
+            Self::left_of(bone, parent_length, parent_turn),
+            bone.turn,
+            bone.rest_scale,
+        )
+    }
+
+    /// `P = (T(ℓ_p·Y + o) · O)⁻¹ · U_p⁻¹` for `bone`.
+    pub fn left_of(bone: &Bone, parent_length: f32, parent_turn: Quat) -> Mat4 {
         let unanimated = own_from_child_frame(parent_length) * parent_tip_from_bone(bone);
-        let left = unanimated.inverse() * Mat4::from_quat(parent_turn.inverse());
+        unanimated.inverse() * Mat4::from_quat(parent_turn.inverse())
+    }
+
+    /// The map with the rigid left factor `left` (its scale, if any, is
+    /// dropped), the right turn `right_rotation` and the rest scale.
+    pub fn from_left(left: Mat4, right_rotation: Quat, rest_scale: Vec3) -> Self {
         let (_, rotation, translation) = left.to_scale_rotation_translation();
         Self {
             left_rotation: rotation.normalize(),
             left_translation: translation,
-            right_rotation: bone.turn,
-            rest_scale: bone.rest_scale,
+            right_rotation,
+            rest_scale,
         }
     }
 
@@ -319,18 +333,6 @@ impl BindSpace {
         }
         for pair in &mut channel.tangents {
             *pair = [convert(pair[0], true), convert(pair[1], true)];
-        }
-    }
-
-    /// The joint-local transform for the animation `animation`: the inverse
-    /// map, for writing glTF.
-    pub fn local(&self, animation: &BoneTransform) -> BoneTransform {
-        let inverse_left = self.left_rotation.inverse();
-        BoneTransform {
-            translation: inverse_left * (animation.translation - self.left_translation),
-            rotation: (inverse_left * animation.rotation * self.right_rotation.inverse())
-                .normalize(),
-            scale: animation.scale * self.rest_scale,
         }
     }
 }

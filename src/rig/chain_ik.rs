@@ -302,7 +302,7 @@ pub fn solve_chain(
             // Model-space lengths: a joint's frame may carry scale.
             let reach: f32 = bones
                 .iter()
-                .map(|&b| chain.end(b).distance(chain.origin(b)))
+                .map(|&b| skeleton.bones()[b].model_length(&chain.frames[b]))
                 .sum();
             // Out of reach the sweeps' answer (the chain straight toward the
             // target) is the right one; least squares would only crawl

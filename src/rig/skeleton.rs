@@ -143,6 +143,15 @@ impl Bone {
         }
     }
 
+    /// The bone's length in model space, `|F · (0, length, 0)|` for its
+    /// frame `F` (`model_from_bone`): its own length unless a glTF joint's
+    /// frame carries scale.
+    pub fn model_length(&self, model_from_bone: &Mat4) -> f32 {
+        model_from_bone
+            .transform_vector3(Vec3::new(0.0, self.length, 0.0))
+            .length()
+    }
+
     /// Whether this is a lecture bone: no rest scale and no turn, so that
     /// its animation is exactly the matrix `A_i`.
     pub fn is_plain(&self) -> bool {
