@@ -148,7 +148,7 @@ test('no page script assigns HTML; labels with subscripts are built as nodes', a
   assert.ok(await page.locator('#matrices .pitfall sub').count() >= 4);
   assert.match(await page.locator('#matrices .pitfall').textContent(), /R′i · Ai · Ri−1/);
   assert.ok(await page.locator('[data-i18n-html="morph.forms"] sub').count() >= 4);
-  assert.match(await page.locator('[data-i18n-html="morph.forms"]').textContent(), /^Quelle 001/);
+  assert.match(await page.locator('[data-i18n-html="morph.forms"]').textContent(), /^„Bones, IK, Morphing“ schreibt/);
   assert.deepEqual(errors, []);
   await page.close();
 });
