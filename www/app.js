@@ -349,16 +349,6 @@ async function restoreState(state) {
     next.setBonePose(bone, numbers.slice(0, 4), numbers.slice(4, 7), numbers.slice(7, 10));
   }
   for (const [vertex, pairs] of state.w ?? []) next.setInfluences(vertex, pairs);
-  // Everything is checked before anything is shown: a link is restored
-  // whole or not at all.
-  const camera = state.c;
-  if (camera !== undefined && !(Array.isArray(camera) && camera.length === 6
-      && camera.every((v) => typeof v === 'number' && Number.isFinite(v)) && camera[5] > 0)) {
-    throw new Error('the camera is not six finite numbers with a positive distance');
-  }
-  if (state.d !== undefined && !['2d', '3d', 'auto'].includes(state.d)) throw new Error(`the view '${state.d}' is unknown`);
-  if (state.m !== undefined && !['lbs', 'dqs'].includes(state.m)) throw new Error(`the method '${state.m}' is unknown`);
-  if (state.o !== undefined && !(state.o in modes)) throw new Error(`the mode '${state.o}' is unknown`);
   setLab(next, state.e, pristine);
   if (state.d) viewer.frameScene(lab, state.d);
   if (state.c) viewer.setCameraState(new Float32Array(state.c));

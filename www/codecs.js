@@ -2,7 +2,9 @@
 // Draco decoder (npm draco3d, Apache-2.0) and meshoptimizer's decoder
 // (MIT), copied into vendor/ by `cargo xtask build`. Nothing is fetched for
 // files without compressed geometry.
-import { compressionOf, decodeCompressed, splitGlb } from './decompress.js';
+import {
+  compressionOf, decodeCompressed, glbJsonText, mentionsCompression, splitGlb,
+} from './decompress.js';
 
 let dracoModule = null;
 
@@ -40,6 +42,10 @@ async function meshopt() {
  * .glb or `text` a .gltf with its `files` by name.
  */
 export async function decompressed({ bytes = null, text = null, files = {} }) {
+  // Most files are not compressed: they are only searched here, and the
+  // core parses them once.
+  const jsonText = bytes ? glbJsonText(bytes) : text;
+  if (!jsonText || !mentionsCompression(jsonText)) return null;
   let json;
   let bin = null;
   try {

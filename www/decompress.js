@@ -33,6 +33,24 @@ export function splitGlb(bytes) {
   return { json, bin };
 }
 
+/**
+ * Whether glTF JSON text names a compression extension at all: a plain
+ * search, so a file without one is not parsed a second time here.
+ */
+export function mentionsCompression(text) {
+  return text.includes(DRACO) || MESHOPT.some((name) => text.includes(name));
+}
+
+/** The JSON chunk of a .glb as text (its first chunk), or null. */
+export function glbJsonText(bytes) {
+  if (bytes.length < 20) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== GLB_MAGIC || view.getUint32(16, true) !== JSON_CHUNK) return null;
+  const length = view.getUint32(12, true);
+  if (20 + length > bytes.length) return null;
+  return new TextDecoder().decode(bytes.subarray(20, 20 + length));
+}
+
 /** Which decoders a glTF document needs: `{ draco, meshopt }`. */
 export function compressionOf(json) {
   const used = new Set([...(json.extensionsUsed ?? []), ...(json.extensionsRequired ?? [])]);

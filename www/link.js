@@ -84,6 +84,7 @@ export function decodeState(hash) {
   if (typeof state.e !== 'string') throw new Error('the link names no example');
   if (state.m !== undefined && !CHOICES.method.includes(state.m)) throw new Error(`the link's method '${state.m}' is unknown`);
   if (state.c !== undefined && !numbers(state.c, 6)) throw new Error("the link's camera is not six numbers");
+  if (state.c !== undefined && !(state.c[5] > 0)) throw new Error('the camera in the link has no positive distance');
   if (state.d !== undefined && !CHOICES.view.includes(state.d)) throw new Error(`the link's view '${state.d}' is unknown`);
   if (state.q !== undefined && state.q !== 1) throw new Error("the link's weight format is unknown");
   if (state.k !== undefined && state.k !== 1) throw new Error("the link's comparison flag is unknown");
