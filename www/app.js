@@ -5,7 +5,7 @@
 // its controls and its captions.
 import init, { Lab, Viewer } from './pkg/skinlab.js';
 import { $ } from './dom.js';
-import { setLanguage, t, translatePage } from './i18n.js';
+import { LANGUAGES, currentLanguage, num, onLanguageChange, setLanguage, t } from './i18n.js';
 import { MODES, OVERLAYS, decodeState, encodeState, readParameters } from './link.js';
 import { createCanvas } from './canvas.js';
 import { createControls } from './controls.js';
@@ -37,6 +37,9 @@ let framesDrawn = 0;
 let hashTimer = 0;
 let noticeTimer = 0;
 let mode = null;
+// A second mode whose panel and view layers a lesson step shows under its
+// card (the IK ring and report, the GPU table, the timeline): null or a mode.
+let companion = null;
 const settings = {};
 
 // What the parts and modes see of the page.
@@ -51,13 +54,16 @@ const app = {
     window.skinlab.viewer = viewer;
   },
   requestRender: () => requestRender(),
-  showNotice: (text, kind) => showNotice(text, kind),
+  showNotice: (text, kind, asks) => showNotice(text, kind, asks),
   showMessage: (text) => showMessage(text),
   selectBone: (bone) => selectBone(bone),
   setLab: (next, name) => setLab(next, name),
   loadExample: (name) => loadExample(name),
   loadScene: (json) => loadScene(json),
   setMode: (name) => setMode(name),
+  setCompanion: (name) => setCompanion(name),
+  /** Whether mode `name` is on screen: the mode itself or a lesson step's companion. */
+  shows: (name) => mode?.name === name || companion?.name === name,
   setTool: (tool) => setTool(tool),
   shareLink: () => shareLink(),
   embedCode: () => embedCode(),
@@ -85,13 +91,24 @@ function showMessage(text) {
   $('#message').hidden = false;
 }
 
-function showNotice(text, kind = 'info') {
+/** What the notice on screen asks for (`needBone`), so it goes once that is done. */
+let noticeAsks = null;
+
+function showNotice(text, kind = 'info', asks = null) {
+  noticeAsks = asks;
   const notice = $('#notice');
   notice.textContent = text;
   notice.className = kind === 'error' ? 'notice error' : 'notice';
   notice.hidden = false;
   clearTimeout(noticeTimer);
   noticeTimer = setTimeout(() => { notice.hidden = true; }, kind === 'error' ? 12000 : 6000);
+}
+
+/** Hides the notice at once (a new mode, or what it asked for is done). */
+function hideNotice() {
+  clearTimeout(noticeTimer);
+  $('#notice').hidden = true;
+  noticeAsks = null;
 }
 
 // ----- frames -----
@@ -131,15 +148,18 @@ function drawFrame() {
     viewer.render(lab);
     framesDrawn += 1;
   } catch (error) {
-    showMessage(`Drawing failed: ${error.message}`);
+    showMessage(t('msg.drawFailed', { error: error.message }));
     return;
   }
+  // A request to pick a bone goes as soon as one is picked.
+  if (noticeAsks === 'needBone' && viewer.selectedBone() >= 0) hideNotice();
   controls.update();
   boneList.update();
   vertexPanel.update();
   ghosts.update();
   mode.update();
-  modes.animate.overlay(mode.name === 'animate' || mode.name === 'lessons');
+  companion?.update();
+  modes.animate.overlay(app.shows('animate') || mode.name === 'lessons');
   scheduleHashUpdate();
   canvas.drawn();
   frameTimes.push(performance.now() - started);
@@ -207,7 +227,7 @@ function setLab(next, name, pristine = name ? Lab.example(name) : null) {
   $('#example').value = name ?? '';
   player.setup();
   if (lab.prunedVertexCount() > 0) {
-    showNotice(`${lab.prunedVertexCount()} vertices listed more than four bones; each keeps its four largest weights.`);
+    showNotice(t('msg.pruned', { n: num(lab.prunedVertexCount()) }));
   }
   const shown = lab;
   textureReady = loadBaseColour(shown, viewer, () => lab === shown, (message) => showNotice(message, 'error'))
@@ -229,7 +249,7 @@ function loadExample(name) {
   }
   return Promise.all([modelLab(name), modelLab(name)]).then(
     ([next, pristine]) => setLab(next, name, pristine),
-    (error) => showNotice(`Could not open ${name}: ${error.message}`, 'error'),
+    (error) => showNotice(t('msg.openFailed', { name, error: error.message }), 'error'),
   );
 }
 
@@ -256,9 +276,32 @@ function setMode(name) {
   for (const button of document.querySelectorAll('#modes [data-mode]')) {
     button.setAttribute('aria-pressed', String(button.dataset.mode === name));
   }
+  setCompanion(null);
+  // A hint or request of the mode left behind would cover the new one's view.
+  if (!$('#notice').classList.contains('error')) hideNotice();
   for (const part of Object.values(modes)) part.panel.hidden = part !== mode;
   mode.enter();
   if (lab) showCaption();
+  requestRender();
+}
+
+/**
+ * Shows mode `name`'s panel and view layers under the current mode's (a
+ * lesson step's controls and figures), or none for null.
+ */
+function setCompanion(name) {
+  const next = name ? modes[name] : null;
+  if (next === companion) return;
+  companion?.leave();
+  if (companion) companion.panel.hidden = true;
+  companion?.panel.classList.remove('companion');
+  companion = next;
+  document.body.dataset.companion = next?.name ?? '';
+  if (next) {
+    next.panel.hidden = false;
+    next.panel.classList.add('companion');
+    next.enter();
+  }
   requestRender();
 }
 
@@ -371,23 +414,67 @@ function embedCode() {
   return `<iframe src="${src}" width="960" height="600" style="border:0" allow="fullscreen" title="Skinlab"></iframe>`;
 }
 
+// ----- the language -----
+
+const LANGUAGE_KEY = 'skinlab.lang';
+
+/** The language to start in: the link's, else the one chosen last here, else the browser's. */
+function startLanguage() {
+  if (settings.lang) return settings.lang;
+  try {
+    const stored = localStorage.getItem(LANGUAGE_KEY);
+    if (LANGUAGES.includes(stored)) return stored;
+  } catch {
+    // Storage is closed in some embeds; the browser's language then decides.
+  }
+  return navigator.language?.toLowerCase().startsWith('de') ? 'de' : 'en';
+}
+
+/** Switches the whole page to `lang`, remembers it, and keeps it in the address. */
+function chooseLanguage(lang) {
+  setLanguage(lang);
+  try {
+    localStorage.setItem(LANGUAGE_KEY, currentLanguage());
+  } catch {
+    // Not remembered where storage is closed; the address still carries it.
+  }
+  const url = new URL(location.href);
+  url.searchParams.set('lang', currentLanguage());
+  history.replaceState(null, '', url);
+}
+
+onLanguageChange((lang) => {
+  for (const button of document.querySelectorAll('#language [data-lang]')) {
+    button.setAttribute('aria-pressed', String(button.dataset.lang === lang));
+  }
+  if (!lab) return;
+  for (const part of Object.values(modes)) part.languageChanged?.();
+  boneList.build();
+  vertexPanel.forget();
+  showCaption();
+  requestRender();
+});
+
+for (const button of document.querySelectorAll('#language [data-lang]')) {
+  button.addEventListener('click', () => chooseLanguage(button.dataset.lang));
+}
+
 // ----- start -----
 
 async function start() {
   Object.assign(settings, readParameters(location.search, [...EXAMPLES, ...MODEL_NAMES]));
-  setLanguage(settings.lang ?? 'en');
-  translatePage();
+  setLanguage(startLanguage());
   document.body.className = `ui-${settings.ui ?? 'full'}`;
   try {
     await init();
   } catch (error) {
-    showMessage(`Skinlab could not load its WebAssembly core: ${error.message}`);
+    showMessage(t('msg.noWasm', { error: error.message }));
     return;
   }
   try {
     viewer = new Viewer(canvas.element);
   } catch (error) {
-    showMessage(`${error.message}. Skinlab draws with WebGL2; try a current Chrome, Firefox or Safari, or enable hardware acceleration.`);
+    showMessage(t('msg.noWebgl', { error: error.message }));
     return;
   }
   canvas.wire();
@@ -402,7 +489,7 @@ async function start() {
     const state = settings.lesson ? null : decodeState(location.hash);
     if (state) await restoreState(state);
   } catch (error) {
-    showNotice(`This link's state could not be restored: ${error.message}. Showing the default instead.`, 'error');
+    showNotice(t('msg.badLink', { error: error.message }), 'error');
     history.replaceState(null, '', location.pathname + location.search);
   }
   window.skinlab = {
@@ -422,6 +509,8 @@ async function start() {
     setTool,
     tool: () => viewer.tool(),
     setCompare: controls.setCompare,
+    setLanguage: chooseLanguage,
+    language: currentLanguage,
     ...modes.skin.api,
     ...modes.weights.api,
     ...modes.ik.api,
@@ -470,6 +559,10 @@ async function start() {
     } catch (error) {
       showNotice(error.message, 'error');
     }
+  } else if (mode.name === 'lessons') {
+    // ?mode=lessons opened the mode before the scene was there: begin now,
+    // as the Lessons button does.
+    mode.enter();
   }
 }
 

@@ -3,7 +3,7 @@
 // (a still of the last frame, then a rebuilt viewer set up as before).
 import { Viewer } from './pkg/skinlab.js';
 import { $ } from './dom.js';
-import { t } from './i18n.js';
+import { num, t } from './i18n.js';
 import { OVERLAYS } from './link.js';
 
 /**
@@ -53,7 +53,7 @@ export function createCanvas(app) {
       if (event.button === 0) app.beforeDrag();
       const began = viewer.pointerDown(lab, x, y, event.button, event.shiftKey, event.altKey || event.ctrlKey);
       if (began === 'none') {
-        app.showNotice(t('needBone', 'Select a bone (click it in the Bones list) to paint its weight.'));
+        app.showNotice(t('needBone'), 'info', 'needBone');
         return;
       }
       canvas.setPointerCapture(event.pointerId);
@@ -77,7 +77,7 @@ export function createCanvas(app) {
       viewer.pointerUp();
       canvas.classList.remove('dragging');
       if (painting && viewer.lastStrokePruned() > 0) {
-        app.showNotice(`${viewer.lastStrokePruned()} influence(s) were pruned during that stroke: a vertex keeps its four largest.`);
+        app.showNotice(t('msg.strokePruned', { n: num(viewer.lastStrokePruned()) }));
       }
       app.requestRender();
     };
@@ -146,7 +146,7 @@ export function createCanvas(app) {
     try {
       viewer = new Viewer(canvas);
     } catch (error) {
-      app.showMessage(`${error.message}. Skinlab draws with WebGL2.`);
+      app.showMessage(t('msg.restoreFailed', { error: error.message }));
       return false;
     }
     const { lab } = app;

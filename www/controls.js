@@ -97,12 +97,12 @@ export function createControls(app) {
   $('#redo').addEventListener('click', redo);
   $('#share').addEventListener('click', () => {
     if (!app.example) {
-      app.showNotice('A scene of your own travels as a file: use “Save scene”, then “Load scene” on the other side.');
+      app.showNotice(t('msg.ownScene'));
       return;
     }
-    copyText(app.shareLink(), 'Link', app.showNotice);
+    copyText(app.shareLink(), 'link', app.showNotice);
   });
-  $('#embed').addEventListener('click', () => copyText(app.embedCode(), 'Embed code', app.showNotice));
+  $('#embed').addEventListener('click', () => copyText(app.embedCode(), 'embedCode', app.showNotice));
 
   return {
     setMethod,
@@ -117,7 +117,7 @@ export function createControls(app) {
       // Said once a session: the history keeps to its memory budget.
       if (!toldAboutBudget && app.lab.undoStepsDropped() > 0) {
         toldAboutBudget = true;
-        app.showNotice(t('undoBudget', 'The oldest undo steps were dropped to keep memory in bounds; the newest remain.'));
+        app.showNotice(t('undoBudget'));
       }
     },
   };

@@ -4,6 +4,7 @@
 import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
 import { decompressed } from './codecs.js';
+import { num, t } from './i18n.js';
 
 /** The largest file read, as the core's `io::gltf::MAX_FILE_BYTES`. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -61,13 +62,16 @@ function isGltf(name, text) {
   }
 }
 
-/** Copies `text`, or shows it to copy by hand where the clipboard is closed. */
+/**
+ * Copies `text`, or shows it to copy by hand where the clipboard is closed;
+ * `what` is `link` or `embedCode`.
+ */
 export async function copyText(text, what, showNotice) {
   try {
     await navigator.clipboard.writeText(text);
-    showNotice(`${what} copied to the clipboard.`);
+    showNotice(t(`msg.copied.${what}`));
   } catch {
-    window.prompt(`Copy the ${what.toLowerCase()}:`, text);
+    window.prompt(t(`msg.copy.${what}`), text);
   }
 }
 
@@ -96,7 +100,7 @@ export function createFiles(app) {
     try {
       download(new Blob([app.lab.toGlb()], { type: 'model/gltf-binary' }), `${baseName()}.glb`);
     } catch (error) {
-      app.showNotice(`Could not export: ${error.message}`, 'error');
+      app.showNotice(t('msg.exportFailed', { error: error.message }), 'error');
     }
   }
 
@@ -116,28 +120,28 @@ export function createFiles(app) {
     // Checked before reading a byte: the wasm refuses larger files anyway.
     const total = files.reduce((sum, file) => sum + file.size, 0);
     if (total > MAX_FILE_BYTES) {
-      app.showNotice(`Could not load ${main.name}: ${total} bytes, at most ${MAX_FILE_BYTES} (64 MiB) are read. The current scene is unchanged.`, 'error');
+      app.showNotice(t('msg.tooLarge', { name: main.name, bytes: total, limit: MAX_FILE_BYTES }), 'error');
       return;
     }
     let bytes;
     const resources = {};
-    const megabytes = (n) => (n / 1e6).toFixed(1);
+    const megabytes = (n) => num(n / 1e6, 1);
     progress = [];
     try {
       const ordered = [main, ...files.filter((file) => file !== main)];
       const read = await readFiles(ordered, (done, all) => {
         progress.push(done / all);
-        showProgress(`Reading ${main.name}: ${megabytes(done)} of ${megabytes(all)} MB`, done / all);
+        showProgress(t('msg.reading', { name: main.name, done: megabytes(done), all: megabytes(all) }), done / all);
       });
       [bytes] = read;
       ordered.slice(1).forEach((file, k) => { resources[file.name] = read[k + 1]; });
     } catch (error) {
       loading.hidden = true;
-      app.showNotice(`Could not read ${main.name}: ${error.message}`, 'error');
+      app.showNotice(t('msg.readFailed', { name: main.name, error: error.message }), 'error');
       return;
     }
     // Show "Reading" as done before the core parses (one synchronous step).
-    showProgress(`Reading ${main.name}: ${megabytes(bytes.length)} MB read; building the scene`, 1);
+    showProgress(t('msg.building', { name: main.name, size: megabytes(bytes.length) }), 1);
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     try {
       if (isGlb(main.name, bytes)) {
@@ -152,13 +156,13 @@ export function createFiles(app) {
           app.loadScene(text);
         }
       }
-      const extra = files.length > 1 ? ` with ${files.length - 1} more file(s)` : '';
+      const loaded = files.length > 1 ? t('msg.loadedWith', { name: main.name, n: files.length - 1 }) : t('msg.loaded', { name: main.name });
       // Said once: what the file needs that Skinlab does not draw.
       const notDrawn = app.lab.notDrawn();
-      const missing = notDrawn.length ? ` Left out (not drawn or not read): ${notDrawn.join(', ')}.` : '';
-      app.showNotice(`Loaded ${main.name}${extra}.${missing}`);
+      const missing = notDrawn.length ? ` ${t('msg.leftOut', { list: notDrawn.join(', ') })}` : '';
+      app.showNotice(`${loaded}${missing}`);
     } catch (error) {
-      app.showNotice(`Could not load ${main.name}: ${error.message}. The current scene is unchanged.`, 'error');
+      app.showNotice(t('msg.loadFailed', { name: main.name, error: error.message }), 'error');
     } finally {
       loading.hidden = true;
     }

@@ -1,9 +1,12 @@
-// The lecture as guided steps (seeds 000, 001, 003). Each step sets up a
-// scene and a view, says what to do and what to notice (English and German),
-// and checks that the student did it. `check(s, scene)` reads the running
-// page `s` (window.skinlab) and the step's scene document as it started
-// (parsed once, for the rest positions), and returns true once done;
-// `prepare(s)`, when given, sets up what the step starts from.
+// The lecture as guided steps (the lecture notes: sources.html). Each step
+// sets up a scene and a view, says what to do and what to notice (English
+// and German), and checks that the student did it. `check(s, scene)` reads
+// the running page `s` (window.skinlab) and the step's scene document as it
+// started (parsed once, for the rest positions), and returns true once done;
+// `prepare(s)`, when given, sets up what the step starts from. `panel` names
+// the mode whose panel and view layers the step shows under its card (the
+// matrices, the IK ring and report, the GPU table, the timeline), so every
+// control and figure the text names is on screen; `actions` are buttons.
 
 const DEG = Math.PI / 180;
 
@@ -37,6 +40,9 @@ const weightOf = (s, vertex, bone) => s.lab.influences(vertex).find(([b]) => b =
 /** Frames and bones visible, the skin seen through. */
 const FRAMES = { ownFrames: true, childFrames: true, bones: true };
 
+/** The fingers example's middle finger (bone 1) bent by 40°, toward the index finger's side. */
+const BENT_MIDDLE = [[1, [0, 0, -Math.sin(20 * DEG), Math.cos(20 * DEG)]]];
+
 export const LESSONS = [
   {
     name: 'bones',
@@ -50,6 +56,7 @@ export const LESSONS = [
         notice: { en: 'The panel shows its rest frame R₂: where its own frame sits in the model.',
           de: 'Das Panel zeigt sein Ruhesystem R₂: wo sein eigenes Koordinatensystem im Modell liegt.' },
         check: (s) => s.selectedBone() === 1,
+        panel: 'skin',
       },
       {
         example: 'two-bone',
@@ -57,14 +64,14 @@ export const LESSONS = [
         do: { en: 'Green is bone 1’s own frame: it turns about the origin. Red is the frame it hands to its children, moved its length along +Y. Turn bone 1 by at least 20°.',
           de: 'Grün ist das eigene System von Bone 1: es dreht sich um den Ursprung. Rot ist das System, das er an seine Kinder weitergibt, um seine Länge entlang +Y verschoben. Bone 1 um mindestens 20° drehen.' },
         notice: { en: 'Bone 2 starts at bone 1’s red frame, so it follows: a child lives in the frame its parent hands on.',
-          de: 'Bone 2 beginnt im roten System von Bone 1 und folgt deshalb: ein Kind lebt im System, das sein Elternteil weitergibt.' },
+          de: 'Bone 2 beginnt im roten System von Bone 1 und folgt deshalb: ein Kind lebt im System, das sein Vater weitergibt.' },
         check: (s) => turnOf(s, 0) >= 20 * DEG,
       },
       {
         example: 'two-bone',
         overlays: FRAMES,
         do: { en: 'Bone 1 is the root: it has no parent. Shift-drag a bone to move the root, and the whole skeleton with it.',
-          de: 'Bone 1 ist die Wurzel: er hat keinen Elternteil. Mit Umschalt einen Bone ziehen verschiebt die Wurzel und mit ihr das ganze Skelett.' },
+          de: 'Bone 1 ist die Wurzel: er hat keinen Vater. Einen Bone mit gedrückter Umschalttaste ziehen: das verschiebt die Wurzel und mit ihr das ganze Skelett.' },
         notice: { en: 'Moving the root moves every bone below it; nothing turns.',
           de: 'Die Wurzel zu verschieben bewegt jeden Bone darunter; nichts dreht sich.' },
         check: (s) => Math.hypot(...s.lab.bonePose(0).translation) > 0.2,
@@ -110,7 +117,7 @@ export const LESSONS = [
         pose: [[2, [0, 0, -Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)]]],
         paint: { bone: 2, brush: { radius: 20, strength: 1, falloff: 'smooth', mode: 'set', value: 0.5 } },
         do: { en: 'Cure it: the brush paints the right branch’s weight. Paint over the fork vertex so it belongs to both branches.',
-          de: 'Heilen: der Pinsel malt das Gewicht des rechten Schenkels. Über den Scheitelpunkt malen, sodass er beiden Schenkeln gehört.' },
+          de: 'Die Abhilfe: der Pinsel malt das Gewicht des rechten Schenkels. Über den Scheitelpunkt malen, sodass er beiden Schenkeln gehört.' },
         notice: { en: 'With the fork weighted half and half it follows both branches halfway, and the tear closes.',
           de: 'Mit halbem Gewicht bei jedem Schenkel folgt der Scheitelpunkt beiden zur Hälfte, und der Riss schließt sich.' },
         check: (s, scene) => {
@@ -130,7 +137,7 @@ export const LESSONS = [
         do: { en: 'Bone 2 is turned by 60°. Click a vertex on the right half (bone 2’s).',
           de: 'Bone 2 ist um 60° gedreht. Einen Vertex auf der rechten Hälfte (von Bone 2) anklicken.' },
         notice: { en: 'The panel shows the three steps: Q = R⁻¹P into the bone’s rest frame, T = A·Q animated there, Z back out through the re-posed parent.',
-          de: 'Das Panel zeigt die drei Schritte: Q = R⁻¹P ins Ruhesystem des Bones, T = A·Q dort animiert, Z über den neu posierten Elternteil zurück.' },
+          de: 'Das Panel zeigt die drei Schritte: Q = R⁻¹P ins Ruhesystem des Bones, T = A·Q dort animiert, Z über den neu posierten Vater zurück.' },
         check: (s) => s.selectedVertex() >= 0 && s.lab.influences(s.selectedVertex()).some(([bone]) => bone === 1),
       },
       {
@@ -138,9 +145,10 @@ export const LESSONS = [
         pose: [[1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]]],
         do: { en: 'Select bone 2 and read its matrices: R′ already contains the animation A.',
           de: 'Bone 2 auswählen und seine Matrizen lesen: R′ enthält die Animation A schon.' },
-        notice: { en: 'The notes’ summary Z = R′·A·R⁻¹·P would apply the pose twice. Correct is Z = M·P with M = R′·R⁻¹.',
-          de: 'Die Zusammenfassung im Skript, Z = R′·A·R⁻¹·P, würde die Pose doppelt anwenden. Richtig ist Z = M·P mit M = R′·R⁻¹.' },
+        notice: { en: 'The summary in “Skinning Teil 1”, Z = R′·A·R⁻¹·P, would apply the pose twice. Correct is Z = M·P with M = R′·R⁻¹.',
+          de: 'Die Zusammenfassung in „Skinning Teil 1“, Z = R′·A·R⁻¹·P, würde die Pose doppelt anwenden. Richtig ist Z = M·P mit M = R′·R⁻¹.' },
         check: (s) => s.selectedBone() === 1,
+        panel: 'skin',
       },
     ],
   },
@@ -150,22 +158,24 @@ export const LESSONS = [
     steps: [
       {
         example: 'fingers',
+        pose: BENT_MIDDLE,
         actions: ['nearest'],
         do: { en: 'Each vertex is the weighted mean of what its bones do. Press “Nearest bone”: every vertex goes to the bone closest to it.',
           de: 'Jeder Vertex ist das gewichtete Mittel dessen, was seine Bones tun. „Nächster Bone“ drücken: jeder Vertex geht an den Bone, der ihm am nächsten ist.' },
-        notice: { en: 'The index fingertip is nearer the middle finger’s bone, so nearest-bone weights give it to the wrong finger.',
-          de: 'Die Spitze des Zeigefingers liegt näher am Bone des Mittelfingers; „nächster Bone“ gibt sie dem falschen Finger.' },
+        notice: { en: 'The middle finger is bent. The index fingertip is nearer the middle finger’s bone, so nearest-bone weights give it to the wrong finger: it tears off and bends with the middle finger.',
+          de: 'Der Mittelfinger ist gebeugt. Die Spitze des Zeigefingers liegt näher am Bone des Mittelfingers; „nächster Bone“ gibt sie dem falschen Finger: sie reißt ab und beugt sich mit dem Mittelfinger.' },
         check: (s, scene) => indexFinger(scene).filter((v) => weightOf(s, v, 1) > 0.5).length >= 2,
       },
       {
         example: 'fingers',
+        pose: BENT_MIDDLE,
         // Start from the nearest-bone weights the previous step made.
         prepare: (s) => s.lab.autoWeights('nearest'),
         actions: ['heat'],
         do: { en: 'Press “Bone heat”: weights spread like heat over the mesh from each bone.',
           de: '„Bone Heat“ drücken: die Gewichte breiten sich wie Wärme über das Netz aus, von jedem Bone aus.' },
-        notice: { en: 'Heat does not jump the gap between the fingers: the fingertip stays with its own finger.',
-          de: 'Wärme springt nicht über die Lücke zwischen den Fingern: die Fingerspitze bleibt bei ihrem Finger.' },
+        notice: { en: 'Heat does not jump the gap between the fingers: the index fingertip stays with its own finger, straight, while the middle finger bends.',
+          de: 'Wärme springt nicht über die Lücke zwischen den Fingern: die Spitze des Zeigefingers bleibt gerade an ihrem Finger, während sich der Mittelfinger beugt.' },
         check: (s, scene) => {
           const finger = indexFinger(scene);
           return finger.length > 0 && finger.every((v) => weightOf(s, v, 1) < 0.1) && finger.some((v) => weightOf(s, v, 2) > 0.5);
@@ -203,16 +213,17 @@ export const LESSONS = [
     steps: [
       {
         example: 'walk',
-        actions: ['play'],
-        do: { en: 'A walk cycle: five keys per joint in one second. Press Play.',
-          de: 'Ein Gehzyklus: fünf Keys je Gelenk in einer Sekunde. Abspielen drücken.' },
+        panel: 'animate',
+        do: { en: 'A walk cycle: five keys per joint in one second. Press Play in the panel (or Space).',
+          de: 'Ein Gehzyklus: fünf Keys je Gelenk in einer Sekunde. Im Panel „Abspielen“ drücken (oder die Leertaste).' },
         notice: { en: 'Only the keys are stored; every frame between them is interpolated (the animation talk): rotations by slerp, the rest linearly or by a spline.',
           de: 'Gespeichert sind nur die Keys; jedes Bild dazwischen wird interpoliert (der Animationsvortrag): Rotationen per Slerp, der Rest linear oder per Spline.' },
         check: (s) => s.animPlaying() && s.animTime() > 0.3,
       },
       {
         example: 'walk',
-        actions: ['play', 'kneeStep'],
+        panel: 'animate',
+        actions: ['kneeStep'],
         do: { en: 'Set the left knee to Step, and play.',
           de: 'Das linke Knie auf Stufe stellen und abspielen.' },
         notice: { en: 'Step holds each key until the next: the knee jumps from pose to pose, like an animator’s key drawings before the in-betweens.',
@@ -221,22 +232,24 @@ export const LESSONS = [
       },
       {
         example: 'walk',
-        actions: ['play', 'kneeLinear', 'kneeSmooth'],
+        panel: 'animate',
+        actions: ['kneeLinear', 'kneeSmooth'],
         // The walk comes smooth: the step starts from the previous one's Step.
         prepare: (s) => s.setBoneInterpolation(2, 'step'),
-        do: { en: 'Now Linear, then Smooth. (The Animate mode draws the knee’s angle over time for each.)',
-          de: 'Jetzt Linear, dann Glatt. (Der Modus Animation zeichnet dazu den Winkel des Knies über der Zeit.)' },
-        notice: { en: 'Linear turns at constant speed and jerks at every key. Smooth is glTF’s cubic spline with Catmull-Rom tangents m_k = (v_{k+1} − v_{k−1}) / (t_{k+1} − t_{k−1}): the speed changes without jumps.',
-          de: 'Linear dreht mit konstanter Geschwindigkeit und ruckt an jedem Key. Glatt ist der kubische Spline von glTF mit Catmull-Rom-Tangenten m_k = (v_{k+1} − v_{k−1}) / (t_{k+1} − t_{k−1}): die Geschwindigkeit ändert sich ohne Sprünge.' },
+        do: { en: 'Now Linear, then Smooth. (Select the knee: the panel draws its angle over time for each.)',
+          de: 'Jetzt Linear, dann Glatt. (Das Knie wählen: das Panel zeichnet dazu seinen Winkel über der Zeit.)' },
+        notice: { en: 'Linear turns at constant speed and jerks at every key. Smooth is glTF’s cubic spline with Catmull-Rom tangents mₖ = (vₖ₊₁ − vₖ₋₁) / (tₖ₊₁ − tₖ₋₁): the speed changes without jumps.',
+          de: 'Linear dreht mit konstanter Geschwindigkeit und ruckt an jedem Key. Glatt ist der kubische Spline von glTF mit Catmull-Rom-Tangenten mₖ = (vₖ₊₁ − vₖ₋₁) / (tₖ₊₁ − tₖ₋₁): die Geschwindigkeit ändert sich ohne Sprünge.' },
         check: (s) => s.lab.keyInterpolation(0, 2) === 'CUBICSPLINE',
       },
       {
         example: 'two-bone',
+        panel: 'animate',
         actions: ['keyBone2', 'later'],
         do: { en: 'Your own clip: key bone 2, move the playhead by 1 s, turn bone 2 by at least 45°, and key it again.',
-          de: 'Ein eigener Clip: Bone 2 als Key setzen, den Zeitpunkt um 1 s verschieben, Bone 2 um mindestens 45° drehen und wieder als Key setzen.' },
-        notice: { en: 'Two keys make a clip; Play runs it. In the Animate mode the timeline shows the keys, and K sets one.',
-          de: 'Zwei Keys ergeben einen Clip; Abspielen lässt ihn laufen. Im Modus Animation zeigt die Zeitleiste die Keys, und K setzt einen.' },
+          de: 'Ein eigener Clip: für Bone 2 einen Key setzen, den Zeitpunkt um 1 s verschieben, Bone 2 um mindestens 45° drehen und wieder einen Key setzen.' },
+        notice: { en: 'Two keys make a clip; Play (or Space) runs it. The timeline shows the keys, and K sets one for the selected bone.',
+          de: 'Zwei Keys ergeben einen Clip; „Abspielen“ (oder die Leertaste) lässt ihn laufen. Die Zeitleiste zeigt die Keys, und K setzt einen für den gewählten Bone.' },
         check: (s) => s.lab.animationNames().length > 0 && s.lab.keyTimes(0, 1).length >= 2 && turnOf(s, 1) >= 45 * DEG,
       },
     ],
@@ -247,16 +260,17 @@ export const LESSONS = [
     steps: [
       {
         example: 'path',
-        actions: ['play'],
-        do: { en: 'The fish rides a cubic Bézier path. Press Play.',
-          de: 'Der Fisch folgt einem kubischen Bézier-Pfad. Abspielen drücken.' },
+        panel: 'animate',
+        do: { en: 'The fish rides a cubic Bézier path. Press Play in the panel (or Space).',
+          de: 'Der Fisch folgt einem kubischen Bézier-Pfad. Im Panel „Abspielen“ drücken (oder die Leertaste).' },
         notice: { en: 'It moves at constant speed: the squares, one per equal time step, are evenly spaced along the curve.',
           de: 'Er bewegt sich mit konstanter Geschwindigkeit: die Quadrate, eines je gleichem Zeitschritt, liegen gleichmäßig auf der Kurve.' },
         check: (s) => s.animPlaying() && s.animTime() > 0.5,
       },
       {
         example: 'path',
-        actions: ['naive', 'play'],
+        panel: 'animate',
+        actions: ['naive'],
         do: { en: 'Set the timing to naive: the curve parameter u grows in proportion to time.',
           de: 'Den Zeitverlauf auf naiv stellen: der Kurvenparameter u wächst proportional zur Zeit.' },
         notice: { en: 'The squares bunch up where the control points crowd and spread where they are far apart: the speed is |B′(u)|, not constant. This is the mistake the animation talk warns about.',
@@ -265,11 +279,12 @@ export const LESSONS = [
       },
       {
         example: 'path',
+        panel: 'animate',
         actions: ['coarse', 'fine'],
         do: { en: 'The cure, “Annäherung durch Aufsummierung”: sum short chords into a table of lengths. Shrink the table to 4 entries.',
           de: 'Die Abhilfe, „Annäherung durch Aufsummierung“: kurze Sehnen zu einer Tabelle von Längen aufsummieren. Die Tabelle auf 4 Einträge verkleinern.' },
-        notice: { en: 'Four chords cut the corners: the length comes out several percent short and the squares are uneven again. With 512 entries the error is far below a pixel.',
-          de: 'Vier Sehnen schneiden die Kurven ab: die Länge wird um einige Prozent zu kurz, und die Quadrate sind wieder ungleich. Mit 512 Einträgen liegt der Fehler weit unter einem Pixel.' },
+        notice: { en: 'Four chords cut the corners: the panel shows the length several percent short, and the squares are uneven again. With 512 entries the error is far below a pixel.',
+          de: 'Vier Sehnen schneiden die Kurven ab: das Panel zeigt die Länge um einige Prozent zu kurz, und die Quadrate sind wieder ungleich. Mit 512 Einträgen liegt der Fehler weit unter einem Pixel.' },
         check: (s) => s.pathEntries() === 4,
       },
     ],
@@ -283,26 +298,28 @@ export const LESSONS = [
         overlays: FRAMES,
         do: { en: 'Forward kinematics: turn the thigh (the upper bone) by at least 30°.',
           de: 'Vorwärtskinematik: den Oberschenkel (den oberen Bone) um mindestens 30° drehen.' },
-        notice: { en: 'With FK every joint angle is set by hand, parent first: to put the foot somewhere exact takes trial and error — the stiff “goose step” of pure FK.',
-          de: 'Bei FK wird jeder Gelenkwinkel von Hand gesetzt, das Elternteil zuerst: den Fuß genau zu platzieren braucht Versuch und Irrtum – der steife „Stechschritt“ reiner FK.' },
+        notice: { en: 'With FK every joint angle is set by hand, parent first, and the shin follows the thigh. Turning only the hip with a stiff shin is the animation talk’s “goose step”; a walk also needs the knee’s angle (the IK mode’s walk compares both).',
+          de: 'Bei FK wird jeder Gelenkwinkel von Hand gesetzt, der Vater zuerst, und der Unterschenkel folgt dem Oberschenkel. Nur die Hüfte zu drehen, mit starrem Unterschenkel, ist der „Goose Step“ (Stechschritt) aus dem Animationsvortrag; zum Gehen braucht es auch den Winkel des Knies (das Gehen im Modus IK vergleicht beides).' },
         check: (s) => turnOf(s, 0) >= 30 * DEG,
       },
       {
         example: 'leg',
+        panel: 'ik',
         actions: ['reach'],
-        do: { en: 'Inverse kinematics: give the foot a target and let the solver turn hip and knee (the button).',
-          de: 'Inverse Kinematik: dem Fuß ein Ziel geben und Hüfte und Knie vom Löser drehen lassen (der Knopf).' },
+        do: { en: 'Inverse kinematics: drag the ring (the foot’s target), or press the button, and let the solver turn hip and knee.',
+          de: 'Inverse Kinematik: den Ring (das Ziel des Fußes) ziehen oder den Knopf drücken, und der Löser dreht Hüfte und Knie.' },
         notice: { en: 'The animation talk’s law of cosines: θ₂ = arccos((x² + y² − l₁² − l₂²) / (2 l₁ l₂)) has two solutions, knee forward and knee back; the knee’s hinge limit keeps the one a real knee can bend to.',
           de: 'Der Kosinussatz aus dem Animationsvortrag: θ₂ = arccos((x² + y² − l₁² − l₂²) / (2 l₁ l₂)) hat zwei Lösungen, Knie nach vorn und Knie nach hinten; die Scharnier-Grenze des Knies behält die, die ein echtes Knie beugen kann.' },
         check: (s) => Boolean(s.ikReport()?.reached),
       },
       {
         example: 'leg',
+        panel: 'ik',
         actions: ['far'],
-        do: { en: 'Now a target out of reach (the button).',
-          de: 'Jetzt ein Ziel außer Reichweite (der Knopf).' },
-        notice: { en: 'The chain stretches toward it as far as it can, every joint within its limits, and reports that it did not reach and how far off it stays. The IK mode lets you drag the target and race CCD against FABRIK.',
-          de: 'Die Kette streckt sich so weit es geht danach aus, jedes Gelenk in seinen Grenzen, und meldet, dass sie das Ziel nicht erreicht und wie weit sie entfernt bleibt. Im Modus IK lässt sich das Ziel ziehen und CCD gegen FABRIK antreten.' },
+        do: { en: 'Now a target out of reach: drag the ring far below the foot, or press the button.',
+          de: 'Jetzt ein Ziel außer Reichweite: den Ring weit unter den Fuß ziehen oder den Knopf drücken.' },
+        notice: { en: 'The chain stretches toward it as far as it can, every joint within its limits, and the panel reports that it did not reach and how far off it stays. The IK mode also races CCD against FABRIK.',
+          de: 'Die Kette streckt sich so weit es geht danach aus, jedes Gelenk in seinen Grenzen, und das Panel meldet, dass sie das Ziel nicht erreicht und wie weit sie entfernt bleibt. Im Modus IK treten außerdem CCD und FABRIK gegeneinander an.' },
         check: (s) => s.ikReport() !== null && !s.ikReport().reached && s.ikReport().error > 0.1,
       },
     ],
@@ -313,15 +330,17 @@ export const LESSONS = [
     steps: [
       {
         example: 'face',
+        panel: 'morph',
         actions: ['visemeA'],
-        do: { en: 'A face from one wire mesh with several versions of it (“Bones, IK, Morphing”). Show the viseme A (the button).',
-          de: 'Ein Gesicht aus einem Drahtgitter mit mehreren Versionen davon („Bones, IK, Morphing“). Das Visem A zeigen (der Knopf).' },
+        do: { en: 'A face from one wire mesh with several versions of it (“Bones, IK, Morphing”). Show the viseme A (the button, or its slider in the panel).',
+          de: 'Ein Gesicht aus einem Drahtgitter mit mehreren Versionen davon („Bones, IK, Morphing“). Das Visem A zeigen (der Knopf oder sein Regler im Panel).' },
         notice: { en: 'Each vertex is the weighted sum of its versions, the base weighted 1 − Σ mₖ: with A at 1 the base weight is 0. Skinlab stores offsets Dₖ = Sₖ − B and adds B + Σ mₖ Dₖ: the same sum.',
           de: 'Jeder Vertex ist die gewichtete Summe seiner Versionen, die Basis mit 1 − Σ mₖ gewichtet: mit A bei 1 ist das Basisgewicht 0. Skinlab speichert Versätze Dₖ = Sₖ − B und rechnet B + Σ mₖ Dₖ: dieselbe Summe.' },
         check: (s) => s.lab.morphWeights()[0] >= 0.9,
       },
       {
         example: 'face',
+        panel: 'morph',
         actions: ['visemeA', 'smile'],
         do: { en: 'Keep A and add a smile on top (the buttons).',
           de: 'A behalten und ein Lächeln dazunehmen (die Knöpfe).' },
@@ -331,6 +350,7 @@ export const LESSONS = [
       },
       {
         example: 'face',
+        panel: 'morph',
         actions: ['say'],
         do: { en: 'Let it say “mama” (the button).',
           de: 'Es „Mama“ sagen lassen (der Knopf).' },
@@ -346,24 +366,27 @@ export const LESSONS = [
     steps: [
       {
         example: 'chain',
+        panel: 'gpu',
         actions: ['format4x3'],
         do: { en: '300 bones, and a vertex shader with 256 uniform vectors (the engine note on skeletal skinning). Send the palette as 4×3 matrices (the button).',
           de: '300 Bones und ein Vertex-Shader mit 256 Uniform-Vektoren (die Engine-Notiz zum Skelett-Skinning). Die Palette als 4×3-Matrizen senden (der Knopf).' },
-        notice: { en: 'A 4×3 matrix takes 3 vectors; 256 − 16 for the shader’s other uniforms leaves room for 80 bones a draw. This chain needs 4 draw calls, each with its own sub-palette (the GPU mode shows the table for every format).',
-          de: 'Eine 4×3-Matrix braucht 3 Vektoren; 256 − 16 für die übrigen Uniforms lassen Platz für 80 Bones je Draw. Diese Kette braucht 4 Draw-Aufrufe mit je eigener Teilpalette (der Modus GPU zeigt die Tabelle für jedes Format).' },
+        notice: { en: 'A 4×3 matrix takes 3 vectors; 256 − 16 for the shader’s other uniforms leaves room for 80 bones a draw. The table in the panel: with 4×3 matrices this chain needs 4 draw calls, each with its own sub-palette; it shows every format.',
+          de: 'Eine 4×3-Matrix braucht 3 Vektoren; 256 − 16 für die übrigen Uniforms lassen Platz für 80 Bones je Draw. Die Tabelle im Panel: mit 4×3-Matrizen braucht diese Kette 4 Draw-Aufrufe mit je eigener Teilpalette; sie zeigt jedes Format.' },
         check: (s) => s.viewer.paletteFormat() === 'mat4x3',
       },
       {
         example: 'arm',
+        panel: 'gpu',
         actions: ['stretch', 'formatQuat'],
         do: { en: 'Stretch bone 2, then send the palette as quaternion + translation (the buttons).',
           de: 'Bone 2 strecken, dann die Palette als Quaternion + Translation senden (die Knöpfe).' },
-        notice: { en: 'Two vectors a bone instead of three, so 120 bones a draw — but no room for scale: the skin stays at the unstretched length while the bone grows.',
-          de: 'Zwei Vektoren je Bone statt drei, also 120 Bones je Draw – aber kein Platz für Skalierung: die Haut bleibt bei der ungestreckten Länge, während der Bone wächst.' },
+        notice: { en: 'Two vectors a bone instead of three, so 120 bones a draw — but no room for scale: the stretch is dropped from the palette, so the stretched bone’s skin no longer fits its bone; it shrinks back and slides off it. The panel measures how far.',
+          de: 'Zwei Vektoren je Bone statt drei, also 120 Bones je Draw – aber kein Platz für Skalierung: die Streckung fällt aus der Palette, und die Haut des gestreckten Bones passt nicht mehr zu ihm; sie schrumpft zurück und rutscht von ihm ab. Das Panel misst, wie weit.' },
         check: (s) => s.viewer.paletteFormat() === 'quat-translation' && s.lab.bonePose(1).scale[1] > 1.2,
       },
       {
         example: 'two-bone-smooth',
+        panel: 'gpu',
         actions: ['eightBit'],
         pose: [[1, [0, 0, Math.sin(0.5), Math.cos(0.5)]]],
         do: { en: 'Send the weights as the engine note on skeletal skinning does: four unorm8 bytes a vertex (the button).',

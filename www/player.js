@@ -1,7 +1,7 @@
 // The clip player under the view, for scenes that bring keyframe clips
 // (glTF animations): play, pause, pick a clip, scrub the time.
 import { $ } from './dom.js';
-import { t } from './i18n.js';
+import { num, t } from './i18n.js';
 
 /** The player of `app`, which offers `lab` and `requestRender`. */
 export function createPlayer(app) {
@@ -12,7 +12,7 @@ export function createPlayer(app) {
   const time = () => Number($('#time').value) * app.lab.animationDuration(clip());
 
   function showTime() {
-    $('#time-label').textContent = `${time().toFixed(2)} s`;
+    $('#time-label').textContent = `${num(time(), 2)} s`;
   }
 
   function seek() {
@@ -36,14 +36,14 @@ export function createPlayer(app) {
     playing = true;
     playStart = performance.now() - time() * 1000;
     $('#play').setAttribute('aria-pressed', 'true');
-    $('#play').textContent = t('pause', 'Pause');
+    $('#play').textContent = t('pause');
     requestAnimationFrame(frame);
   }
 
   function pause() {
     playing = false;
     $('#play').setAttribute('aria-pressed', 'false');
-    $('#play').textContent = t('play', 'Play');
+    $('#play').textContent = t('play');
   }
 
   /** Lists the clips of the lab just loaded; hidden when it has none. */

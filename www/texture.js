@@ -4,6 +4,8 @@
 // own decoders read them, and one larger than the GPU promises is refused
 // with its size named.
 
+import { t } from './i18n.js';
+
 /** Each side at most this many pixels (what WebGL2 promises; the core checks too). */
 const MAX_SIDE = 2048;
 
@@ -20,13 +22,13 @@ export async function loadBaseColour(lab, viewer, stillShown, warn) {
   try {
     bitmap = await createImageBitmap(new Blob([colour.image], { type: colour.mimeType }));
   } catch (error) {
-    warn(`The model's texture (${colour.mimeType}, ${colour.image.length} bytes) could not be decoded: ${error.message}`);
+    warn(t('msg.textureBad', { type: colour.mimeType, bytes: colour.image.length, error: error.message }));
     return null;
   }
   const { width, height } = bitmap;
   if (!stillShown()) return null;
   if (width > MAX_SIDE || height > MAX_SIDE) {
-    warn(`The model's texture is ${width} × ${height} pixels; at most ${MAX_SIDE} × ${MAX_SIDE} is drawn. The model is shown in its plain colour.`);
+    warn(t('msg.textureLarge', { width, height, max: MAX_SIDE }));
     return null;
   }
   const canvas = new OffscreenCanvas(width, height);

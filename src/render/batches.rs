@@ -27,6 +27,8 @@ pub struct BatchGpu {
     pub bones: Vec<u16>,
     /// The mesh vertex behind each of its vertices.
     pub vertices: Vec<u32>,
+    /// Its vertex colour buffer: the batch's colour, or the error heat map.
+    pub colours: glow::Buffer,
 }
 
 /// A lab's batches and what they were built from: lab, weights revision,
@@ -36,6 +38,39 @@ pub struct BatchesGpu {
     pub key: (u64, u64, usize),
     /// The batches.
     pub list: Vec<BatchGpu>,
+    /// The lab revision whose error heat map the batches show instead of
+    /// their own colours; `None` while they show their own.
+    pub error_revision: Option<u64>,
+}
+
+/// Each batch's own colour for each of its vertices: the bones'
+/// colour-blind-safe palette, in batch order.
+fn batch_colours(batch_index: usize, vertex_count: usize) -> Vec<f32> {
+    (0..vertex_count)
+        .flat_map(|_| bone_color(batch_index as u16))
+        .collect()
+}
+
+/// Colours the batches by `per_vertex` (rgb for every mesh vertex, e.g. the
+/// error heat map), or by their own colours for `None`, so the GPU mode's
+/// heat map shows through the batch colouring.
+pub fn recolour_batches(gl: &glow::Context, batches: &BatchesGpu, per_vertex: Option<&[f32]>) {
+    for (k, batch) in batches.list.iter().enumerate() {
+        let colours: Vec<f32> = match per_vertex {
+            Some(all) => batch
+                .vertices
+                .iter()
+                .flat_map(|&v| all[3 * v as usize..3 * v as usize + 3].iter().copied())
+                .collect(),
+            None => batch_colours(k, batch.vertices.len()),
+        };
+        // SAFETY: a plain WebGL upload on a live context.
+        #[allow(unsafe_code)]
+        unsafe {
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(batch.colours));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes(&colours), glow::DYNAMIC_DRAW);
+        }
+    }
 }
 
 /// Splits `lab`'s mesh into batches of at most `max_bones` bones and
@@ -60,12 +95,7 @@ pub fn create_batches(
             .iter()
             .flat_map(|&v| mesh.normals_model[v as usize].to_array())
             .collect();
-        let colours: Vec<f32> = batch
-            .vertices
-            .iter()
-            // Batches take the bones' colour-blind-safe palette, in order.
-            .flat_map(|_| bone_color(k as u16))
-            .collect();
+        let colours = batch_colours(k, batch.vertices.len());
         // SAFETY: plain WebGL calls on a live context; the slices outlive them.
         #[allow(unsafe_code)]
         unsafe {
@@ -81,6 +111,7 @@ pub fn create_batches(
             ] {
                 buffers.push(attribute_buffer(gl, location, size, data, integer)?);
             }
+            let colours_buffer = buffers[4];
             let triangles = gl.create_buffer()?;
             gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(triangles));
             gl.buffer_data_u8_slice(
@@ -97,12 +128,14 @@ pub fn create_batches(
                 count: batch.indices.len() as i32,
                 bones: batch.bones.clone(),
                 vertices: batch.vertices.clone(),
+                colours: colours_buffer,
             });
         }
     }
     Ok(BatchesGpu {
         key: (lab.id(), lab.influences_revision(), max_bones),
         list,
+        error_revision: None,
     })
 }
 

@@ -650,9 +650,18 @@ impl Renderer {
             return Ok(());
         };
         let uniforms = MeshUniforms::new(gl, program);
-        let Some(batches) = self.batches.as_ref() else {
+        let Some(batches) = self.batches.as_mut() else {
             return Ok(());
         };
+        // The error heat map shows through the batch colours; it follows
+        // the pose, so it is recoloured whenever the lab changes.
+        let error_revision = (settings.view == WeightView::Error).then(|| lab.revision());
+        if batches.error_revision != error_revision {
+            let heat = error_revision.map(|_| error_colors(&lab.influence_errors(settings.method)));
+            batches::recolour_batches(gl, batches, heat.as_deref());
+            batches.error_revision = error_revision;
+        }
+        let batches = &*batches;
         let scratch = &mut self.palette_scratch;
         unsafe {
             gl.uniform_matrix_4_f32_slice(

@@ -1,7 +1,8 @@
-//! The teaching overlays as one vertex list: bone octahedra (triangles, then
-//! their outlines), each bone's own frame (green) and the frame it hands to
-//! its children (red), and the marked vertex. Built on the CPU each frame
-//! from the posed frames; the renderer uploads and draws it.
+//! The teaching overlays as one vertex list: bone octahedra, each bone's own
+//! frame (green) and the frame it hands to its children (red) as solid
+//! sticks (triangles: a line is one pixel wide in WebGL, too thin for a
+//! projector), the bones' outlines, and the marked vertex. Built on the CPU
+//! each frame from the posed frames; the renderer uploads and draws it.
 
 use glam::{Mat4, Vec3};
 
@@ -36,6 +37,53 @@ fn push_vertex(out: &mut Vec<f32>, position: Vec3, color: [f32; 4]) {
     out.extend(color);
 }
 
+/// A stick from `from` to `to` of square cross-section `2·half_width`: four
+/// side faces, two triangles each, seen from any direction.
+fn push_stick(out: &mut Vec<f32>, from: Vec3, to: Vec3, half_width: f32, color: [f32; 4]) {
+    let along = (to - from).try_normalize().unwrap_or(Vec3::Y);
+    let (u, v) = along.any_orthonormal_pair();
+    let corners = [u + v, v - u, -u - v, u - v].map(|c| c * half_width);
+    for side in 0..4 {
+        let (a, b) = (corners[side], corners[(side + 1) % 4]);
+        for corner in [from + a, to + a, to + b, from + a, to + b, from + b] {
+            push_vertex(out, corner, color);
+        }
+    }
+}
+
+/// Each bone's own frame (green) and child frame (red) as sticks. Where a
+/// child starts, its own frame and its parent's child frame coincide: the
+/// child frame is drawn longer and thinner, so both stay visible.
+fn add_frames(out: &mut Vec<f32>, frames: &[Mat4], lengths: &[f32], own: bool, child: bool) {
+    let typical_length = lengths.iter().copied().fold(0.0_f32, f32::max).max(0.1);
+    for (bone, frame) in frames.iter().enumerate() {
+        let size = 0.3 * lengths[bone].max(0.25 * typical_length);
+        let mut add_frame = |model_from_frame: &Mat4,
+                             color: [f32; 4],
+                             length: f32,
+                             half_width: f32| {
+            for (axis, [from, to]) in frame_axes(model_from_frame, length).into_iter().enumerate() {
+                // x, y and z of one frame share its colour, dimmer along z.
+                let shade = [1.0, 0.8, 0.55][axis];
+                let color = [
+                    color[0] * shade,
+                    color[1] * shade,
+                    color[2] * shade,
+                    color[3],
+                ];
+                push_stick(out, from, to, half_width, color);
+            }
+        };
+        if child {
+            let child_frame = *frame * own_from_child_frame(lengths[bone]);
+            add_frame(&child_frame, CHILD_FRAME, 1.45 * size, 0.035 * size);
+        }
+        if own {
+            add_frame(frame, OWN_FRAME, size, 0.06 * size);
+        }
+    }
+}
+
 /// Fills `out` with this frame's overlay vertices.
 pub fn build(lab: &mut Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spans {
     let overlays = settings.overlays;
@@ -57,6 +105,13 @@ pub fn build(lab: &mut Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spa
             }
         }
     }
+    add_frames(
+        out,
+        &frames,
+        &lengths,
+        overlays.own_frames,
+        overlays.child_frames,
+    );
     let triangles = (out.len() / OVERLAY_FLOATS) as i32;
     if overlays.bones {
         for (bone, frame) in frames.iter().enumerate() {
@@ -66,30 +121,6 @@ pub fn build(lab: &mut Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spa
                     push_vertex(out, corners[usize::from(k)], BONE_OUTLINE);
                 }
             }
-        }
-    }
-    let typical_length = lengths.iter().copied().fold(0.0_f32, f32::max).max(0.1);
-    for (bone, frame) in frames.iter().enumerate() {
-        let size = 0.3 * lengths[bone].max(0.25 * typical_length);
-        let mut add_frame = |model_from_frame: &Mat4, color: [f32; 4]| {
-            for (axis, [from, to]) in frame_axes(model_from_frame, size).into_iter().enumerate() {
-                // x, y and z of one frame share its colour, dimmer along z.
-                let shade = [1.0, 0.8, 0.55][axis];
-                let color = [
-                    color[0] * shade,
-                    color[1] * shade,
-                    color[2] * shade,
-                    color[3],
-                ];
-                push_vertex(out, from, color);
-                push_vertex(out, to, color);
-            }
-        };
-        if overlays.own_frames {
-            add_frame(frame, OWN_FRAME);
-        }
-        if overlays.child_frames {
-            add_frame(&(*frame * own_from_child_frame(lengths[bone])), CHILD_FRAME);
         }
     }
     let lines_end = (out.len() / OVERLAY_FLOATS) as i32;

@@ -5,12 +5,24 @@
 // time, so the three are told apart at a glance. A path's arc-length table
 // is drawn as ticks and its timing as markers at equal time steps.
 import { $ } from '../dom.js';
-import { t } from '../i18n.js';
+import { num, sig, t } from '../i18n.js';
 import { createTimeline } from '../parts/timeline.js';
 import { createPathLayer } from '../parts/paths.js';
 
 const GRAPH_SAMPLES = 240;
 const HOW = { STEP: 'step', LINEAR: 'linear', CUBICSPLINE: 'smooth' };
+
+/**
+ * The arc-length table's figures: its length against the integrated one
+ * and the worst lookup error, each also as a percentage of the length.
+ */
+export function pathErrorText(e, entries) {
+  const percent = (value) => sig((100 * Math.abs(value)) / e.exactLength);
+  return t('path.figures', {
+    entries: num(entries), length: num(e.length, 4), exact: num(e.exactLength, 4),
+    short: percent(e.lengthError), lookup: sig(e.lookupError), lookupPercent: percent(e.lookupError),
+  });
+}
 
 /** The Animate mode of `app` (see app.js for what `app` offers). */
 export function createAnimateMode(app) {
@@ -66,21 +78,21 @@ export function createAnimateMode(app) {
     playing = true;
     playStart = performance.now() - time * 1000;
     $('#anim-play').setAttribute('aria-pressed', 'true');
-    $('#anim-play').textContent = t('pause', 'Pause');
+    $('#anim-play').textContent = t('pause');
     requestAnimationFrame(frame);
   }
 
   function pause() {
     playing = false;
     $('#anim-play').setAttribute('aria-pressed', 'false');
-    $('#anim-play').textContent = t('play', 'Play');
+    $('#anim-play').textContent = t('play');
   }
 
   // ----- keys -----
 
   function ensureClip() {
     if (clip() >= 0) return clip();
-    const index = app.lab.addAnimation(t('anim.newName', 'clip') + ` ${app.lab.animationNames().length + 1}`);
+    const index = app.lab.addAnimation(t('anim.newName') + ` ${app.lab.animationNames().length + 1}`);
     listClips(index);
     return index;
   }
@@ -88,7 +100,7 @@ export function createAnimateMode(app) {
   function setKey() {
     const bone = app.viewer.selectedBone();
     if (bone < 0) {
-      app.showNotice(t('anim.pickBone', 'Select a bone first: click it in the view or in the Bones list.'));
+      app.showNotice(t('anim.pickBone'));
       return;
     }
     pause();
@@ -229,11 +241,7 @@ export function createAnimateMode(app) {
     }
     $('#path-timing').value = app.lab.path(index).timing;
     const e = app.lab.pathError(index, entries());
-    const percent = (value) => ((100 * Math.abs(value)) / e.exactLength).toPrecision(2);
-    $('#path-error').textContent = `${entries()} ${t('path.entries', 'entries')}: `
-      + `${t('path.length', 'length')} ${e.length.toFixed(4)} (${t('path.integrated', 'integrated')} ${e.exactLength.toFixed(4)}, `
-      + `${percent(e.lengthError)} % ${t('path.short', 'short')}); `
-      + `${t('path.lookup', 'lookup error up to')} ${e.lookupError.toPrecision(2)} (${percent(e.lookupError)} %)`;
+    $('#path-error').textContent = pathErrorText(e, entries());
   }
 
   function newPath() {
@@ -257,22 +265,22 @@ export function createAnimateMode(app) {
     const picker = $('#anim-clip');
     picker.textContent = '';
     const names = app.lab.animationNames();
-    names.forEach((name, index) => picker.add(new Option(name || `clip ${index + 1}`, String(index))));
-    if (!names.length) picker.add(new Option(t('anim.noClip', '(none yet: press K)'), '-1'));
+    names.forEach((name, index) => picker.add(new Option(name || `${t('anim.newName')} ${index + 1}`, String(index))));
+    if (!names.length) picker.add(new Option(t('anim.noClip'), '-1'));
     picker.value = String(names.length ? select : -1);
   }
 
   function listPaths(select = 0) {
     const picker = $('#path-pick');
     picker.textContent = '';
-    for (let k = 0; k < app.lab.pathCount(); k++) picker.add(new Option(app.lab.path(k).name || `path ${k + 1}`, String(k)));
+    for (let k = 0; k < app.lab.pathCount(); k++) picker.add(new Option(app.lab.path(k).name || `${t('path.title')} ${k + 1}`, String(k)));
     picker.value = String(select);
     picker.hidden = app.lab.pathCount() === 0;
     showPathError();
   }
 
   function showTime() {
-    $('#anim-time').textContent = `${time.toFixed(2)} s / ${duration().toFixed(2)} s`;
+    $('#anim-time').textContent = `${num(time, 2)} s / ${num(duration(), 2)} s`;
     const index = clip();
     const bone = app.viewer.selectedBone();
     const how = index >= 0 && bone >= 0 ? app.lab.keyInterpolation(index, bone) : undefined;
@@ -286,7 +294,7 @@ export function createAnimateMode(app) {
   $('#anim-interp').addEventListener('change', setInterpolation);
   $('#anim-new').addEventListener('click', () => {
     app.lab.checkpoint();
-    const index = app.lab.addAnimation(`${t('anim.newName', 'clip')} ${app.lab.animationNames().length + 1}`);
+    const index = app.lab.addAnimation(`${t('anim.newName')} ${app.lab.animationNames().length + 1}`);
     listClips(index);
     app.requestRender();
   });
@@ -351,12 +359,12 @@ export function createAnimateMode(app) {
     },
     caption(name) {
       if (name === 'walk') {
-        return [t('cap.walk', 'A walk cycle of five keys per joint, smooth (Catmull-Rom): press Play, then pick a knee and set its keys to Step or Linear and watch the angle graph change.')];
+        return [t('cap.walk')];
       }
       if (name === 'path') {
-        return [t('cap.path', 'The fish rides a Bézier path. Squares: equal time steps; dots: the arc-length table. Switch the timing to naive and the squares bunch up where the control points crowd.')];
+        return [t('cap.path')];
       }
-      return [t('cap.animate', 'Keyframes: pick a bone, pose it, press K; move the playhead and repeat. Play interpolates between the keys.')];
+      return [t('cap.animate')];
     },
     sceneChanged() {
       shownFor = null;

@@ -6,14 +6,10 @@
 // per frame, and the panel the error a format without room for scale makes
 // in the current pose.
 import { $, el } from '../dom.js';
-import { t } from '../i18n.js';
+import { num, sig, t } from '../i18n.js';
 
-const LABELS = {
-  mat4: 'mat4',
-  mat4x3: 'mat4x3',
-  'quat-translation': 'quat + t',
-  'dual-quat': 'dual quat',
-};
+/** A palette format's short name in the table. */
+const formatLabel = (format) => t(`gpu.short.${format}`);
 
 /** The GPU mode of `app` (see app.js for what `app` offers). */
 export function createGpuMode(app) {
@@ -43,33 +39,35 @@ export function createGpuMode(app) {
     const key = `${app.lab.revision()}:${budget()}:${$('#gpu-format').value}:${app.viewer.method()}:${app.viewer.drawCalls()}`;
     if (key === shownKey) return;
     shownKey = key;
-    $('output[for="gpu-budget"]').textContent = String(budget());
+    $('output[for="gpu-budget"]').textContent = num(budget());
     const figures = app.lab.formatFigures(budget());
     const chosen = $('#gpu-format').value;
     const table = $('#gpu-figures');
     table.textContent = '';
     table.append(el('tr', {},
-      el('th', {}, t('gpu.format', 'Format')), el('th', { title: 'vec4 uniforms per bone' }, 'vec4'),
-      el('th', { title: 'bones one draw can carry' }, t('gpu.perDraw', 'bones')), el('th', {}, t('gpu.draws', 'draws')),
-      el('th', { title: 'palette bytes uploaded per frame' }, t('gpu.bytes', 'bytes'))));
+      el('th', {}, t('gpu.format')), el('th', { title: t('gpu.vectorsTitle') }, 'vec4'),
+      el('th', { title: t('gpu.perDrawTitle') }, t('gpu.perDraw')), el('th', {}, t('gpu.draws')),
+      el('th', { title: t('gpu.bytesTitle') }, t('gpu.bytes'))));
     for (const f of figures) {
       const row = el('tr', { className: f.format === chosen ? 'chosen' : '' },
-        el('td', {}, LABELS[f.format]), el('td', {}, String(f.vectorsPerBone)), el('td', {}, String(f.bonesPerDraw)),
-        el('td', {}, f.draws === undefined || f.draws === null ? '—' : String(f.draws)),
-        el('td', {}, f.bytesPerFrame.toLocaleString('en')));
+        el('td', {}, formatLabel(f.format)), el('td', {}, num(f.vectorsPerBone)), el('td', {}, num(f.bonesPerDraw)),
+        el('td', {}, f.draws === undefined || f.draws === null ? '—' : num(f.draws)),
+        el('td', {}, num(f.bytesPerFrame)));
       row.dataset.format = f.format;
       table.append(row);
     }
     const bones = app.lab.boneCount();
     const format = chosen || (app.viewer.method() === 'dqs' ? '' : 'mat4x3');
     const error = format ? app.lab.formatError(format) : 0;
-    $('#gpu-need').textContent = `${t('gpu.need', 'This skeleton')}: ${bones} ${t('gpu.bones', 'bones')} · `
-      + `${t('gpu.storage', 'palette as')} ${$('#gpu-batches').checked ? t('gpu.subPalettes', 'uniforms, a sub-palette per batch') : app.viewer.paletteStorage(app.lab)} · `
-      + `${t('gpu.calls', 'draw calls')} ${app.viewer.drawCalls()} · `
-      + `${t('gpu.device', 'this device allows')} ${app.viewer.maxUniformVectors()} ${t('gpu.vectorsWord', 'vectors')}`;
+    $('#gpu-need').textContent = t('gpu.needLine', {
+      bones: num(bones),
+      storage: $('#gpu-batches').checked ? t('gpu.subPalettes') : t(`gpu.storage.${app.viewer.paletteStorage(app.lab)}`),
+      calls: num(app.viewer.drawCalls()),
+      vectors: num(app.viewer.maxUniformVectors()),
+    });
     const line = $('#gpu-error');
     line.textContent = format
-      ? `${LABELS[format]}: ${t('gpu.error', 'largest distance from the full matrices in this pose')} ${error.toPrecision(2)}`
+      ? `${formatLabel(format)}: ${t('gpu.error')} ${sig(error)}`
       : '';
     line.classList.toggle('negative', error > 1e-3);
   }
@@ -94,10 +92,10 @@ export function createGpuMode(app) {
     const worst = errors.reduce((m, e) => Math.max(m, e), 0);
     const moved = errors.reduce((n, e) => n + (e > 1e-6 ? 1 : 0), 0);
     const indexNote = $('#gpu-joint-bytes').checked
-      ? (tooMany ? ` · ${t('gpu.tooMany', 'more than 256 bones: uint16 indices')}` : ` · ${t('gpu.exactIndices', 'uint8 indices are exact')}`)
+      ? (tooMany ? ` · ${t('gpu.tooMany')}` : ` · ${t('gpu.exactIndices')}`)
       : '';
-    $('#gpu-vertex-error').textContent = `${t('gpu.moved', 'vertices moved')}: ${moved} / ${errors.length}, `
-      + `${t('gpu.worst', 'at most')} ${worst.toPrecision(2)}${indexNote}`;
+    $('#gpu-vertex-error').textContent = `${t('gpu.moved')}: ${num(moved)} / ${num(errors.length)}, `
+      + `${t('gpu.worst')} ${sig(worst)}${indexNote}`;
   }
 
   function applyVertexData() {
@@ -147,14 +145,17 @@ export function createGpuMode(app) {
       showVertexData();
     },
     caption() {
-      return [t('cap.gpu', 'The engine note on skeletal skinning: 256 uniform vectors hold about 80 bones as 4x3 matrices. Smaller formats carry more bones but lose scale: stretch a bone and compare.')];
+      return [t('cap.gpu')];
     },
     applyToViewer() {
-      if (document.body.dataset.mode === 'gpu') applyToViewer();
+      if (app.shows('gpu')) applyToViewer();
+    },
+    languageChanged() {
+      shownKey = '';
     },
     sceneChanged() {
       shownKey = '';
-      if (document.body.dataset.mode === 'gpu' && app.lab) app.lab.setInfluenceCap(Number($('#gpu-cap').value));
+      if (app.shows('gpu') && app.lab) app.lab.setInfluenceCap(Number($('#gpu-cap').value));
     },
     api: {
       setPaletteFormat(name) {

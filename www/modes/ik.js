@@ -4,11 +4,10 @@
 // two bones seed 004's angles θ1 and θ2 from the law of cosines.
 import { Lab } from '../pkg/skinlab.js';
 import { $ } from '../dom.js';
-import { t } from '../i18n.js';
+import { num, sig, t } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
 import { createIkLayer, RACE_COLOURS } from '../parts/ik-layer.js';
 import { createIkMotion } from '../parts/ik-motion.js';
-import { CAPTIONS } from './skin.js';
 
 const DEG = Math.PI / 180;
 const AXES = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
@@ -84,7 +83,7 @@ export function createIkMode(app) {
     const report = lastReport;
     handle.classList.toggle('reached', Boolean(report?.reached));
     $('#ik-report').textContent = report
-      ? `${report.reached ? '✓ reached' : '✗ not reached'} · distance ${report.error.toPrecision(2)} · ${report.iterations} iteration(s)`
+      ? t(report.reached ? 'ik.reportReached' : 'ik.reportMissed', { distance: sig(report.error), n: num(report.iterations) })
       : '';
     $('#ik-tip').textContent = tip >= 0 ? boneLabel(app.lab.boneNames(), tip) : '—';
     showAngles();
@@ -117,10 +116,9 @@ export function createIkMode(app) {
       return;
     }
     const { l1, l2, d, cos2, theta1, theta2 } = triangle;
-    line.textContent = `l₁ = ${l1.toFixed(2)}, l₂ = ${l2.toFixed(2)}, d = ${d.toFixed(2)}: `
-      + `θ₂ = arccos((d² − l₁² − l₂²) / (2 l₁ l₂)) = ${(theta2 / DEG).toFixed(1)}°, `
-      + `θ₁ = ∠(target) − atan2(l₂ sin θ₂, l₁ + l₂ cos θ₂), offset ${(theta1 / DEG).toFixed(1)}°`
-      + (Math.abs(cos2) > 1 ? ' (out of reach: clamped)' : '');
+    line.textContent = t(Math.abs(cos2) > 1 ? 'ik.cosinesClamped' : 'ik.cosines', {
+      l1: num(l1, 2), l2: num(l2, 2), d: num(d, 2), theta2: num(theta2 / DEG, 1), theta1: num(theta1 / DEG, 1),
+    });
   }
 
   // ----- the limit of the selected bone -----
@@ -250,10 +248,10 @@ export function createIkMode(app) {
       // CCD's name above its line, FABRIK's below: both often end together.
       context.fillText(key.toUpperCase(), x(SWEEPS) - 70, y(race[key][SWEEPS]) + (key === 'ccd' ? -8 : 22));
     }
-    const last = (key) => race[key][SWEEPS].toPrecision(2);
-    const now = (key) => race[key][raceStep].toPrecision(2);
-    $('#ik-race-figures').textContent = `after ${raceStep} sweeps: CCD ${now('ccd')}, FABRIK ${now('fabrik')}; `
-      + `after ${SWEEPS}: CCD ${last('ccd')}, FABRIK ${last('fabrik')} (start ${top.toPrecision(2)}; log scale)`;
+    $('#ik-race-figures').textContent = t(raceStep === 1 ? 'ik.raceOne' : 'ik.raceFigures', {
+      n: num(raceStep), ccd: sig(race.ccd[raceStep]), fabrik: sig(race.fabrik[raceStep]),
+      total: num(SWEEPS), ccdEnd: sig(race.ccd[SWEEPS]), fabrikEnd: sig(race.fabrik[SWEEPS]), start: sig(top),
+    });
   }
 
   $('#ik-race-run').addEventListener('click', runRace);
@@ -359,9 +357,9 @@ export function createIkMode(app) {
       }
     },
     caption(name) {
-      return [name && CAPTIONS[name] && (name === 'leg' || name === 'arm')
-        ? t(`cap.${name}`, CAPTIONS[name])
-        : t('cap.ik', 'Inverse kinematics: drag the ring and the chain’s tip follows; every joint stays within its limits.')];
+      return [name === 'leg' || name === 'arm'
+        ? t(`cap.${name}`)
+        : t('cap.ik')];
     },
     sceneChanged() {
       bones = null;
@@ -371,7 +369,7 @@ export function createIkMode(app) {
       race = null;
       plotRace();
       if (app.lab) chooseChain();
-      if (document.body.dataset.mode === 'ik') app.lab.setLimitsPosing($('#ik-limit-posing').checked);
+      if (app.shows('ik')) app.lab.setLimitsPosing($('#ik-limit-posing').checked);
     },
     api: {
       ikTarget: () => (target ? [...target] : null),

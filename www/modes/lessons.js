@@ -20,33 +20,32 @@ export function createLessonsMode(app) {
   const text = (pair) => pair[currentLanguage()] ?? pair.en;
 
   const ACTIONS = {
-    nearest: { label: () => t('auto.nearest', 'Nearest bone'), run: () => s().autoWeights('nearest') },
-    heat: { label: () => t('auto.heat', 'Bone heat'), run: () => s().autoWeights('heat') },
-    play: { label: () => t('play', 'Play'), run: () => s().playAnimation() },
-    kneeStep: { label: () => t('lesson.kneeStep', 'Knee: step'), run: () => s().setBoneInterpolation(2, 'step') },
-    kneeLinear: { label: () => t('lesson.kneeLinear', 'Knee: linear'), run: () => s().setBoneInterpolation(2, 'linear') },
-    kneeSmooth: { label: () => t('lesson.kneeSmooth', 'Knee: smooth'), run: () => s().setBoneInterpolation(2, 'smooth') },
+    nearest: { label: () => t('auto.nearest'), run: () => s().autoWeights('nearest') },
+    heat: { label: () => t('auto.heat'), run: () => s().autoWeights('heat') },
+    kneeStep: { label: () => t('lesson.kneeStep'), run: () => s().setBoneInterpolation(2, 'step') },
+    kneeLinear: { label: () => t('lesson.kneeLinear'), run: () => s().setBoneInterpolation(2, 'linear') },
+    kneeSmooth: { label: () => t('lesson.kneeSmooth'), run: () => s().setBoneInterpolation(2, 'smooth') },
     keyBone2: {
-      label: () => t('lesson.keyBone2', 'Key bone 2 here'),
+      label: () => t('lesson.keyBone2'),
       run: () => { s().selectBone(1); s().setKeyHere(); },
     },
     later: {
-      label: () => t('lesson.later', 'Playhead +1 s'),
+      label: () => t('lesson.later'),
       run: () => s().setAnimTime(s().animTime() + 1),
     },
     naive: {
-      label: () => t('lesson.naive', 'Timing: naive'),
+      label: () => t('lesson.naive'),
       run: () => { app.lab.checkpoint(); app.lab.setPathTiming(0, 'naive'); s().setAnimTime(s().animTime()); },
     },
     uniform: {
-      label: () => t('lesson.uniform', 'Timing: uniform'),
+      label: () => t('lesson.uniform'),
       run: () => { app.lab.checkpoint(); app.lab.setPathTiming(0, 'uniform'); s().setAnimTime(s().animTime()); },
     },
-    coarse: { label: () => t('lesson.coarse', 'Table: 4 entries'), run: () => s().setPathEntries(4) },
-    format4x3: { label: () => t('lesson.format4x3', 'Palette: 4×3 matrices'), run: () => s().setPaletteFormat('mat4x3') },
-    formatQuat: { label: () => t('lesson.formatQuat', 'Palette: quaternion + translation'), run: () => s().setPaletteFormat('quat-translation') },
+    coarse: { label: () => t('lesson.coarse'), run: () => s().setPathEntries(4) },
+    format4x3: { label: () => t('lesson.format4x3'), run: () => s().setPaletteFormat('mat4x3') },
+    formatQuat: { label: () => t('lesson.formatQuat'), run: () => s().setPaletteFormat('quat-translation') },
     stretch: {
-      label: () => t('lesson.stretch', 'Stretch bone 2 ×1.5'),
+      label: () => t('lesson.stretch'),
       run: () => {
         const { rotation, translation } = app.lab.bonePose(1);
         app.lab.checkpoint();
@@ -54,9 +53,9 @@ export function createLessonsMode(app) {
         app.requestRender();
       },
     },
-    eightBit: { label: () => t('lesson.eightBit', '8-bit weights'), run: () => s().setQuantised(true) },
+    eightBit: { label: () => t('lesson.eightBit'), run: () => s().setQuantised(true) },
     reach: {
-      label: () => t('lesson.reach', 'Reach for the ring'),
+      label: () => t('lesson.reach'),
       run: () => {
         app.lab.checkpoint();
         s().setIkChain({ tip: 1, chain: 2, method: 'analytic' });
@@ -64,7 +63,7 @@ export function createLessonsMode(app) {
       },
     },
     far: {
-      label: () => t('lesson.far', 'A target out of reach'),
+      label: () => t('lesson.far'),
       run: () => {
         app.lab.checkpoint();
         s().setIkChain({ tip: 1, chain: 2, method: 'fabrik' });
@@ -72,20 +71,20 @@ export function createLessonsMode(app) {
       },
     },
     visemeA: {
-      label: () => t('lesson.visemeA', 'Viseme A'),
+      label: () => t('lesson.visemeA'),
       run: () => { app.lab.checkpoint(); app.lab.setMorphWeights(app.lab.morphNames().map((name) => (name === 'A' ? 1 : 0))); },
     },
     smile: {
-      label: () => t('lesson.smile', 'Add a smile'),
+      label: () => t('lesson.smile'),
       run: () => {
         app.lab.checkpoint();
         app.lab.setMorphWeights(app.lab.morphNames().map((name, k) => (name === 'smile' ? 0.6 : app.lab.morphWeights()[k])));
       },
     },
-    say: { label: () => t('morph.say', 'Say “mama”'), run: () => s().say() },
-    fine: { label: () => t('lesson.fine', 'Table: 512 entries'), run: () => s().setPathEntries(512) },
+    say: { label: () => t('morph.say'), run: () => s().say() },
+    fine: { label: () => t('lesson.fine'), run: () => s().setPathEntries(512) },
     twist: {
-      label: () => t('twist', 'Twist bone 2 by 180°'),
+      label: () => t('twist'),
       run: () => {
         app.lab.checkpoint();
         app.lab.setBonePose(1, [0, 1, 0, 0]);
@@ -116,6 +115,7 @@ export function createLessonsMode(app) {
     for (const [bone, rotation] of current.pose ?? []) app.lab.setBonePose(bone, rotation);
     current.prepare?.(api);
     scene = JSON.parse(app.lab.sceneJson());
+    app.setCompanion(current.panel ?? null);
     if (current.paint) {
       api.selectBone(current.paint.bone);
       api.setBrush(current.paint.brush);
@@ -133,7 +133,7 @@ export function createLessonsMode(app) {
   function showStep() {
     const current = lesson.steps[step];
     $('#lesson-picker').value = lesson.name;
-    $('#lesson-step').textContent = `${t('lesson.step', 'Step')} ${step + 1} / ${lesson.steps.length}`;
+    $('#lesson-step').textContent = `${t('lesson.step')} ${step + 1} / ${lesson.steps.length}`;
     $('#lesson-do').textContent = text(current.do);
     $('#lesson-notice').textContent = text(current.notice);
     const actions = $('#lesson-actions');
@@ -147,12 +147,13 @@ export function createLessonsMode(app) {
   }
 
   function showDone() {
-    $('#lesson-check').textContent = done ? `✓ ${t('lesson.done', 'Done')}` : t('lesson.todo', 'Not yet');
+    $('#lesson-check').textContent = done ? `✓ ${t('lesson.done')}` : t('lesson.todo');
     $('#lesson-check').classList.toggle('done', done);
     $('#lesson-notice').hidden = !done;
     const last = step === lesson.steps.length - 1;
+    const lastLesson = LESSONS.indexOf(lesson) === LESSONS.length - 1;
     $('#lesson-next').classList.toggle('ready', done);
-    $('#lesson-next').textContent = last ? t('lesson.finish', 'Finish') : t('lesson.next', 'Next');
+    $('#lesson-next').textContent = !last ? t('lesson.next') : lastLesson ? t('lesson.again') : t('lesson.nextLesson');
   }
 
   /** Opens lesson `name` at `number` (1-based); throws on an unknown name. */
@@ -167,9 +168,8 @@ export function createLessonsMode(app) {
   function nextStep() {
     if (!lesson) return false;
     if (step === lesson.steps.length - 1) {
-      const index = LESSONS.indexOf(lesson);
-      if (index + 1 >= LESSONS.length) return false;
-      lesson = LESSONS[index + 1];
+      // After the last lesson's last step the lecture starts over.
+      lesson = LESSONS[(LESSONS.indexOf(lesson) + 1) % LESSONS.length];
       setStep(0);
       return true;
     }
@@ -210,6 +210,7 @@ export function createLessonsMode(app) {
       if (!lesson && app.lab) startLesson(LESSONS[0].name);
     },
     leave() {
+      app.setCompanion(null);
       s()?.pauseAnimation?.();
       s()?.setPaletteFormat?.('');
     },
@@ -223,11 +224,23 @@ export function createLessonsMode(app) {
       showDone();
     },
     caption() {
-      return lesson ? [`${text(lesson.title)} · ${t('lesson.step', 'Step')} ${step + 1}: ${text(lesson.steps[step].do)}`] : [];
+      return lesson ? [`${text(lesson.title)} · ${t('lesson.step')} ${step + 1}: ${text(lesson.steps[step].do)}`] : [];
     },
     sceneChanged() {},
+    languageChanged() {
+      buildPicker();
+      if (!lesson) return;
+      showStep();
+      showDone();
+    },
     api: {
-      lessons: () => LESSONS.map((item) => ({ name: item.name, title: text(item.title), steps: item.steps.length })),
+      /** The lessons: name, title, number of steps, and per step its buttons' count and the panel it shows. */
+      lessons: () => LESSONS.map((item) => ({
+        name: item.name,
+        title: text(item.title),
+        steps: item.steps.length,
+        parts: item.steps.map((step) => ({ actions: step.actions?.length ?? 0, panel: step.panel ?? null })),
+      })),
       startLesson,
       lessonState: () => (lesson
         ? { lesson: lesson.name, step: step + 1, steps: lesson.steps.length, done }

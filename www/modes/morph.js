@@ -3,8 +3,7 @@
 // explained), a jaw to open while the mouth keeps its shape, and a word
 // said by a keyed clip of morph weights and the jaw (see the Animate mode).
 import { $, el } from '../dom.js';
-import { t } from '../i18n.js';
-import { CAPTIONS } from './skin.js';
+import { num, t } from '../i18n.js';
 
 /** The Morph mode of `app` (see app.js for what `app` offers). */
 export function createMorphMode(app) {
@@ -49,12 +48,12 @@ export function createMorphMode(app) {
     for (const input of document.querySelectorAll('#morph-sliders input')) {
       const weight = weights[Number(input.dataset.morph)] ?? 0;
       if (document.activeElement !== input) input.value = String(weight);
-      input.nextElementSibling.textContent = weight.toFixed(2);
+      input.nextElementSibling.textContent = num(weight, 2);
     }
     const sum = weights.reduce((a, b) => a + b, 0);
     const base = 1 - sum;
     const line = $('#morph-base');
-    line.textContent = weights.length ? `base weight 1 − Σ mₖ = 1 − ${sum.toFixed(2)} = ${base.toFixed(2)}` : '';
+    line.textContent = weights.length ? t('morph.base', { sum: num(sum, 2), base: num(base, 2) }) : '';
     line.classList.toggle('negative', base < 0);
     $('#morph-extrapolation').hidden = !(base < -1e-6);
   }
@@ -100,7 +99,7 @@ export function createMorphMode(app) {
   });
   $('#morph-jaw').addEventListener('pointerdown', () => app.lab.checkpoint());
   $('#morph-jaw').addEventListener('input', (event) => {
-    $('output[for="morph-jaw"]').textContent = Number(event.target.value).toFixed(2);
+    $('output[for="morph-jaw"]').textContent = num(Number(event.target.value), 2);
     setJaw(event.target.value);
   });
 
@@ -126,8 +125,8 @@ export function createMorphMode(app) {
     },
     caption(name) {
       return [name === 'face'
-        ? t('cap.face', CAPTIONS.face)
-        : t('cap.morph', 'Morphing: each vertex is the weighted sum of its versions; the base is weighted 1 − Σ. Move the sliders and watch the base weight.')];
+        ? t('cap.face')
+        : t('cap.morph')];
     },
     sceneChanged() {
       shownFor = null;

@@ -3,29 +3,15 @@
 // matrices with seed 000's pitfall, and the examples' captions.
 import { Lab } from '../pkg/skinlab.js';
 import { $, el, richText, sym } from '../dom.js';
-import { t } from '../i18n.js';
+import { hasLabel, num, sig, t, tuple } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
-
-const CAPTIONS = {
-  'two-bone': 'Turn bone 2: bone 1’s vertices do not move. Each vertex belongs to one bone, so the skin creases at the joint.',
-  'two-bone-smooth': 'Near the joint the vertices belong to both bones: turn bone 2 and the strip bends smoothly.',
-  'y-junction': 'The fork vertex belongs to both branches, half each: bend a branch and the fork follows halfway.',
-  'y-junction-unweighted': 'The fork vertex belongs to the left branch only: bend the right branch and the skin tears at the fork.',
-  tube: 'Twist bone 2 by 180° and compare (“Side by side” shows both): LBS collapses the joint to a “candy wrapper”, DQS keeps its volume.',
-  chain: '300 bones: too many for uniforms, so the matrix palette travels to the shader as a float texture.',
-  tail: '240 bones, more than 256 uniform vectors carry in any palette format: in the GPU mode “Draw in batches” splits it into draw calls; Animate plays its swish.',
-  fingers: 'Press “Nearest bone” (Weights): the index fingertip is nearer the middle finger’s bone and follows it. “Bone heat” keeps it on its own finger.',
-  leg: 'Drag the ring at the foot (IK): the knee is a hinge from 0° to 150° and folds backwards only. Pull the foot in front of the knee: the chain stays within its limits.',
-  face: 'Morph targets before skinning (Morph mode): move the sliders for the visemes A, O, M, F and a smile or frown, and open the jaw: the mouth keeps its shape as the jaw moves.',
-  arm: 'Four bones with cones at the shoulder and wrist and a hinge at the elbow: drag the ring (IK) to the cup’s rim and compare CCD with FABRIK.',
-};
 
 function formatMatrix(columnMajor) {
   const table = el('table');
   for (let row = 0; row < 4; row++) {
     const tr = table.insertRow();
     for (let col = 0; col < 4; col++) {
-      tr.insertCell().textContent = columnMajor[col * 4 + row].toFixed(3).replace('-0.000', '0.000');
+      tr.insertCell().textContent = num(Math.abs(columnMajor[col * 4 + row]) < 5e-4 ? 0 : columnMajor[col * 4 + row], 3);
     }
   }
   return table;
@@ -34,13 +20,12 @@ function formatMatrix(columnMajor) {
 function rotationText(q) {
   const [x, y, z, w] = q;
   const s = Math.hypot(x, y, z);
-  const label = t('rotation', 'Rotation');
+  const label = t('rotation');
   if (s < 1e-7) return `${label}: 0°`;
   const angle = (2 * Math.atan2(s, w) * 180) / Math.PI;
   const signed = angle > 180 ? angle - 360 : angle;
-  if (Math.abs(z) / s > 0.9999) return `${label}: ${(Math.sign(z) * signed).toFixed(1)}° ${t('about', 'about')} Z`;
-  const axis = [x, y, z].map((v) => (v / s).toFixed(2)).join(', ');
-  return `${label}: ${signed.toFixed(1)}° ${t('about', 'about')} (${axis})`;
+  if (Math.abs(z) / s > 0.9999) return `${label}: ${num(Math.sign(z) * signed, 1)}° ${t('about')} Z`;
+  return `${label}: ${num(signed, 1)}° ${t('about')} ${tuple([x / s, y / s, z / s], 2)}`;
 }
 
 function matrixBlock(title, note, matrix) {
@@ -48,8 +33,6 @@ function matrixBlock(title, note, matrix) {
 }
 
 /** The Skin mode of `app` (see app.js for what `app` offers). */
-export { CAPTIONS };
-
 export function createSkinMode(app) {
   function setOverlay(name, on) {
     app.viewer.setOverlay(name, on);
@@ -122,7 +105,7 @@ export function createSkinMode(app) {
       context.moveTo(pad, y(ratio));
       context.lineTo(width - pad, y(ratio));
       context.stroke();
-      context.fillText(ratio.toFixed(2), 0, y(ratio) + 6);
+      context.fillText(num(ratio, 2), 0, y(ratio) + 6);
     }
     context.fillText('0°', pad - 6, height - 8);
     context.fillText('180°', width - pad - 30, height - 8);
@@ -152,8 +135,10 @@ export function createSkinMode(app) {
     const rest = app.lab.restVolume();
     const lbs = app.lab.volume('lbs') / rest;
     const dqs = app.lab.volume('dqs') / rest;
-    $('#twist-figures').textContent = `${degrees.toFixed(0)}°: volume kept LBS ${(100 * lbs).toFixed(1)}% · DQS ${(100 * dqs).toFixed(1)}%`
-      + ` · joint ring radius LBS ${ringRadius('lbs').toFixed(3)} · DQS ${ringRadius('dqs').toFixed(3)}`;
+    $('#twist-figures').textContent = t('twist.figures', {
+      degrees: num(degrees), lbs: num(100 * lbs, 1), dqs: num(100 * dqs, 1),
+      ringLbs: num(ringRadius('lbs'), 3), ringDqs: num(ringRadius('dqs'), 3),
+    });
     if (document.activeElement !== $('#twist-angle')) $('#twist-angle').value = String(Math.round(degrees));
     $('output[for="twist-angle"]').textContent = `${Math.round(degrees)}°`;
     plot(degrees);
@@ -171,26 +156,27 @@ export function createSkinMode(app) {
     line.hidden = !app.lab.isQuantised();
     if (line.hidden) return;
     const report = app.lab.quantisationReport(app.viewer.method());
-    line.textContent = `Largest weight error ${report.maxWeightError.toFixed(4)} (at most 1/255 = 0.0039); `
-      + `largest vertex shift in this pose ${report.maxPositionError.toPrecision(2)} units.`;
+    line.textContent = t('quantisation.report', {
+      weight: num(report.maxWeightError, 4), bound: num(1 / 255, 4), shift: sig(report.maxPositionError),
+    });
   }
 
   function updateBone() {
     const bone = app.viewer.selectedBone();
     if (bone < 0 || bone >= app.lab.boneCount()) {
-      $('#bone-name').textContent = t('noBone', 'No bone selected');
-      $('#bone-rotation').textContent = t('noBoneHint', 'Click a bone to select it; drag to turn it about its origin.');
+      $('#bone-name').textContent = t('noBone');
+      $('#bone-rotation').textContent = t('noBoneHint');
       $('#matrices').replaceChildren();
       return;
     }
-    $('#bone-name').textContent = `${boneLabel(app.lab.boneNames(), bone)} (bone ${bone})`;
+    $('#bone-name').textContent = boneLabel(app.lab.boneNames(), bone);
     $('#bone-rotation').textContent = rotationText(app.lab.bonePose(bone).rotation);
-    const pitfall = el('p', { className: 'pitfall' }, richText(t('pitfall', 'Each vertex moves to Z = Σ w<sub>i</sub> M<sub>i</sub> P. Writing R′<sub>i</sub> · A<sub>i</sub> · R<sub>i</sub><sup>−1</sup> would apply the pose twice: R′<sub>i</sub> already contains A<sub>i</sub>.')));
+    const pitfall = el('p', { className: 'pitfall' }, richText(t('pitfall')));
     $('#matrices').replaceChildren(
-      matrixBlock(sym('R', 'i'), t('matrix.rest', 'rest frame, bone → model'), app.lab.restFrame(bone)),
-      matrixBlock(sym('A', 'i'), t('matrix.animation', 'animation, in the bone’s frame'), app.lab.animationMatrix(bone)),
+      matrixBlock(sym('R', 'i'), t('matrix.rest'), app.lab.restFrame(bone)),
+      matrixBlock(sym('A', 'i'), t('matrix.animation'), app.lab.animationMatrix(bone)),
       matrixBlock(['M', el('sub', {}, 'i'), ' = R′', el('sub', {}, 'i'), ' · ', ...sym('R', 'i', '−1')],
-        t('matrix.skinning', 'skinning matrix'), app.lab.skinningMatrix(bone)),
+        t('matrix.skinning'), app.lab.skinningMatrix(bone)),
       pitfall,
     );
   }
@@ -198,11 +184,11 @@ export function createSkinMode(app) {
   /** The caption under the view for example `name` (null: a scene of one's own). */
   function caption(name) {
     // The gallery's models have no caption of their own.
-    const text = !name ? t('custom', 'A scene of your own.')
-      : CAPTIONS[name] ? t(`cap.${name}`, CAPTIONS[name])
-        : t('cap.model', 'A sample model: drag a bone to pose it, play its clips, paint its weights.');
+    const text = !name ? t('custom')
+      : hasLabel(`cap.${name}`) ? t(`cap.${name}`)
+        : t('cap.model');
     if (name !== 'tube') return [text];
-    const twist = el('button', { type: 'button' }, t('twist', 'Twist bone 2 by 180°'));
+    const twist = el('button', { type: 'button' }, t('twist'));
     twist.addEventListener('click', () => {
       app.lab.checkpoint();
       app.lab.setBonePose(1, [0, 1, 0, 0]);

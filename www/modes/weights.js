@@ -2,9 +2,8 @@
 // the skin by weight, lock bones, and compute automatic weights. "Pose"
 // within it tries the weights out without leaving the mode.
 import { $ } from '../dom.js';
-import { t } from '../i18n.js';
+import { num, t } from '../i18n.js';
 
-const AUTO_NAMES = { nearest: 'Nearest bone', distance: 'Distance falloff', heat: 'Bone heat' };
 
 /** The Weights mode of `app` (see app.js for what `app` offers). */
 export function createWeightsMode(app, vertexPanel) {
@@ -23,7 +22,7 @@ export function createWeightsMode(app, vertexPanel) {
     $('#paint-panel').classList.toggle('inactive', tool !== 'paint');
     if (tool === 'paint' && app.viewer.weightView() === 'skin') setWeightView('weights');
     if (tool === 'paint' && app.viewer.selectedBone() < 0) {
-      app.showNotice(t('needBone', 'Select a bone (click it in the Bones list) to paint its weight.'));
+      app.showNotice(t('needBone'), 'info', 'needBone');
     }
   }
 
@@ -34,8 +33,8 @@ export function createWeightsMode(app, vertexPanel) {
     const mode = $('#brush-mode').value;
     app.viewer.setBrush(radius, strength, $('#brush-falloff').value, mode, value);
     $('output[for="brush-radius"]').textContent = `${radius} px`;
-    $('output[for="brush-strength"]').textContent = strength.toFixed(2);
-    $('output[for="brush-value"]').textContent = value.toFixed(2);
+    $('output[for="brush-strength"]').textContent = num(strength, 2);
+    $('output[for="brush-value"]').textContent = num(value, 2);
     $('#brush-value-row').hidden = mode !== 'set';
   }
 
@@ -65,9 +64,9 @@ export function createWeightsMode(app, vertexPanel) {
   function autoWeights(method) {
     app.lab.checkpoint();
     const report = app.lab.autoWeights(method);
-    let text = `${AUTO_NAMES[method]} weights applied (Ctrl+Z undoes).`;
-    if (report.prunedVertices > 0) text += ` ${report.prunedVertices} vertices kept only their four largest weights.`;
-    if (method === 'heat' && !report.visibilityChecked) text += ' The mesh is large, so bones were not tested for visibility.';
+    let text = t('auto.applied', { method: t(`auto.${method}`) });
+    if (report.prunedVertices > 0) text += ` ${t('auto.pruned', { n: num(report.prunedVertices) })}`;
+    if (method === 'heat' && !report.visibilityChecked) text += ` ${t('auto.noVisibility')}`;
     app.showNotice(text);
     vertexPanel.forget();
     app.requestRender();
@@ -98,7 +97,7 @@ export function createWeightsMode(app, vertexPanel) {
     },
     update() {},
     caption() {
-      return [t('cap.weights', 'Paint weights: pick a bone and drag over the skin. The colour shows its weight; “Pose” tries the weights out.')];
+      return [t('cap.weights')];
     },
     sceneChanged() {},
     /** Restores the brush and mirror on a new viewer (after a lost context). */

@@ -1,7 +1,7 @@
 // The bone list: a coloured dot, the name and (in Weights) a lock per bone.
 // Clicking a row selects the bone.
 import { $, el } from '../dom.js';
-import { t } from '../i18n.js';
+import { num, t } from '../i18n.js';
 
 /** Colours of the bones, as the renderer's palette (Okabe and Ito). */
 export const BONE_COLORS = [
@@ -12,9 +12,9 @@ export const BONE_COLORS = [
 /** The most rows listed; further bones are picked in the view. */
 const MAX_ROWS = 64;
 
-/** A bone's label: its name, or `bone N` when it has none. */
+/** A bone's label: its name, or “bone N” (counted from 1, as the examples name theirs) when it has none. */
 export function boneLabel(names, bone) {
-  return names[bone] || `bone ${bone}`;
+  return names[bone] || t('bone.unnamed', { n: bone + 1 });
 }
 
 /** The bone list of `app` (which offers `lab`, `viewer`, `selectBone`). */
@@ -34,13 +34,13 @@ export function createBoneList(app) {
       const item = el('li', {},
         dot,
         el('span', { className: 'name' }, boneLabel(names, bone)),
-        el('label', { className: 'lock' }, lock, ' ', el('span', {}, t('lock', 'lock'))));
+        el('label', { className: 'lock' }, lock, ' ', el('span', {}, t('lock'))));
       item.dataset.bone = String(bone);
       item.addEventListener('click', () => app.selectBone(bone));
       list.append(item);
     }
     if (names.length > shown) {
-      list.append(el('li', { className: 'muted' }, `… and ${names.length - shown} more (click them in the view)`));
+      list.append(el('li', { className: 'muted' }, t('bones.more', { n: num(names.length - shown) })));
     }
   }
 

@@ -6,9 +6,20 @@
 // weights written on them. An SVG layer over the canvas; every number comes
 // from the core, projected by the viewer's camera.
 import { $ } from '../dom.js';
+import { num, t } from '../i18n.js';
 import { svg } from './svg.js';
+import { placeLabels, pointBox } from './labels.js';
 
 const GHOST_COLOURS = ['#d55e00', '#0072b2', '#009e73', '#cc79a7'];
+
+/** The three steps' names, as the dot shows them. */
+const STAGES = ['Q = Rᵢ⁻¹P', 'T = Aᵢ Q', 'Zᵢ'];
+
+/**
+ * The step the dot is at or on its way to at `phase` ∈ [0, 3]: 0 up to and
+ * at stop 1 (the dot on P, read as Q), 1 up to and at stop 2 (at T), 2 after.
+ */
+export const stageOf = (phase) => (phase <= 1 ? 0 : phase <= 2 ? 1 : 2);
 
 /** `M · p` for a column-major 4x4 `m` and a point `p`. */
 function transform(m, [x, y, z]) {
@@ -104,10 +115,18 @@ export function createGhosts(app) {
     marker.append(svg('path', { d: 'M 0 0 L 10 5 L 0 10 z', fill: '#5f6b7a' }));
     defs.append(marker);
     layer.append(defs);
+    // Labels are placed together at the end, away from each other and the
+    // points they name; most important first.
+    const labels = [];
+    const obstacles = [];
+    const label = (text, x, y, attributes, rank) => {
+      const element = svg('text', { class: 'view-label', 'font-size': 15, 'font-weight': 600, ...attributes }, text);
+      layer.append(element);
+      labels.push({ element, x, y, rank });
+    };
     layer.append(svg('rect', { x: px - 5, y: py - 5, width: 10, height: 10, fill: 'white', stroke: '#1f2933', 'stroke-width': 2, 'data-rest': 1 }));
-    const restLabel = svg('text', { x: px - 16, y: py - 9, fill: '#1f2933', 'font-size': 15, 'font-weight': 700 });
-    restLabel.textContent = 'P';
-    layer.append(restLabel);
+    obstacles.push(pointBox({ x: px, y: py, r: 7 }));
+    label('P', px, py, { fill: '#1f2933', 'font-weight': 700 }, 0);
     ghosts.forEach(({ bone, weight, point, animated }, k) => {
       const [x, y] = screen(point);
       const [ax, ay] = screen(animated);
@@ -116,47 +135,42 @@ export function createGhosts(app) {
       arrow([px, py], [ax, ay], colour);
       arrow([ax, ay], [x, y], colour);
       layer.append(svg('circle', { cx: ax, cy: ay, r: 3.5, fill: colour, 'data-animated': bone }));
-      const stepLabel = svg('text', { x: ax + 6, y: ay - 6, fill: colour, 'font-size': 14 });
-      stepLabel.textContent = `T${ghosts.length > 1 ? bone + 1 : ''}`;
-      layer.append(stepLabel);
+      obstacles.push(pointBox({ x: ax, y: ay, r: 4 }));
+      label(`T${ghosts.length > 1 ? bone + 1 : ''}`, ax, ay, { fill: colour, 'font-size': 14 }, 3);
       layer.append(svg('line', { x1: x, y1: y, x2: zx, y2: zy, stroke: colour, 'stroke-width': 2, 'stroke-dasharray': '5 4' }));
       layer.append(svg('circle', { cx: x, cy: y, r: 6, fill: 'white', stroke: colour, 'stroke-width': 2.5, 'data-bone': bone }));
-      const label = svg('text', { x: (x + zx) / 2 + 6, y: (y + zy) / 2 - 6, fill: colour, 'font-size': 15, 'font-weight': 600 });
-      label.textContent = `w = ${weight.toFixed(2)}`;
-      layer.append(label);
+      obstacles.push(pointBox({ x, y, r: 7 }));
+      label(`w = ${num(weight, 2)}`, (x + zx) / 2, (y + zy) / 2, { fill: colour }, 4);
       points.ghosts.push({ bone, x, y, animated: { x: ax, y: ay } });
     });
     if (phase < 3) {
-      const stage = phase < 1 ? 'Q = Rᵢ⁻¹P' : phase < 2 ? 'T = Aᵢ Q' : 'Zᵢ';
+      // At a stop the label names where the dot is; between stops, where it goes.
+      const stage = STAGES[stageOf(phase)];
       ghosts.forEach(({ bone, point, animated }, k) => {
         const at = stepPoint(app, bone, vertex, phase, { rest, animated, point });
         const [x, y] = screen(at);
         const colour = GHOST_COLOURS[k % GHOST_COLOURS.length];
         layer.append(svg('circle', { cx: x, cy: y, r: 8, fill: colour, stroke: 'white', 'stroke-width': 2, 'data-step': bone }));
-        // One label for the stage, on a white ground, so it stays readable
-        // among the other labels.
-        if (k === 0) {
-          const label = svg('text', {
-            x: x + 12, y: y + 26, fill: '#1f2933', 'font-size': 16, 'font-weight': 700,
-            stroke: 'white', 'stroke-width': 4, 'paint-order': 'stroke',
-          });
-          label.textContent = stage;
-          layer.append(label);
-        }
+        obstacles.push(pointBox({ x, y, r: 9 }));
+        // One label for the stage.
+        if (k === 0) label(stage, x, y, { fill: '#1f2933', 'font-size': 16, 'font-weight': 700 }, 1);
         points.ghosts[k].step = { x, y };
       });
     }
-    if (ghosts.length < 2) return; // one bone: its ghost is the result
-    layer.append(svg('circle', { cx: zx, cy: zy, r: 5, fill: '#1f2933', 'data-blended': 1 }));
-    const label = svg('text', { x: zx + 8, y: zy + 18, fill: '#1f2933', 'font-size': 15, 'font-weight': 700 });
-    label.textContent = app.viewer.method() === 'dqs' ? 'Z (DQS: blended transform)' : 'Z = Σ wᵢ Mᵢ P';
-    layer.append(label);
+    // One bone: its ghost is the result.
+    if (ghosts.length >= 2) {
+      layer.append(svg('circle', { cx: zx, cy: zy, r: 5, fill: '#1f2933', 'data-blended': 1 }));
+      obstacles.push(pointBox({ x: zx, y: zy, r: 6 }));
+      label(app.viewer.method() === 'dqs' ? t('ghost.dqs') : 'Z = Σ wᵢ Mᵢ P', zx, zy, { fill: '#1f2933', 'font-weight': 700 }, 2);
+    }
+    labels.sort((a, b) => a.rank - b.rank);
+    points.labels = placeLabels(labels, obstacles, rect);
   }
 
   function setPhase(value) {
     phase = Math.max(0, Math.min(3, Number(value)));
     $('#steps-phase').value = String(phase);
-    $('output[for="steps-phase"]').textContent = phase < 1 ? 'Q' : phase < 2 ? 'T' : phase < 3 ? 'Zᵢ' : '—';
+    $('output[for="steps-phase"]').textContent = phase < 3 ? ['Q', 'T', 'Zᵢ'][stageOf(phase)] : '—';
     app.requestRender();
   }
 
@@ -182,7 +196,10 @@ export function createGhosts(app) {
     update,
     setPhase,
     playSteps: play,
-    /** What was drawn, in CSS pixels: `{blended: {x, y}, ghosts: [{bone, x, y}]}` or null. */
+    /**
+     * What was drawn, in CSS pixels: `{blended: {x, y}, ghosts: [{bone, x, y}],
+     * labels: [{x, y, width, height}]}` (the labels' boxes), or null.
+     */
     drawn: () => points,
   };
 }

@@ -6,6 +6,7 @@
 // plot's colours. Every point comes from the core, projected by the
 // viewer's camera.
 import { $ } from '../dom.js';
+import { num } from '../i18n.js';
 import { svg, triples } from './svg.js';
 
 /** The walk's colours: each gait's ankle path. */
@@ -41,8 +42,8 @@ export function createIkLayer(app, host) {
       label(mid(a, b), 'l₁', 'ik-label'),
       label(mid(b, t), 'l₂', 'ik-label'),
       label(mid(a, t), 'd', 'ik-label'),
-      label(a, `θ₁ ${(triangle.theta1 * 180 / Math.PI).toFixed(0)}°`, 'ik-angle'),
-      label(b, `θ₂ ${(triangle.theta2 * 180 / Math.PI).toFixed(0)}°`, 'ik-angle'),
+      label(a, `θ₁ ${num(triangle.theta1 * 180 / Math.PI)}°`, 'ik-angle'),
+      label(b, `θ₂ ${num(triangle.theta2 * 180 / Math.PI)}°`, 'ik-angle'),
     );
   }
 

@@ -4,7 +4,7 @@
 // closed path timed by arc length while the chain follows. One runs at a
 // time; each run is one undo step.
 import { $ } from '../dom.js';
-import { t } from '../i18n.js';
+import { num, t } from '../i18n.js';
 
 /**
  * The motions of the IK mode of `app`; `host` offers `target()`,
@@ -29,8 +29,9 @@ export function createIkMotion(app, host) {
     $('#ik-walk').hidden = !leg;
     if (!leg) return;
     const { stanceOffGround, swingClearance } = traces()[$('#ik-gait').value];
-    $('#ik-walk-figures').textContent = `stance: the ankle leaves the ground by up to ${stanceOffGround.toFixed(3)}; `
-      + `swing: its lowest point is ${Math.abs(swingClearance).toFixed(3)} ${swingClearance < -1e-4 ? 'below the ground (it drags through)' : 'above the ground'}`;
+    $('#ik-walk-figures').textContent = t(swingClearance < -1e-4 ? 'ik.walkBelow' : 'ik.walkAbove', {
+      stance: num(stanceOffGround, 3), swing: num(Math.abs(swingClearance), 3),
+    });
   }
 
   function stopWalking() {
@@ -39,7 +40,7 @@ export function createIkMotion(app, host) {
     walking = null;
     // The ring goes where the walk left the chain's tip.
     host.walkEnded();
-    $('#ik-walk-play').textContent = t('ik.walkPlay', 'Walk');
+    $('#ik-walk-play').textContent = t('ik.walkPlay');
   }
 
   function walk() {
@@ -63,7 +64,7 @@ export function createIkMotion(app, host) {
       walking = requestAnimationFrame(step);
     };
     walking = requestAnimationFrame(step);
-    $('#ik-walk-play').textContent = t('ik.walkStop', 'Stop');
+    $('#ik-walk-play').textContent = t('ik.walkStop');
   }
 
   $('#ik-walk-play').addEventListener('click', walk);
@@ -105,7 +106,7 @@ export function createIkMotion(app, host) {
     if (riding === null) return;
     cancelAnimationFrame(riding);
     riding = null;
-    $('#ik-ride').textContent = t('ik.ride', 'Ride a path');
+    $('#ik-ride').textContent = t('ik.ride');
   }
 
   function ride() {
@@ -124,7 +125,7 @@ export function createIkMotion(app, host) {
       riding = requestAnimationFrame(step);
     };
     riding = requestAnimationFrame(step);
-    $('#ik-ride').textContent = t('ik.rideStop', 'Stop riding');
+    $('#ik-ride').textContent = t('ik.rideStop');
   }
 
   $('#ik-ride').addEventListener('click', ride);

@@ -1,10 +1,10 @@
 // The selected vertex: its weights, editable, and seed 000's three steps for
 // each of its bones, then the weighted mean.
 import { $, el, sym } from '../dom.js';
-import { t } from '../i18n.js';
+import { num, t, tuple } from '../i18n.js';
 import { boneLabel } from './bones.js';
 
-const vec = (v) => `(${v.map((x) => x.toFixed(2).replace('-0.00', '0.00')).join(', ')})`;
+const vec = (v) => tuple(v, 2);
 /** How long the pose must hold still before the GPU's value is read back. */
 const GPU_READ_DELAY_MS = 200;
 
@@ -19,12 +19,12 @@ export function createVertexPanel(app) {
     const row = table.insertRow();
     const select = el('select');
     names.forEach((_, index) => select.add(new Option(boneLabel(names, index), String(index))));
-    if (bone < 0) select.add(new Option('add a bone…', '-1'), 0);
+    if (bone < 0) select.add(new Option(t('vertex.addBone'), '-1'), 0);
     select.value = String(bone);
     const input = el('input', {
       type: 'number', min: '0', max: '1', step: '0.05', value: bone >= 0 ? weight.toFixed(3) : '',
     });
-    input.setAttribute('aria-label', 'weight');
+    input.setAttribute('aria-label', t('vertex.weight'));
     row.insertCell().append(select);
     row.insertCell().append(input);
     input.addEventListener('change', () => apply(vertex));
@@ -35,12 +35,12 @@ export function createVertexPanel(app) {
   /** Seed 000's three steps for each bone of the vertex, and the weighted mean. */
   function threeSteps(vertex, pairs, names) {
     if (pairs.length === 0) {
-      return [el('p', { className: 'muted small' }, t('noInfluence', 'No bone moves this vertex: it stays at its rest position.'))];
+      return [el('p', { className: 'muted small' }, t('noInfluence'))];
     }
     const rows = pairs.map(([bone, weight]) => {
       const steps = app.lab.threeSteps(bone, vertex);
       return el('li', {},
-        el('strong', {}, boneLabel(names, bone)), ` (w = ${weight.toFixed(2)}): `,
+        el('strong', {}, boneLabel(names, bone)), ` (w = ${num(weight, 2)}): `,
         'Q = ', sym('R', 'i', '−1'), `P = ${vec(steps.inBoneRest)} → `,
         'T = ', sym('A', 'i'), `Q = ${vec(steps.inBoneAnimated)} → `,
         sym('Z', 'i'), ` = C′`, el('sub', {}, 'p'), `·T(o)·O·T = ${vec(steps.inModelPosed)}`);
@@ -52,7 +52,7 @@ export function createVertexPanel(app) {
       el('p', { className: 'small' }, `P = ${vec(rest)}`),
       el('ol', { className: 'steps small' }, rows),
       el('p', { className: 'small' }, 'Z = Σ ', sym('w', 'i'), ' ', sym('Z', 'i'), ` = ${vec(result)}`,
-        method === 'dqs' ? ' (DQS blends the transforms, not the points)' : ''),
+        method === 'dqs' ? ` ${t('vertex.dqsNote')}` : ''),
       el('p', { className: 'small muted' }, `CPU ${vec(result)} · GPU `, gpuLine(vertex, method)),
     ];
   }
@@ -88,7 +88,7 @@ export function createVertexPanel(app) {
     try {
       app.lab.checkpoint();
       const pruned = app.lab.setInfluences(vertex, pairs);
-      if (pruned > 0) app.showNotice(`Vertex ${vertex}: ${pruned} influence(s) pruned; a vertex keeps its four largest.`);
+      if (pruned > 0) app.showNotice(t('msg.vertexPruned', { vertex, n: pruned }));
     } catch (error) {
       app.showNotice(error.message, 'error');
     }
