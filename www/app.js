@@ -48,10 +48,15 @@ const app = {
   get viewer() { return viewer; },
   get example() { return exampleName; },
   get canvas() { return canvas.element; },
+  /** Puts `next` (a viewer that took the old one's state over) in its place. */
   setViewer(next) {
+    const old = viewer;
     viewer = next;
+    if (old && old !== next) old.free();
     for (const part of Object.values(modes)) part.applyToViewer?.();
     window.skinlab.viewer = viewer;
+    // The texture lived on the old surface.
+    if (lab) loadTexture();
   },
   requestRender: () => requestRender(),
   showNotice: (text, kind, asks) => showNotice(text, kind, asks),
@@ -229,13 +234,19 @@ function setLab(next, name, pristine = name ? Lab.example(name) : null) {
   if (lab.prunedVertexCount() > 0) {
     showNotice(t('msg.pruned', { n: num(lab.prunedVertexCount()) }));
   }
+  loadTexture();
+  requestRender();
+}
+
+/** Decodes and uploads the base colour texture of the scene shown, if it has one. */
+function loadTexture() {
   const shown = lab;
-  textureReady = loadBaseColour(shown, viewer, () => lab === shown, (message) => showNotice(message, 'error'))
+  const drawer = viewer;
+  textureReady = loadBaseColour(shown, drawer, () => lab === shown && viewer === drawer, (message) => showNotice(message, 'error'))
     .then((size) => {
       if (size) requestRender();
       return size;
     });
-  requestRender();
 }
 
 /** The base colour texture of the scene shown: resolves to its size, or null (for tests). */
@@ -451,6 +462,7 @@ onLanguageChange((lang) => {
   for (const part of Object.values(modes)) part.languageChanged?.();
   boneList.build();
   vertexPanel.forget();
+  player.relabel();
   showCaption();
   requestRender();
 });

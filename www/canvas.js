@@ -1,15 +1,13 @@
 // The canvas: pointer and wheel input handed to the viewer (the drag
 // decisions are the core's), its size, and surviving a lost WebGL context
-// (a still of the last frame, then a rebuilt viewer set up as before).
-import { Viewer } from './pkg/skinlab.js';
+// (a still of the last frame, then a new viewer on the canvas that takes
+// the old one's state over whole: Viewer.rebuilt).
 import { $ } from './dom.js';
 import { num, t } from './i18n.js';
-import { OVERLAYS } from './link.js';
 
 /**
  * The canvas of `app`, which offers `lab`, `viewer` (and `setViewer`),
- * `requestRender`, `showNotice`, `showMessage`, `beforeDrag` and
- * `restoreViewer(viewer)` for the settings the modes keep.
+ * `requestRender`, `showNotice`, `showMessage` and `beforeDrag`.
  */
 export function createCanvas(app) {
   let canvas = $('#view');
@@ -20,7 +18,6 @@ export function createCanvas(app) {
   let snapshotTimer = 0;
   // Main-thread ms of the last pointer moves of a drag (for the benchmark).
   const inputTimes = [];
-  let saved = null;
 
   const point = (event) => {
     const rect = canvas.getBoundingClientRect();
@@ -124,48 +121,21 @@ export function createCanvas(app) {
     }, 500);
   }
 
-  function settingsOf(viewer) {
-    const overlays = {};
-    for (const name of OVERLAYS) overlays[name] = viewer.overlay(name);
-    return {
-      camera: Array.from(viewer.cameraState()),
-      view: viewer.view(),
-      method: viewer.method(),
-      tool: viewer.tool(),
-      weightView: viewer.weightView(),
-      bone: viewer.selectedBone(),
-      vertex: viewer.selectedVertex(),
-      compare: viewer.compare(),
-      overlays,
-    };
-  }
-
-  /** A new viewer on the canvas, set up like the one before. */
+  /** A new viewer on the canvas that takes over the old one's state whole. */
   function rebuild() {
     let viewer;
     try {
-      viewer = new Viewer(canvas);
+      viewer = app.viewer.rebuilt(canvas);
     } catch (error) {
       app.showMessage(t('msg.restoreFailed', { error: error.message }));
       return false;
     }
-    const { lab } = app;
-    viewer.frameScene(lab, saved.view);
-    viewer.setCameraState(new Float32Array(saved.camera));
-    viewer.setMethod(saved.method);
-    viewer.setTool(saved.tool);
-    viewer.setWeightView(saved.weightView);
-    viewer.selectBone(lab, saved.bone);
-    viewer.selectVertex(lab, saved.vertex);
-    viewer.setCompare(saved.compare);
-    for (const [name, on] of Object.entries(saved.overlays)) viewer.setOverlay(name, on);
     app.setViewer(viewer);
     return true;
   }
 
   function onLost(event) {
     event.preventDefault();
-    saved = settingsOf(app.viewer);
     lost = true;
     $('#still-image').src = lastFrameUrl;
     $('#still').hidden = false;

@@ -51,6 +51,14 @@ export function t(key, values) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
+/**
+ * A name the examples give a clip, morph target or path (“walk”, “smile”)
+ * in the page's language; names from files stay as they are.
+ */
+export function nameOf(name) {
+  return hasLabel(`name.${name}`) ? t(`name.${name}`) : name;
+}
+
 /** Whether the tables have a label for `key` (captions exist for some examples only). */
 export function hasLabel(key) {
   return Object.hasOwn(LABELS.en, key);

@@ -6,7 +6,8 @@
 // `prepare(s)`, when given, sets up what the step starts from. `panel` names
 // the mode whose panel and view layers the step shows under its card (the
 // matrices, the IK ring and report, the GPU table, the timeline), so every
-// control and figure the text names is on screen; `actions` are buttons.
+// control and figure the text names is on screen; `shows` the figures the
+// text names, scrolled into view; `actions` are buttons.
 
 const DEG = Math.PI / 180;
 
@@ -40,8 +41,8 @@ const weightOf = (s, vertex, bone) => s.lab.influences(vertex).find(([b]) => b =
 /** Frames and bones visible, the skin seen through. */
 const FRAMES = { ownFrames: true, childFrames: true, bones: true };
 
-/** The fingers example's middle finger (bone 1) bent by 40°, toward the index finger's side. */
-const BENT_MIDDLE = [[1, [0, 0, -Math.sin(20 * DEG), Math.cos(20 * DEG)]]];
+/** The fingers example's index finger (bone 2) bent by 40°, away from the middle finger. */
+const BENT_INDEX = [[2, [0, 0, -Math.sin(20 * DEG), Math.cos(20 * DEG)]]];
 
 export const LESSONS = [
   {
@@ -56,6 +57,7 @@ export const LESSONS = [
         notice: { en: 'The panel shows its rest frame R₂: where its own frame sits in the model.',
           de: 'Das Panel zeigt sein Ruhesystem R₂: wo sein eigenes Koordinatensystem im Modell liegt.' },
         check: (s) => s.selectedBone() === 1,
+
         panel: 'skin',
       },
       {
@@ -134,6 +136,7 @@ export const LESSONS = [
       {
         example: 'two-bone',
         pose: [[1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]]],
+        shows: ['#vertex-panel'],
         do: { en: 'Bone 2 is turned by 60°. Click a vertex on the right half (bone 2’s).',
           de: 'Bone 2 ist um 60° gedreht. Einen Vertex auf der rechten Hälfte (von Bone 2) anklicken.' },
         notice: { en: 'The panel shows the three steps: Q = R⁻¹P into the bone’s rest frame, T = A·Q animated there, Z back out through the re-posed parent.',
@@ -149,6 +152,7 @@ export const LESSONS = [
           de: 'Die Zusammenfassung in „Skinning Teil 1“, Z = R′·A·R⁻¹·P, würde die Pose doppelt anwenden. Richtig ist Z = M·P mit M = R′·R⁻¹.' },
         check: (s) => s.selectedBone() === 1,
         panel: 'skin',
+        shows: ['#bone-panel'],
       },
     ],
   },
@@ -158,24 +162,24 @@ export const LESSONS = [
     steps: [
       {
         example: 'fingers',
-        pose: BENT_MIDDLE,
+        pose: BENT_INDEX,
         actions: ['nearest'],
         do: { en: 'Each vertex is the weighted mean of what its bones do. Press “Nearest bone”: every vertex goes to the bone closest to it.',
           de: 'Jeder Vertex ist das gewichtete Mittel dessen, was seine Bones tun. „Nächster Bone“ drücken: jeder Vertex geht an den Bone, der ihm am nächsten ist.' },
-        notice: { en: 'The middle finger is bent. The index fingertip is nearer the middle finger’s bone, so nearest-bone weights give it to the wrong finger: it tears off and bends with the middle finger.',
-          de: 'Der Mittelfinger ist gebeugt. Die Spitze des Zeigefingers liegt näher am Bone des Mittelfingers; „nächster Bone“ gibt sie dem falschen Finger: sie reißt ab und beugt sich mit dem Mittelfinger.' },
+        notice: { en: 'The index finger is bent. Its tip is nearer the middle finger’s bone, so nearest-bone weights give it to the wrong finger: the tip tears off and stays behind with the middle finger.',
+          de: 'Der Zeigefinger ist gebeugt. Seine Spitze liegt näher am Bone des Mittelfingers; „nächster Bone“ gibt sie dem falschen Finger: die Spitze reißt ab und bleibt beim Mittelfinger zurück.' },
         check: (s, scene) => indexFinger(scene).filter((v) => weightOf(s, v, 1) > 0.5).length >= 2,
       },
       {
         example: 'fingers',
-        pose: BENT_MIDDLE,
+        pose: BENT_INDEX,
         // Start from the nearest-bone weights the previous step made.
         prepare: (s) => s.lab.autoWeights('nearest'),
         actions: ['heat'],
         do: { en: 'Press “Bone heat”: weights spread like heat over the mesh from each bone.',
           de: '„Bone Heat“ drücken: die Gewichte breiten sich wie Wärme über das Netz aus, von jedem Bone aus.' },
-        notice: { en: 'Heat does not jump the gap between the fingers: the index fingertip stays with its own finger, straight, while the middle finger bends.',
-          de: 'Wärme springt nicht über die Lücke zwischen den Fingern: die Spitze des Zeigefingers bleibt gerade an ihrem Finger, während sich der Mittelfinger beugt.' },
+        notice: { en: 'Heat does not jump the gap between the fingers: the index fingertip stays with its own finger and bends with it.',
+          de: 'Wärme springt nicht über die Lücke zwischen den Fingern: die Spitze des Zeigefingers bleibt an ihrem Finger und beugt sich mit ihm.' },
         check: (s, scene) => {
           const finger = indexFinger(scene);
           return finger.length > 0 && finger.every((v) => weightOf(s, v, 1) < 0.1) && finger.some((v) => weightOf(s, v, 2) > 0.5);
@@ -214,6 +218,7 @@ export const LESSONS = [
       {
         example: 'walk',
         panel: 'animate',
+        shows: ['#anim-play'],
         do: { en: 'A walk cycle: five keys per joint in one second. Press Play in the panel (or Space).',
           de: 'Ein Gehzyklus: fünf Keys je Gelenk in einer Sekunde. Im Panel „Abspielen“ drücken (oder die Leertaste).' },
         notice: { en: 'Only the keys are stored; every frame between them is interpolated (the animation talk): rotations by slerp, the rest linearly or by a spline.',
@@ -245,6 +250,7 @@ export const LESSONS = [
       {
         example: 'two-bone',
         panel: 'animate',
+        shows: ['#timeline'],
         actions: ['keyBone2', 'later'],
         do: { en: 'Your own clip: key bone 2, move the playhead by 1 s, turn bone 2 by at least 45°, and key it again.',
           de: 'Ein eigener Clip: für Bone 2 einen Key setzen, den Zeitpunkt um 1 s verschieben, Bone 2 um mindestens 45° drehen und wieder einen Key setzen.' },
@@ -261,6 +267,7 @@ export const LESSONS = [
       {
         example: 'path',
         panel: 'animate',
+        shows: ['#anim-play'],
         do: { en: 'The fish rides a cubic Bézier path. Press Play in the panel (or Space).',
           de: 'Der Fisch folgt einem kubischen Bézier-Pfad. Im Panel „Abspielen“ drücken (oder die Leertaste).' },
         notice: { en: 'It moves at constant speed: the squares, one per equal time step, are evenly spaced along the curve.',
@@ -280,6 +287,7 @@ export const LESSONS = [
       {
         example: 'path',
         panel: 'animate',
+        shows: ['#path-error'],
         actions: ['coarse', 'fine'],
         do: { en: 'The cure, “Annäherung durch Aufsummierung”: sum short chords into a table of lengths. Shrink the table to 4 entries.',
           de: 'Die Abhilfe, „Annäherung durch Aufsummierung“: kurze Sehnen zu einer Tabelle von Längen aufsummieren. Die Tabelle auf 4 Einträge verkleinern.' },
@@ -305,6 +313,7 @@ export const LESSONS = [
       {
         example: 'leg',
         panel: 'ik',
+        shows: ['#ik-report'],
         actions: ['reach'],
         do: { en: 'Inverse kinematics: drag the ring (the foot’s target), or press the button, and let the solver turn hip and knee.',
           de: 'Inverse Kinematik: den Ring (das Ziel des Fußes) ziehen oder den Knopf drücken, und der Löser dreht Hüfte und Knie.' },
@@ -315,6 +324,7 @@ export const LESSONS = [
       {
         example: 'leg',
         panel: 'ik',
+        shows: ['#ik-report'],
         actions: ['far'],
         do: { en: 'Now a target out of reach: drag the ring far below the foot, or press the button.',
           de: 'Jetzt ein Ziel außer Reichweite: den Ring weit unter den Fuß ziehen oder den Knopf drücken.' },
@@ -331,6 +341,7 @@ export const LESSONS = [
       {
         example: 'face',
         panel: 'morph',
+        shows: ['#morph-base'],
         actions: ['visemeA'],
         do: { en: 'A face from one wire mesh with several versions of it (“Bones, IK, Morphing”). Show the viseme A (the button, or its slider in the panel).',
           de: 'Ein Gesicht aus einem Drahtgitter mit mehreren Versionen davon („Bones, IK, Morphing“). Das Visem A zeigen (der Knopf oder sein Regler im Panel).' },
@@ -341,6 +352,7 @@ export const LESSONS = [
       {
         example: 'face',
         panel: 'morph',
+        shows: ['#morph-base'],
         actions: ['visemeA', 'smile'],
         do: { en: 'Keep A and add a smile on top (the buttons).',
           de: 'A behalten und ein Lächeln dazunehmen (die Knöpfe).' },
@@ -367,6 +379,7 @@ export const LESSONS = [
       {
         example: 'chain',
         panel: 'gpu',
+        shows: ['#gpu-figures'],
         actions: ['format4x3'],
         do: { en: '300 bones, and a vertex shader with 256 uniform vectors (the engine note on skeletal skinning). Send the palette as 4×3 matrices (the button).',
           de: '300 Bones und ein Vertex-Shader mit 256 Uniform-Vektoren (die Engine-Notiz zum Skelett-Skinning). Die Palette als 4×3-Matrizen senden (der Knopf).' },
@@ -377,16 +390,18 @@ export const LESSONS = [
       {
         example: 'arm',
         panel: 'gpu',
+        shows: ['#gpu-error'],
         actions: ['stretch', 'formatQuat'],
         do: { en: 'Stretch bone 2, then send the palette as quaternion + translation (the buttons).',
           de: 'Bone 2 strecken, dann die Palette als Quaternion + Translation senden (die Knöpfe).' },
-        notice: { en: 'Two vectors a bone instead of three, so 120 bones a draw — but no room for scale: the stretch is dropped from the palette, so the stretched bone’s skin no longer fits its bone; it shrinks back and slides off it. The panel measures how far.',
-          de: 'Zwei Vektoren je Bone statt drei, also 120 Bones je Draw – aber kein Platz für Skalierung: die Streckung fällt aus der Palette, und die Haut des gestreckten Bones passt nicht mehr zu ihm; sie schrumpft zurück und rutscht von ihm ab. Das Panel misst, wie weit.' },
+        notice: { en: 'Two vectors a bone instead of three, so 120 bones a draw — but no room for scale: the stretch is dropped from the palette, so the skin does not stretch with bone 2; it shrinks a little and leaves the bones, which reach past it. The panel measures how far.',
+          de: 'Zwei Vektoren je Bone statt drei, also 120 Bones je Draw – aber kein Platz für Skalierung: die Streckung fällt aus der Palette, also streckt sich die Haut nicht mit Bone 2; sie schrumpft ein wenig und verlässt die Bones, die über sie hinausreichen. Das Panel misst, wie weit.' },
         check: (s) => s.viewer.paletteFormat() === 'quat-translation' && s.lab.bonePose(1).scale[1] > 1.2,
       },
       {
         example: 'two-bone-smooth',
         panel: 'gpu',
+        shows: ['#gpu-vertex-error'],
         actions: ['eightBit'],
         pose: [[1, [0, 0, Math.sin(0.5), Math.cos(0.5)]]],
         do: { en: 'Send the weights as the engine note on skeletal skinning does: four unorm8 bytes a vertex (the button).',

@@ -1,7 +1,7 @@
 // The clip player under the view, for scenes that bring keyframe clips
 // (glTF animations): play, pause, pick a clip, scrub the time.
 import { $ } from './dom.js';
-import { num, t } from './i18n.js';
+import { nameOf, num, t } from './i18n.js';
 
 /** The player of `app`, which offers `lab` and `requestRender`. */
 export function createPlayer(app) {
@@ -53,14 +53,24 @@ export function createPlayer(app) {
     $('#player').hidden = names.length === 0;
     const select = $('#clip');
     select.textContent = '';
-    names.forEach((name, index) => select.add(new Option(name, String(index))));
+    names.forEach((name, index) => select.add(new Option(nameOf(name), String(index))));
     $('#time').value = '0';
     if (names.length) showTime();
+  }
+
+  /** Names the clips again in the page's language, keeping the one chosen. */
+  function relabel() {
+    const select = $('#clip');
+    const chosen = select.value;
+    select.textContent = '';
+    app.lab.animationNames().forEach((name, index) => select.add(new Option(nameOf(name), String(index))));
+    select.value = chosen;
+    $('#play').textContent = playing ? t('pause') : t('play');
   }
 
   $('#play').addEventListener('click', () => (playing ? pause() : play()));
   $('#clip').addEventListener('change', () => { $('#time').value = '0'; seek(); });
   $('#time').addEventListener('input', () => { pause(); seek(); });
 
-  return { setup, play, pause, playing: () => playing };
+  return { setup, relabel, play, pause, playing: () => playing };
 }

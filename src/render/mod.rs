@@ -32,52 +32,7 @@ use crate::skin::influences::quantise_unorm8;
 use crate::view::camera::Camera;
 use crate::view::colors::{blended_vertex_colors, error_colors, heat_colors};
 
-/// Which layers are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Overlays {
-    /// The filled skin.
-    pub mesh: bool,
-    /// The skin's edges.
-    pub wireframe: bool,
-    /// The skin's vertices as dots, coloured by their bones.
-    pub dots: bool,
-    /// The bones as octahedra.
-    pub bones: bool,
-    /// Each bone's own frame (green).
-    pub own_frames: bool,
-    /// The frame each bone hands to its children (red).
-    pub child_frames: bool,
-    /// A faint ghost of the rest pose.
-    pub ghost: bool,
-}
-
-impl Default for Overlays {
-    fn default() -> Self {
-        Self {
-            mesh: true,
-            wireframe: true,
-            dots: true,
-            bones: true,
-            own_frames: false,
-            child_frames: false,
-            ghost: false,
-        }
-    }
-}
-
-/// How the skin is coloured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum WeightView {
-    /// One colour, lit or flat; the vertex dots show their bones' colours.
-    Skin,
-    /// A heat map of the selected bone's weight.
-    Weights,
-    /// Each vertex in its bones' colours mixed by weight.
-    AllBones,
-    /// A heat map of how far each vertex moves because of the influence
-    /// cap and 8-bit weights, against the stored weights, in this pose.
-    Error,
-}
+pub use crate::view::state::{GpuSwitches, Overlays, WeightView};
 
 /// Everything one frame needs besides the lab.
 #[derive(Clone, Copy, Debug)]
@@ -143,17 +98,9 @@ pub struct Renderer {
     base_colour: base_colour::BaseColourGpu,
     max_uniform_vectors: usize,
     device_uniform_vectors: usize,
-    /// Always use the palette texture, even where uniforms would fit.
-    pub force_palette_texture: bool,
-    /// Send joint indices as `uint8` (up to 256 bones), not `uint16`.
-    pub joint_bytes: bool,
-    /// Draw the skin batch by batch, each with at most this many bones
-    /// (seed 003's split); `None`: one draw call.
-    pub batch_limit: Option<usize>,
+    /// How the palette and the vertices travel to the GPU.
+    pub switches: GpuSwitches,
     batches: Option<batches::BatchesGpu>,
-    /// Seed 003's palette format the shader receives (`None`: the method's
-    /// own, `mat4x3` rows for LBS, dual quaternion and scale for DQS).
-    pub palette_format: Option<PaletteFormat>,
     palette_scratch: Vec<[f32; 4]>,
     overlay_scratch: Vec<f32>,
 }
@@ -221,11 +168,8 @@ impl Renderer {
                 base_colour: base_colour::BaseColourGpu::default(),
                 max_uniform_vectors,
                 device_uniform_vectors,
-                force_palette_texture: false,
-                joint_bytes: false,
-                batch_limit: None,
+                switches: GpuSwitches::default(),
                 batches: None,
-                palette_format: None,
                 palette_scratch: Vec::new(),
                 overlay_scratch: Vec::new(),
             })
@@ -249,16 +193,17 @@ impl Renderer {
     /// as a float texture read with `texelFetch`).
     pub fn palette_fits_uniforms(&self, method: SkinningMethod, bones: usize) -> bool {
         let stride = self
+            .switches
             .palette_format
             .map_or(bone_stride(method), PaletteFormat::vectors_per_bone);
-        !self.force_palette_texture
+        !self.switches.force_palette_texture
             && bones * stride + RESERVED_UNIFORM_VECTORS <= self.max_uniform_vectors
     }
 
     fn variant(&self, method: SkinningMethod, bones: usize, feedback: bool) -> Variant {
         let mut variant = Variant {
             method,
-            format: self.palette_format,
+            format: self.switches.palette_format,
             palette_vectors: None,
             feedback,
         };
@@ -335,7 +280,7 @@ impl Renderer {
         };
         let influences = lab.skinning_influences();
         // uint8 joint indices (seed 003's blend indices) reach 256 bones.
-        let joint_bytes = self.joint_bytes && lab.bone_count() <= 256;
+        let joint_bytes = self.switches.joint_bytes && lab.bone_count() <= 256;
         unsafe {
             gl.bind_vertex_array(Some(mesh.vertex_array));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.joints));
@@ -569,7 +514,7 @@ impl Renderer {
 
     /// Draw calls the skin took in the last frame: the batches, or 1.
     pub fn draw_calls(&self) -> usize {
-        match (&self.batches, self.batch_limit) {
+        match (&self.batches, self.switches.batch_limit) {
             (Some(batches), Some(_)) => batches.list.len(),
             _ => 1,
         }
@@ -580,6 +525,7 @@ impl Renderer {
     /// shader finds a vertex's offsets by its index in the whole mesh.
     fn sync_batches(&mut self, gl: &glow::Context, lab: &Lab) -> Result<bool, String> {
         let wanted = self
+            .switches
             .batch_limit
             .filter(|_| lab.scene().morphs.is_empty())
             .map(|max| (lab.id(), lab.influences_revision(), max));
@@ -616,12 +562,12 @@ impl Renderer {
         )>,
         String,
     > {
-        let Some(max) = self.batch_limit else {
+        let Some(max) = self.switches.batch_limit else {
             return Ok(None);
         };
         let mut variant = Variant {
             method,
-            format: self.palette_format,
+            format: self.switches.palette_format,
             palette_vectors: None,
             feedback,
         };

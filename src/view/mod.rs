@@ -8,3 +8,4 @@ pub mod colors;
 pub mod controller;
 pub mod interaction;
 pub mod overlay;
+pub mod state;

@@ -11,9 +11,10 @@ use web_sys::{HtmlCanvasElement, WebGl2RenderingContext, WebGlContextAttributes}
 
 use super::{js_error, JsLab};
 use crate::lab::{index_from_f64, SkinningMethod};
-use crate::render::{FrameSettings, Overlays, Renderer, WeightView};
+use crate::render::{FrameSettings, Renderer, WeightView};
 use crate::view::camera::{Camera, Projection};
-use crate::view::controller::{Button, Controller, Modifiers, Tool, ViewPort};
+use crate::view::controller::{Button, Modifiers, Tool, ViewPort};
+use crate::view::state::ViewState;
 use crate::weights::paint::Brush;
 
 /// The rendered view of a lab on one canvas.
@@ -22,14 +23,9 @@ pub struct Viewer {
     canvas: HtmlCanvasElement,
     gl: glow::Context,
     renderer: Renderer,
-    camera: Camera,
-    overlays: Overlays,
     frames: u32,
-    weight_view: WeightView,
-    selected_vertex: Option<usize>,
-    compare: bool,
-    /// The drag state machine, the tools and the selected bone.
-    controller: Controller,
+    /// What is shown and how; survives the surface (see [`Viewer::rebuilt`]).
+    state: ViewState,
 }
 
 #[wasm_bindgen]
@@ -54,25 +50,28 @@ impl Viewer {
             canvas,
             gl,
             renderer,
-            camera: Camera::framing(
-                Vec3::splat(-1.0),
-                Vec3::splat(1.0),
-                Projection::Orthographic,
-            ),
-            overlays: Overlays::default(),
             frames: 0,
-            weight_view: WeightView::Skin,
-            selected_vertex: None,
-            compare: false,
-            controller: Controller::default(),
+            state: ViewState::default(),
         })
+    }
+
+    /// A viewer on a fresh `canvas` (after the browser took the old one's
+    /// WebGL context) that takes over everything this one showed: camera,
+    /// layers, colouring, selection, tool, brush and GPU switches. This one
+    /// is left with a default state; throws like the constructor when no
+    /// context can be opened, leaving this one as it was.
+    pub fn rebuilt(&mut self, canvas: HtmlCanvasElement) -> Result<Viewer, JsError> {
+        let mut next = Viewer::new(canvas)?;
+        next.state = std::mem::take(&mut self.state);
+        next.renderer.switches = self.renderer.switches;
+        Ok(next)
     }
 
     /// The size of one view in CSS pixels: the whole canvas, or its left
     /// half when comparing LBS and DQS side by side.
     fn viewport_css(&self) -> Vec2 {
         let width = self.canvas.client_width().max(1) as f32;
-        let width = if self.compare {
+        let width = if self.state.compare {
             (width / 2.0).max(1.0)
         } else {
             width
@@ -82,14 +81,14 @@ impl Viewer {
 
     /// A flat (2D) view: orthographic, from the front.
     fn flat(&self) -> bool {
-        self.camera.projection == Projection::Orthographic
+        self.state.camera.projection == Projection::Orthographic
     }
 
     /// A canvas point in the coordinates of the view under it: both halves
     /// of a side-by-side comparison show the same scene.
     fn local_point(&self, x: f32, y: f32) -> Vec2 {
         let half = self.viewport_css().x;
-        if self.compare && x >= half {
+        if self.state.compare && x >= half {
             Vec2::new(x - half, y)
         } else {
             Vec2::new(x, y)
@@ -103,29 +102,31 @@ impl Viewer {
         let half = pixels.0 / 2;
         // One view, or LBS on the left and DQS on the right.
         type View = ((i32, i32), (i32, i32), SkinningMethod);
-        let views: Vec<View> = if self.compare {
+        let views: Vec<View> = if self.state.compare {
             vec![
                 ((0, 0), (half, pixels.1), SkinningMethod::Lbs),
                 ((half, 0), (pixels.0 - half, pixels.1), SkinningMethod::Dqs),
             ]
         } else {
-            vec![((0, 0), pixels, self.controller.method)]
+            vec![((0, 0), pixels, self.state.controller.method)]
         };
         for (origin, size, method) in views {
             let settings = FrameSettings {
-                camera: self.camera,
+                camera: self.state.camera,
                 viewport_pixels: size,
                 viewport_origin: origin,
                 pixel_ratio: pixel_ratio.max(0.5),
                 method,
-                overlays: self.overlays,
+                overlays: self.state.overlays,
                 selected: self
+                    .state
                     .controller
                     .selected()
                     .filter(|&b| b < lab.inner.bone_count()),
                 flat: self.flat(),
-                view: self.weight_view,
+                view: self.state.weight_view,
                 selected_vertex: self
+                    .state
                     .selected_vertex
                     .filter(|&v| v < lab.inner.vertex_count()),
             };
@@ -140,12 +141,12 @@ impl Viewer {
     /// Shows LBS (left) and DQS (right) side by side, or one view.
     #[wasm_bindgen(js_name = setCompare)]
     pub fn set_compare(&mut self, on: bool) {
-        self.compare = on;
+        self.state.compare = on;
     }
 
     /// Whether LBS and DQS are shown side by side.
     pub fn compare(&self) -> bool {
-        self.compare
+        self.state.compare
     }
 
     /// Frames drawn so far.
@@ -166,7 +167,7 @@ impl Viewer {
         let skeleton = &lab.inner.scene().skeleton;
         let from_file = (0..skeleton.len()).any(|b| skeleton.is_bound_elsewhere(b));
         let (positions, bones): (Vec<Vec3>, Vec<Mat4>) = if from_file {
-            let method = self.controller.method;
+            let method = self.state.controller.method;
             (
                 lab.inner.skinned_positions(method).to_vec(),
                 lab.inner.model_from_bone_posed().to_vec(),
@@ -208,7 +209,7 @@ impl Viewer {
         } else {
             Projection::Perspective
         };
-        self.camera = Camera::framing(min, max, projection);
+        self.state.camera = Camera::framing(min, max, projection);
         Ok(())
     }
 
@@ -220,13 +221,13 @@ impl Viewer {
     /// Chooses LBS (`"lbs"`) or DQS (`"dqs"`) for drawing.
     #[wasm_bindgen(js_name = setMethod)]
     pub fn set_method(&mut self, method: &str) -> Result<(), JsError> {
-        self.controller.method = method.parse().map_err(|e| js_error("setMethod", e))?;
+        self.state.controller.method = method.parse().map_err(|e| js_error("setMethod", e))?;
         Ok(())
     }
 
     /// The drawing method, `"lbs"` or `"dqs"`.
     pub fn method(&self) -> String {
-        match self.controller.method {
+        match self.state.controller.method {
             SkinningMethod::Lbs => "lbs",
             SkinningMethod::Dqs => "dqs",
         }
@@ -234,7 +235,7 @@ impl Viewer {
     }
 
     fn overlay_flag(&mut self, name: &str) -> Option<&mut bool> {
-        let overlays = &mut self.overlays;
+        let overlays = &mut self.state.overlays;
         Some(match name {
             "mesh" => &mut overlays.mesh,
             "wireframe" => &mut overlays.wireframe,
@@ -269,21 +270,21 @@ impl Viewer {
     #[wasm_bindgen(js_name = selectBone)]
     pub fn select_bone(&mut self, lab: &JsLab, bone: f64) -> Result<(), JsError> {
         if bone == -1.0 {
-            self.controller.select(None);
+            self.state.controller.select(None);
             return Ok(());
         }
         let bone = index_from_f64("bone", bone).map_err(|e| js_error("selectBone", e))?;
         lab.inner
             .bone_pose(bone)
             .map_err(|e| js_error("selectBone", e))?;
-        self.controller.select(Some(bone));
+        self.state.controller.select(Some(bone));
         Ok(())
     }
 
     /// The highlighted bone, or -1.
     #[wasm_bindgen(js_name = selectedBone)]
     pub fn selected_bone(&self) -> i32 {
-        self.controller.selected().map_or(-1, |b| b as i32)
+        self.state.controller.selected().map_or(-1, |b| b as i32)
     }
 
     /// A point where a press grabs bone `bone`: `[x, y]` in CSS pixels.
@@ -295,8 +296,9 @@ impl Viewer {
             .map_err(|e| js_error("boneScreenPoint", e))?;
         let size = self.viewport_css();
         let point = self
+            .state
             .controller
-            .bone_grab_point(&mut lab.inner, &self.camera, size, bone)
+            .bone_grab_point(&mut lab.inner, &self.state.camera, size, bone)
             .unwrap_or(Vec2::splat(-1.0));
         Ok(point.to_array().to_vec())
     }
@@ -309,9 +311,10 @@ impl Viewer {
             index_from_f64("vertex", vertex).map_err(|e| js_error("vertexScreenPoint", e))?;
         let position = lab
             .inner
-            .skinned_vertex(self.controller.method, vertex)
+            .skinned_vertex(self.state.controller.method, vertex)
             .map_err(|e| js_error("vertexScreenPoint", e))?;
         let point = self
+            .state
             .camera
             .screen_from_model(position, self.viewport_css())
             .ok_or_else(|| {
@@ -328,7 +331,8 @@ impl Viewer {
     #[wasm_bindgen(js_name = screenPointOf)]
     pub fn screen_point_of(&self, point: &[f32]) -> Result<Vec<f32>, JsError> {
         let point = model_point("screenPointOf", point)?;
-        self.camera
+        self.state
+            .camera
             .screen_from_model(point, self.viewport_css())
             .map(|p| p.to_array().to_vec())
             .ok_or_else(|| js_error("screenPointOf", "the point is behind the camera"))
@@ -341,21 +345,25 @@ impl Viewer {
         let anchor = model_point("modelPointAt", anchor)?;
         let size = self.viewport_css();
         let at = self
+            .state
             .camera
             .screen_from_model(anchor, size)
             .ok_or_else(|| js_error("modelPointAt", "the anchor is behind the camera"))?;
         let delta = self.local_point(x, y) - at;
-        Ok((anchor + self.camera.model_delta(delta, anchor, size))
-            .to_array()
-            .to_vec())
+        Ok(
+            (anchor + self.state.camera.model_delta(delta, anchor, size))
+                .to_array()
+                .to_vec(),
+        )
     }
 
     /// The bone under `(x, y)`, or -1.
     #[wasm_bindgen(js_name = pickBone)]
     pub fn pick_bone(&mut self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
         let (size, point) = (self.viewport_css(), self.local_point(x, y));
-        self.controller
-            .bone_at(&mut lab.inner, &self.camera, size, point)
+        self.state
+            .controller
+            .bone_at(&mut lab.inner, &self.state.camera, size, point)
             .map_or(-1, |b| b as i32)
     }
 
@@ -375,9 +383,10 @@ impl Viewer {
         let point = self.local_point(x, y);
         let view = ViewPort {
             size: self.viewport_css(),
-            camera: &mut self.camera,
+            camera: &mut self.state.camera,
         };
-        self.controller
+        self.state
+            .controller
             .pointer_down(
                 &mut lab.inner,
                 view,
@@ -395,16 +404,18 @@ impl Viewer {
         let point = self.local_point(x, y);
         let view = ViewPort {
             size: self.viewport_css(),
-            camera: &mut self.camera,
+            camera: &mut self.state.camera,
         };
-        self.controller.pointer_move(&mut lab.inner, view, point)
+        self.state
+            .controller
+            .pointer_move(&mut lab.inner, view, point)
     }
 
     /// Chooses what a press does: `pose` (turn bones) or `paint` (paint the
     /// selected bone's weight).
     #[wasm_bindgen(js_name = setTool)]
     pub fn set_tool(&mut self, tool: &str) -> Result<(), JsError> {
-        self.controller.tool = match tool {
+        self.state.controller.tool = match tool {
             "pose" => Tool::Pose,
             "paint" => Tool::Paint,
             _ => {
@@ -419,7 +430,7 @@ impl Viewer {
 
     /// `pose` or `paint`.
     pub fn tool(&self) -> String {
-        match self.controller.tool {
+        match self.state.controller.tool {
             Tool::Pose => "pose",
             Tool::Paint => "paint",
         }
@@ -438,7 +449,7 @@ impl Viewer {
         mode: &str,
         value: f32,
     ) -> Result<(), JsError> {
-        self.controller.brush = Brush::parse(radius, strength, falloff, mode, value)
+        self.state.controller.brush = Brush::parse(radius, strength, falloff, mode, value)
             .map_err(|e| js_error("setBrush", e))?;
         Ok(())
     }
@@ -446,32 +457,32 @@ impl Viewer {
     /// The brush radius, CSS pixels.
     #[wasm_bindgen(js_name = brushRadius)]
     pub fn brush_radius(&self) -> f32 {
-        self.controller.brush.radius
+        self.state.controller.brush.radius
     }
 
     /// Paints the mirror vertices with the mirror bone too.
     #[wasm_bindgen(js_name = setMirror)]
     pub fn set_mirror(&mut self, on: bool) {
-        self.controller.mirror = on;
+        self.state.controller.mirror = on;
     }
 
     /// Influences pruned during the last stroke (to keep four per vertex).
     #[wasm_bindgen(js_name = lastStrokePruned)]
     pub fn last_stroke_pruned(&self) -> u32 {
-        self.controller.stroke().pruned as u32
+        self.state.controller.stroke().pruned as u32
     }
 
     /// Vertices changed during the last stroke (counted once per dab).
     #[wasm_bindgen(js_name = lastStrokeTouched)]
     pub fn last_stroke_touched(&self) -> u32 {
-        self.controller.stroke().touched as u32
+        self.state.controller.stroke().touched as u32
     }
 
     /// How the skin is coloured: `skin`, `weights` (heat map of the selected
     /// bone) or `bones` (all bones' colours mixed by weight).
     #[wasm_bindgen(js_name = setWeightView)]
     pub fn set_weight_view(&mut self, view: &str) -> Result<(), JsError> {
-        self.weight_view = match view {
+        self.state.weight_view = match view {
             "skin" => WeightView::Skin,
             "weights" => WeightView::Weights,
             "bones" => WeightView::AllBones,
@@ -489,7 +500,7 @@ impl Viewer {
     /// `skin`, `weights` or `bones`.
     #[wasm_bindgen(js_name = weightView)]
     pub fn weight_view(&self) -> String {
-        match self.weight_view {
+        match self.state.weight_view {
             WeightView::Skin => "skin",
             WeightView::Weights => "weights",
             WeightView::AllBones => "bones",
@@ -502,8 +513,9 @@ impl Viewer {
     #[wasm_bindgen(js_name = pickVertex)]
     pub fn pick_vertex(&self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
         let (size, point) = (self.viewport_css(), self.local_point(x, y));
-        self.controller
-            .vertex_at(&mut lab.inner, &self.camera, size, point)
+        self.state
+            .controller
+            .vertex_at(&mut lab.inner, &self.state.camera, size, point)
             .map_or(-1, |v| v as i32)
     }
 
@@ -511,21 +523,21 @@ impl Viewer {
     #[wasm_bindgen(js_name = selectVertex)]
     pub fn select_vertex(&mut self, lab: &JsLab, vertex: f64) -> Result<(), JsError> {
         if vertex == -1.0 {
-            self.selected_vertex = None;
+            self.state.selected_vertex = None;
             return Ok(());
         }
         let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error("selectVertex", e))?;
         lab.inner
             .influences(vertex)
             .map_err(|e| js_error("selectVertex", e))?;
-        self.selected_vertex = Some(vertex);
+        self.state.selected_vertex = Some(vertex);
         Ok(())
     }
 
     /// The marked vertex, or -1.
     #[wasm_bindgen(js_name = selectedVertex)]
     pub fn selected_vertex(&self) -> i32 {
-        self.selected_vertex.map_or(-1, |v| v as i32)
+        self.state.selected_vertex.map_or(-1, |v| v as i32)
     }
 
     /// Turns the selected bone by `degrees` about the view axis
@@ -533,30 +545,33 @@ impl Viewer {
     /// pose. False when no bone is selected.
     #[wasm_bindgen(js_name = turnSelected)]
     pub fn turn_selected(&mut self, lab: &mut JsLab, degrees: f32) -> bool {
-        self.controller
-            .turn_selected(&mut lab.inner, &self.camera, degrees.to_radians())
+        self.state.controller.turn_selected(
+            &mut lab.inner,
+            &self.state.camera,
+            degrees.to_radians(),
+        )
     }
 
     /// Ends the drag.
     #[wasm_bindgen(js_name = pointerUp)]
     pub fn pointer_up(&mut self) {
-        self.controller.pointer_up();
+        self.state.controller.pointer_up();
     }
 
     /// Whether a drag is under way.
     pub fn dragging(&self) -> bool {
-        self.controller.dragging()
+        self.state.controller.dragging()
     }
 
     /// Zooms by `factor` (< 1 closer).
     pub fn zoom(&mut self, factor: f32) {
-        self.camera.zoom(factor);
+        self.state.camera.zoom(factor);
     }
 
     /// The camera as `[targetX, targetY, targetZ, yaw, pitch, distance]`.
     #[wasm_bindgen(js_name = cameraState)]
     pub fn camera_state(&self) -> Vec<f32> {
-        let c = &self.camera;
+        let c = &self.state.camera;
         vec![
             c.target.x, c.target.y, c.target.z, c.yaw, c.pitch, c.distance,
         ]
@@ -571,10 +586,10 @@ impl Viewer {
                 "expected six finite numbers with a positive distance",
             ));
         }
-        self.camera.target = Vec3::new(state[0], state[1], state[2]);
-        self.camera.yaw = state[3];
-        self.camera.pitch = state[4].clamp(-1.55, 1.55);
-        self.camera.distance = state[5];
+        self.state.camera.target = Vec3::new(state[0], state[1], state[2]);
+        self.state.camera.yaw = state[3];
+        self.state.camera.pitch = state[4].clamp(-1.55, 1.55);
+        self.state.camera.distance = state[5];
         Ok(())
     }
 
@@ -586,7 +601,7 @@ impl Viewer {
     ) -> Result<(Vec<f32>, Vec<f32>), JsError> {
         let method = match method {
             Some(name) => name.parse().map_err(|e| js_error(what, e))?,
-            None => self.controller.method,
+            None => self.state.controller.method,
         };
         self.renderer
             .gpu_skinned(&self.gl, &mut lab.inner, method)
@@ -622,14 +637,14 @@ impl Viewer {
     /// (for comparing both paths).
     #[wasm_bindgen(js_name = setPaletteTexture)]
     pub fn set_palette_texture(&mut self, on: bool) {
-        self.renderer.force_palette_texture = on;
+        self.renderer.switches.force_palette_texture = on;
     }
 
     /// Sends joint indices as `uint8` (`true`, up to 256 bones; more fall
     /// back to `uint16`) or `uint16`.
     #[wasm_bindgen(js_name = setJointBytes)]
     pub fn set_joint_bytes(&mut self, on: bool) {
-        self.renderer.joint_bytes = on;
+        self.renderer.switches.joint_bytes = on;
         self.renderer.forget_weights();
     }
 
@@ -639,7 +654,7 @@ impl Viewer {
     pub fn set_batch_limit(&mut self, bones: f64) -> Result<(), JsError> {
         let bones =
             crate::lab::index_from_f64("bones", bones).map_err(|e| js_error("setBatchLimit", e))?;
-        self.renderer.batch_limit = (bones > 0).then_some(bones);
+        self.renderer.switches.batch_limit = (bones > 0).then_some(bones);
         Ok(())
     }
 
@@ -655,7 +670,7 @@ impl Viewer {
     /// for DQS).
     #[wasm_bindgen(js_name = setPaletteFormat)]
     pub fn set_palette_format(&mut self, name: &str) -> Result<(), JsError> {
-        self.renderer.palette_format = match name {
+        self.renderer.switches.palette_format = match name {
             "" => None,
             name => Some(super::batches::palette_format("setPaletteFormat", name)?),
         };
@@ -666,6 +681,7 @@ impl Viewer {
     #[wasm_bindgen(js_name = paletteFormat)]
     pub fn palette_format(&self) -> String {
         self.renderer
+            .switches
             .palette_format
             .map_or("", |f| f.name())
             .to_owned()
@@ -683,7 +699,7 @@ impl Viewer {
     pub fn palette_storage(&self, lab: &JsLab) -> String {
         if self
             .renderer
-            .palette_fits_uniforms(self.controller.method, lab.inner.bone_count())
+            .palette_fits_uniforms(self.state.controller.method, lab.inner.bone_count())
         {
             "uniforms"
         } else {

@@ -152,13 +152,38 @@ test('idle pages draw nothing; a drag draws', async () => {
   await page.close();
 });
 
-test('a lost context is restored with pose and weights intact', async () => {
+/** What the viewer shows and how: camera, selection, tool, layers, colouring, GPU switches. */
+const viewState = (page) => page.evaluate(() => {
+  const v = window.skinlab.viewer;
+  return {
+    camera: Array.from(v.cameraState()),
+    method: v.method(),
+    tool: v.tool(),
+    weightView: v.weightView(),
+    bone: v.selectedBone(),
+    vertex: v.selectedVertex(),
+    frames: v.overlay('ownFrames'),
+    wireframe: v.overlay('wireframe'),
+    paletteFormat: v.paletteFormat(),
+  };
+});
+
+test('a lost context is restored with pose, weights and the whole view intact', async () => {
   const { page, errors } = await openPage(browser, pageUrl('?example=two-bone-smooth'));
   await waitForSkinlab(page);
   await nextFrame(page, () => page.evaluate(() => {
-    window.skinlab.lab.setBonePose(1, [0, 0, 0.5, 0.8660254]);
-    window.skinlab.lab.setInfluences(4, [[0, 0.3], [1, 0.7]]);
+    const s = window.skinlab;
+    s.lab.setBonePose(1, [0, 0, 0.5, 0.8660254]);
+    s.lab.setInfluences(4, [[0, 0.3], [1, 0.7]]);
+    s.setMethod('dqs');
+    s.selectBone(1);
+    s.selectVertex(4);
+    s.setOverlay('ownFrames', true);
+    s.setOverlay('wireframe', false);
+    s.setWeightView('weights');
+    s.viewer.setCameraState(new Float32Array([0.3, 0.2, 0, 0.1, 0.2, 6]));
   }));
+  const viewBefore = await viewState(page);
   await page.waitForTimeout(700); // let the still of the last frame be taken
   const before = await page.evaluate(() => window.skinlab.lab.sceneJson());
   await page.evaluate(() => {
@@ -173,6 +198,7 @@ test('a lost context is restored with pose and weights intact', async () => {
   await page.waitForFunction(() => !window.skinlab.contextLost());
   await nextFrame(page);
   assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before);
+  assert.deepEqual(await viewState(page), viewBefore, 'the new surface shows what the old one did');
   const { worst } = await gpuVersusCpu(page, 'lbs');
   assert.ok(worst < 1e-4, `the restored GPU state matches: ${worst}`);
 
@@ -184,6 +210,7 @@ test('a lost context is restored with pose and weights intact', async () => {
   await page.waitForFunction(() => !window.skinlab.contextLost());
   await nextFrame(page);
   assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before);
+  assert.deepEqual(await viewState(page), viewBefore, 'and so does a fresh canvas');
   assert.ok((await covered(page)) > 0.02, 'the resumed canvas draws the mesh');
   assert.deepEqual(errors.filter((e) => !/CONTEXT_LOST_WEBGL/.test(e)), []);
   await page.close();

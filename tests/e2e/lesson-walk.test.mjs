@@ -153,7 +153,7 @@ const DO = {
   'fk-ik/2': async (page) => dragElement(page, '#ik-target', await screenOf(page, [0.6, -1.5, 0])),
   'fk-ik/3': async (page, lang) => {
     if (lang === 'de') await action(page, 0);
-    else await dragElement(page, '#ik-target', await screenOf(page, [0.2, -2.8, 0]));
+    else await dragElement(page, '#ik-target', await screenOf(page, [0.6, -2.5, 0]));
   },
   'morphing/1': async (page, lang) => {
     if (lang === 'de') {
@@ -227,6 +227,16 @@ for (const lang of ['en', 'de']) {
         assert.equal(await page.locator('#lesson-check.done').isVisible(), true, `${where}: the tick shows`);
         assert.equal(await page.locator('#lesson-notice').isVisible(), true, `${where}: what to notice shows`);
         await nextFrame(page);
+        await nextFrame(page);
+        // The figures the text names are on screen, not scrolled away.
+        for (const selector of declared.shows) {
+          const seen = await page.evaluate((sel) => {
+            const figure = document.querySelector(sel).getBoundingClientRect();
+            const panel = document.querySelector('.panel').getBoundingClientRect();
+            return figure.height > 0 && figure.top < Math.min(panel.bottom, innerHeight) && figure.bottom > panel.top;
+          }, selector);
+          assert.ok(seen, `${where}: ${selector} is in view`);
+        }
         await screenshot(page, `lesson-${name}-${step}-${lang}`);
         assert.deepEqual(errors, [], where);
         await page.close();

@@ -5,7 +5,7 @@
 // time, so the three are told apart at a glance. A path's arc-length table
 // is drawn as ticks and its timing as markers at equal time steps.
 import { $ } from '../dom.js';
-import { num, sig, t } from '../i18n.js';
+import { nameOf, num, sig, t } from '../i18n.js';
 import { createTimeline } from '../parts/timeline.js';
 import { createPathLayer } from '../parts/paths.js';
 
@@ -265,7 +265,7 @@ export function createAnimateMode(app) {
     const picker = $('#anim-clip');
     picker.textContent = '';
     const names = app.lab.animationNames();
-    names.forEach((name, index) => picker.add(new Option(name || `${t('anim.newName')} ${index + 1}`, String(index))));
+    names.forEach((name, index) => picker.add(new Option(name ? nameOf(name) : `${t('anim.newName')} ${index + 1}`, String(index))));
     if (!names.length) picker.add(new Option(t('anim.noClip'), '-1'));
     picker.value = String(names.length ? select : -1);
   }
@@ -273,7 +273,7 @@ export function createAnimateMode(app) {
   function listPaths(select = 0) {
     const picker = $('#path-pick');
     picker.textContent = '';
-    for (let k = 0; k < app.lab.pathCount(); k++) picker.add(new Option(app.lab.path(k).name || `${t('path.title')} ${k + 1}`, String(k)));
+    for (let k = 0; k < app.lab.pathCount(); k++) picker.add(new Option(nameOf(app.lab.path(k).name) || `${t('path.title')} ${k + 1}`, String(k)));
     picker.value = String(select);
     picker.hidden = app.lab.pathCount() === 0;
     showPathError();
@@ -365,6 +365,11 @@ export function createAnimateMode(app) {
         return [t('cap.path')];
       }
       return [t('cap.animate')];
+    },
+    languageChanged() {
+      if (shownFor !== app.lab) return;
+      listClips(Math.max(0, clip()));
+      listPaths(Math.max(0, Number($('#path-pick').value) || 0));
     },
     sceneChanged() {
       shownFor = null;

@@ -246,7 +246,11 @@ export function createIkMode(app) {
       context.stroke();
       context.fillStyle = colour;
       // CCD's name above its line, FABRIK's below: both often end together.
-      context.fillText(key.toUpperCase(), x(SWEEPS) - 70, y(race[key][SWEEPS]) + (key === 'ccd' ? -8 : 22));
+      // Kept clear of the axis' numbers at the bottom (CCD one line above
+      // FABRIK there) and of the top edge.
+      const lowest = height - pad - 6 - (key === 'ccd' ? 24 : 0);
+      const labelY = Math.min(lowest, Math.max(22, y(race[key][SWEEPS]) + (key === 'ccd' ? -8 : 22)));
+      context.fillText(key.toUpperCase(), x(SWEEPS) - 70, labelY);
     }
     $('#ik-race-figures').textContent = t(raceStep === 1 ? 'ik.raceOne' : 'ik.raceFigures', {
       n: num(raceStep), ccd: sig(race.ccd[raceStep]), fabrik: sig(race.fabrik[raceStep]),

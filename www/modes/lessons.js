@@ -128,6 +128,16 @@ export function createLessonsMode(app) {
     done = false;
     showStep();
     app.requestRender();
+    // After the frame that fills the panels.
+    requestAnimationFrame(() => requestAnimationFrame(revealFigures));
+  }
+
+  /** Scrolls the figures the step's text names into view, those shown so far. */
+  function revealFigures() {
+    for (const selector of lesson?.steps[step].shows ?? []) {
+      const figure = document.querySelector(selector);
+      if (figure && figure.offsetParent !== null) figure.scrollIntoView({ block: 'nearest' });
+    }
   }
 
   function showStep() {
@@ -216,12 +226,15 @@ export function createLessonsMode(app) {
     },
     update() {
       if (!lesson) return;
+      const before = done;
       try {
         done = done || Boolean(lesson.steps[step].check(s(), scene));
       } catch {
         done = false;
       }
       showDone();
+      // Done: what to notice appears, and the figure it speaks of with it.
+      if (done && !before) requestAnimationFrame(revealFigures);
     },
     caption() {
       return lesson ? [`${text(lesson.title)} · ${t('lesson.step')} ${step + 1}: ${text(lesson.steps[step].do)}`] : [];
@@ -239,7 +252,7 @@ export function createLessonsMode(app) {
         name: item.name,
         title: text(item.title),
         steps: item.steps.length,
-        parts: item.steps.map((step) => ({ actions: step.actions?.length ?? 0, panel: step.panel ?? null })),
+        parts: item.steps.map((step) => ({ actions: step.actions?.length ?? 0, panel: step.panel ?? null, shows: step.shows ?? [] })),
       })),
       startLesson,
       lessonState: () => (lesson

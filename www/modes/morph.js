@@ -3,7 +3,7 @@
 // explained), a jaw to open while the mouth keeps its shape, and a word
 // said by a keyed clip of morph weights and the jaw (see the Animate mode).
 import { $, el } from '../dom.js';
-import { num, t } from '../i18n.js';
+import { nameOf, num, t } from '../i18n.js';
 
 /** The Morph mode of `app` (see app.js for what `app` offers). */
 export function createMorphMode(app) {
@@ -25,7 +25,7 @@ export function createMorphMode(app) {
     list.forEach((name, index) => {
       const input = el('input', { type: 'range', min: '0', max: '1', step: '0.01', value: '0' });
       input.dataset.morph = String(index);
-      input.setAttribute('aria-label', `morph ${name}`);
+      input.setAttribute('aria-label', `${t('morph.target')} ${nameOf(name)}`);
       const output = el('output', {}, '0.00');
       // One undo step per drag (or per typed value): a checkpoint when an
       // edit starts, the next after its change event.
@@ -39,7 +39,7 @@ export function createMorphMode(app) {
         weights[index] = Number(input.value);
         setWeights(weights);
       });
-      box.append(el('label', { className: 'slider' }, el('span', {}, name || `target ${index}`), input, output));
+      box.append(el('label', { className: 'slider' }, el('span', {}, name ? nameOf(name) : `${t('morph.target')} ${index + 1}`), input, output));
     });
   }
 
@@ -131,6 +131,9 @@ export function createMorphMode(app) {
     sceneChanged() {
       shownFor = null;
       cancelAnimationFrame(saying);
+    },
+    languageChanged() {
+      if (app.lab) buildSliders();
     },
     api: {
       say,

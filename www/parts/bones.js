@@ -1,7 +1,7 @@
 // The bone list: a coloured dot, the name and (in Weights) a lock per bone.
 // Clicking a row selects the bone.
 import { $, el } from '../dom.js';
-import { num, t } from '../i18n.js';
+import { hasLabel, num, t } from '../i18n.js';
 
 /** Colours of the bones, as the renderer's palette (Okabe and Ito). */
 export const BONE_COLORS = [
@@ -12,9 +12,18 @@ export const BONE_COLORS = [
 /** The most rows listed; further bones are picked in the view. */
 const MAX_ROWS = 64;
 
-/** A bone's label: its name, or “bone N” (counted from 1, as the examples name theirs) when it has none. */
+/**
+ * A bone's label: its name, or “bone N” (counted from 1, as the examples
+ * name theirs) when it has none. The examples' names (“left branch”,
+ * “link 12”) are shown in the page's language; a file's own names as they
+ * are.
+ */
 export function boneLabel(names, bone) {
-  return names[bone] || t('bone.unnamed', { n: bone + 1 });
+  const name = names[bone];
+  if (!name) return t('bone.unnamed', { n: bone + 1 });
+  const [, base, number] = /^(.*?)(?: (\d+))?$/.exec(name);
+  if (!hasLabel(`boneName.${base}`)) return name;
+  return number === undefined ? t(`boneName.${base}`) : `${t(`boneName.${base}`)} ${number}`;
 }
 
 /** The bone list of `app` (which offers `lab`, `viewer`, `selectBone`). */

@@ -103,7 +103,9 @@ export function createIkLayer(app, host) {
       const ride = host.ridePath();
       if (ride) layer.append(polyline(triples(ride).map(screen), { class: 'ik-ride-path' }));
       drawWalk();
-      drawTriangle();
+      // The race is its own figure: the two-bone triangle and its labels
+      // would lie across its chains.
+      if (!host.raceChains()) drawTriangle();
       drawRace();
       drawLimit();
     } catch {

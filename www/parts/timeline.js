@@ -4,6 +4,7 @@
 // drag it to move the key in time. An SVG drawn from the core's key times.
 import { $ } from '../dom.js';
 import { svg } from './svg.js';
+import { boneLabel } from './bones.js';
 import { t } from '../i18n.js';
 
 const LABEL = 84;
@@ -81,7 +82,7 @@ export function createTimeline(app, host) {
       root.append(svg('rect', {
         x: 0, y: top, width, height: ROW, class: bone === selectedBone ? 'row selected' : 'row', 'data-bone': bone,
       }));
-      const label = bone === 'morphs' ? t('anim.morphRow') : names[bone] || `bone ${bone}`;
+      const label = bone === 'morphs' ? t('anim.morphRow') : boneLabel(names, bone);
       root.append(svg('text', { x: 6, y: top + 15, class: 'row-label' }, label.slice(0, 11)));
       if (clip < 0) continue;
       const times = bone === 'morphs' ? app.lab.morphKeyTimes(clip) : app.lab.keyTimes(clip, bone);
