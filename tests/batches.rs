@@ -1,4 +1,4 @@
-//! Seed 003's limits: bones per draw for each palette format in a uniform
+//! The engine note's limits: bones per draw for each palette format in a uniform
 //! budget, and a mesh split into batches of triangles, each skinned with its
 //! own sub-palette exactly as the whole mesh is.
 #![allow(clippy::unwrap_used)]
@@ -20,7 +20,7 @@ fn bones_per_draw_in_seed_003s_budget() {
             .collect();
         println!("256 vectors, {reserved} reserved: {}", figures.join(", "));
     }
-    // Seed 003: 256 constant registers allow "about 80" bones as 4x3.
+    // The engine note: 256 constant registers allow "about 80" bones as 4x3.
     assert_eq!(PaletteFormat::Mat4x3.bones_per_draw(256, 16), 80);
     assert_eq!(PaletteFormat::Mat4.bones_per_draw(256, 16), 60);
     assert_eq!(PaletteFormat::DualQuat.bones_per_draw(256, 16), 120);

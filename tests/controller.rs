@@ -98,7 +98,7 @@ fn a_drag_on_bone_2_turns_it_90_degrees_about_its_origin_and_bone_1_stays() {
         tip(&mut lab, 1)
     );
     assert_eq!(lab.bone_pose(0).unwrap(), skinlab::BoneTransform::IDENTITY);
-    // Seed 000: bone 1's vertices do not move.
+    // The skinning note: bone 1's vertices do not move.
     let posed = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
     for v in 0..lab.vertex_count() {
         if lab

@@ -82,7 +82,7 @@ fn angle_about_z(q: Quat) -> f32 {
 
 #[test]
 fn analytic_equals_seed_004s_closed_formula_on_planar_chains() {
-    // Seed 004: θ2 = arccos((x² + y² − l1² − l2²) / (2 l1 l2)),
+    // The animation talk: θ2 = arccos((x² + y² − l1² − l2²) / (2 l1 l2)),
     // θ1 = atan2(y, x) − atan2(l2 sin θ2, l1 + l2 cos θ2), angles from +X.
     let along_x = Quat::from_rotation_z(-FRAC_PI_2);
     let cases = [
@@ -126,7 +126,7 @@ fn analytic_equals_seed_004s_closed_formula_on_planar_chains() {
 
 #[test]
 fn a_knee_hinge_never_bends_backwards() {
-    // Seed 004's leg along −Y: hip, then a knee that bends one way only.
+    // The animation talk's leg along −Y: hip, then a knee that bends one way only.
     let skeleton = chain(&[1.0, 1.0], Quat::from_rotation_z(PI));
     let knee = JointLimit::Hinge {
         axis: Vec3::X,

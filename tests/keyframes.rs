@@ -1,4 +1,4 @@
-//! Keyframe sampling (seed 004, glTF 2.0 §3.11 "Animations") checked
+//! Keyframe sampling (the animation talk, glTF 2.0 §3.11 "Animations") checked
 //! against values computed by hand here, and the arc-length path against
 //! known lengths and an independent numerical integration.
 

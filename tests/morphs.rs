@@ -1,4 +1,4 @@
-//! Morph targets before skinning (seed 001, DESIGN §7): zero weights give
+//! Morph targets before skinning (the bones note, DESIGN §7): zero weights give
 //! the skinned base, one weight the target, two weights add, morph-then-skin
 //! matches a hand computation, and bad morph data is refused by name.
 #![allow(clippy::unwrap_used)]
@@ -7,7 +7,7 @@ use glam::{Quat, Vec3};
 use serde_json::{json, Value};
 use skinlab::{Lab, SceneError, SkinningMethod};
 
-/// Seed 000's two-bone strip along +Y with two morph targets: `lift` moves
+/// The skinning note's two-bone strip along +Y with two morph targets: `lift` moves
 /// vertex 4 (the tip) by +X, `widen` moves vertex 0 by −X and vertex 4 by
 /// +Z.
 fn strip() -> Value {

@@ -249,7 +249,7 @@ proptest! {
         for bone in 0..skeleton.len() {
             let expected = posed_frame_by_definition(&skeleton, &pose, bone);
             prop_assert!(state.model_from_bone[bone].abs_diff_eq(expected, 1e-3 * (1.0 + expected.abs().to_cols_array().iter().fold(0.0_f32, |m, v| m.max(*v)))));
-            // M_i · P equals seed 000's three steps, done one by one.
+            // M_i · P equals the skinning note's three steps, done one by one.
             let steps = three_steps(&skeleton, &pose, &state.model_from_bone, bone, point);
             assert_close(state.palette[bone].transform_point3(point), steps.in_model_posed, 1e-4);
         }

@@ -1,4 +1,4 @@
-//! The built-in scenes, shaped like the figures of seed 000.
+//! The built-in scenes, shaped like the figures of the skinning note.
 //!
 //! Each example is built as a [`SceneDoc`] and validated like any loaded
 //! file, so the examples exercise the same path as user scenes.
@@ -127,7 +127,7 @@ pub(super) fn bone(name: &str, parent: Option<u32>, orientation: Quat, length: f
     }
 }
 
-/// Seed 000's strip: two bones of length 2 lying along +X, a strip of 9 × 2
+/// The skinning note's strip: two bones of length 2 lying along +X, a strip of 9 × 2
 /// vertices around them. Rigid: the vertices left of the joint belong to
 /// bone 1, the rest to bone 2. Smooth: bone 2's weight rises linearly from 0
 /// at x = 1 to 1 at x = 3.
@@ -162,7 +162,7 @@ fn two_bone(smooth: bool) -> SceneDoc {
     ])
 }
 
-/// Seed 000's Y: a stem of length 2 up the Y axis and two branches of length
+/// The skinning note's Y: a stem of length 2 up the Y axis and two branches of length
 /// 2 leaving its tip at ±40°. The fork vertex, where the branches' inner
 /// edges meet, belongs to both branches (weighted) or to the left one only
 /// (unweighted), which makes it tear when the right branch bends.
@@ -316,7 +316,7 @@ fn chain(bones: usize) -> SceneDoc {
     mesh.into_doc(bone_chain("link", bones, bone_length))
 }
 
-/// Seed 001's warning made concrete: a palm with a long middle finger and a
+/// The bones note's warning made concrete: a palm with a long middle finger and a
 /// shorter index finger side by side, 0.2 apart. The index finger's bone
 /// ends well before its tip, so the tip's inner edge is nearer to the middle
 /// finger's bone: weighting by nearest bone hands it to the wrong finger.

@@ -1,4 +1,4 @@
-//! The morph example (seed 001): a flat face whose mouth takes visemes and
+//! The morph example (the bones note): a flat face whose mouth takes visemes and
 //! expressions as morph targets, with a jaw bone, so morphing (before) and
 //! skinning (after) act together.
 
@@ -119,7 +119,7 @@ pub(super) fn face() -> SceneDoc {
 }
 
 /// The word "mama" as a keyed clip: the visemes M, A, M, A as morph weight
-/// keys, and the jaw dropping along its own +Y on each A (seed 001:
+/// keys, and the jaw dropping along its own +Y on each A (the bones note:
 /// morphing and skinning acting together).
 fn say_mama(targets: usize) -> Vec<super::clips::ClipDoc> {
     // [time s, viseme index (0 = A, 2 = M) or none, weight, jaw opening].

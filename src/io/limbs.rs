@@ -1,4 +1,4 @@
-//! The IK examples (seeds 001 and 004): a leg whose knee is a hinge that
+//! The IK examples (the bones note and the animation talk): a leg whose knee is a hinge that
 //! bends one way, and an arm with cone limits. Each is a flat strip around
 //! its bones, weighted to one bone along a segment and blended over the
 //! joints, seen from the side so the bending happens in the view plane.
@@ -85,7 +85,7 @@ pub(super) fn strip_into(
     }
 }
 
-/// Seed 004's leg, from the side: hip, knee and ankle down the −Y axis and
+/// The animation talk's leg, from the side: hip, knee and ankle down the −Y axis and
 /// the foot pointing forward (−X). The knee is a hinge about Z from 0° to
 /// 150°: it folds backwards only.
 pub(super) fn leg() -> SceneDoc {

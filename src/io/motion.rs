@@ -1,4 +1,4 @@
-//! The keyframe and path examples (seed 004): `walk`, two legs with a keyed
+//! The keyframe and path examples (the animation talk): `walk`, two legs with a keyed
 //! walk cycle, and `path`, a small fish riding a curvy Bézier path while
 //! its tail beats. Both are seen from the side, moving in the view plane.
 

@@ -1,6 +1,6 @@
 //! Tubes around the Y axis: the ring builder the `tube`, `dense` and `tail`
-//! examples share, and the `tail` (seed 003): a tapering tail of
-//! [`TAIL_BONES`] bones, more than the seed's 256 uniform vectors carry in
+//! examples share, and the `tail` (the engine note): a tapering tail of
+//! [`TAIL_BONES`] bones, more than the engine note's 256 uniform vectors carry in
 //! any palette format, so drawing it within that budget takes several draw
 //! calls. Its clip "swish" sends a wave down it.
 

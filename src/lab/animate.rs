@@ -1,4 +1,4 @@
-//! Keyframe clips and paths in the lab (seed 004): play a clip at a time,
+//! Keyframe clips and paths in the lab (the animation talk): play a clip at a time,
 //! author keys from the current pose, and let bones ride Bézier paths.
 //!
 //! Every edit here is a plain change of the scene; the page takes a
@@ -58,7 +58,7 @@ impl Lab {
     }
 
     /// Poses every bone as clip `clip` does at `time` seconds (held at the
-    /// first and last keys): seed 004's keyframe interpolation, exactly as
+    /// first and last keys): the animation talk's keyframe interpolation, exactly as
     /// glTF samples it. Bones the clip does not drive go to their rest.
     pub fn set_animation_time(&mut self, clip: usize, time: f32) -> Result<(), EditError> {
         let time = finite("time", time)?;
@@ -314,7 +314,7 @@ impl Lab {
         Ok(())
     }
 
-    /// Seed 004's table of `entries` cumulative chord lengths for `path`.
+    /// The animation talk's table of `entries` cumulative chord lengths for `path`.
     pub fn path_table(&self, path: usize, entries: usize) -> Result<ArcLengthTable, EditError> {
         Ok(ArcLengthTable::new(
             &self.scene.paths[self.path_index(path)?].path,

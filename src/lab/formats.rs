@@ -1,4 +1,4 @@
-//! Seed 003's GPU limits in the lab: what each palette format computes, how
+//! The engine note's GPU limits in the lab: what each palette format computes, how
 //! far that is from the full matrix, and what a uniform budget allows.
 
 use glam::Vec3;

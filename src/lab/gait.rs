@@ -1,4 +1,4 @@
-//! Seed 004's walking leg on the lab's skeleton (see [`crate::rig::gait`]):
+//! The animation talk's walking leg on the lab's skeleton (see [`crate::rig::gait`]):
 //! a two-bone chain ending at `tip` posed at a phase of the walk cycle by
 //! each gait, and the ankle's path over a whole cycle measured against the
 //! ground. The leg bends about its bones' `z` axes, as the `leg` example's.
@@ -36,7 +36,7 @@ impl Lab {
     }
 
     /// Poses the two-bone leg ending at `tip` as `gait` has it at `phase`
-    /// of the walk cycle (0 to 1): angles for the FK gaits, seed 004's
+    /// of the walk cycle (0 to 1): angles for the FK gaits, the animation talk's
     /// analytic IK toward the ankle's goal for [`Gait::Ik`].
     pub fn pose_gait(&mut self, gait: Gait, tip: usize, phase: f32) -> Result<(), EditError> {
         let ([upper, lower], stride) = self.stride_of(tip)?;

@@ -166,7 +166,7 @@ pub struct Lab {
     /// The weights skinning uses when they differ from the stored ones
     /// (capped, 8-bit); see `weights::derive_skinning_influences`.
     quantised: Option<Vec<VertexInfluences>>,
-    /// Seed 003's 8-bit weights on.
+    /// The engine note's 8-bit weights on.
     eight_bit: bool,
     /// At most this many influences per vertex in skinning (1–4).
     influence_cap: usize,

@@ -1,5 +1,5 @@
 //! Editing the weights: per-vertex lists, locks, brush dabs, automatic
-//! weights and seed 003's 8-bit weights.
+//! weights and the engine note's 8-bit weights.
 
 use glam::Vec3;
 
@@ -31,7 +31,7 @@ impl Lab {
 
     /// The weights skinning uses when they differ from the stored ones:
     /// each vertex cut to its `cap` largest influences and renormalised
-    /// (seed 003's influence cap), then, with 8-bit weights on, their
+    /// (the engine note's influence cap), then, with 8-bit weights on, their
     /// `unorm8` round trip.
     fn derive_skinning_influences(&mut self) {
         if !self.eight_bit && self.influence_cap >= MAX_INFLUENCES {
@@ -251,7 +251,7 @@ impl Lab {
         &self.scene.influences
     }
 
-    /// Switches seed 003's 8-bit weights on or off. When on, the weights the
+    /// Switches the engine note's 8-bit weights on or off. When on, the weights the
     /// skinning uses (here and on the GPU) are the `unorm8` round trip of the
     /// stored ones, `w = round(255 w) / 255` with the sum kept at 255; the
     /// stored `f32` weights are not changed.

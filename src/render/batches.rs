@@ -1,4 +1,4 @@
-//! Drawing the skin batch by batch (seed 003): when the palette must fit a
+//! Drawing the skin batch by batch (the engine note): when the palette must fit a
 //! budget of uniforms, the triangles are split so that each batch touches
 //! at most that many bones; each batch has its own vertices with joints
 //! renumbered into its sub-palette, and is drawn with only its bones'

@@ -63,7 +63,7 @@ pub struct FrameSettings {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Variant {
     method: SkinningMethod,
-    /// Seed 003's palette format, or `None` for the method's own layout.
+    /// The engine note's palette format, or `None` for the method's own layout.
     format: Option<PaletteFormat>,
     palette_vectors: Option<usize>,
     feedback: bool,
@@ -279,7 +279,7 @@ impl Renderer {
             return Ok(());
         };
         let influences = lab.skinning_influences();
-        // uint8 joint indices (seed 003's blend indices) reach 256 bones.
+        // uint8 joint indices (the engine note's blend indices) reach 256 bones.
         let joint_bytes = self.switches.joint_bytes && lab.bone_count() <= 256;
         unsafe {
             gl.bind_vertex_array(Some(mesh.vertex_array));
@@ -296,7 +296,7 @@ impl Renderer {
                 );
                 gl.vertex_attrib_pointer_i32(JOINTS, 4, glow::UNSIGNED_SHORT, 0, 0);
             }
-            // 8-bit weights travel as seed 003's unorm8x4, which the GPU reads
+            // 8-bit weights travel as the engine note's unorm8x4, which the GPU reads
             // back as q / 255; otherwise as floats.
             gl.bind_vertex_array(Some(mesh.vertex_array));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.weights));

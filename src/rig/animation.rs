@@ -1,4 +1,4 @@
-//! Keyframe animation of the skeleton (seed 004): clips of per-joint
+//! Keyframe animation of the skeleton (the animation talk): clips of per-joint
 //! translation, rotation and scale keys, sampled at a time and turned into a
 //! pose.
 //!

@@ -1,4 +1,4 @@
-//! Inverse kinematics for a chain of bones with joint limits (seeds 001 and
+//! Inverse kinematics for a chain of bones with joint limits (the bones note and
 //! 004): the tip bone's end `R'_tip · (0, length, 0)` should reach a target.
 //!
 //! Every solver works by one step: turn bone `i` about its posed origin `O`
@@ -8,7 +8,7 @@
 //! animation, then clamped to the bone's limit. So every solution respects
 //! every limit by construction.
 //!
-//! - `analytic` (two bones): seed 004's law of cosines places the joint
+//! - `analytic` (two bones): the animation talk's law of cosines places the joint
 //!   `J = A + a (d̂ cos α ± ŝ sin α)` with `cos α = (a² + d² − b²)/(2ad)`;
 //!   both elbow solutions are tried and the one that reaches (within the
 //!   limits) nearest the current pose is kept.
@@ -39,7 +39,7 @@ use crate::rig::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton}
 /// How to solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IkMethod {
-    /// Seed 004's closed formula, two bones.
+    /// The animation talk's closed formula, two bones.
     Analytic,
     /// Cyclic coordinate descent.
     Ccd,
@@ -455,7 +455,7 @@ fn fabrik_sweep(chain: &mut Chain, bones: &[usize], tip: usize, target: Vec3) {
     }
 }
 
-/// Both elbow solutions of seed 004's formula; keeps the better.
+/// Both elbow solutions of the animation talk's formula; keeps the better.
 fn analytic(chain: &mut Chain, bones: &[usize], request: &IkRequest) {
     let (upper, lower) = (bones[0], bones[1]);
     let start_pose = chain.pose.to_vec();

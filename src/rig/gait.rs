@@ -1,19 +1,19 @@
-//! Seed 004's walking leg, three ways. A leg walks in place (as on a
+//! The animation talk's walking leg, three ways. A leg walks in place (as on a
 //! treadmill): during the stance the foot should slide back along the
 //! ground at an even pace, during the swing it should lift and come
 //! forward. Everything here is in the hip's frame before its animation:
 //! `x` forward, `y` down the leg at rest, the leg bending about `z`.
 //!
-//! - **Goose step** (pure FK, seed 004's "naive approach"): the hip's angle
+//! - **Goose step** (pure FK, the animation talk's "naive approach"): the hip's angle
 //!   is a function of time and the lower leg stays rigid. The hip follows
 //!   the foot's forward position, `a = −asin(x / (l₁ + l₂))`, but a stiff leg
 //!   of length `l₁ + l₂` puts the ankle at depth `√((l₁+l₂)² − x²)`: it dips
 //!   below the ground mid-stance and drags through it in the swing.
-//! - **Hip and knee** (FK, the seed's remedy): the same hip, and the knee
+//! - **Hip and knee** (FK, the animation talk's remedy): the same hip, and the knee
 //!   bends as a function of time during the swing, `k = K sin(π u)`; the
 //!   foot clears the ground, but the stance still dips.
 //! - **IK**: the ankle's goal itself is the function of time (flat along the
-//!   ground in the stance, an arch in the swing) and seed 004's two-bone
+//!   ground in the stance, an arch in the swing) and the animation talk's two-bone
 //!   solution finds hip and knee; the knee bends the one way its hinge
 //!   allows.
 

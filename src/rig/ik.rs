@@ -1,4 +1,4 @@
-//! Inverse kinematics for a two-bone chain, analytically (seed 004): given
+//! Inverse kinematics for a two-bone chain, analytically (the animation talk): given
 //! where the end of the lower bone should be, turn the upper bone about its
 //! origin and the lower bone about its own so that it gets there.
 //!

@@ -1,4 +1,4 @@
-//! Authoring keyframes (seed 004): set, delete and move a bone's keys in a
+//! Authoring keyframes (the animation talk): set, delete and move a bone's keys in a
 //! clip, and choose how its channels interpolate.
 //!
 //! A bone's keys are the times of its channels together: setting a key at

@@ -1,5 +1,5 @@
-//! Joint limits (seed 001: IK comes "almost always with adjustable angle
-//! limits"; seed 004: the knee bends one way), on a bone's rotation `q`
+//! Joint limits (the bones note: IK comes "almost always with adjustable angle
+//! limits"; the animation talk: the knee bends one way), on a bone's rotation `q`
 //! relative to its rest orientation — the rotation part of its animation
 //! `A_i`, in the bone's own frame.
 //!

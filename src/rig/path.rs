@@ -1,9 +1,9 @@
-//! Path animation (seed 004): a point moving along a chain of cubic Bézier
+//! Path animation (the animation talk): a point moving along a chain of cubic Bézier
 //! segments at a speed the animator chooses, found through arc length.
 //!
 //! The curve parameter `u` does not advance with distance: moving `u` at a
 //! constant rate bunches the points where the control points crowd. The
-//! seed's cure is "Annäherung durch Aufsummierung": sample the curve at
+//! the animation talk's cure is "Annäherung durch Aufsummierung": sample the curve at
 //! `u_k = k / (N − 1)`, sum the chords into a table of lengths
 //! `l_k = l_{k−1} + |B(u_k) − B(u_{k−1})|`, and find the `u` of an arc
 //! length `s` by binary search and linear interpolation between entries.
@@ -18,7 +18,7 @@ pub enum Timing {
     /// Ease in and out: `s = L · (3f² − 2f³)` with `f = t / T`.
     Ease,
     /// The parameter proportional to time, `u = t / T`: the uneven speed
-    /// the seed warns about.
+    /// the animation talk warns about.
     Naive,
 }
 
@@ -151,7 +151,7 @@ impl BezierPath {
     }
 }
 
-/// Seed 004's table of cumulative chord lengths over `u_k = k / (N − 1)`.
+/// The animation talk's table of cumulative chord lengths over `u_k = k / (N − 1)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArcLengthTable {
     lengths: Vec<f32>,

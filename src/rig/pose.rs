@@ -133,7 +133,7 @@ pub fn skinning_palette(skeleton: &Skeleton, model_from_bone_posed: &[Mat4], pal
     }
 }
 
-/// The three steps of seed 000 for one point and one bone, kept apart so the
+/// The three steps of the skinning note for one point and one bone, kept apart so the
 /// views can show each.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ThreeSteps {
@@ -146,10 +146,10 @@ pub struct ThreeSteps {
     pub in_model_posed: Vec3,
 }
 
-/// Runs seed 000's three steps for the model-space rest point `point_model`
+/// Runs the skinning note's three steps for the model-space rest point `point_model`
 /// bound to `bone`.
 ///
-/// Seed 000's summary `Z = R'_i · A_i · R_i⁻¹ · P` applies the pose twice,
+/// The skinning note's summary `Z = R'_i · A_i · R_i⁻¹ · P` applies the pose twice,
 /// since its `R'_i` already contains `A_i`. Step 3 here uses the re-posed
 /// frame *without* the bone's own animation, so `Z = M_i · P`.
 ///
@@ -243,7 +243,7 @@ mod tests {
 
     #[test]
     fn the_pose_is_applied_once_not_twice() {
-        // Seed 000's summary R'_i · A_i · R_i⁻¹ would turn the point by 90°;
+        // The skinning note's summary R'_i · A_i · R_i⁻¹ would turn the point by 90°;
         // the right answer turns it by the 45° that was asked for.
         let skeleton = chain(&[2.0, 2.0]);
         let angle = FRAC_PI_2 / 2.0;

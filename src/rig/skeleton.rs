@@ -1,8 +1,8 @@
-//! Bones and their rest frames, as seed 000 defines them.
+//! Bones and their rest frames, as the skinning note defines them.
 //!
 //! A bone has an origin (in the frame its parent hands on), a rest
 //! orientation and a length along its own +Y. It owns two frames: its **own
-//! frame** (green in the seed's figure), which turns about the origin, and the
+//! frame** (green in the skinning note's figure), which turns about the origin, and the
 //! **frame it hands to its children** (red), the own frame moved `length`
 //! along +Y, so a child starts at its parent's tip.
 //!
@@ -354,7 +354,7 @@ impl Skeleton {
     }
 
     /// The bind: takes a model-space point of the mesh as it was bound into
-    /// bone `i`'s own frame (step 1 of seed 000). `R_i⁻¹` for a bone bound
+    /// bone `i`'s own frame (step 1 of the skinning note). `R_i⁻¹` for a bone bound
     /// where it rests; `U_i⁻¹ · IBM_i` for a glTF joint.
     pub fn bone_from_model_bind(&self) -> &[Mat4] {
         &self.bone_from_model_bind

@@ -1,10 +1,10 @@
-//! Seed 003's draw-call split: a vertex shader holds only so many bones in
+//! The engine note's draw-call split: a vertex shader holds only so many bones in
 //! its uniforms, so a mesh whose skeleton has more is drawn in batches of
 //! triangles, each touching at most that many bones and skinned with its
 //! own sub-palette (joint indices renumbered into it).
 //!
 //! What a palette costs in `vec4` uniforms per bone: `mat4` 4, `mat4x3` 3
-//! (seed 003's 4x3 matrices), quaternion + translation 2, dual quaternion 2.
+//! (the engine note's 4x3 matrices), quaternion + translation 2, dual quaternion 2.
 
 use std::collections::BTreeSet;
 

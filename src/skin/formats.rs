@@ -1,4 +1,4 @@
-//! Seed 003's palette formats, as the shader receives and uses them, with
+//! The engine note's palette formats, as the shader receives and uses them, with
 //! the CPU reference of what each computes.
 //!
 //! - `mat4`: the four rows of `M_i` (the last, `0 0 0 1`, sent but unused).

@@ -1,11 +1,11 @@
 //! Per-vertex influences: which bones move a vertex, and how much.
 //!
-//! The reference keeps weights as `f32`, normalised to sum 1 on use. Seed 003
+//! The reference keeps weights as `f32`, normalised to sum 1 on use. The engine note
 //! sends them to the GPU as four `uint8` bone indices and four `unorm8`
 //! weights; [`quantise_unorm8`] produces that layout with an exact sum of 255
 //! and [`quantisation_report`] measures what it costs.
 
-/// The most influences a vertex keeps (seed 001: "z.B. vier").
+/// The most influences a vertex keeps (the bones note: "z.B. vier").
 pub const MAX_INFLUENCES: usize = 4;
 
 /// Up to four (bone, weight) pairs of one vertex, largest weight first,

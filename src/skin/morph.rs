@@ -1,4 +1,4 @@
-//! Morph targets (seed 001): each vertex the weighted sum of its versions,
+//! Morph targets (the bones note): each vertex the weighted sum of its versions,
 //! the base weighted `1 − Σ m_k`. Stored as offsets `D_k = S_k − B`, that
 //! sum is `B + Σ m_k D_k` — the same thing, since
 //! `(1 − Σ m_k) B + Σ m_k S_k = B + Σ m_k (S_k − B)`. Morphing comes before
@@ -64,7 +64,7 @@ pub fn any_active(weights: &[f32]) -> bool {
     weights.iter().any(|&w| w != 0.0)
 }
 
-/// The base weight of seed 001's absolute form, `1 − Σ m_k`.
+/// The base weight of the bones note's absolute form, `1 − Σ m_k`.
 pub fn base_weight(weights: &[f32]) -> f32 {
     1.0 - weights.iter().sum::<f32>()
 }
@@ -96,7 +96,7 @@ mod tests {
         assert_eq!(out.positions_model[1], Vec3::new(1.0, 1.0, 0.0));
         morph(&base, &targets, &[1.0, 1.0], &mut out);
         assert_eq!(out.positions_model[1], Vec3::new(1.0, 1.5, 0.0));
-        // Seed 001's absolute form gives the same point.
+        // The bones note's absolute form gives the same point.
         let weights = [0.3_f32, 0.4];
         morph(&base, &targets, &weights, &mut out);
         let shapes = [Vec3::new(1.0, 1.0, 0.0), Vec3::new(1.0, 0.5, 0.0)];

@@ -26,7 +26,7 @@ fn normal_matrix(m: &Mat3) -> Mat3 {
 }
 
 /// Linear blend skinning: `Z = (Σ w_i M_i) · P` and
-/// `n' = normalize((Σ w_i M_i)₃ₓ₃⁻ᵀ · n)`, weights summing to 1 (seed 001's
+/// `n' = normalize((Σ w_i M_i)₃ₓ₃⁻ᵀ · n)`, weights summing to 1 (the bones note's
 /// weighted mean). A vertex with no influence keeps its rest position.
 ///
 /// # Panics

@@ -37,7 +37,7 @@ const RIGID_TOLERANCE: f32 = 2e-5;
 /// Linear blend skinning: `Z = (Σ w_i M_i) · P` and
 /// `n' = normalize(cof(Σ w_i M_i)₃ₓ₃ · n)` (the cofactor matrix
 /// `det · M⁻ᵀ` with the sign of `det` removed: the inverse-transpose's
-/// direction, also for a singular blend), weights summing to 1 (seed 001's
+/// direction, also for a singular blend), weights summing to 1 (the bones note's
 /// weighted mean). A vertex with no influence keeps its rest position.
 ///
 /// Written for speed: the blended matrix is built once per vertex from the

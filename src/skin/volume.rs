@@ -1,5 +1,5 @@
 //! The volume a skin encloses, to measure what LBS loses where DQS keeps it
-//! (seed 003's "candy wrapper"). Open ends are closed first: each boundary
+//! (the engine note's "candy wrapper"). Open ends are closed first: each boundary
 //! loop gets a fan of triangles to its centroid. Then, by the divergence
 //! theorem, `V = Σ (a · (b × c)) / 6` over the triangles `(a, b, c)`,
 //! signed tetrahedra to the origin.

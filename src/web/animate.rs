@@ -11,7 +11,7 @@ use crate::lab::index_from_f64;
 use crate::rig::animation::Interpolation;
 use crate::rig::path::Timing;
 
-/// Table entries when a call does not say: seed 004's table at a size
+/// Table entries when a call does not say: the animation talk's table at a size
 /// whose lookup error is far below a pixel on lecture paths.
 const DEFAULT_ENTRIES: usize = 256;
 
@@ -394,7 +394,7 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
-    /// Seed 004's table: `{lengths, points}` of its `entries` samples.
+    /// The animation talk's table: `{lengths, points}` of its `entries` samples.
     #[wasm_bindgen(js_name = pathTable)]
     pub fn path_table(&self, path: f64, table_entries: Option<f64>) -> Result<JsValue, JsError> {
         const METHOD: &str = "pathTable";

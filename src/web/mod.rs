@@ -74,7 +74,7 @@ struct AutoWeightsView {
     iterations: u32,
 }
 
-/// Seed 000's three steps for one vertex and one bone.
+/// The skinning note's three steps for one vertex and one bone.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ThreeStepsView {
@@ -563,7 +563,7 @@ impl JsLab {
         Ok(report.touched as u32)
     }
 
-    /// Seed 000's three steps for vertex `vertex` under bone `bone`:
+    /// The skinning note's three steps for vertex `vertex` under bone `bone`:
     /// `{inBoneRest: Q = R_i⁻¹ P, inBoneAnimated: T = A_i Q, inModelPosed:
     /// Z = C'_p · T(origin) · O · T}`, each `[x, y, z]`.
     #[wasm_bindgen(js_name = threeSteps)]
@@ -618,7 +618,7 @@ impl JsLab {
         serde_wasm_bindgen::to_value(&view).map_err(|e| js_error(METHOD, e))
     }
 
-    /// Switches seed 003's 8-bit weights on or off: when on, the CPU
+    /// Switches the engine note's 8-bit weights on or off: when on, the CPU
     /// reference and the GPU both skin with the `unorm8` weights.
     #[wasm_bindgen(js_name = setQuantised)]
     pub fn set_quantised(&mut self, on: bool) {

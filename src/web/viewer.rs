@@ -649,7 +649,7 @@ impl Viewer {
     }
 
     /// Draws the skin batch by batch, each with at most `bones` bones
-    /// (seed 003's split); 0 draws it in one call.
+    /// (the engine note's split); 0 draws it in one call.
     #[wasm_bindgen(js_name = setBatchLimit)]
     pub fn set_batch_limit(&mut self, bones: f64) -> Result<(), JsError> {
         let bones =
@@ -664,7 +664,7 @@ impl Viewer {
         self.renderer.draw_calls()
     }
 
-    /// Seed 003's palette format the shader receives: `"mat4"`, `"mat4x3"`,
+    /// The engine note's palette format the shader receives: `"mat4"`, `"mat4x3"`,
     /// `"quat-translation"`, `"dual-quat"`, or `""` for the skinning
     /// method's own layout (`mat4x3` rows for LBS, dual quaternion and scale
     /// for DQS).

@@ -11,7 +11,7 @@ use crate::weights::sparse::{conjugate_gradient, CsrMatrix};
 /// Which automatic weighting to compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AutoWeights {
-    /// Each vertex wholly to the nearest bone (seed 001's first option).
+    /// Each vertex wholly to the nearest bone (the bones note's first option).
     NearestBone,
     /// `w_i ∝ 1 / d_i⁴`, the four largest kept.
     DistanceFalloff,

@@ -1,4 +1,4 @@
-// The Animate mode in the page (seed 004): keys set with the keyboard and
+// The Animate mode in the page (the animation talk): keys set with the keyboard and
 // the mouse on the timeline, played back, moved, undone; clips surviving
 // Save and Load; a path whose markers space evenly under uniform timing and
 // bunch up under naive timing, with handles dragged by the mouse.

@@ -1,7 +1,7 @@
-// The GPU mode (seed 003): every palette format, as uniforms and as a
+// The GPU mode (the engine note): every palette format, as uniforms and as a
 // texture, skins on the GPU exactly as its CPU reference says (read back by
 // transform feedback); the formats without room for scale show their error
-// on a stretched bone; the budget table has seed 003's "about 80" bones for
+// on a stretched bone; the budget table has the engine note's "about 80" bones for
 // 4x3 matrices at 256 vectors.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,7 +49,7 @@ test('the budget table: bones per draw for each format at 256 vectors, and the c
   await waitForSkinlab(page);
   const figures = await page.evaluate(() => window.skinlab.gpuFigures());
   console.log(`# at 256 vectors: ${figures.map((f) => `${f.format} ${f.bonesPerDraw} bones/draw, ${f.draws} draws, ${f.bytesPerFrame} bytes`).join('; ')}`);
-  assert.equal(figures.find((f) => f.format === 'mat4x3').bonesPerDraw, 80, 'seed 003: about 80 bones of 4x3');
+  assert.equal(figures.find((f) => f.format === 'mat4x3').bonesPerDraw, 80, 'the engine note: about 80 bones of 4x3');
   assert.ok(figures.every((f) => f.draws >= 3), 'the 300-bone chain needs several draws');
   const rows = await page.locator('#gpu-figures tr').count();
   assert.equal(rows, 5, 'a header and a row per format');
@@ -190,7 +190,7 @@ test('the 240-bone tail at 256 vectors: every format drawn in batches and as a t
   }
   for (const format of Object.keys(expectedCalls)) {
     await page.locator('#gpu-format').selectOption(format);
-    // As uniforms within the seed's 256 vectors: several batches.
+    // As uniforms within the engine note's 256 vectors: several batches.
     await page.locator('#gpu-texture').setChecked(false);
     await page.locator('#gpu-batches').setChecked(true);
     await nextFrame(page);

@@ -366,7 +366,7 @@ test('the three steps and the weighted mean drawn: P, R_i·T, the ghosts M_i·P 
     assert.ok(Math.hypot(ghost.x - at[0], ghost.y - at[1]) < 1, `bone ${bone}'s ghost`);
   }
   assert.ok(Math.hypot(drawn.blended.x - expected.blended[0], drawn.blended.y - expected.blended[1]) < 1, 'Z');
-  // Seed 000's middle step, T = A_i·Q, drawn in the bone's rest frame: R_i·T.
+  // The skinning note's middle step, T = A_i·Q, drawn in the bone's rest frame: R_i·T.
   const animated = await page.evaluate((v) => {
     const lab = window.skinlab.lab;
     return lab.influences(v).map(([bone]) => {

@@ -113,7 +113,7 @@ test('clicking a vertex shows its weights, and typing a value changes them', asy
   assert.equal(await page.locator('#vertex-title').textContent(), 'Vertex 6');
   const inputs = page.locator('#vertex-weights input');
   assert.equal(await inputs.nth(0).inputValue(), '1.000');
-  // Seed 000's three steps for the vertex, ending where the vertex is drawn.
+  // The skinning note's three steps for the vertex, ending where the vertex is drawn.
   const steps = await page.locator('#vertex-steps').textContent();
   assert.match(steps, /Q = R.*T = A.*Z/s);
   assert.match(steps, /Z = Σ wi Zi = \(1\.50, -0\.50, 0\.00\)/);

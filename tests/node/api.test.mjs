@@ -7,7 +7,7 @@ const close = (a, b, eps = 1e-5) =>
   assert.ok(a.every((x, k) => Math.abs(x - b[k]) <= eps), `${a} ≉ ${b}`);
 
 function stripScene() {
-  // Seed 000's strip along +Y: two bones of length 2, vertex k at y = k.
+  // The skinning note's strip along +Y: two bones of length 2, vertex k at y = k.
   const positions = [];
   const influences = [];
   for (let y = 0; y <= 4; y++) {
@@ -216,7 +216,7 @@ test('every shipped model reads the same from .gltf, from a .glb, and from .gltf
   assert.throws(() => Lab.fromGlb(new Uint8Array([1, 2, 3])), /glb: the file does not start with 'glTF'/);
 });
 
-test('splitByBoneBudget: the 300-bone chain in draws of at most 80 bones (seed 003\'s 4x3 budget)', () => {
+test('splitByBoneBudget: the 300-bone chain in draws of at most 80 bones (the engine note\'s 4x3 budget)', () => {
   const lab = Lab.example('chain');
   const batches = lab.splitByBoneBudget(80);
   console.log(`# chain: ${batches.length} batches of ${batches.map((b) => b.bones.length).join(', ')} bones`);

@@ -123,7 +123,7 @@ export const DE = {
   'lesson.smile': 'Ein Lächeln dazu',
   'lesson.kneeLinear': 'Knie: linear',
   'lesson.kneeSmooth': 'Knie: glatt',
-  'lesson.keyBone2': 'Bone 2 hier als Key',
+  'lesson.keyBone2': 'Key für Bone 2 hier setzen',
   'lesson.later': 'Zeitpunkt +1 s',
   'lesson.naive': 'Zeitverlauf: naiv',
   'lesson.uniform': 'Zeitverlauf: gleichförmig',

@@ -1,4 +1,4 @@
-// The Animate mode (seed 004): keyframe clips on a timeline and bones
+// The Animate mode (the animation talk): keyframe clips on a timeline and bones
 // riding Bézier paths. Pose a bone, press K: the pose is a key at the
 // playhead. Keys interpolate step, linear or smooth (glTF CUBICSPLINE with
 // Catmull-Rom tangents); the graph shows the selected bone's angle over

@@ -1,4 +1,4 @@
-// The GPU mode (seed 003): what skinning costs on a GPU. Pick the palette
+// The GPU mode (the engine note): what skinning costs on a GPU. Pick the palette
 // format the shader receives (4x4 or 4x3 matrices, quaternion +
 // translation, dual quaternions), uniforms or a texture, and a budget of
 // vertex uniform vectors; the table shows, for each format, how many bones

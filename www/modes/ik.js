@@ -1,7 +1,7 @@
-// The IK mode (seeds 001 and 004): a target ring to drag in the view, the
+// The IK mode (the bones note and the animation talk): a target ring to drag in the view, the
 // chain's tip following by the analytic, CCD or FABRIK solver, every joint
 // within its limit; the selected bone's limit edited in the panel, and for
-// two bones seed 004's angles θ1 and θ2 from the law of cosines.
+// two bones the animation talk's angles θ1 and θ2 from the law of cosines.
 import { Lab } from '../pkg/skinlab.js';
 import { $ } from '../dom.js';
 import { num, sig, t } from '../i18n.js';
@@ -90,7 +90,7 @@ export function createIkMode(app) {
   }
 
   /**
-   * Seed 004's law of cosines for a two-bone chain and its target:
+   * The animation talk's law of cosines for a two-bone chain and its target:
    * θ2 = arccos((d² − l1² − l2²) / (2 l1 l2)), θ1 the upper bone's turn off
    * the line to the target; null for other chains.
    */

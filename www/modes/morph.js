@@ -1,4 +1,4 @@
-// The Morph mode (seed 001): one slider per morph target, the base weight
+// The Morph mode (the bones note): one slider per morph target, the base weight
 // 1 − Σ m_k live (negative past a sum of 1: extrapolation, allowed and
 // explained), a jaw to open while the mouth keeps its shape, and a word
 // said by a keyed clip of morph weights and the jaw (see the Animate mode).

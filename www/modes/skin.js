@@ -1,6 +1,6 @@
 // The Skin mode: pose the skeleton and see how the skin follows. It owns
 // the layers to show, the 8-bit weights switch, the selected bone's
-// matrices with seed 000's pitfall, and the examples' captions.
+// matrices with the skinning note's pitfall, and the examples' captions.
 import { Lab } from '../pkg/skinlab.js';
 import { $, el, richText, sym } from '../dom.js';
 import { hasLabel, num, sig, t, tuple } from '../i18n.js';

@@ -1,4 +1,4 @@
-// Seed 000's three steps and seed 001's weighted mean, drawn: for the
+// The skinning note's three steps and the bones note's weighted mean, drawn: for the
 // selected vertex, its rest position P; for each bone, T = A_i Q (the
 // animation applied in the bone's rest frame, drawn at R_i T) and the
 // ghost Z_i = M_i P where that bone alone would put the vertex, with arrows

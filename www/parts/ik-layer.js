@@ -1,4 +1,4 @@
-// The IK mode's drawing over the view (seeds 001 and 004): for a two-bone
+// The IK mode's drawing over the view (the bones note and the animation talk): for a two-bone
 // chain, the law-of-cosines triangle (sides l₁, l₂, d; angles θ₁ at the
 // hip, θ₂ at the knee); the selected bone's limit, a hinge's arc from min
 // to max or a cone's rim, with handles that drag the limit; and, while a

@@ -1,4 +1,4 @@
-// The IK mode's motions over time (seed 004): the `leg` walking a cycle
+// The IK mode's motions over time (the animation talk): the `leg` walking a cycle
 // three ways (the goose step of pure FK, FK with hip and knee, IK on the
 // ankle's path), measured against the ground, and the IK target riding a
 // closed path timed by arc length while the chain follows. One runs at a

@@ -1,4 +1,4 @@
-// The path layer of the Animate mode (seed 004): the selected Bézier path
+// The path layer of the Animate mode (the animation talk): the selected Bézier path
 // drawn over the view with its control polygon and draggable control
 // points, the arc-length table's entries as ticks, and markers at equal
 // time steps under the path's timing: bunched up under `naive`, evenly

@@ -1,4 +1,4 @@
-// The timeline of the Animate mode (seed 004): a time ruler, one row per
+// The timeline of the Animate mode (the animation talk): a time ruler, one row per
 // bone with a diamond per key, and the playhead. Click or drag on the ruler
 // (or an empty spot of a row) to scrub; click a diamond to select its key,
 // drag it to move the key in time. An SVG drawn from the core's key times.

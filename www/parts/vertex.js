@@ -1,4 +1,4 @@
-// The selected vertex: its weights, editable, and seed 000's three steps for
+// The selected vertex: its weights, editable, and the skinning note's three steps for
 // each of its bones, then the weighted mean.
 import { $, el, sym } from '../dom.js';
 import { num, t, tuple } from '../i18n.js';
@@ -32,7 +32,7 @@ export function createVertexPanel(app) {
     select.addEventListener('change', () => (input.value === '' ? input.focus() : apply(vertex)));
   }
 
-  /** Seed 000's three steps for each bone of the vertex, and the weighted mean. */
+  /** The skinning note's three steps for each bone of the vertex, and the weighted mean. */
   function threeSteps(vertex, pairs, names) {
     if (pairs.length === 0) {
       return [el('p', { className: 'muted small' }, t('noInfluence'))];
