@@ -16,8 +16,12 @@
 
 #ifdef PALETTE_TEXTURE
 uniform highp sampler2D u_bone_texture;
+// Vector k of a bone is texel i = bone · BONE_STRIDE + k, in rows of
+// PALETTE_TEXTURE_WIDTH texels (a texture one bone a row would outgrow
+// MAX_TEXTURE_SIZE).
 vec4 boneTexel(uint bone, int k) {
-  return texelFetch(u_bone_texture, ivec2(k, int(bone)), 0);
+  int i = int(bone) * BONE_STRIDE + k;
+  return texelFetch(u_bone_texture, ivec2(i % PALETTE_TEXTURE_WIDTH, i / PALETTE_TEXTURE_WIDTH), 0);
 }
 #else
 uniform vec4 u_bones[PALETTE_VECTORS];

@@ -118,3 +118,40 @@ fn a_vertex_naming_every_bone_is_checked_in_linear_time() {
     let lab = Lab::from_json(&doc.to_string()).unwrap();
     assert_eq!(lab.scene().pruned_vertices, 5, "each kept its four largest");
 }
+
+/// Finite numbers from the whole range: ordinary, tiny, and near the
+/// largest an `f32` holds.
+fn extreme() -> impl proptest::strategy::Strategy<Value = f32> {
+    use proptest::prelude::*;
+    prop_oneof![
+        -10.0_f32..10.0,
+        proptest::num::f32::NORMAL | proptest::num::f32::SUBNORMAL | proptest::num::f32::ZERO,
+        Just(f32::MAX),
+        Just(-f32::MAX),
+        Just(3e38_f32),
+        Just(1e-38_f32),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Any pose and weights the API accepts, however extreme, save and
+    /// reload to the same scene (what it refuses, it refuses by name).
+    #[test]
+    fn extreme_poses_and_weights_round_trip(
+        rotation in proptest::array::uniform4(extreme()),
+        translation in proptest::array::uniform3(extreme()),
+        scale in proptest::array::uniform3(extreme()),
+        weights in (extreme(), extreme()),
+    ) {
+        let mut lab = Lab::example("two-bone-smooth").unwrap();
+        if let Err(error) = lab.set_bone_pose(1, rotation, translation, scale) {
+            proptest::prop_assert!(!error.to_string().is_empty());
+        }
+        if let Err(error) = lab.set_influences(6, &[(0, weights.0), (1, weights.1)]) {
+            proptest::prop_assert!(!error.to_string().is_empty());
+        }
+        round_trips(&lab);
+    }
+}

@@ -48,6 +48,15 @@ fn every_kept_crash_input_is_now_read_safely() {
         }
         replayed += 1;
     }
+    for (name, bytes) in inputs("roundtrip") {
+        println!("roundtrip/{name}");
+        if let Ok(lab) = Lab::from_glb(&bytes) {
+            let saved = lab.scene_json();
+            let again = Lab::from_json(&saved).expect("Skinlab reads its own save");
+            assert_eq!(again.scene_json(), saved, "roundtrip/{name}");
+        }
+        replayed += 1;
+    }
     for (name, bytes) in inputs("glb") {
         println!("glb/{name}");
         if let Ok(lab) = Lab::from_glb(&bytes) {

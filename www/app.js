@@ -23,6 +23,7 @@ import { createAnimateMode } from './modes/animate.js';
 import { createGpuMode } from './modes/gpu.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
 import { loadBaseColour } from './texture.js';
+import { createAutosave } from './autosave.js';
 
 // Lab.exampleNames(), known before the wasm loads (the URL is read first).
 const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'tail', 'fingers', 'leg',
@@ -37,6 +38,7 @@ let framesDrawn = 0;
 let hashTimer = 0;
 let noticeTimer = 0;
 let mode = null;
+let autosave = null;
 // A second mode whose panel and view layers a lesson step shows under its
 // card (the IK ring and report, the GPU table, the timeline): null or a mode.
 let companion = null;
@@ -66,6 +68,7 @@ const app = {
   loadExample: (name) => loadExample(name),
   loadScene: (json) => loadScene(json),
   setMode: (name) => setMode(name),
+  mode: () => mode.name,
   setCompanion: (name) => setCompanion(name),
   /** Whether mode `name` is on screen: the mode itself or a lesson step's companion. */
   shows: (name) => mode?.name === name || companion?.name === name,
@@ -167,6 +170,7 @@ function drawFrame() {
   modes.animate.overlay(app.shows('animate') || mode.name === 'lessons');
   scheduleHashUpdate();
   canvas.drawn();
+  autosave?.changed();
   frameTimes.push(performance.now() - started);
   if (frameTimes.length > FRAME_TIMES_KEPT) frameTimes.shift();
 }
@@ -226,6 +230,7 @@ function setLab(next, name, pristine = name ? Lab.example(name) : null) {
   viewer.selectBone(lab, -1);
   viewer.selectVertex(lab, -1);
   viewer.frameScene(lab, settings.view ?? 'auto');
+  autosave?.opened();
   for (const part of Object.values(modes)) part.sceneChanged();
   boneList.build();
   showCaption();
@@ -477,6 +482,9 @@ async function start() {
   Object.assign(settings, readParameters(location.search, [...EXAMPLES, ...MODEL_NAMES]));
   setLanguage(startLanguage());
   document.body.className = `ui-${settings.ui ?? 'full'}`;
+  // The lecturer's own page saves; copies embedded in slides only if asked.
+  const embedded = (settings.ui ?? 'full') !== 'full' || window.top !== window;
+  autosave = createAutosave(app, settings.autosave ? settings.autosave === '1' : !embedded);
   try {
     await init();
   } catch (error) {
@@ -522,6 +530,9 @@ async function start() {
     tool: () => viewer.tool(),
     setCompare: controls.setCompare,
     setLanguage: chooseLanguage,
+    /** Saves the scene for the next visit now, instead of after a quiet moment. */
+    autosaveNow: () => autosave.saveNow(),
+    autosaves: () => autosave.saves(),
     language: currentLanguage,
     ...modes.skin.api,
     ...modes.weights.api,
@@ -552,6 +563,8 @@ async function start() {
     exportJson: files.exportJson,
     exportGlb: files.exportGlb,
     loadProgress: files.loadProgress,
+    /** Loads files as the file picker does; `{trapForTest: true}` makes the reader trap (for the test that the page survives). */
+    loadFiles: (list, options) => files.importFiles(list, options),
     play: player.play,
     pause: player.pause,
     playing: player.playing,
@@ -576,6 +589,10 @@ async function start() {
     // as the Lessons button does.
     mode.enter();
   }
+  // A lesson step is what its link is for; elsewhere (a reload too, whose
+  // link holds pose and weights but not clips or paths) the last session's
+  // scene is offered.
+  if (!settings.lesson) autosave.offer();
 }
 
 start();

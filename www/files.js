@@ -4,6 +4,7 @@
 import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
 import { decompressed } from './codecs.js';
+import { preflight } from './preflight.js';
 import { num, t } from './i18n.js';
 
 /** The largest file read, as the core's `io::gltf::MAX_FILE_BYTES`. */
@@ -113,7 +114,7 @@ export function createFiles(app) {
    * .bin buffers) chosen or dropped together. The main file is the scene or
    * glTF among them; a bad or incomplete set leaves the scene as it was.
    */
-  async function importFiles(fileList) {
+  async function importFiles(fileList, { trapForTest = false } = {}) {
     const files = [...fileList];
     const main = files.find((file) => /\.(gltf|glb|vrm|json)$/i.test(file.name)) ?? files[0];
     if (!main) return;
@@ -144,18 +145,31 @@ export function createFiles(app) {
     showProgress(t('msg.building', { name: main.name, size: megabytes(bytes.length) }), 1);
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     try {
+      // The job for the core: a .glb (decompressed where it needs it), a
+      // .gltf with its files, or scene JSON.
+      let job;
       if (isGlb(main.name, bytes)) {
-        const plain = await decompressed({ bytes });
-        app.setLab(Lab.fromGlb(plain ?? bytes), null);
+        job = { glb: (await decompressed({ bytes })) ?? bytes };
       } else {
         const text = new TextDecoder().decode(bytes);
         if (isGltf(main.name, text)) {
           const plain = await decompressed({ text, files: resources });
-          app.setLab(plain ? Lab.fromGlb(plain) : Lab.fromGltfFiles(text, resources), null);
+          job = plain ? { glb: plain } : { text, files: resources };
         } else {
-          app.loadScene(text);
+          job = { text };
         }
       }
+      // Read once by a worker's own core first: a file that makes the
+      // reader trap ends that worker, not the page and its scene.
+      const trial = await preflight({ ...job, trapForTest });
+      if (!trial.ok) {
+        const reason = trial.trapped ? t('msg.trapped', { error: trial.message }) : trial.message;
+        app.showNotice(t('msg.loadFailed', { name: main.name, error: reason }), 'error');
+        return;
+      }
+      if (job.glb) app.setLab(Lab.fromGlb(job.glb), null);
+      else if (job.files) app.setLab(Lab.fromGltfFiles(job.text, job.files), null);
+      else app.loadScene(job.text);
       const loaded = files.length > 1 ? t('msg.loadedWith', { name: main.name, n: files.length - 1 }) : t('msg.loaded', { name: main.name });
       // Said once: what the file needs that Skinlab does not draw.
       const notDrawn = app.lab.notDrawn();

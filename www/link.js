@@ -13,6 +13,7 @@ const CHOICES = {
   ui: ['full', 'minimal', 'none'],
   lang: ['en', 'de'],
   view: ['2d', '3d'],
+  autosave: ['0', '1'],
 };
 
 /**

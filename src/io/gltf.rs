@@ -17,6 +17,7 @@
 
 mod accessors;
 mod animation;
+mod budget;
 mod document;
 mod material;
 mod meshes;
@@ -101,6 +102,18 @@ pub enum GltfError {
         /// The file it names.
         uri: String,
     },
+    /// Reading an accessor would take the scene past [`MAX_READ_BYTES`].
+    #[error("glTF: accessors[{index}] would take {bytes} bytes to read, bringing the scene to {total} bytes or more; at most {max} (256 MiB) are read, each read of an accessor counted")]
+    OverBudget {
+        /// The accessor.
+        index: usize,
+        /// What this read would allocate.
+        bytes: usize,
+        /// What the scene's reads would have allocated with it.
+        total: usize,
+        /// [`MAX_READ_BYTES`].
+        max: usize,
+    },
     /// A buffer's data URI is not valid base64.
     #[error("glTF: buffers[{0}]: the data URI is not valid base64")]
     Base64(usize),
@@ -112,6 +125,13 @@ pub enum GltfError {
 /// The largest glTF file read, in bytes: far above the sample models and
 /// typical lecture characters, and small enough for a browser tab.
 pub const MAX_FILE_BYTES: usize = 64 << 20;
+
+/// The memory budget of one file's reading: the bytes all accessor reads
+/// allocate together, each read counted (an accessor shared by 250 clip
+/// channels or 1000 morph targets costs 250 or 1000 times, as it does in
+/// memory). Checked before each read allocates; a far larger scene than
+/// any lecture model, and well inside a browser tab's wasm memory.
+pub const MAX_READ_BYTES: usize = 256 << 20;
 
 /// Reads every mesh of an embedded glTF document's default scene.
 pub fn scene_from_gltf(text: &str) -> Result<Scene, GltfError> {
@@ -157,6 +177,8 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     }
     let document: Document =
         serde_json::from_str(text).map_err(|e| GltfError::Json(e.to_string()))?;
+    // Before any buffer is decoded: what the reads would allocate.
+    budget::check_declared_reads(&document)?;
     let mut not_drawn = Vec::new();
     for extension in &document.extensions_required {
         if SUPPORTED_EXTENSIONS.contains(&extension.as_str()) {
@@ -299,6 +321,9 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         ) {
             Ok(clip) if !clip.channels.is_empty() || clip.weights.is_some() => clips.push(clip),
             Ok(_) => {}
+            // Over the memory budget the whole file is refused: leaving
+            // clips out one by one would still fill the budget first.
+            Err(error @ GltfError::OverBudget { .. }) => return Err(error),
             Err(error) => scene
                 .not_drawn
                 .push(format!("animations[{index}] ({error})")),

@@ -25,8 +25,8 @@ use crate::lab::{Lab, SkinningMethod};
 use crate::skin::batches::PaletteFormat;
 use crate::skin::formats::format_vectors;
 use crate::skin::gpu_layout::{
-    bone_stride, joint_indices, joint_weights, palette_vectors, MAX_ACTIVE_MORPHS,
-    MORPH_TEXTURE_WIDTH,
+    bone_stride, joint_indices, joint_weights, palette_texture_rows, palette_vectors,
+    MAX_ACTIVE_MORPHS, MORPH_TEXTURE_WIDTH, PALETTE_TEXTURE_WIDTH,
 };
 use crate::skin::influences::quantise_unorm8;
 use crate::view::camera::Camera;
@@ -221,6 +221,7 @@ impl Renderer {
             format!("BONE_STRIDE {}", variant.stride()),
             format!("MAX_ACTIVE_MORPHS {MAX_ACTIVE_MORPHS}"),
             format!("MORPH_TEXTURE_WIDTH {MORPH_TEXTURE_WIDTH}"),
+            format!("PALETTE_TEXTURE_WIDTH {PALETTE_TEXTURE_WIDTH}"),
         ];
         if variant.dqs() {
             defines.push("SKIN_DQS".to_owned());
@@ -380,14 +381,20 @@ impl Renderer {
                 let location = gl.get_uniform_location(program, "u_bones");
                 gl.uniform_4_f32_slice(location.as_ref(), flat);
             } else {
+                // Whole rows of PALETTE_TEXTURE_WIDTH texels, the last padded.
+                let vectors = self.palette_scratch.len();
+                let rows = palette_texture_rows(vectors);
+                self.palette_scratch
+                    .resize(rows * PALETTE_TEXTURE_WIDTH, [0.0; 4]);
+                let flat: &[f32] = bytemuck::cast_slice(&self.palette_scratch);
                 gl.active_texture(glow::TEXTURE0);
                 gl.bind_texture(glow::TEXTURE_2D, Some(self.bone_texture));
                 gl.tex_image_2d(
                     glow::TEXTURE_2D,
                     0,
                     glow::RGBA32F as i32,
-                    variant.stride() as i32,
-                    lab.bone_count() as i32,
+                    PALETTE_TEXTURE_WIDTH as i32,
+                    rows as i32,
                     0,
                     glow::RGBA,
                     glow::FLOAT,
@@ -497,6 +504,12 @@ impl Renderer {
             self.draw_batches(gl, lab, settings, &clip_from_model)?;
         }
         self.draw_overlays(gl, lab, settings, &clip_from_model)
+    }
+
+    /// Morph targets with a weight that the last draw left out: the morph
+    /// texture could not hold them (see [`morphs::MorphGpu`]).
+    pub fn morphs_dropped(&self) -> usize {
+        self.morphs.dropped()
     }
 
     /// Uploads `width × height` RGBA pixels as lab `lab_id`'s base colour

@@ -1,13 +1,16 @@
-//! Morph targets on the GPU: every target's offsets in one float texture
-//! read by `gl_VertexID` (so the number of targets is not bound by vertex
-//! attributes), and the weights of the active targets as uniforms, so only
-//! targets with a weight cost time.
+//! Morph targets on the GPU: the active targets' offsets (those with a
+//! weight, at most [`MAX_ACTIVE_MORPHS`]) in one float texture read by
+//! `gl_VertexID`, uploaded when the set changes, and their weights as
+//! uniforms. Only the active set is uploaded: all targets of a large mesh
+//! (100 on 100,000 vertices: 9,766 rows) would outgrow `MAX_TEXTURE_SIZE`.
+//! Where even the active set does not fit, the largest that fit are drawn
+//! and [`MorphGpu::dropped`] says how many were not.
 
 use glow::HasContext;
 
 use crate::lab::Lab;
 use crate::skin::gpu_layout::{
-    active_morphs, morph_texels, MAX_ACTIVE_MORPHS, MORPH_TEXTURE_WIDTH,
+    active_morphs, morph_texels, morphs_that_fit, MAX_ACTIVE_MORPHS, MORPH_TEXTURE_WIDTH,
 };
 
 /// The texture unit the morph offsets are bound to (the palette uses 0).
@@ -16,9 +19,14 @@ const MORPH_UNIT: u32 = 1;
 /// The offsets texture and what it holds.
 pub(super) struct MorphGpu {
     texture: glow::Texture,
-    /// The lab whose targets are uploaded: targets never change within one.
-    uploaded_for: Option<u64>,
+    /// The lab and the targets (ascending) uploaded, slot by slot; targets
+    /// never change within one lab.
+    uploaded: Option<(u64, Vec<u32>)>,
     active: Vec<(u32, f32)>,
+    /// The device's `MAX_TEXTURE_SIZE`: the most rows the texture may have.
+    max_rows: usize,
+    /// Active targets the last draw left out because they did not fit.
+    dropped: usize,
 }
 
 /// A float texture sampled texel by texel: nearest, clamped.
@@ -40,19 +48,34 @@ pub(super) fn data_texture(gl: &glow::Context) -> Result<glow::Texture, String> 
 
 impl MorphGpu {
     pub(super) fn new(gl: &glow::Context) -> Result<Self, String> {
+        let max_rows = unsafe { gl.get_parameter_i32(glow::MAX_TEXTURE_SIZE) }.max(2048) as usize;
         Ok(Self {
             texture: data_texture(gl)?,
-            uploaded_for: None,
+            uploaded: None,
             active: Vec::with_capacity(MAX_ACTIVE_MORPHS),
+            max_rows,
+            dropped: 0,
         })
     }
 
-    /// Uploads the targets of a lab not seen before.
-    fn sync(&mut self, gl: &glow::Context, lab: &Lab) {
-        if self.uploaded_for == Some(lab.id()) {
+    /// Active targets the last draw could not fit into the texture.
+    pub(super) fn dropped(&self) -> usize {
+        self.dropped
+    }
+
+    /// Uploads `targets` (ascending) of `lab` unless they are what the
+    /// texture holds.
+    fn sync(&mut self, gl: &glow::Context, lab: &Lab, targets: &[u32]) {
+        if self
+            .uploaded
+            .as_ref()
+            .is_some_and(|(id, held)| *id == lab.id() && held == targets)
+        {
             return;
         }
-        let (texels, rows) = morph_texels(&lab.scene().morphs, lab.vertex_count());
+        let morphs = &lab.scene().morphs;
+        let chosen: Vec<_> = targets.iter().map(|&t| &morphs[t as usize]).collect();
+        let (texels, rows) = morph_texels(&chosen, lab.vertex_count());
         let flat: &[f32] = bytemuck::cast_slice(&texels);
         unsafe {
             gl.active_texture(glow::TEXTURE0 + MORPH_UNIT);
@@ -70,18 +93,26 @@ impl MorphGpu {
             );
             gl.active_texture(glow::TEXTURE0);
         }
-        self.uploaded_for = Some(lab.id());
+        self.uploaded = Some((lab.id(), targets.to_vec()));
     }
 
     /// Uploads what is new and sets `program`'s morph uniforms: the active
     /// targets and their weights.
     pub(super) fn bind(&mut self, gl: &glow::Context, lab: &Lab, program: glow::Program) {
-        self.sync(gl, lab);
         active_morphs(lab.morph_weights(), &mut self.active);
+        // The largest that fit the texture; the rest are counted as dropped.
+        let fit = morphs_that_fit(self.active.len(), lab.vertex_count(), self.max_rows);
+        self.dropped = self.active.len() - fit;
+        self.active.truncate(fit);
+        // Uploaded in ascending order, so a change of weights alone (the
+        // same set) uploads nothing; each active target reads its slot.
+        let mut uploaded: Vec<u32> = self.active.iter().map(|&(t, _)| t).collect();
+        uploaded.sort_unstable();
+        self.sync(gl, lab, &uploaded);
         let mut targets = [0_i32; MAX_ACTIVE_MORPHS];
         let mut weights = [0_f32; MAX_ACTIVE_MORPHS];
         for (k, &(target, weight)) in self.active.iter().enumerate() {
-            targets[k] = target as i32;
+            targets[k] = uploaded.binary_search(&target).unwrap_or(0) as i32;
             weights[k] = weight;
         }
         unsafe {

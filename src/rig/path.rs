@@ -58,7 +58,19 @@ pub enum PathError {
         /// The point.
         point: usize,
     },
+    /// More segments than [`MAX_PATH_SEGMENTS`].
+    #[error("a path has {found} segments; at most {max} are read")]
+    TooManySegments {
+        /// Segments given.
+        found: usize,
+        /// [`MAX_PATH_SEGMENTS`].
+        max: usize,
+    },
 }
+
+/// The most cubic segments a path may have: far more than a lecture's
+/// curve, few enough that its arc-length diagnostics stay in milliseconds.
+pub const MAX_PATH_SEGMENTS: usize = 4096;
 
 /// A chain of cubic Bézier segments `P0 C0 D0 P1 C1 D1 P2 …`: segment `i`
 /// runs from `P_i` to `P_{i+1}` pulled towards `C_i` and `D_i`.
@@ -73,6 +85,13 @@ impl BezierPath {
         if points.len() < 4 || (points.len() - 1) % 3 != 0 {
             return Err(PathError::PointCount {
                 found: points.len(),
+            });
+        }
+        let segments = (points.len() - 1) / 3;
+        if segments > MAX_PATH_SEGMENTS {
+            return Err(PathError::TooManySegments {
+                found: segments,
+                max: MAX_PATH_SEGMENTS,
             });
         }
         if let Some(point) = points.iter().position(|p| !p.is_finite()) {
@@ -124,6 +143,13 @@ impl BezierPath {
     /// `∫₀ᵘ |B'(x)| dx` by 5-point Gauss–Legendre on 64 panels per segment:
     /// the reference the chord table is measured against.
     pub fn integrated_length_to(&self, u: f32) -> f32 {
+        self.integrated_lengths_to(&[u])[0]
+    }
+
+    /// [`BezierPath::integrated_length_to`] at each of `us` (ascending), in
+    /// one pass over the panels: `∫₀^{u_k}` is the sum of the whole panels
+    /// below `u_k` and the part of the panel it falls in.
+    pub fn integrated_lengths_to(&self, us: &[f32]) -> Vec<f32> {
         const NODES: [(f64, f64); 5] = [
             (0.0, 0.568_888_888_888_889),
             (-0.538_469_310_105_683, 0.478_628_670_499_366),
@@ -131,23 +157,32 @@ impl BezierPath {
             (-0.906_179_845_938_664, 0.236_926_885_056_189),
             (0.906_179_845_938_664, 0.236_926_885_056_189),
         ];
-        let u = f64::from(u.clamp(0.0, 1.0));
         let panels = 64 * self.segments();
         let width = 1.0 / panels as f64;
-        let mut total = 0.0_f64;
-        for panel in 0..panels {
-            let start = panel as f64 * width;
-            if start >= u {
-                break;
-            }
-            let end = (start + width).min(u);
+        let over = |start: f64, end: f64, total: &mut f64| {
             let (middle, half) = ((start + end) / 2.0, (end - start) / 2.0);
             for (x, weight) in NODES {
                 let at = (middle + half * x) as f32;
-                total += weight * half * f64::from(self.derivative(at).length());
+                *total += weight * half * f64::from(self.derivative(at).length());
             }
+        };
+        let mut out = Vec::with_capacity(us.len());
+        let mut whole = 0.0_f64; // the panels below `panel`
+        let mut panel = 0;
+        for &u in us {
+            let u = f64::from(u.clamp(0.0, 1.0));
+            while panel < panels && (panel + 1) as f64 * width <= u {
+                over(panel as f64 * width, (panel + 1) as f64 * width, &mut whole);
+                panel += 1;
+            }
+            let mut total = whole;
+            let start = panel as f64 * width;
+            if panel < panels && start < u {
+                over(start, u, &mut total);
+            }
+            out.push(total as f32);
         }
-        total as f32
+        out
     }
 }
 
@@ -223,13 +258,20 @@ impl ArcLengthTable {
     /// `(length error, lookup error)`, the first `L_table − L`, the second
     /// the largest `|∫₀^{u(s)} |B'| − s|` over `samples` arc lengths.
     pub fn error(&self, path: &BezierPath, samples: usize) -> (f32, f32) {
-        let exact = path.integrated_length_to(1.0);
         let samples = samples.max(2);
-        let worst = (0..samples)
-            .map(|k| {
-                let s = self.length() * k as f32 / (samples - 1) as f32;
-                (path.integrated_length_to(self.parameter(s)) - s).abs()
-            })
+        let arc: Vec<f32> = (0..samples)
+            .map(|k| self.length() * k as f32 / (samples - 1) as f32)
+            .collect();
+        // u(s) grows with s: one pass of the integral serves every sample,
+        // and u = 1 last gives the whole length.
+        let mut us: Vec<f32> = arc.iter().map(|&s| self.parameter(s)).collect();
+        us.push(1.0);
+        let integrals = path.integrated_lengths_to(&us);
+        let exact = integrals[samples];
+        let worst = arc
+            .iter()
+            .zip(&integrals)
+            .map(|(s, integral)| (integral - s).abs())
             .fold(0.0, f32::max);
         (self.length() - exact, worst)
     }
@@ -295,6 +337,37 @@ mod tests {
             BezierPath::new(points),
             Err(PathError::NonFinite { point: 4 })
         );
+    }
+
+    #[test]
+    fn a_path_of_more_segments_than_the_limit_is_refused() {
+        let points = vec![Vec3::ZERO; 3 * (MAX_PATH_SEGMENTS + 1) + 1];
+        assert_eq!(
+            BezierPath::new(points),
+            Err(PathError::TooManySegments {
+                found: MAX_PATH_SEGMENTS + 1,
+                max: MAX_PATH_SEGMENTS
+            })
+        );
+        assert!(BezierPath::new(vec![Vec3::ZERO; 3 * MAX_PATH_SEGMENTS + 1]).is_ok());
+    }
+
+    #[test]
+    fn the_integral_at_many_parameters_in_one_pass_is_the_arc_length() {
+        // Evenly spaced control points on a line: B(u) = (3u, 0, 0), so
+        // ∫₀ᵘ |B'| = 3u exactly, on each of two segments.
+        let path = BezierPath::new(
+            (0..7)
+                .map(|k| Vec3::new(k as f32 * 0.5, 0.0, 0.0))
+                .collect(),
+        )
+        .unwrap();
+        let us = [0.0, 0.1, 0.25, 0.5, 0.77, 1.0];
+        let lengths = path.integrated_lengths_to(&us);
+        for (u, length) in us.iter().zip(&lengths) {
+            assert!((length - 3.0 * u).abs() < 1e-5, "∫ to {u}: {length}");
+            assert_eq!(*length, path.integrated_length_to(*u));
+        }
     }
 
     #[test]

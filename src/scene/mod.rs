@@ -4,6 +4,7 @@
 //! from a file and writes one back, `lab` edits it, and both validate
 //! values here ([`validate`]), never through a file format.
 
+pub mod image_header;
 pub mod validate;
 
 use crate::rig::animation::Animation;
@@ -232,4 +233,12 @@ pub struct BaseColourImage {
     pub mime_type: String,
     /// The encoded image.
     pub bytes: Vec<u8>,
+}
+
+impl BaseColourImage {
+    /// `(width, height)` from the image's header, before decoding; `None`
+    /// when the bytes are not a PNG or JPEG whose header can be read.
+    pub fn size(&self) -> Option<(u32, u32)> {
+        image_header::encoded_size(&self.bytes)
+    }
 }

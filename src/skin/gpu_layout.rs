@@ -67,15 +67,27 @@ pub fn apply_rows(rows: &[[f32; 4]], point: glam::Vec3) -> glam::Vec3 {
 /// `(k mod W, k div W)`.
 pub const MORPH_TEXTURE_WIDTH: usize = 2048;
 
+/// Texels in a row of the palette texture. Bone `b`'s `k`-th vector is
+/// texel `i = b · stride + k`, at `(i mod W, i div W)`: rows of 1024 keep
+/// 65,535 bones of 4 vectors within 256 rows, far inside the 2048 × 2048
+/// every WebGL2 device allows (one bone a row would need as many rows as
+/// bones, past `MAX_TEXTURE_SIZE` from 2,048 to 16,384 bones on).
+pub const PALETTE_TEXTURE_WIDTH: usize = 1024;
+
+/// Rows of the palette texture for `vectors` palette vectors, at least one.
+pub fn palette_texture_rows(vectors: usize) -> usize {
+    vectors.div_ceil(PALETTE_TEXTURE_WIDTH).max(1)
+}
+
 /// Morph targets a draw applies at most: the ones with the largest weights.
 pub const MAX_ACTIVE_MORPHS: usize = 16;
 
-/// The morph offsets as texels: for target `t`, its `V` position offsets
-/// then its `V` normal offsets (zero when it has none), so texel
-/// `(2t)·V + v` is vertex `v`'s position offset and `(2t + 1)·V + v` its
-/// normal offset. Padded to whole rows of [`MORPH_TEXTURE_WIDTH`]; returns
-/// the texels and the number of rows.
-pub fn morph_texels(targets: &[MorphTarget], vertex_count: usize) -> (Vec<[f32; 4]>, usize) {
+/// The morph offsets as texels: for the `t`-th of `targets`, its `V`
+/// position offsets then its `V` normal offsets (zero when it has none), so
+/// texel `(2t)·V + v` is vertex `v`'s position offset and `(2t + 1)·V + v`
+/// its normal offset. Padded to whole rows of [`MORPH_TEXTURE_WIDTH`];
+/// returns the texels and the number of rows.
+pub fn morph_texels(targets: &[&MorphTarget], vertex_count: usize) -> (Vec<[f32; 4]>, usize) {
     let mut texels = Vec::with_capacity(2 * targets.len() * vertex_count);
     for target in targets {
         texels.extend(target.positions.iter().map(|d| d.extend(0.0).to_array()));
@@ -87,6 +99,23 @@ pub fn morph_texels(targets: &[MorphTarget], vertex_count: usize) -> (Vec<[f32; 
     let rows = texels.len().div_ceil(MORPH_TEXTURE_WIDTH).max(1);
     texels.resize(rows * MORPH_TEXTURE_WIDTH, [0.0; 4]);
     (texels, rows)
+}
+
+/// Rows of the morph texture for `targets` targets of `vertex_count`
+/// vertices.
+pub fn morph_texture_rows(targets: usize, vertex_count: usize) -> usize {
+    (2 * targets * vertex_count)
+        .div_ceil(MORPH_TEXTURE_WIDTH)
+        .max(1)
+}
+
+/// How many of the largest active targets fit a texture of at most
+/// `max_rows` rows: all of `active`, or fewer on a large mesh.
+pub fn morphs_that_fit(active: usize, vertex_count: usize, max_rows: usize) -> usize {
+    (0..=active)
+        .rev()
+        .find(|&k| morph_texture_rows(k, vertex_count) <= max_rows)
+        .unwrap_or(0)
 }
 
 /// The targets a draw applies: those with a weight other than zero, the
@@ -107,6 +136,27 @@ pub fn active_morphs(weights: &[f32], out: &mut Vec<(u32, f32)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn as_many_of_the_largest_morphs_as_the_texture_holds() {
+        // 16 targets of 100,000 vertices: 1,563 rows, within 2,048.
+        assert_eq!(morph_texture_rows(16, 100_000), 1563);
+        assert_eq!(morphs_that_fit(16, 100_000, 2048), 16);
+        // A million vertices: 977 rows a target, two fit 2,048 rows.
+        assert_eq!(morphs_that_fit(16, 1_000_000, 2048), 2);
+        assert_eq!(morphs_that_fit(0, 1_000_000, 2048), 0);
+    }
+
+    #[test]
+    fn the_palette_texture_wraps_into_rows_within_the_smallest_allowed_size() {
+        assert_eq!(palette_texture_rows(0), 1);
+        assert_eq!(palette_texture_rows(3), 1);
+        assert_eq!(palette_texture_rows(1024), 1);
+        assert_eq!(palette_texture_rows(1025), 2);
+        // 9,000 bones of 3 vectors: 27 rows, where one bone a row needs 9,000.
+        assert_eq!(palette_texture_rows(9000 * 3), 27);
+        assert!(palette_texture_rows(65_535 * 4) <= 2048);
+    }
     use glam::{Quat, Vec3};
 
     #[test]

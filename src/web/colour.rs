@@ -32,6 +32,12 @@ impl JsLab {
         set("uvs", js_sys::Float32Array::from(uvs.as_slice()).into())?;
         if let Some(image) = &colour.image {
             set("mimeType", image.mime_type.as_str().into())?;
+            // Measured from the header, so the page can refuse an image
+            // too large before it decodes a pixel.
+            if let Some((width, height)) = image.size() {
+                set("width", width.into())?;
+                set("height", height.into())?;
+            }
             set(
                 "image",
                 js_sys::Uint8Array::from(image.bytes.as_slice()).into(),

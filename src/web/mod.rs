@@ -132,6 +132,15 @@ impl JsLab {
             .map_err(|error| js_error(METHOD, error))
     }
 
+    /// Stops this WebAssembly instance with a trap (`unreachable`), as an
+    /// out-of-memory or a bug inside a load would: for the browser test
+    /// that a trap while a file is read leaves the page's scene and core
+    /// untouched (the file is read in a worker's instance first).
+    #[wasm_bindgen(js_name = trapForTest)]
+    pub fn trap_for_test() {
+        core::arch::wasm32::unreachable()
+    }
+
     /// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`);
     /// throws an `Error` naming what does not add up.
     #[wasm_bindgen(js_name = fromGlb)]

@@ -687,6 +687,13 @@ impl Viewer {
             .to_owned()
     }
 
+    /// Morph targets with a weight the last frame could not draw on the GPU
+    /// (more than its largest texture holds on this mesh); 0 normally.
+    #[wasm_bindgen(js_name = morphsDropped)]
+    pub fn morphs_dropped(&self) -> usize {
+        self.renderer.morphs_dropped()
+    }
+
     /// `MAX_VERTEX_UNIFORM_VECTORS` of this device.
     #[wasm_bindgen(js_name = maxUniformVectors)]
     pub fn max_uniform_vectors(&self) -> usize {

@@ -4,7 +4,7 @@
 use glam::{Vec2, Vec3};
 
 use crate::rig::skeleton::Skeleton;
-use crate::skin::influences::VertexInfluences;
+use crate::skin::influences::{VertexInfluences, MAX_INFLUENCES};
 use crate::skin::mesh::Mesh;
 use crate::weights::sparse::{conjugate_gradient, CsrMatrix};
 
@@ -79,57 +79,83 @@ pub fn compute_for(
     let all_segments = bone_segments(skeleton);
     let segments: Vec<(Vec3, Vec3)> = bones.iter().map(|&b| all_segments[b]).collect();
     let mut report = AutoWeightsReport::default();
-    let per_vertex: Vec<Vec<(u16, f32)>> = match method {
-        AutoWeights::NearestBone => mesh
-            .positions_model
-            .iter()
-            .map(|&p| vec![(nearest_bone(p, &segments, |_| true).0, 1.0)])
-            .collect(),
+    // Each vertex keeps its largest weights as they are found, not one per
+    // bone: 4,000 bones on 20,000 vertices would otherwise hold 80 million.
+    let mut per_vertex = vec![Largest::default(); mesh.vertex_count()];
+    match method {
+        AutoWeights::NearestBone => {
+            for (largest, &p) in per_vertex.iter_mut().zip(&mesh.positions_model) {
+                largest.offer(nearest_bone(p, &segments, |_| true).0, 1.0);
+            }
+        }
         AutoWeights::DistanceFalloff => {
             let scale = mesh_scale(mesh);
-            mesh.positions_model
-                .iter()
-                .map(|&p| {
-                    segments
-                        .iter()
-                        .enumerate()
-                        .map(|(bone, &(a, b))| {
-                            let d = p.distance(closest_on_segment(p, a, b)) + 1e-3 * scale;
-                            (bone as u16, 1.0 / (d * d * d * d))
-                        })
-                        .collect()
-                })
-                .collect()
+            for (largest, &p) in per_vertex.iter_mut().zip(&mesh.positions_model) {
+                for (bone, &(a, b)) in segments.iter().enumerate() {
+                    let d = p.distance(closest_on_segment(p, a, b)) + 1e-3 * scale;
+                    largest.offer(bone as u16, 1.0 / (d * d * d * d));
+                }
+            }
         }
         AutoWeights::BoneHeat => {
-            let (heat, visibility_checked, iterations) = bone_heat(mesh, &segments);
+            let (visibility_checked, iterations) =
+                bone_heat_each(mesh, &segments, |bone, column| {
+                    for (largest, &w) in per_vertex.iter_mut().zip(column) {
+                        let w = w.clamp(0.0, 1.0) as f32;
+                        if w > 1e-4 {
+                            largest.offer(bone as u16, w);
+                        }
+                    }
+                });
             report.visibility_checked = visibility_checked;
             report.iterations = iterations;
-            (0..mesh.vertex_count())
-                .map(|v| {
-                    heat.iter()
-                        .enumerate()
-                        .map(|(bone, column)| (bone as u16, column[v].clamp(0.0, 1.0) as f32))
-                        .filter(|&(_, w)| w > 1e-4)
-                        .collect()
-                })
-                .collect()
         }
-    };
+    }
     let influences = per_vertex
         .iter()
-        .map(|pairs| {
+        .map(|largest| {
             // Positions in `bones` back to bone indices.
-            let pairs: Vec<(u16, f32)> = pairs
+            let pairs: Vec<(u16, f32)> = largest.pairs[..largest.kept]
                 .iter()
                 .map(|&(k, w)| (bones.get(usize::from(k)).map_or(0, |&b| b as u16), w))
                 .collect();
-            let (fitted, fitting) = VertexInfluences::from_pairs(&pairs);
-            report.pruned_vertices += usize::from(fitting.pruned > 0);
+            let (fitted, _) = VertexInfluences::from_pairs(&pairs);
+            report.pruned_vertices += usize::from(largest.seen > MAX_INFLUENCES);
             fitted
         })
         .collect();
     (influences, report)
+}
+
+/// A vertex's largest weights among those offered, in descending order,
+/// equal weights in the order offered (as a stable sort of all of them
+/// would keep them), and how many positive weights were offered.
+#[derive(Clone, Copy, Default)]
+struct Largest {
+    pairs: [(u16, f32); MAX_INFLUENCES],
+    kept: usize,
+    seen: usize,
+}
+
+impl Largest {
+    fn offer(&mut self, bone: u16, weight: f32) {
+        if weight <= 0.0 {
+            return;
+        }
+        self.seen += 1;
+        // After every kept weight at least as large: ties keep their order.
+        let slot = self.pairs[..self.kept]
+            .iter()
+            .position(|&(_, w)| weight > w)
+            .unwrap_or(self.kept);
+        if slot >= MAX_INFLUENCES {
+            return;
+        }
+        let end = (self.kept + 1).min(MAX_INFLUENCES);
+        self.pairs.copy_within(slot..end - 1, slot + 1);
+        self.pairs[slot] = (bone, weight);
+        self.kept = end;
+    }
 }
 
 fn mesh_scale(mesh: &Mesh) -> f32 {
@@ -163,6 +189,20 @@ const VISIBILITY_BUDGET: f64 = 2e8;
 /// each vertex sum to 1. Returns one column per bone, whether visibility was
 /// tested, and the iterations used.
 pub fn bone_heat(mesh: &Mesh, segments: &[(Vec3, Vec3)]) -> (Vec<Vec<f64>>, bool, usize) {
+    let mut columns = Vec::with_capacity(segments.len());
+    let (visibility, iterations) =
+        bone_heat_each(mesh, segments, |_, column| columns.push(column.to_vec()));
+    (columns, visibility, iterations)
+}
+
+/// [`bone_heat`], handing each bone's column to `take(bone, column)` as it
+/// is solved instead of keeping them all; returns whether visibility was
+/// tested and the iterations used.
+pub fn bone_heat_each(
+    mesh: &Mesh,
+    segments: &[(Vec3, Vec3)],
+    mut take: impl FnMut(usize, &[f64]),
+) -> (bool, usize) {
     let n = mesh.vertex_count();
     let scale = mesh_scale(mesh);
     let work = n as f64 * (mesh.indices.len() / 3) as f64 * segments.len() as f64;
@@ -207,8 +247,8 @@ pub fn bone_heat(mesh: &Mesh, segments: &[(Vec3, Vec3)]) -> (Vec<Vec<f64>>, bool
     }
     let matrix = CsrMatrix::from_triplets(n, triplets);
     let mut iterations = 0;
-    let columns = (0..segments.len())
-        .map(|bone| {
+    for bone in 0..segments.len() {
+        {
             let share = |v: usize| {
                 if nearest[v].0.contains(&bone) {
                     1.0 / nearest[v].0.len() as f64
@@ -221,10 +261,10 @@ pub fn bone_heat(mesh: &Mesh, segments: &[(Vec3, Vec3)]) -> (Vec<Vec<f64>>, bool
                 .collect();
             let mut x: Vec<f64> = (0..n).map(share).collect();
             iterations += conjugate_gradient(&matrix, &b, &mut x, 1e-9, 4 * n + 100);
-            x
-        })
-        .collect();
-    (columns, occluders.is_some(), iterations)
+            take(bone, &x);
+        }
+    }
+    (occluders.is_some(), iterations)
 }
 
 /// The cotangent stiffness matrix as triplets, `L_ij = −(cot α + cot β) / 2`
@@ -389,4 +429,34 @@ fn segment_hits_triangle(from: Vec3, to: Vec3, a: Vec3, b: Vec3, c: Vec3) -> boo
     }
     let t = inverse * e2.dot(q);
     t > 1e-4 && t < 1.0 - 1e-4
+}
+
+#[cfg(test)]
+mod largest_tests {
+    use super::*;
+
+    #[test]
+    fn keeping_the_largest_as_offered_equals_sorting_them_all() {
+        // Ties, zeros, more than four: the same four as a stable sort.
+        let offers = [
+            (0, 0.2),
+            (1, 0.5),
+            (2, 0.0),
+            (3, 0.2),
+            (4, 0.9),
+            (5, 0.2),
+            (6, 0.5),
+            (7, 0.1),
+        ];
+        let mut largest = Largest::default();
+        for &(bone, weight) in &offers {
+            largest.offer(bone, weight);
+        }
+        let mut sorted: Vec<(u16, f32)> =
+            offers.iter().copied().filter(|&(_, w)| w > 0.0).collect();
+        sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
+        sorted.truncate(MAX_INFLUENCES);
+        assert_eq!(largest.pairs[..largest.kept].to_vec(), sorted);
+        assert_eq!(largest.seen, 7);
+    }
 }

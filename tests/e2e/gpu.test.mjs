@@ -235,3 +235,45 @@ test('the 240-bone tail at 256 vectors: every format drawn in batches and as a t
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a 9,000-bone chain, past MAX_TEXTURE_SIZE as one bone a row, skins on the GPU as on the CPU', async () => {
+  const { page, errors } = await openAt('?example=two-bone');
+  await waitForSkinlab(page);
+  const limits = await page.evaluate(() => {
+    const s = window.skinlab;
+    const count = 9000;
+    const length = 0.01;
+    const bones = Array.from({ length: count }, (_, b) => ({
+      name: `link ${b + 1}`, parent: b === 0 ? null : b - 1, origin: [0, 0, 0], orientation: [0, 0, 0, 1], length,
+    }));
+    const positions = [];
+    const influences = [];
+    for (let b = 0; b < count; b++) {
+      positions.push(-0.05, b * length, 0, 0.05, b * length, 0);
+      influences.push([[b, 1]], [[b, 1]]);
+    }
+    const indices = [];
+    for (let b = 0; b + 1 < count; b++) indices.push(2 * b, 2 * b + 1, 2 * b + 2, 2 * b + 1, 2 * b + 3, 2 * b + 2);
+    s.loadScene({ bones, mesh: { positions, indices }, influences });
+    // A gentle curl all along: every bone turned a little.
+    for (let b = 0; b < count; b += 1) s.lab.setBonePose(b, [0, 0, Math.sin(0.0002), Math.cos(0.0002)]);
+    const gl = document.querySelector('#view').getContext('webgl2');
+    return { maxTexture: gl.getParameter(gl.MAX_TEXTURE_SIZE), storage: s.viewer.paletteStorage(s.lab) };
+  });
+  await nextFrame(page);
+  assert.equal(limits.storage, 'texture');
+  for (const method of ['lbs', 'dqs']) {
+    const { worst, count } = await page.evaluate((m) => {
+      const gpu = window.skinlab.gpuSkinnedPositions(m);
+      const cpu = window.skinlab.lab.skinnedPositions(m);
+      let most = 0;
+      for (let k = 0; k < cpu.length; k++) most = Math.max(most, Math.abs(gpu[k] - cpu[k]));
+      return { worst: most, count: cpu.length / 3 };
+    }, method);
+    console.log(`# 9,000 bones (MAX_TEXTURE_SIZE ${limits.maxTexture}), ${method}: ${count} vertices, |GPU − CPU| ≤ ${worst.toExponential(1)}`);
+    assert.ok(worst < 1e-3, `${method}: the GPU skin follows the CPU's (${worst})`);
+  }
+  await screenshot(page, 'gpu-9000-bones');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

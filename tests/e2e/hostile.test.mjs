@@ -152,3 +152,60 @@ test('no page script assigns HTML; labels with subscripts are built as nodes', a
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** A PNG that is only a header declaring `width × height` pixels. */
+function pngHeader(width, height) {
+  const bytes = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(bytes, 0);
+  bytes.write('IHDR', 12, 'latin1');
+  bytes.writeUInt32BE(width, 16);
+  bytes.writeUInt32BE(height, 20);
+  bytes[24] = 8;
+  bytes[25] = 6;
+  return bytes;
+}
+
+test('a texture declaring 16384 × 16384 pixels is refused from its header, undecoded, and the model still loads', async () => {
+  const { page, errors } = await openPage(fixture.browser, fixture.server.url);
+  await waitForSkinlab(page);
+  const doc = JSON.parse(await readFile(join(root, 'www', 'models', 'SimpleSkin', 'SimpleSkin.gltf'), 'utf8'));
+  const primitive = doc.meshes[0].primitives[0];
+  const vertices = doc.accessors[primitive.attributes.POSITION].count;
+  doc.accessors.push({ componentType: 5126, count: vertices, type: 'VEC2' });
+  primitive.attributes.TEXCOORD_0 = doc.accessors.length - 1;
+  primitive.material = 0;
+  doc.materials = [{ pbrMetallicRoughness: { baseColorTexture: { index: 0 } } }];
+  doc.textures = [{ source: 0 }];
+  doc.images = [{ uri: `data:image/png;base64,${pngHeader(16384, 16384).toString('base64')}` }];
+  await page.locator('#import-file').setInputFiles({
+    name: 'huge-texture.gltf', mimeType: 'model/gltf+json', buffer: Buffer.from(JSON.stringify(doc)),
+  });
+  await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('16384 × 16384'));
+  assert.match(await page.locator('#notice').textContent(), /16384 × 16384 pixels; at most 2048 × 2048/);
+  assert.equal(await page.evaluate(() => window.skinlab.textureReady()), null, 'no texture uploaded');
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 2, 'the model is shown, in its plain colour');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a file whose reading traps the core leaves the page, its scene and its core working', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=y-junction`);
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(2, [0, 0, -0.2, 0.98])));
+  const before = await page.evaluate(() => window.skinlab.lab.sceneJson());
+  const text = await readFile(join(root, 'www', 'models', 'SimpleSkin', 'SimpleSkin.gltf'), 'utf8');
+  // The test hook traps the worker's core as an out-of-memory would.
+  await page.evaluate((gltf) => window.skinlab.loadFiles([new File([gltf], 'SimpleSkin.gltf')], { trapForTest: true }), text);
+  const notice = await page.locator('#notice').textContent();
+  assert.match(notice, /Could not load SimpleSkin\.gltf: reading it stopped Skinlab's core \(.*unreachable.*\).*nothing on screen was touched/);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before, 'the scene is as it was');
+  // The page's core still works: pose, save, export, and the next file loads.
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.2, 0.98])));
+  assert.ok((await page.evaluate(() => window.skinlab.lab.toGlb())).length > 100);
+  await page.evaluate((gltf) => window.skinlab.loadFiles([new File([gltf], 'SimpleSkin.gltf')]), text);
+  assert.match(await page.locator('#notice').textContent(), /Loaded SimpleSkin\.gltf/);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 2);
+  await screenshot(page, 'trap-recovered');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -79,3 +79,68 @@ test('GPU morph-then-skin equals the CPU for random weights with a posed jaw, LB
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('100 morph targets on 100,002 vertices (past MAX_TEXTURE_SIZE all at once) morph on the GPU as on the CPU', async () => {
+  const { page, errors } = await openAt('?example=two-bone&mode=morph');
+  await waitForSkinlab(page);
+  // One offset accessor, zeros with three sparse values, shared by all 100
+  // targets; the mesh hangs under an animated node (a rigid mesh).
+  const vertices = 100_002; // a whole number of triangles
+  const sparseIndices = new Uint32Array([0, 50_000, 99_999]);
+  const sparseValues = new Float32Array([0, 1, 0, 0.5, 0.5, 0, 0, 0, 2]);
+  const keyTime = new Float32Array([0]);
+  const keyValue = new Float32Array([0, 0, 0]);
+  const bytes = Buffer.concat([sparseIndices, sparseValues, keyTime, keyValue].map((a) => Buffer.from(a.buffer)));
+  const doc = {
+    asset: { version: '2.0' },
+    scene: 0,
+    scenes: [{ nodes: [0] }],
+    nodes: [{ children: [1] }, { mesh: 0 }],
+    meshes: [{
+      primitives: [{ attributes: { POSITION: 0 }, targets: Array.from({ length: 100 }, () => ({ POSITION: 1 })) }],
+      weights: new Array(100).fill(0),
+    }],
+    buffers: [{ byteLength: bytes.length, uri: `data:application/octet-stream;base64,${bytes.toString('base64')}` }],
+    bufferViews: [
+      { buffer: 0, byteOffset: 0, byteLength: 12 },
+      { buffer: 0, byteOffset: 12, byteLength: 36 },
+      { buffer: 0, byteOffset: 48, byteLength: 4 },
+      { buffer: 0, byteOffset: 52, byteLength: 12 },
+    ],
+    accessors: [
+      { componentType: 5126, count: vertices, type: 'VEC3', min: [0, 0, 0], max: [0, 0, 0] },
+      {
+        componentType: 5126, count: vertices, type: 'VEC3',
+        sparse: { count: 3, indices: { bufferView: 0, componentType: 5125 }, values: { bufferView: 1 } },
+      },
+      { bufferView: 2, componentType: 5126, count: 1, type: 'SCALAR', min: [0], max: [0] },
+      { bufferView: 3, componentType: 5126, count: 1, type: 'VEC3' },
+    ],
+    animations: [{ samplers: [{ input: 2, output: 3 }], channels: [{ sampler: 0, target: { node: 0, path: 'translation' } }] }],
+  };
+  await page.locator('#import-file').setInputFiles({
+    name: 'many-targets.gltf', mimeType: 'model/gltf+json', buffer: Buffer.from(JSON.stringify(doc)),
+  });
+  await page.waitForFunction(() => window.skinlab.lab.morphNames().length === 100, null, { timeout: 60_000 });
+  const result = await page.evaluate(async () => {
+    const s = window.skinlab;
+    const weights = new Array(100).fill(0);
+    weights[3] = 0.5;
+    weights[40] = 0.25;
+    weights[97] = 1;
+    s.lab.setMorphWeights(weights);
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const gpu = s.gpuSkinnedPositions('lbs');
+    const cpu = s.lab.skinnedPositions('lbs');
+    let worst = 0;
+    for (let k = 0; k < cpu.length; k++) worst = Math.max(worst, Math.abs(gpu[k] - cpu[k]));
+    return { worst, moved: [cpu[1], gpu[1], gpu[3 * 99_999 + 2]], dropped: s.viewer.morphsDropped() };
+  });
+  console.log(`# 100 targets × 100,002 vertices, 3 weighted: |GPU − CPU| ≤ ${result.worst.toExponential(1)}, vertex 0 y: CPU ${result.moved[0]}, GPU ${result.moved[1]}`);
+  assert.ok(result.moved[0] > 1.7, `the CPU morphs vertex 0 by 1.75: ${result.moved[0]}`);
+  assert.ok(result.worst < 1e-5, `the GPU draws the morphs too: ${result.worst}`);
+  assert.equal(result.dropped, 0, 'all three weighted targets drawn');
+  assert.equal(await page.locator('#morph-dropped').isVisible(), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -371,4 +371,12 @@ export const DE = {
   'name.smile': 'Lächeln',
   'name.frown': 'Stirnrunzeln',
   'morph.target': 'Target',
+  'msg.noHeader': 'sein Kopf ist kein PNG- oder JPEG-Kopf',
+  'morph.dropped': '{n} Morph-Target(s) mit Gewicht passen auf einem so großen Netz nicht in die größte Textur dieser GPU: die Targets mit den größten Gewichten werden gezeichnet, diese weggelassen.',
+  'autosave.offer': 'Die Szene deiner letzten Sitzung hier wurde aufbewahrt (vor {minutes} min). Wiederherstellen?',
+  'autosave.restore': 'Wiederherstellen',
+  'autosave.dismiss': 'Verwerfen',
+  'autosave.restored': 'Die Szene der letzten Sitzung ist wieder da.',
+  'autosave.failed': 'Die gespeicherte Szene ließ sich nicht wiederherstellen: {error}',
+  'msg.trapped': 'beim Lesen blieb der Kern von Skinlab stehen ({error}); die Datei wurde getrennt von der Seite gelesen, daher ist nichts auf dem Bildschirm betroffen',
 };

@@ -372,4 +372,12 @@ export const EN = {
   'name.smile': 'smile',
   'name.frown': 'frown',
   'morph.target': 'target',
+  'msg.noHeader': 'its header is not a PNG or JPEG header',
+  'morph.dropped': '{n} morph target(s) with a weight do not fit this GPU\'s largest texture on a mesh this size: the targets with the largest weights are drawn, these are left out.',
+  'autosave.offer': 'The scene of your last session here was kept ({minutes} min ago). Restore it?',
+  'autosave.restore': 'Restore',
+  'autosave.dismiss': 'Discard',
+  'autosave.restored': 'The last session\'s scene is back.',
+  'autosave.failed': 'The saved scene could not be restored: {error}',
+  'msg.trapped': 'reading it stopped Skinlab\'s core ({error}); the file was read apart from the page, so nothing on screen was touched',
 };

@@ -56,6 +56,10 @@ export function createMorphMode(app) {
     line.textContent = weights.length ? t('morph.base', { sum: num(sum, 2), base: num(base, 2) }) : '';
     line.classList.toggle('negative', base < 0);
     $('#morph-extrapolation').hidden = !(base < -1e-6);
+    // Said on screen, not only in the console: what the GPU could not draw.
+    const dropped = app.viewer.morphsDropped();
+    $('#morph-dropped').hidden = dropped === 0;
+    if (dropped) $('#morph-dropped').textContent = t('morph.dropped', { n: num(dropped) });
   }
 
   /** The jaw bone, if the scene has one. */

@@ -1,6 +1,8 @@
 //! `cargo xtask fuzz [SECONDS]`: coverage-guided fuzzing (libFuzzer through
-//! cargo-fuzz) of the scene JSON, `.gltf` and `.glb` readers, each for
-//! SECONDS, with a corpus seeded from the examples and the shipped models.
+//! cargo-fuzz) of the scene JSON, `.gltf` and `.glb` readers, and of the
+//! round trip load → save → reload (which must give the same save), each
+//! for SECONDS under a 2 GiB memory cap (an over-budget allocation fails
+//! the run), with a corpus seeded from the examples and the shipped models.
 //! Not part of CI: it runs for as long as it is told.
 //!
 //! Crashes are copied to `tests/fuzz_regressions/TARGET/`, where
@@ -11,7 +13,7 @@ use std::process::Command;
 
 use crate::{root, run};
 
-const TARGETS: [&str; 3] = ["scene_json", "gltf", "glb"];
+const TARGETS: [&str; 4] = ["scene_json", "gltf", "glb", "roundtrip"];
 const MODELS: [&str; 4] = ["SimpleSkin", "RiggedSimple", "RiggedFigure", "Fox"];
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
@@ -26,10 +28,12 @@ fn seed_corpus() -> Result<(), String> {
     }
     for name in skinlab::io::examples::EXAMPLE_NAMES {
         let lab = skinlab::Lab::example(name).map_err(|e| e.to_string())?;
-        write(
-            &corpus.join(format!("scene_json/{name}.json")),
-            lab.scene_json().as_bytes(),
-        )?;
+        for target in ["scene_json", "roundtrip"] {
+            write(
+                &corpus.join(format!("{target}/{name}.json")),
+                lab.scene_json().as_bytes(),
+            )?;
+        }
     }
     for name in MODELS {
         let path = root().join(format!("www/models/{name}/{name}.gltf"));
@@ -38,6 +42,7 @@ fn seed_corpus() -> Result<(), String> {
         write(&corpus.join(format!("gltf/{name}.gltf")), text.as_bytes())?;
         let glb = skinlab::io::glb::glb_from_embedded_gltf(&text).map_err(|e| e.to_string())?;
         write(&corpus.join(format!("glb/{name}.glb")), &glb)?;
+        write(&corpus.join(format!("roundtrip/{name}.glb")), &glb)?;
     }
     Ok(())
 }

@@ -21,7 +21,7 @@ commands:
   test           fmt, clippy, native tests, wasm build, Node tests, browser tests
   bench          skinning natively, as wasm and in three.js; a brush dab; wasm size; the page's frame time
   dist           write dist/, a self-contained static copy of the page with relative paths
-  fuzz [SECONDS] fuzz the scene JSON, .gltf and .glb readers, SECONDS each (default 60); not in CI
+  fuzz [SECONDS] fuzz the scene JSON, .gltf and .glb readers and the load-save-reload round trip, SECONDS each (default 60); not in CI
 ";
 
 fn main() -> ExitCode {

@@ -3,6 +3,7 @@
 //! each checked against the bytes actually there before anything is
 //! allocated.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use super::document::Document;
@@ -46,6 +47,8 @@ pub fn decode_base64(text: &str) -> Option<Vec<u8>> {
 
 pub(super) struct Buffers {
     pub(super) data: Vec<Vec<u8>>,
+    /// Bytes the reads so far have allocated (see [`super::MAX_READ_BYTES`]).
+    spent: Cell<usize>,
 }
 
 /// Where a document's buffers come from besides data URIs.
@@ -139,7 +142,33 @@ impl Buffers {
                 Ok(bytes)
             })
             .collect::<Result<_, _>>()?;
-        Ok(Self { data })
+        Ok(Self {
+            data,
+            spent: Cell::new(0),
+        })
+    }
+
+    /// Books `elements × width` values of `value_size` bytes for accessor
+    /// `index` against the budget, before they are allocated.
+    fn charge(
+        &self,
+        index: usize,
+        elements: usize,
+        width: usize,
+        value_size: usize,
+    ) -> Result<(), GltfError> {
+        let bytes = elements.saturating_mul(width).saturating_mul(value_size);
+        let total = self.spent.get().saturating_add(bytes);
+        if total > super::MAX_READ_BYTES {
+            return Err(GltfError::OverBudget {
+                index,
+                bytes,
+                total,
+                max: super::MAX_READ_BYTES,
+            });
+        }
+        self.spent.set(total);
+        Ok(())
     }
 
     /// Reads accessor `index` as `f32` components, `width` per element;
@@ -225,6 +254,14 @@ impl Buffers {
             5125 | 5126 => 4,
             other => return Err(problem(format!("component type {other} is unknown"))),
         };
+        // Every value read is booked before it is allocated.
+        let sparse_count = accessor.sparse.as_ref().map_or(0, |s| s.count);
+        self.charge(
+            index,
+            accessor.count.saturating_add(sparse_count),
+            width,
+            size_of::<T>(),
+        )?;
         // The base: the buffer view, or zeros when there is none (then the
         // count is bounded before anything is allocated).
         let mut out: Vec<T> = match accessor.buffer_view {
@@ -341,10 +378,16 @@ impl Buffers {
             .get(view.buffer)
             .ok_or_else(|| format!("buffer {} does not exist", view.buffer))?;
         let element_size = component_size * width;
-        let stride = if strided {
-            view.byte_stride.unwrap_or(element_size)
-        } else {
-            element_size
+        let stride = match view.byte_stride {
+            // A stride below the element would read elements over each
+            // other (0 reads one element again and again).
+            Some(stride) if strided && stride < element_size => {
+                return Err(format!(
+                    "bufferViews[{view_index}].byteStride {stride} is below the element size {element_size}"
+                ))
+            }
+            Some(stride) if strided => stride,
+            _ => element_size,
         };
         // Checked arithmetic: a damaged file may hold any numbers here.
         let past_end = || "reaches past the end of its buffer view".to_owned();

@@ -102,8 +102,19 @@ pub(super) fn read_meshes<'a>(
                 })
             };
             let base = (positions.len() / 3) as u32;
+            // The vertex limit holds before a byte is read: the count is the
+            // accessor's declaration.
+            let position = attribute("POSITION")?;
+            let declared = document.accessors.get(position).map_or(0, |a| a.count);
+            if (base as usize).saturating_add(declared) > crate::io::scene::MAX_VERTICES {
+                return Err(SceneError::TooManyVertices {
+                    count: (base as usize).saturating_add(declared),
+                    max: crate::io::scene::MAX_VERTICES,
+                }
+                .into());
+            }
             let points: Vec<f32> = buffers
-                .floats(document, attribute("POSITION")?, 3)?
+                .floats(document, position, 3)?
                 .chunks_exact(3)
                 .flat_map(|p| placement.transform_point3(Vec3::from_slice(p)).to_array())
                 .collect();

@@ -1,0 +1,63 @@
+// Autosave: an edited scene is kept in the browser's IndexedDB; after a
+// reload the page offers it back, and Restore brings back the same scene
+// (pose, painted weights, a keyed clip) in its mode. Discard deletes it;
+// an embedded copy (ui=minimal) neither saves nor offers.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, screenshot, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
+
+const fixture = useBrowser(before, after);
+const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
+
+test('edit, reload, restore: the same scene comes back in its mode', async () => {
+  const { page, errors } = await openAt('?example=y-junction');
+  await waitForSkinlab(page);
+  assert.equal(await page.locator('#restore').isVisible(), false, 'nothing to offer on a first visit');
+  // Real edits: a bone turned by mouse, weights typed, a key set.
+  const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(2));
+  const box = await page.locator('#view').boundingBox();
+  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 8; k++) await page.mouse.move(box.x + grab.x + 6 * k, box.y + grab.y + 4 * k);
+  await page.mouse.up();
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.lab.setInfluences(3, [[0, 0.25], [1, 0.75]]);
+    window.skinlab.setMode('animate');
+    window.skinlab.selectBone(2);
+    window.skinlab.setKeyHere();
+  }));
+  // Saved once the page is quiet.
+  await page.waitForFunction(() => window.skinlab.autosaves() > 0, null, { timeout: 10_000 });
+  const scene = await page.evaluate(() => window.skinlab.lab.sceneJson());
+  assert.ok(JSON.parse(scene).animations?.length > 0, 'the clip is part of the scene');
+  await page.reload();
+  await waitForSkinlab(page);
+  await page.locator('#restore').waitFor({ state: 'visible' });
+  assert.match(await page.locator('#restore-text').textContent(), /kept \(\d+ min ago\)/);
+  await screenshot(page, 'autosave-offer');
+  await nextFrame(page, () => page.locator('#restore-yes').click());
+  assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), scene, 'the same scene');
+  assert.equal(await page.evaluate(() => window.skinlab.mode()), 'animate', 'in its mode');
+  // Discard deletes it: the next visit offers nothing.
+  await page.reload();
+  await waitForSkinlab(page);
+  await page.locator('#restore').waitFor({ state: 'visible' });
+  await page.locator('#restore-no').click();
+  await page.reload();
+  await waitForSkinlab(page);
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('#restore').isVisible(), false, 'discarded');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an embedded copy neither saves nor offers', async () => {
+  const { page, errors } = await openAt('?example=two-bone&ui=minimal');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.3, 0.954])));
+  await page.waitForTimeout(2500);
+  assert.equal(await page.evaluate(() => window.skinlab.autosaves()), 0);
+  assert.equal(await page.locator('#restore').isVisible(), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

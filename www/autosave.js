@@ -1,0 +1,145 @@
+// Autosave: the scene on screen (pose, weights, clips, paths, morph
+// weights) and the mode are kept in the browser's IndexedDB a moment after
+// each change, so a reload, a crash or a closed tab does not lose the
+// lecturer's work; the next visit offers to restore it. Embedded copies
+// (ui=minimal or none, or inside a frame) stay out of it unless the
+// address asks with autosave=1, so slides never overwrite the lecturer's
+// session.
+import { $ } from './dom.js';
+import { num, t } from './i18n.js';
+
+const DATABASE = 'skinlab';
+const STORE = 'autosave';
+const KEY = 'current';
+/** How long the page waits after a change before saving (a drag is many changes). */
+const QUIET_MS = 1500;
+
+/** Opens (or creates) the database; resolves to it, or null where IndexedDB is closed. */
+function openDatabase() {
+  return new Promise((resolve) => {
+    let request;
+    try {
+      request = indexedDB.open(DATABASE, 1);
+    } catch {
+      resolve(null);
+      return;
+    }
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => resolve(null);
+  });
+}
+
+/** Runs `action(store)` in a transaction; resolves to its request's result. */
+async function withStore(mode, action) {
+  const database = await openDatabase();
+  if (!database) return null;
+  return new Promise((resolve, reject) => {
+    const transaction = database.transaction(STORE, mode);
+    const request = action(transaction.objectStore(STORE));
+    transaction.oncomplete = () => {
+      database.close();
+      resolve(request.result);
+    };
+    transaction.onerror = () => {
+      database.close();
+      reject(transaction.error);
+    };
+  });
+}
+
+/**
+ * Autosave for `app` (which offers `lab`, `example`, `mode()`, `loadScene`,
+ * `setMode` and `showNotice`); `enabled` says whether this copy saves.
+ */
+export function createAutosave(app, enabled) {
+  let timer = 0;
+  let savedRevision = -1;
+  let savedLab = null;
+  let pristineRevision = -1;
+  let pristineLab = null;
+  let saves = 0;
+
+  /** The scene as it is now, with what it was opened as. */
+  function snapshot() {
+    return {
+      version: 1,
+      scene: app.lab.sceneJson(),
+      example: app.example,
+      mode: app.mode(),
+      savedAt: Date.now(),
+    };
+  }
+
+  async function saveNow() {
+    clearTimeout(timer);
+    if (!enabled || !app.lab) return;
+    const lab = app.lab;
+    const revision = lab.revision();
+    // An example as it opened is nothing to save.
+    if (lab === pristineLab && revision === pristineRevision) return;
+    if (lab === savedLab && revision === savedRevision) return;
+    try {
+      await withStore('readwrite', (store) => store.put(snapshot(), KEY));
+      savedLab = lab;
+      savedRevision = revision;
+      saves += 1;
+    } catch {
+      // A full or closed storage: the page works on, unsaved.
+    }
+  }
+
+  return {
+    /** Called after each frame: saves once the page has been quiet a moment. */
+    changed() {
+      if (!enabled || !app.lab) return;
+      if (app.lab === savedLab && app.lab.revision() === savedRevision) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if ('requestIdleCallback' in window) requestIdleCallback(() => saveNow(), { timeout: 2000 });
+        else saveNow();
+      }, QUIET_MS);
+    },
+    /** Called when a scene is opened: as it opens it is not worth saving. */
+    opened() {
+      pristineLab = app.lab;
+      pristineRevision = app.lab?.revision() ?? -1;
+    },
+    /**
+     * Offers the last session's scene, if there is one, in a bar at the top
+     * of the panel: Restore loads it (as a scene of one's own) in its mode;
+     * Discard deletes it.
+     */
+    async offer() {
+      if (!enabled) return;
+      let saved;
+      try {
+        saved = await withStore('readonly', (store) => store.get(KEY));
+      } catch {
+        return;
+      }
+      if (!saved?.scene) return;
+      const bar = $('#restore');
+      const minutes = Math.max(1, Math.round((Date.now() - saved.savedAt) / 60000));
+      $('#restore-text').textContent = t('autosave.offer', { minutes: num(minutes) });
+      bar.hidden = false;
+      $('#restore-yes').onclick = () => {
+        bar.hidden = true;
+        try {
+          app.loadScene(saved.scene);
+          if (saved.mode) app.setMode(saved.mode);
+          app.showNotice(t('autosave.restored'));
+        } catch (error) {
+          app.showNotice(t('autosave.failed', { error: error.message }), 'error');
+        }
+      };
+      $('#restore-no').onclick = () => {
+        bar.hidden = true;
+        withStore('readwrite', (store) => store.delete(KEY)).catch(() => {});
+      };
+    },
+    saveNow,
+    /** How many times this page has saved (for tests). */
+    saves: () => saves,
+  };
+}

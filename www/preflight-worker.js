@@ -1,0 +1,21 @@
+// A worker that reads a file with its own copy of the core before the page
+// does: a file that makes the reader trap (out of memory, a bug) takes this
+// instance down, never the page's, which holds the lecturer's scene.
+import init, { Lab } from './pkg/skinlab.js';
+
+const ready = init();
+
+self.onmessage = async ({ data }) => {
+  try {
+    await ready;
+    if (data.trapForTest) Lab.trapForTest();
+    let lab;
+    if (data.glb) lab = Lab.fromGlb(data.glb);
+    else if (data.files) lab = Lab.fromGltfFiles(data.text, data.files);
+    else lab = Lab.fromSceneJson(data.text);
+    lab.free();
+    self.postMessage({ ok: true });
+  } catch (error) {
+    self.postMessage({ ok: false, trapped: error instanceof WebAssembly.RuntimeError, message: String(error?.message ?? error) });
+  }
+};

@@ -1,0 +1,40 @@
+// Reads a file once in a worker (preflight-worker.js) before the page's own
+// core reads it: an error comes back as a message; a trap ends the worker
+// (a fresh one serves the next file) and the page's scene and core are
+// never touched. Where workers cannot start, the page reads directly.
+
+let worker = null;
+
+/**
+ * Reads `job` ({glb} bytes, {text, files} a .gltf with its files, or {text}
+ * scene JSON) in the worker; resolves to `{ok, trapped, message}`.
+ */
+export function preflight(job) {
+  try {
+    worker ??= new Worker(new URL('./preflight-worker.js', import.meta.url), { type: 'module' });
+  } catch {
+    return Promise.resolve({ ok: true, skipped: true });
+  }
+  const current = worker;
+  return new Promise((resolve) => {
+    const finish = (result) => {
+      // A trapped instance stays broken: the next file gets a new worker.
+      if (!result.ok && result.trapped) {
+        current.terminate();
+        if (worker === current) worker = null;
+      }
+      resolve(result);
+    };
+    current.onmessage = ({ data }) => finish(data);
+    // The worker could not start (a page opened from file://, a browser
+    // without module workers): the page reads the file itself, as before.
+    // Traps inside a read arrive as messages, not here.
+    current.onerror = (event) => {
+      event.preventDefault?.();
+      current.terminate();
+      if (worker === current) worker = null;
+      resolve({ ok: true, skipped: true });
+    };
+    current.postMessage(job);
+  });
+}
