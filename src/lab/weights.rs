@@ -219,6 +219,15 @@ impl Lab {
 
     /// Replaces every vertex's weights by automatic ones from the rest pose.
     pub fn apply_auto_weights(&mut self, method: AutoWeights) -> AutoWeightsReport {
+        self.apply_auto_weights_with_progress(method, &mut |_, _| {})
+    }
+
+    /// [`Lab::apply_auto_weights`], calling `progress(done, total)` as it goes.
+    pub fn apply_auto_weights_with_progress(
+        &mut self,
+        method: AutoWeights,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> AutoWeightsReport {
         // A glTF scene weights its skinned meshes to its joints (the bones
         // a skin binds, less the zero-length twins); rigid and static
         // meshes keep their binding. A lecture scene weights every vertex
@@ -232,8 +241,13 @@ impl Lab {
         } else {
             joints
         };
-        let (influences, report) =
-            crate::weights::auto_weights::compute_for(skeleton, &self.scene.mesh, method, &bones);
+        let (influences, report) = crate::weights::auto_weights::compute_with_progress(
+            skeleton,
+            &self.scene.mesh,
+            method,
+            &bones,
+            progress,
+        );
         for part in &self.scene.meshes {
             if part.binding != crate::scene::MeshBinding::Skinned {
                 continue;
@@ -244,6 +258,35 @@ impl Lab {
         self.influences_changed();
         self.changed();
         report
+    }
+
+    /// Sets every vertex's influences at once from four `(bone, weight)`
+    /// slots a vertex (`bones[4v + k]`, `weights[4v + k]`; weight 0 marks an
+    /// empty slot), each vertex validated as [`Lab::set_influences`] does;
+    /// nothing changes when one is refused.
+    pub fn set_all_influences(&mut self, bones: &[u16], weights: &[f32]) -> Result<(), EditError> {
+        let n = self.vertex_count();
+        for (what, found) in [("bones", bones.len()), ("weights", weights.len())] {
+            if found != 4 * n {
+                return Err(EditError::WrongArity {
+                    what,
+                    expected: 4 * n,
+                    found,
+                });
+            }
+        }
+        let mut all = Vec::with_capacity(n);
+        for vertex in 0..n {
+            let pairs: Vec<(u32, f32)> = (4 * vertex..4 * vertex + 4)
+                .filter(|&k| weights[k] != 0.0)
+                .map(|k| (u32::from(bones[k]), weights[k]))
+                .collect();
+            all.push(validate_vertex_influences(vertex, &pairs, self.bone_count())?.0);
+        }
+        self.scene.influences = all;
+        self.influences_changed();
+        self.changed();
+        Ok(())
     }
 
     /// All vertices' influences.

@@ -500,6 +500,26 @@ impl JsLab {
     /// `{prunedVertices, visibilityChecked, iterations}`.
     #[wasm_bindgen(js_name = autoWeights)]
     pub fn auto_weights(&mut self, method: &str) -> Result<JsValue, JsError> {
+        self.auto_weights_reporting(method, None)
+    }
+
+    /// [`JsLab::auto_weights`], calling `progress(done, total)` as the work
+    /// goes (bone heat after each bone, distance after each block of
+    /// vertices): what a worker posts to the page's progress bar.
+    #[wasm_bindgen(js_name = autoWeightsProgress)]
+    pub fn auto_weights_progress(
+        &mut self,
+        method: &str,
+        progress: &js_sys::Function,
+    ) -> Result<JsValue, JsError> {
+        self.auto_weights_reporting(method, Some(progress))
+    }
+
+    fn auto_weights_reporting(
+        &mut self,
+        method: &str,
+        progress: Option<&js_sys::Function>,
+    ) -> Result<JsValue, JsError> {
         use crate::weights::auto_weights::AutoWeights;
         let method = match method {
             "nearest" => AutoWeights::NearestBone,
@@ -512,13 +532,55 @@ impl JsLab {
                 ))
             }
         };
-        let report = self.inner.apply_auto_weights(method);
+        let mut report_progress = |done: usize, total: usize| {
+            if let Some(callback) = progress {
+                // A callback that throws only loses its progress report.
+                let _ = callback.call2(
+                    &JsValue::NULL,
+                    &(done as f64).into(),
+                    &(total as f64).into(),
+                );
+            }
+        };
+        let report = self
+            .inner
+            .apply_auto_weights_with_progress(method, &mut report_progress);
         let view = AutoWeightsView {
             pruned_vertices: report.pruned_vertices as u32,
             visibility_checked: report.visibility_checked,
             iterations: report.iterations as u32,
         };
         serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("autoWeights", e))
+    }
+
+    /// Every vertex's influences as four slots a vertex: `{bones:
+    /// Uint16Array, weights: Float32Array}` (an empty slot has weight 0), for
+    /// moving a worker's result to the page in one piece.
+    #[wasm_bindgen(js_name = influenceArrays)]
+    pub fn influence_arrays(&self) -> Result<JsValue, JsError> {
+        let all = self.inner.all_influences();
+        let bones: Vec<u16> = all.iter().flat_map(|v| v.bones).collect();
+        let weights: Vec<f32> = all.iter().flat_map(|v| v.weights).collect();
+        let view = js_sys::Object::new();
+        let set = |key: &str, value: JsValue| js_sys::Reflect::set(&view, &key.into(), &value);
+        set("bones", js_sys::Uint16Array::from(bones.as_slice()).into())
+            .and_then(|_| {
+                set(
+                    "weights",
+                    js_sys::Float32Array::from(weights.as_slice()).into(),
+                )
+            })
+            .map_err(|_| js_error("influenceArrays", "could not build the result"))?;
+        Ok(view.into())
+    }
+
+    /// Sets every vertex's influences from [`JsLab::influence_arrays`]'s two
+    /// arrays, each vertex validated; throws and changes nothing on a bad one.
+    #[wasm_bindgen(js_name = setInfluenceArrays)]
+    pub fn set_influence_arrays(&mut self, bones: &[u16], weights: &[f32]) -> Result<(), JsError> {
+        self.inner
+            .set_all_influences(bones, weights)
+            .map_err(|e| js_error("setInfluenceArrays", e))
     }
 
     /// Paints one dab on `bone`'s weights, as the page's brush does: `points`

@@ -76,6 +76,19 @@ pub fn compute_for(
     method: AutoWeights,
     bones: &[usize],
 ) -> (Vec<VertexInfluences>, AutoWeightsReport) {
+    compute_with_progress(skeleton, mesh, method, bones, &mut |_, _| {})
+}
+
+/// As [`compute_for`], calling `progress(done, total)` as the work goes
+/// (bone heat: after each bone's solve; distance: after each block of
+/// vertices), for a page that shows how far a long computation is.
+pub fn compute_with_progress(
+    skeleton: &Skeleton,
+    mesh: &Mesh,
+    method: AutoWeights,
+    bones: &[usize],
+    progress: &mut dyn FnMut(usize, usize),
+) -> (Vec<VertexInfluences>, AutoWeightsReport) {
     let all_segments = bone_segments(skeleton);
     let segments: Vec<(Vec3, Vec3)> = bones.iter().map(|&b| all_segments[b]).collect();
     let mut report = AutoWeightsReport::default();
@@ -90,14 +103,21 @@ pub fn compute_for(
         }
         AutoWeights::DistanceFalloff => {
             let scale = mesh_scale(mesh);
-            for (largest, &p) in per_vertex.iter_mut().zip(&mesh.positions_model) {
+            let total = per_vertex.len();
+            for (vertex, (largest, &p)) in
+                per_vertex.iter_mut().zip(&mesh.positions_model).enumerate()
+            {
                 for (bone, &(a, b)) in segments.iter().enumerate() {
                     let d = p.distance(closest_on_segment(p, a, b)) + 1e-3 * scale;
                     largest.offer(bone as u16, 1.0 / (d * d * d * d));
                 }
+                if vertex % 4096 == 4095 {
+                    progress(vertex + 1, total);
+                }
             }
         }
         AutoWeights::BoneHeat => {
+            let total = segments.len();
             let (visibility_checked, iterations) =
                 bone_heat_each(mesh, &segments, |bone, column| {
                     for (largest, &w) in per_vertex.iter_mut().zip(column) {
@@ -106,6 +126,7 @@ pub fn compute_for(
                             largest.offer(bone as u16, w);
                         }
                     }
+                    progress(bone + 1, total);
                 });
             report.visibility_checked = visibility_checked;
             report.iterations = iterations;

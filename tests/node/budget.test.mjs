@@ -149,3 +149,43 @@ test('a path of 100,000 Bézier segments is refused by name, from a file and fro
   assert.ok(Number.isFinite(error.exactLength) && error.exactLength > 0);
   lab.free();
 });
+
+/** A strip of `rungs` rungs along x and a chain of `bones` bones along it, as scene JSON. */
+function longStrip(rungs, bones) {
+  const positions = [];
+  const indices = [];
+  const influences = [];
+  for (let k = 0; k < rungs; k++) {
+    positions.push(k / rungs, -0.01, 0, k / rungs, 0.01, 0);
+    influences.push([[0, 1]], [[0, 1]]);
+    if (k + 1 < rungs) indices.push(2 * k, 2 * k + 2, 2 * k + 1, 2 * k + 1, 2 * k + 2, 2 * k + 3);
+  }
+  const length = 1 / bones;
+  const chain = Array.from({ length: bones }, (_, b) => ({
+    name: `link ${b + 1}`,
+    parent: b === 0 ? null : b - 1,
+    origin: [0, 0, 0],
+    // The first bone turns +Y onto +X; the rest follow along.
+    orientation: b === 0 ? [0, 0, -Math.SQRT1_2, Math.SQRT1_2] : [0, 0, 0, 1],
+    length,
+  }));
+  return JSON.stringify({ bones: chain, mesh: { positions, indices }, influences });
+}
+
+test('distance weights for 4,000 bones on 20,000 vertices keep only each vertex\'s four largest', () => {
+  const lab = Lab.fromSceneJson(longStrip(10_000, 4000));
+  const before = wasmMemoryBytes();
+  const report = lab.autoWeights('distance');
+  const grew = wasmMemoryBytes() - before;
+  console.log(`# distance weights, 4,000 bones × 20,000 vertices: wasm memory grew by ${(grew / MiB).toFixed(1)} MiB`);
+  // A table of every bone for every vertex would be 80 million pairs (640 MB).
+  assert.ok(grew < 64 * MiB, `grew ${grew}`);
+  assert.equal(report.prunedVertices, 20_000, 'every vertex had more than four bones to choose from');
+  // Each vertex's heaviest bone is the one it lies on (the chain runs along the strip).
+  for (const v of [0, 4999, 10_000, 19_999]) {
+    const [x] = lab.skinnedVertex('lbs', v);
+    const [bone] = lab.influences(v).reduce((a, b) => (b[1] > a[1] ? b : a));
+    assert.ok(Math.abs(bone - Math.min(3999, Math.floor(x * 4000))) <= 1, `vertex ${v} at x ${x}: bone ${bone}`);
+  }
+  lab.free();
+});

@@ -379,4 +379,7 @@ export const DE = {
   'autosave.restored': 'Die Szene der letzten Sitzung ist wieder da.',
   'autosave.failed': 'Die gespeicherte Szene ließ sich nicht wiederherstellen: {error}',
   'msg.trapped': 'beim Lesen blieb der Kern von Skinlab stehen ({error}); die Datei wurde getrennt von der Seite gelesen, daher ist nichts auf dem Bildschirm betroffen',
+  'auto.working': 'Gewichte „{method}“ werden berechnet; die Seite bleibt bedienbar.',
+  'auto.cancel': 'Abbrechen',
+  'auto.cancelled': 'Automatische Gewichte abgebrochen; die Gewichte sind wie vorher.',
 };

@@ -380,4 +380,7 @@ export const EN = {
   'autosave.restored': 'The last session\'s scene is back.',
   'autosave.failed': 'The saved scene could not be restored: {error}',
   'msg.trapped': 'reading it stopped Skinlab\'s core ({error}); the file was read apart from the page, so nothing on screen was touched',
+  'auto.working': 'Computing “{method}” weights; the page stays usable.',
+  'auto.cancel': 'Cancel',
+  'auto.cancelled': 'Automatic weights cancelled; the weights are as they were.',
 };

@@ -4,6 +4,11 @@
 import { $ } from '../dom.js';
 import { num, t } from '../i18n.js';
 
+/**
+ * Work (vertices × bones) done at once on the main thread; more, and bone
+ * heat beyond a small mesh, runs in a worker with progress and Cancel.
+ */
+const INLINE_WORK = { nearest: 2e6, distance: 2e6, heat: 2e4 };
 
 /** The Weights mode of `app` (see app.js for what `app` offers). */
 export function createWeightsMode(app, vertexPanel) {
@@ -61,9 +66,8 @@ export function createWeightsMode(app, vertexPanel) {
     app.viewer.setMirror(on);
   }
 
-  function autoWeights(method) {
-    app.lab.checkpoint();
-    const report = app.lab.autoWeights(method);
+  /** Says what the weights came to, and redraws. */
+  function applied(method, report) {
     let text = t('auto.applied', { method: t(`auto.${method}`) });
     if (report.prunedVertices > 0) text += ` ${t('auto.pruned', { n: num(report.prunedVertices) })}`;
     if (method === 'heat' && !report.visibilityChecked) text += ` ${t('auto.noVisibility')}`;
@@ -72,6 +76,82 @@ export function createWeightsMode(app, vertexPanel) {
     app.requestRender();
     return report;
   }
+
+  /** The running worker's job: {worker, finish}, or null. */
+  let job = null;
+
+  function showWork(fraction) {
+    $('#work').hidden = false;
+    $('#work progress').value = fraction;
+  }
+
+  /** Ends the running worker, if any, without applying anything. */
+  function cancelAutoWeights() {
+    if (!job) return false;
+    job.worker.terminate();
+    job.finish(null);
+    app.showNotice(t('auto.cancelled'));
+    return true;
+  }
+
+  /**
+   * Replaces the weights by automatic ones; resolves to the report, or
+   * null when cancelled or the scene changed meanwhile. Small jobs run at
+   * once; large ones in a worker (weights-worker.js) while the page stays
+   * usable, with progress and Cancel, applied as one undo step.
+   */
+  function autoWeights(method) {
+    cancelAutoWeights();
+    const lab = app.lab;
+    if (lab.vertexCount() * lab.boneCount() <= (INLINE_WORK[method] ?? 0)) {
+      lab.checkpoint();
+      return Promise.resolve(applied(method, lab.autoWeights(method)));
+    }
+    let worker;
+    try {
+      worker = new Worker(new URL('../weights-worker.js', import.meta.url), { type: 'module' });
+    } catch {
+      lab.checkpoint();
+      return Promise.resolve(applied(method, lab.autoWeights(method)));
+    }
+    $('#work-text').textContent = t('auto.working', { method: t(`auto.${method}`) });
+    showWork(0);
+    return new Promise((resolve) => {
+      const finish = (report) => {
+        job = null;
+        worker.terminate();
+        $('#work').hidden = true;
+        resolve(report);
+      };
+      job = { worker, finish };
+      worker.onmessage = ({ data }) => {
+        if (data.progress !== undefined) {
+          showWork(data.progress);
+        } else if (data.failed) {
+          finish(null);
+          app.showNotice(data.failed, 'error');
+        } else if (data.done) {
+          // A scene opened meanwhile is not this one's to change.
+          if (app.lab !== lab) {
+            finish(null);
+            return;
+          }
+          lab.checkpoint();
+          lab.setInfluenceArrays(data.bones, data.weights);
+          finish(applied(method, data.report));
+        }
+      };
+      // A worker that cannot start (a page from file://): computed here.
+      worker.onerror = (event) => {
+        event.preventDefault();
+        lab.checkpoint();
+        finish(applied(method, lab.autoWeights(method)));
+      };
+      worker.postMessage({ scene: lab.sceneJson(), method });
+    });
+  }
+
+  $('#work-cancel').addEventListener('click', cancelAutoWeights);
 
   for (const button of document.querySelectorAll('[data-tool]')) {
     button.addEventListener('click', () => app.setTool(button.dataset.tool));
@@ -106,6 +186,6 @@ export function createWeightsMode(app, vertexPanel) {
       app.viewer.setMirror($('#brush-mirror').checked);
     },
     showTool,
-    api: { setWeightView, setBrush, setMirror, autoWeights },
+    api: { setWeightView, setBrush, setMirror, autoWeights, cancelAutoWeights },
   };
 }
