@@ -350,15 +350,30 @@ function currentState() {
     if (!identity) poses.push([bone, ...rotation, ...translation, ...scale]);
   }
   if (poses.length) state.p = poses;
-  const edits = [];
-  if (pristineInfluences) {
-    for (let v = 0; v < lab.vertexCount(); v++) {
-      const pairs = lab.influences(v);
-      if (JSON.stringify(pairs) !== pristineInfluences[v]) edits.push([v, pairs]);
-    }
-  }
+  const edits = weightEdits();
   if (edits.length) state.w = edits;
   return state;
+}
+
+/** The weight edits of the last diff, and the lab and weights revision it was made at. */
+let diffed = { lab: null, revision: -1, list: [] };
+
+/**
+ * The vertices whose weights differ from the example as it opened, as
+ * `[vertex, pairs]`: diffed again only when the weights changed (a drag
+ * changes the pose alone, and the link follows it without a diff).
+ */
+function weightEdits() {
+  if (!pristineInfluences) return [];
+  const revision = lab.influencesRevision();
+  if (diffed.lab === lab && diffed.revision === revision) return diffed.list;
+  const list = [];
+  for (let v = 0; v < lab.vertexCount(); v++) {
+    const pairs = lab.influences(v);
+    if (JSON.stringify(pairs) !== pristineInfluences[v]) list.push([v, pairs]);
+  }
+  diffed = { lab, revision, list };
+  return list;
 }
 
 function updateHashNow() {

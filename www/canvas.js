@@ -14,7 +14,8 @@ export function createCanvas(app) {
   let observers = [];
   let visible = true;
   let lost = false;
-  let lastFrameUrl = '';
+  // The last settled frame, copied without encoding (an ImageBitmap).
+  let lastFrame = null;
   let snapshotTimer = 0;
   // Main-thread ms of the last pointer moves of a drag (for the benchmark).
   const inputTimes = [];
@@ -113,12 +114,36 @@ export function createCanvas(app) {
     $('#compare-divider').style.height = `${canvas.clientHeight}px`;
   }
 
-  /** After a frame: keep a still, taken once things settle, for a lost context. */
+  /**
+   * After a frame: keep a still for a lost context, taken once things
+   * settle, as an ImageBitmap: the browser copies the pixels asynchronously
+   * and nothing is encoded (a PNG of a large or HiDPI canvas blocked the
+   * page for hundreds of milliseconds after every change).
+   */
   function drawn() {
     clearTimeout(snapshotTimer);
     snapshotTimer = setTimeout(() => {
-      if (!lost) lastFrameUrl = canvas.toDataURL('image/png');
+      if (lost) return;
+      createImageBitmap(canvas).then((bitmap) => {
+        if (lost) {
+          bitmap.close();
+          return;
+        }
+        lastFrame?.close();
+        lastFrame = bitmap;
+      }, () => {});
     }, 500);
+  }
+
+  /** Shows the last still under the resume prompt. */
+  function showStill() {
+    const still = $('#still-image');
+    if (lastFrame) {
+      still.width = lastFrame.width;
+      still.height = lastFrame.height;
+      still.getContext('2d').drawImage(lastFrame, 0, 0);
+    }
+    $('#still').hidden = false;
   }
 
   /** A new viewer on the canvas that takes over the old one's state whole. */
@@ -137,8 +162,7 @@ export function createCanvas(app) {
   function onLost(event) {
     event.preventDefault();
     lost = true;
-    $('#still-image').src = lastFrameUrl;
-    $('#still').hidden = false;
+    showStill();
   }
 
   function onRestored() {

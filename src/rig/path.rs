@@ -208,12 +208,14 @@ impl ArcLengthTable {
         let step = 1.0 / (entries - 1) as f32;
         let mut lengths = Vec::with_capacity(entries);
         let mut previous = path.point(0.0);
-        let mut total = 0.0;
+        // Summed in f64: thousands of short chords added in f32 lose more
+        // to rounding (≈ N·ε of the length) than the chords themselves.
+        let mut total = 0.0_f64;
         lengths.push(0.0);
         for k in 1..entries {
             let point = path.point(k as f32 * step);
-            total += point.distance(previous);
-            lengths.push(total);
+            total += f64::from(point.distance(previous));
+            lengths.push(total as f32);
             previous = point;
         }
         Self { lengths }

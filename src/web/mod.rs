@@ -241,6 +241,13 @@ impl JsLab {
         self.inner.revision() as f64
     }
 
+    /// Grows on every change to the weights only (not the pose): what the
+    /// share link's weight edits depend on.
+    #[wasm_bindgen(js_name = influencesRevision)]
+    pub fn influences_revision(&self) -> f64 {
+        self.inner.influences_revision() as f64
+    }
+
     /// Sets bone `bone`'s animation `A_i = T(translation) · Rot(rotation) ·
     /// S(scale)`; `translation` and `scale` may be omitted.
     #[wasm_bindgen(js_name = setBonePose)]

@@ -1,8 +1,10 @@
 // The page's own cost while a bone is dragged on the 100,000-vertex `dense`
 // tube, in headless Chromium: the median main-thread time per frame (JS
 // and wasm: the input, the palette, the uploads and the draw calls; the
-// GPU, SwiftShader here, works in its own process) and per pointer move.
-// Run by `cargo xtask bench`.
+// GPU, SwiftShader here, works in its own process) and per pointer move;
+// and the long tasks (over 50 ms, PerformanceObserver) during the drag and
+// in the 3 s after it, when the page settles (the share link, the
+// lost-context still). Run by `cargo xtask bench`.
 import { join } from 'node:path';
 import { launchBrowser, openPage, root, serveStatic, waitForSkinlab, nextFrame } from '../e2e/browser.mjs';
 
@@ -19,6 +21,12 @@ try {
     const { page } = await openPage(browser, `${server.url}${query}`);
     await waitForSkinlab(page);
     await nextFrame(page);
+    await page.waitForTimeout(1500); // the load's own work is not the drag's
+    await page.evaluate(() => {
+      window.longTasks = [];
+      new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration)))
+        .observe({ type: 'longtask' });
+    });
     const box = await page.locator('#view').boundingBox();
     const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(2));
     await page.mouse.move(box.x + grab.x, box.y + grab.y);
@@ -28,13 +36,19 @@ try {
       await nextFrame(page);
     }
     await page.mouse.up();
+    await page.waitForTimeout(3000);
+    const long = await page.evaluate(() => window.longTasks);
+    const tag = label.endsWith('LBS') ? 'lbs' : 'dqs';
+    console.log(`chromium ${label}: ${long.length} long task(s) during the drag and 3 s after, longest ${Math.max(0, ...long).toFixed(0)} ms`);
+    console.log(`BENCH long_tasks_${tag}=${long.length}`);
+    console.log(`BENCH longest_task_ms_${tag}=${Math.max(0, ...long).toFixed(1)}`);
     const { frames, inputs, vertices } = await page.evaluate(() => ({
       frames: window.skinlab.frameTimes(), inputs: window.skinlab.inputTimes(), vertices: window.skinlab.lab.vertexCount(),
     }));
     const frame = median(frames.slice(-MOVES));
     const input = median(inputs.slice(-MOVES));
     console.log(`chromium ${label} (${vertices} vertices): median frame ${frame.toFixed(2)} ms, pointer move ${input.toFixed(2)} ms, together ${(frame + input).toFixed(2)} ms on the main thread`);
-    console.log(`BENCH frame_ms_${label.endsWith('LBS') ? 'lbs' : 'dqs'}=${(frame + input).toFixed(3)}`);
+    console.log(`BENCH frame_ms_${tag}=${(frame + input).toFixed(3)}`);
     // Pages stay open: closing the last page can end a persistent context.
   }
 } finally {

@@ -152,6 +152,17 @@ test('idle pages draw nothing; a drag draws', async () => {
   await page.close();
 });
 
+/** The share of the still's pixels that differ from its background (the last frame, not a blank). */
+const stillCoverage = (page) => page.evaluate(() => {
+  const still = document.querySelector('#still-image');
+  const { data } = still.getContext('2d').getImageData(0, 0, still.width, still.height);
+  let drawn = 0;
+  for (let k = 0; k < data.length; k += 4) {
+    if (Math.abs(data[k] - data[0]) + Math.abs(data[k + 1] - data[1]) + Math.abs(data[k + 2] - data[2]) > 30) drawn += 1;
+  }
+  return drawn / (data.length / 4);
+});
+
 /** What the viewer shows and how: camera, selection, tool, layers, colouring, GPU switches. */
 const viewState = (page) => page.evaluate(() => {
   const v = window.skinlab.viewer;
@@ -192,7 +203,7 @@ test('a lost context is restored with pose, weights and the whole view intact', 
   });
   await page.waitForFunction(() => window.skinlab.contextLost());
   assert.equal(await page.locator('#still').isVisible(), true, 'the last frame and a resume prompt show');
-  assert.match(await page.locator('#still-image').getAttribute('src'), /^data:image\/png/);
+  assert.ok((await stillCoverage(page)) > 0.01, 'the still shows the last frame');
   await screenshot(page, 'context-lost');
   await page.evaluate(() => window.loseContextExtension.restoreContext());
   await page.waitForFunction(() => !window.skinlab.contextLost());
@@ -234,7 +245,7 @@ test('when the browser runs out of contexts, the instance shows its last frame a
   });
   assert.ok(await page.evaluate(() => window.skinlab.contextLost()), `lost after ${taken} other contexts`);
   assert.equal(await page.locator('#still').isVisible(), true);
-  assert.match(await page.locator('#still-image').getAttribute('src'), /^data:image\/png;base64,.{1000}/);
+  assert.ok((await stillCoverage(page)) > 0.01, 'the still shows the last frame');
   await screenshot(page, 'out-of-contexts');
   await page.locator('#resume').click();
   await page.waitForFunction(() => !window.skinlab.contextLost());

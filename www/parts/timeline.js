@@ -8,6 +8,8 @@ import { boneLabel } from './bones.js';
 import { t } from '../i18n.js';
 
 const LABEL = 84;
+/** About the width of a character of the 12 px row labels. */
+const CHAR_WIDTH = 6.6;
 const RULER = 26;
 const ROW = 22;
 /** Key times snap to this (seconds) while dragged: 30 frames a second. */
@@ -32,8 +34,11 @@ export function createTimeline(app, host) {
   let viewHeight = RULER;
   let drag = null;
 
-  const x = (time) => LABEL + ((width - LABEL - 12) * time) / span;
-  const timeAt = (px) => Math.max(0, ((px - LABEL) * span) / (width - LABEL - 12));
+  // The names' column: as wide as the longest name needs (“linker
+  // Oberschenkel”), at most 45 % of the timeline.
+  let labelWidth = LABEL;
+  const x = (time) => labelWidth + ((width - labelWidth - 12) * time) / span;
+  const timeAt = (px) => Math.max(0, ((px - labelWidth) * span) / (width - labelWidth - 12));
 
   /** SVG user units of a pointer event (the SVG scales with the panel). */
   function local(event) {
@@ -58,6 +63,10 @@ export function createTimeline(app, host) {
     const morphs = app.lab.morphNames().length > 0;
     const rows = bones + (morphs ? 1 : 0);
     const height = RULER + ROW * rows + 4;
+    const labels = Array.from({ length: rows }, (_, row) => (row < bones ? boneLabel(names, row) : t('anim.morphRow')));
+    const longest = labels.reduce((most, label) => Math.max(most, label.length), 0);
+    labelWidth = Math.min(Math.max(LABEL, 12 + CHAR_WIDTH * longest), 0.45 * width);
+    const fits = Math.floor((labelWidth - 12) / CHAR_WIDTH);
     // Width 100 % and height auto in the style sheet: the SVG keeps this
     // aspect ratio, so user units scale alike in x and y.
     root.setAttribute('viewBox', `0 0 ${width} ${height}`);
@@ -82,8 +91,8 @@ export function createTimeline(app, host) {
       root.append(svg('rect', {
         x: 0, y: top, width, height: ROW, class: bone === selectedBone ? 'row selected' : 'row', 'data-bone': bone,
       }));
-      const label = bone === 'morphs' ? t('anim.morphRow') : boneLabel(names, bone);
-      root.append(svg('text', { x: 6, y: top + 15, class: 'row-label' }, label.slice(0, 11)));
+      const label = labels[row];
+      root.append(svg('text', { x: 6, y: top + 15, class: 'row-label' }, label.length > fits ? `${label.slice(0, fits - 1)}…` : label));
       if (clip < 0) continue;
       const times = bone === 'morphs' ? app.lab.morphKeyTimes(clip) : app.lab.keyTimes(clip, bone);
       for (const time of times) {
