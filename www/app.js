@@ -445,6 +445,25 @@ function embedCode() {
   return `<iframe src="${src}" width="960" height="600" style="border:0" allow="fullscreen" title="Skinlab"></iframe>`;
 }
 
+// ----- the projector view -----
+
+/**
+ * Large type, thick lines and strong contrast for a lecture hall, whose
+ * projector washes out thin grey lines; kept in the address (?projector=1).
+ */
+function setProjector(on) {
+  document.body.classList.toggle('projector', on);
+  $('#projector').setAttribute('aria-pressed', String(on));
+  viewer?.setMarkScale(on ? 1.6 : 1);
+  const url = new URL(location.href);
+  if (on) url.searchParams.set('projector', '1');
+  else url.searchParams.delete('projector');
+  if (url.href !== location.href) history.replaceState(null, '', url);
+  requestRender();
+}
+
+$('#projector').addEventListener('click', () => setProjector(!document.body.classList.contains('projector')));
+
 // ----- the language -----
 
 const LANGUAGE_KEY = 'skinlab.lang';
@@ -513,6 +532,7 @@ async function start() {
     return;
   }
   canvas.wire();
+  if (settings.projector === '1') setProjector(true);
   for (const part of Object.values(modes)) part.applyToViewer?.();
   for (const name of settings.overlays ? OVERLAYS : []) modes.skin.api.setOverlay(name, settings.overlays.includes(name));
   setMode(settings.mode ?? (settings.tool === 'paint' ? 'weights' : 'skin'));
@@ -545,6 +565,8 @@ async function start() {
     tool: () => viewer.tool(),
     setCompare: controls.setCompare,
     setLanguage: chooseLanguage,
+    setProjector,
+    projector: () => document.body.classList.contains('projector'),
     /** Saves the scene for the next visit now, instead of after a quiet moment. */
     autosaveNow: () => autosave.saveNow(),
     autosaves: () => autosave.saves(),

@@ -14,6 +14,7 @@ const CHOICES = {
   lang: ['en', 'de'],
   view: ['2d', '3d'],
   autosave: ['0', '1'],
+  projector: ['0', '1'],
 };
 
 /**

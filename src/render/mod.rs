@@ -58,6 +58,8 @@ pub struct FrameSettings {
     pub view: WeightView,
     /// A vertex to mark.
     pub selected_vertex: Option<usize>,
+    /// Dots and frame sticks drawn this much larger (the projector view).
+    pub mark_scale: f32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -494,7 +496,9 @@ impl Renderer {
                 gl.draw_elements(glow::LINES, mesh.edge_count, glow::UNSIGNED_INT, 0);
             }
             if overlays.dots {
-                let size = (if settings.flat { 7.0 } else { 4.0 }) * settings.pixel_ratio;
+                let size = (if settings.flat { 7.0 } else { 4.0 })
+                    * settings.pixel_ratio
+                    * settings.mark_scale;
                 uniforms.set(gl, DOT_OUTLINE, false, true, true, size, 1.0);
                 gl.draw_arrays(glow::POINTS, 0, mesh.vertex_count);
             }
@@ -695,7 +699,10 @@ impl Renderer {
             let size_location = gl.get_uniform_location(self.overlay_program, "u_point_size");
             for (k, size) in [13.0, 8.0].into_iter().enumerate() {
                 if line_end + (k as i32) < total_vertices {
-                    gl.uniform_1_f32(size_location.as_ref(), size * settings.pixel_ratio);
+                    gl.uniform_1_f32(
+                        size_location.as_ref(),
+                        size * settings.pixel_ratio * settings.mark_scale,
+                    );
                     gl.draw_arrays(glow::POINTS, line_end + k as i32, 1);
                 }
             }

@@ -54,7 +54,13 @@ fn push_stick(out: &mut Vec<f32>, from: Vec3, to: Vec3, half_width: f32, color: 
 /// Each bone's own frame (green) and child frame (red) as sticks. Where a
 /// child starts, its own frame and its parent's child frame coincide: the
 /// child frame is drawn longer and thinner, so both stay visible.
-fn add_frames(out: &mut Vec<f32>, frames: &[Mat4], lengths: &[f32], own: bool, child: bool) {
+fn add_frames(
+    out: &mut Vec<f32>,
+    frames: &[Mat4],
+    lengths: &[f32],
+    (own, child): (bool, bool),
+    thickness: f32,
+) {
     let typical_length = lengths.iter().copied().fold(0.0_f32, f32::max).max(0.1);
     for (bone, frame) in frames.iter().enumerate() {
         let size = 0.3 * lengths[bone].max(0.25 * typical_length);
@@ -76,10 +82,15 @@ fn add_frames(out: &mut Vec<f32>, frames: &[Mat4], lengths: &[f32], own: bool, c
         };
         if child {
             let child_frame = *frame * own_from_child_frame(lengths[bone]);
-            add_frame(&child_frame, CHILD_FRAME, 1.45 * size, 0.035 * size);
+            add_frame(
+                &child_frame,
+                CHILD_FRAME,
+                1.45 * size,
+                0.035 * size * thickness,
+            );
         }
         if own {
-            add_frame(frame, OWN_FRAME, size, 0.06 * size);
+            add_frame(frame, OWN_FRAME, size, 0.06 * size * thickness);
         }
     }
 }
@@ -109,8 +120,8 @@ pub fn build(lab: &mut Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spa
         out,
         &frames,
         &lengths,
-        overlays.own_frames,
-        overlays.child_frames,
+        (overlays.own_frames, overlays.child_frames),
+        settings.mark_scale,
     );
     let triangles = (out.len() / OVERLAY_FLOATS) as i32;
     if overlays.bones {

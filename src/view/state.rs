@@ -87,6 +87,9 @@ pub struct ViewState {
     pub selected_vertex: Option<usize>,
     /// LBS and DQS side by side.
     pub compare: bool,
+    /// How much larger vertex dots and frame sticks are drawn (1: as
+    /// usual; the projector view draws them larger).
+    pub mark_scale: f32,
     /// The drag state machine, the tools and the selected bone.
     pub controller: Controller,
 }
@@ -103,6 +106,7 @@ impl Default for ViewState {
             weight_view: WeightView::Skin,
             selected_vertex: None,
             compare: false,
+            mark_scale: 1.0,
             controller: Controller::default(),
         }
     }

@@ -116,6 +116,7 @@ impl Viewer {
                 viewport_pixels: size,
                 viewport_origin: origin,
                 pixel_ratio: pixel_ratio.max(0.5),
+                mark_scale: self.state.mark_scale,
                 method,
                 overlays: self.state.overlays,
                 selected: self
@@ -136,6 +137,17 @@ impl Viewer {
         }
         self.frames += 1;
         Ok(())
+    }
+
+    /// Draws vertex dots and frame sticks `scale` times their size (the
+    /// projector view: 1.6); clamped to 1–3.
+    #[wasm_bindgen(js_name = setMarkScale)]
+    pub fn set_mark_scale(&mut self, scale: f32) {
+        self.state.mark_scale = if scale.is_finite() {
+            scale.clamp(1.0, 3.0)
+        } else {
+            1.0
+        };
     }
 
     /// Shows LBS (left) and DQS (right) side by side, or one view.

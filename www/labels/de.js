@@ -382,4 +382,6 @@ export const DE = {
   'auto.working': 'Gewichte „{method}“ werden berechnet; die Seite bleibt bedienbar.',
   'auto.cancel': 'Abbrechen',
   'auto.cancelled': 'Automatische Gewichte abgebrochen; die Gewichte sind wie vorher.',
+  projector: 'Projektor',
+  'tip.projector': 'Große Schrift, dicke Linien und starker Kontrast für den Projektor im Hörsaal',
 };

@@ -383,4 +383,6 @@ export const EN = {
   'auto.working': 'Computing “{method}” weights; the page stays usable.',
   'auto.cancel': 'Cancel',
   'auto.cancelled': 'Automatic weights cancelled; the weights are as they were.',
+  projector: 'Projector',
+  'tip.projector': 'Large type, thick lines and strong contrast for a lecture hall\'s projector',
 };
