@@ -502,6 +502,7 @@ onLanguageChange((lang) => {
   boneList.build();
   vertexPanel.forget();
   player.relabel();
+  autosave?.relabel();
   showCaption();
   requestRender();
 });

@@ -59,6 +59,7 @@ export function createAutosave(app, enabled) {
   let pristineRevision = -1;
   let pristineLab = null;
   let saves = 0;
+  let offeredMinutes = null;
 
   /** The scene as it is now, with what it was opened as. */
   function snapshot() {
@@ -92,7 +93,8 @@ export function createAutosave(app, enabled) {
   return {
     /** Called after each frame: saves once the page has been quiet a moment. */
     changed() {
-      if (!enabled || !app.lab) return;
+      // A lesson sets its scenes up itself: nothing there is the lecturer's work.
+      if (!enabled || !app.lab || app.mode() === 'lessons') return;
       if (app.lab === savedLab && app.lab.revision() === savedRevision) return;
       clearTimeout(timer);
       timer = setTimeout(() => {
@@ -120,8 +122,8 @@ export function createAutosave(app, enabled) {
       }
       if (!saved?.scene) return;
       const bar = $('#restore');
-      const minutes = Math.max(1, Math.round((Date.now() - saved.savedAt) / 60000));
-      $('#restore-text').textContent = t('autosave.offer', { minutes: num(minutes) });
+      offeredMinutes = Math.max(1, Math.round((Date.now() - saved.savedAt) / 60000));
+      $('#restore-text').textContent = t('autosave.offer', { minutes: num(offeredMinutes) });
       bar.hidden = false;
       $('#restore-yes').onclick = () => {
         bar.hidden = true;
@@ -137,6 +139,10 @@ export function createAutosave(app, enabled) {
         bar.hidden = true;
         withStore('readwrite', (store) => store.delete(KEY)).catch(() => {});
       };
+    },
+    /** Says the offer again in the page's language. */
+    relabel() {
+      if (offeredMinutes !== null) $('#restore-text').textContent = t('autosave.offer', { minutes: num(offeredMinutes) });
     },
     saveNow,
     /** How many times this page has saved (for tests). */
