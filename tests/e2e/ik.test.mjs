@@ -329,3 +329,24 @@ test('the target rides a path and the arm\'s hand follows it; the ride is one un
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the panel shows the animation talk\'s forward kinematics: its angles are the pose\'s, its X the ankle', async () => {
+  const { page, errors } = await openAt('?example=leg&mode=ik');
+  await waitForSkinlab(page);
+  const start = await handleCentre(page);
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  for (let step = 1; step <= 10; step++) await page.mouse.move(start.x + 5 * step, start.y - 8 * step);
+  await page.mouse.up();
+  await nextFrame(page);
+  const fk = await page.evaluate(() => window.skinlab.forwardKinematics());
+  const knee = await kneeAngle(page);
+  // θ₂ is the knee's turn, as its hinge's quaternion says; X is the ankle.
+  assert.ok(Math.abs(Math.abs(fk.theta2) - Math.abs(knee)) < 1e-4, `θ₂ ${fk.theta2} against the knee's ${knee}`);
+  assert.ok(Math.abs(knee) > 0.2, 'the knee folded');
+  assert.ok(Math.hypot(fk.x - fk.tipEnd[0], fk.y - fk.tipEnd[1]) < 1e-4, `X (${fk.x}, ${fk.y}) is the ankle ${fk.tipEnd}`);
+  const text = await page.locator('#ik-fk').textContent();
+  assert.match(text, /θ₁ = -?[\d.]+°, θ₂ = -?[\d.]+°, X = A \+ \(l₁ cos θ₁ \+ l₂ cos\(θ₁\+θ₂\), l₁ sin θ₁ \+ l₂ sin\(θ₁\+θ₂\)\) = \(/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

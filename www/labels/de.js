@@ -384,4 +384,5 @@ export const DE = {
   'auto.cancelled': 'Automatische Gewichte abgebrochen; die Gewichte sind wie vorher.',
   projector: 'Projektor',
   'tip.projector': 'Große Schrift, dicke Linien und starker Kontrast für den Projektor im Hörsaal',
+  'ik.fk': 'Vorwärtskinematik (der Animationsvortrag): θ₁ = {theta1}°, θ₂ = {theta2}°, X = A + (l₁ cos θ₁ + l₂ cos(θ₁+θ₂), l₁ sin θ₁ + l₂ sin(θ₁+θ₂)) = ({x}; {y})',
 };

@@ -385,4 +385,5 @@ export const EN = {
   'auto.cancelled': 'Automatic weights cancelled; the weights are as they were.',
   projector: 'Projector',
   'tip.projector': 'Large type, thick lines and strong contrast for a lecture hall\'s projector',
+  'ik.fk': 'Forward kinematics (the animation talk): θ₁ = {theta1}°, θ₂ = {theta2}°, X = A + (l₁ cos θ₁ + l₂ cos(θ₁+θ₂), l₁ sin θ₁ + l₂ sin(θ₁+θ₂)) = ({x}, {y})',
 };

@@ -87,6 +87,7 @@ export function createIkMode(app) {
       : '';
     $('#ik-tip').textContent = tip >= 0 ? boneLabel(app.lab.boneNames(), tip) : '—';
     showAngles();
+    showForwardKinematics();
   }
 
   /**
@@ -119,6 +120,37 @@ export function createIkMode(app) {
     line.textContent = t(Math.abs(cos2) > 1 ? 'ik.cosinesClamped' : 'ik.cosines', {
       l1: num(l1, 2), l2: num(l2, 2), d: num(d, 2), theta2: num(theta2 / DEG, 1), theta1: num(theta1 / DEG, 1),
     });
+  }
+
+  /**
+   * The animation talk's forward kinematics for the two-bone chain as
+   * posed, in the view's x–y plane: θ₁ the upper bone's direction, θ₂ the
+   * lower bone's turn from it, and the tip at
+   * X = A + (l₁ cos θ₁ + l₂ cos(θ₁+θ₂), l₁ sin θ₁ + l₂ sin(θ₁+θ₂)).
+   * Null for other chains.
+   */
+  function forwardKinematics() {
+    if (chainLength() !== 2 || tip < 0) return null;
+    const upper = skeleton()[tip].parent;
+    if (upper === null) return null;
+    const [a, b, e] = [app.lab.boneOrigin(upper), app.lab.boneOrigin(tip), app.lab.boneEnd(tip)];
+    const theta1 = Math.atan2(b[1] - a[1], b[0] - a[0]);
+    const l1 = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    const l2 = Math.hypot(e[0] - b[0], e[1] - b[1]);
+    let theta2 = Math.atan2(e[1] - b[1], e[0] - b[0]) - theta1;
+    theta2 = Math.atan2(Math.sin(theta2), Math.cos(theta2));
+    const x = a[0] + l1 * Math.cos(theta1) + l2 * Math.cos(theta1 + theta2);
+    const y = a[1] + l1 * Math.sin(theta1) + l2 * Math.sin(theta1 + theta2);
+    return { theta1, theta2, l1, l2, x, y, tipEnd: e };
+  }
+
+  function showForwardKinematics() {
+    const fk = forwardKinematics();
+    $('#ik-fk').textContent = fk
+      ? t('ik.fk', {
+        theta1: num(fk.theta1 / DEG, 1), theta2: num(fk.theta2 / DEG, 1), x: num(fk.x, 3), y: num(fk.y, 3),
+      })
+      : '';
   }
 
   // ----- the limit of the selected bone -----
@@ -385,6 +417,8 @@ export function createIkMode(app) {
         if (method !== undefined) $('#ik-method').value = method;
       },
       ikReport: () => lastReport,
+      /** The two-bone chain's forward kinematics as the panel shows it: {theta1, theta2, l1, l2, x, y, tipEnd}, or null. */
+      forwardKinematics,
       ikRace: runRace,
       ikRaceStep: setRaceStep,
       ...motion.api,
