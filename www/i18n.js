@@ -66,23 +66,24 @@ export function hasLabel(key) {
 
 const formats = new Map();
 
+/** The current language's `Intl.NumberFormat` for `options`, made once. */
+function formatter(options) {
+  const id = `${language}:${JSON.stringify(options)}`;
+  if (!formats.has(id)) formats.set(id, new Intl.NumberFormat(language, options));
+  return formats.get(id);
+}
+
 /**
  * `value` with `digits` decimals in the current language's notation
  * (German: 15.616 bytes, 8,4987), through `Intl.NumberFormat`.
  */
 export function num(value, digits = 0) {
-  const id = `${language}:${digits}`;
-  if (!formats.has(id)) {
-    formats.set(id, new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }));
-  }
-  return formats.get(id).format(value);
+  return formatter({ minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
 }
 
 /** `value` to `digits` significant digits in the current language's notation. */
 export function sig(value, digits = 2) {
-  const id = `${language}:sig${digits}`;
-  if (!formats.has(id)) formats.set(id, new Intl.NumberFormat(language, { maximumSignificantDigits: digits }));
-  return formats.get(id).format(value);
+  return formatter({ maximumSignificantDigits: digits }).format(value);
 }
 
 /** Numbers as a tuple, `(1.50, -0.50)`; German separates them by “; ”, its decimal mark being the comma. */

@@ -96,7 +96,7 @@ pub fn morph_texels(targets: &[&MorphTarget], vertex_count: usize) -> (Vec<[f32;
             None => texels.extend(std::iter::repeat_n([0.0; 4], vertex_count)),
         }
     }
-    let rows = texels.len().div_ceil(MORPH_TEXTURE_WIDTH).max(1);
+    let rows = morph_texture_rows(targets.len(), vertex_count);
     texels.resize(rows * MORPH_TEXTURE_WIDTH, [0.0; 4]);
     (texels, rows)
 }

@@ -90,15 +90,20 @@ export function createIkMode(app) {
     showForwardKinematics();
   }
 
+  /** The upper bone of a two-bone chain ending at the tip, or null for other chains. */
+  function twoBoneUpper() {
+    if (chainLength() !== 2 || tip < 0) return null;
+    return skeleton()[tip].parent;
+  }
+
   /**
    * The animation talk's law of cosines for a two-bone chain and its target:
    * θ2 = arccos((d² − l1² − l2²) / (2 l1 l2)), θ1 the upper bone's turn off
    * the line to the target; null for other chains.
    */
   function lawOfCosines() {
-    if (chainLength() !== 2 || tip < 0 || !target) return null;
-    const upper = skeleton()[tip].parent;
-    if (upper === null) return null;
+    const upper = twoBoneUpper();
+    if (upper === null || !target) return null;
     const a = app.lab.boneOrigin(upper);
     const l1 = skeleton()[upper].length;
     const l2 = skeleton()[tip].length;
@@ -130,8 +135,7 @@ export function createIkMode(app) {
    * Null for other chains.
    */
   function forwardKinematics() {
-    if (chainLength() !== 2 || tip < 0) return null;
-    const upper = skeleton()[tip].parent;
+    const upper = twoBoneUpper();
     if (upper === null) return null;
     const [a, b, e] = [app.lab.boneOrigin(upper), app.lab.boneOrigin(tip), app.lab.boneEnd(tip)];
     const theta1 = Math.atan2(b[1] - a[1], b[0] - a[0]);

@@ -103,16 +103,17 @@ export function createWeightsMode(app, vertexPanel) {
   function autoWeights(method) {
     cancelAutoWeights();
     const lab = app.lab;
-    if (lab.vertexCount() * lab.boneCount() <= (INLINE_WORK[method] ?? 0)) {
+    // Computed here, on the main thread, as one undo step.
+    const here = () => {
       lab.checkpoint();
-      return Promise.resolve(applied(method, lab.autoWeights(method)));
-    }
+      return applied(method, lab.autoWeights(method));
+    };
+    if (lab.vertexCount() * lab.boneCount() <= (INLINE_WORK[method] ?? 0)) return Promise.resolve(here());
     let worker;
     try {
       worker = new Worker(new URL('../weights-worker.js', import.meta.url), { type: 'module' });
     } catch {
-      lab.checkpoint();
-      return Promise.resolve(applied(method, lab.autoWeights(method)));
+      return Promise.resolve(here());
     }
     $('#work-text').textContent = t('auto.working', { method: t(`auto.${method}`) });
     showWork(0);
@@ -144,8 +145,7 @@ export function createWeightsMode(app, vertexPanel) {
       // A worker that cannot start (a page from file://): computed here.
       worker.onerror = (event) => {
         event.preventDefault();
-        lab.checkpoint();
-        finish(applied(method, lab.autoWeights(method)));
+        finish(here());
       };
       worker.postMessage({ scene: lab.sceneJson(), method });
     });

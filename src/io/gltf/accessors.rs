@@ -84,6 +84,29 @@ pub(super) fn percent_decoded(uri: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| uri.to_owned())
 }
 
+/// Components of an element of accessor type `kind` (`SCALAR` 1 … `MAT4`
+/// 16); `None` for a type this reader does not support.
+pub(super) fn type_width(kind: &str) -> Option<usize> {
+    match kind {
+        "SCALAR" => Some(1),
+        "VEC2" => Some(2),
+        "VEC3" => Some(3),
+        "VEC4" => Some(4),
+        "MAT4" => Some(16),
+        _ => None,
+    }
+}
+
+/// Bytes of one component of glTF `componentType`; `None` when unknown.
+fn component_size(component_type: u32) -> Option<usize> {
+    match component_type {
+        5120 | 5121 => Some(1),
+        5122 | 5123 => Some(2),
+        5125 | 5126 => Some(4),
+        _ => None,
+    }
+}
+
 impl Resources<'_> {
     /// The file a relative URI names: matched as written, decoded, or by its
     /// last path segment (a file picker gives names, not folders).
@@ -234,26 +257,20 @@ impl Buffers {
             .accessors
             .get(index)
             .ok_or_else(|| problem("does not exist".to_owned()))?;
-        let expected_width = match accessor.kind.as_str() {
-            "SCALAR" => 1,
-            "VEC2" => 2,
-            "VEC3" => 3,
-            "VEC4" => 4,
-            "MAT4" => 16,
-            other => return Err(problem(format!("type {other} is not supported"))),
-        };
+        let expected_width = type_width(&accessor.kind)
+            .ok_or_else(|| problem(format!("type {} is not supported", accessor.kind)))?;
         if expected_width != width {
             return Err(problem(format!(
                 "has type {}, expected {width} components",
                 accessor.kind
             )));
         }
-        let component_size = match accessor.component_type {
-            5120 | 5121 => 1,
-            5122 | 5123 => 2,
-            5125 | 5126 => 4,
-            other => return Err(problem(format!("component type {other} is unknown"))),
-        };
+        let component_size = component_size(accessor.component_type).ok_or_else(|| {
+            problem(format!(
+                "component type {} is unknown",
+                accessor.component_type
+            ))
+        })?;
         // Every value read is booked before it is allocated.
         let sparse_count = accessor.sparse.as_ref().map_or(0, |s| s.count);
         self.charge(
@@ -363,12 +380,8 @@ impl Buffers {
         strided: bool,
         convert: &impl Fn(&[u8], u32, bool) -> Option<T>,
     ) -> Result<Vec<T>, String> {
-        let component_size = match component_type {
-            5120 | 5121 => 1,
-            5122 | 5123 => 2,
-            5125 | 5126 => 4,
-            other => return Err(format!("component type {other} is unknown")),
-        };
+        let component_size = component_size(component_type)
+            .ok_or_else(|| format!("component type {component_type} is unknown"))?;
         let view = document
             .buffer_views
             .get(view_index)

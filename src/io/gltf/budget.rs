@@ -5,6 +5,7 @@
 //! reads store them. The reads themselves book what they allocate too
 //! (`Buffers::charge`), for uses this estimate does not foresee.
 
+use super::accessors::type_width;
 use super::document::Document;
 use super::{GltfError, MAX_READ_BYTES};
 
@@ -14,14 +15,8 @@ fn read_bytes(document: &Document, index: usize) -> usize {
     let Some(accessor) = document.accessors.get(index) else {
         return 0;
     };
-    let width = match accessor.kind.as_str() {
-        "SCALAR" => 1,
-        "VEC2" => 2,
-        "VEC3" => 3,
-        "VEC4" => 4,
-        "MAT4" => 16,
-        _ => 0,
-    };
+    // An unsupported type is refused by the read itself, before it costs.
+    let width = type_width(&accessor.kind).unwrap_or(0);
     let sparse = accessor.sparse.as_ref().map_or(0, |s| s.count);
     accessor
         .count
