@@ -25,55 +25,13 @@ use serde_json::{json, Value};
 
 use super::glb::write_glb;
 use super::gltf::GltfError;
+use super::gltf_write::{
+    floats, Builder, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
+};
 use super::scene::{BaseColour, Scene};
 use crate::rig::animation::{Animation, Interpolation, WeightsChannel};
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::Skeleton;
-
-const FLOAT: u32 = 5126;
-const UNSIGNED_SHORT: u32 = 5123;
-const UNSIGNED_INT: u32 = 5125;
-const ARRAY_BUFFER: u32 = 34962;
-const ELEMENT_ARRAY_BUFFER: u32 = 34963;
-
-/// The binary chunk being built and the JSON that describes it.
-#[derive(Default)]
-struct Builder {
-    bin: Vec<u8>,
-    views: Vec<Value>,
-    accessors: Vec<Value>,
-}
-
-impl Builder {
-    /// Appends `bytes` as a buffer view (4-byte aligned); returns the
-    /// view's index.
-    fn view(&mut self, bytes: &[u8], target: Option<u32>) -> usize {
-        self.bin.resize(self.bin.len().next_multiple_of(4), 0);
-        let mut view = json!({
-            "buffer": 0,
-            "byteOffset": self.bin.len(),
-            "byteLength": bytes.len(),
-        });
-        if let Some(target) = target {
-            view["target"] = target.into();
-        }
-        self.bin.extend_from_slice(bytes);
-        self.views.push(view);
-        self.views.len() - 1
-    }
-
-    /// Appends `bytes` as a buffer view and an accessor of `count`
-    /// elements; returns the accessor's index.
-    fn accessor(&mut self, bytes: &[u8], target: Option<u32>, mut accessor: Value) -> usize {
-        accessor["bufferView"] = self.view(bytes, target).into();
-        self.accessors.push(accessor);
-        self.accessors.len() - 1
-    }
-}
-
-fn floats(values: impl IntoIterator<Item = f32>) -> Vec<u8> {
-    values.into_iter().flat_map(f32::to_le_bytes).collect()
-}
 
 /// The mesh entry: its primitive, and the morph weights and target names
 /// when it has targets.

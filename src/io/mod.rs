@@ -2,12 +2,14 @@
 //! scenes, each validated into a [`scene::Scene`] the same way. Builds on
 //! [`crate::rig`] and [`crate::skin`].
 
+pub mod bvh;
 pub mod clips;
 pub mod examples;
 pub mod export;
 mod face;
 pub mod glb;
 pub mod gltf;
+mod gltf_write;
 mod limbs;
 mod motion;
 pub mod scene;

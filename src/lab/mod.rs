@@ -5,6 +5,7 @@
 //! undo history lives in `history`, the weight editing in `weights`.
 
 mod animate;
+mod capture;
 mod formats;
 mod gait;
 mod history;
@@ -123,6 +124,20 @@ pub enum EditError {
     NotKeyable {
         /// The bone.
         bone: usize,
+    },
+    /// A key reduction's tolerance is negative or not a number.
+    #[error("the tolerance {value} is not a distance (0 or more)")]
+    BadTolerance {
+        /// The value given.
+        value: f32,
+    },
+    /// A clip with more key times than key reduction reads.
+    #[error("clip {clip} has more than {max} key times to reduce")]
+    TooManyKeyTimes {
+        /// The clip.
+        clip: usize,
+        /// [`crate::rig::key_reduction::MAX_REDUCED_FRAMES`].
+        max: usize,
     },
     /// A value failed the same check a scene file would.
     #[error(transparent)]

@@ -6,9 +6,11 @@
 
 mod animate;
 mod batches;
+mod capture;
 mod colour;
 mod ik;
 mod morphs;
+mod rotations;
 mod viewer;
 
 pub use viewer::Viewer;
