@@ -240,6 +240,7 @@ fn uniform_lookup_lands_within_a_thousandth_of_the_length_and_naive_does_not() {
         bone: None,
         duration: 1.0,
         timing,
+        speed: None,
     };
     let naive = ride(Timing::Naive);
     let mut worst_naive = 0.0_f64;

@@ -17,6 +17,7 @@ use crate::rig::animation::{
 use crate::rig::path::{BezierPath, PathAnimation, Timing};
 use crate::rig::pose::{unit_rotation, BoneTransform};
 use crate::rig::skeleton::{first_non_finite, Skeleton};
+use crate::rig::speed_curve::SpeedCurve;
 use crate::scene::validate::bone_transform;
 
 /// One clip as written.
@@ -76,8 +77,22 @@ pub struct PathDoc {
     pub bone: Option<u32>,
     /// Seconds from start to end.
     pub duration: f32,
-    /// `"uniform"`, `"ease"` or `"naive"`.
+    /// `"uniform"`, `"ease"`, `"naive"` or `"curve"`.
     pub timing: String,
+    /// The characteristic curve `"curve"` follows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<SpeedDoc>,
+}
+
+/// A path's characteristic curve as written: the distance covered at each
+/// time, as a fraction of the path's length.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpeedDoc {
+    /// Seconds, increasing.
+    pub times: Vec<f32>,
+    /// Fractions of the length, `0 ≤ d_k ≤ 1`, not decreasing.
+    pub distances: Vec<f32>,
 }
 
 fn target_name(target: Target) -> &'static str {
@@ -223,6 +238,10 @@ pub fn path_docs(paths: &[PathAnimation]) -> Vec<PathDoc> {
             bone: path.bone.map(|b| b as u32),
             duration: path.duration,
             timing: path.timing.name().to_owned(),
+            speed: path.speed.as_ref().map(|curve| SpeedDoc {
+                times: curve.times().to_vec(),
+                distances: curve.distances().to_vec(),
+            }),
         })
         .collect()
 }
@@ -552,15 +571,30 @@ pub fn validate_paths(
                 unknown(
                     format!("{field}.timing"),
                     &doc.timing,
-                    "uniform, ease or naive",
+                    "uniform, ease, naive or curve",
                 )
             })?;
+            let speed = match &doc.speed {
+                Some(speed) => Some(
+                    SpeedCurve::new(speed.times.clone(), speed.distances.clone()).map_err(
+                        |error| SceneError::Speed {
+                            field: format!("{field}.speed"),
+                            error,
+                        },
+                    )?,
+                ),
+                // A curve timing written without its curve starts as a
+                // straight line, ready to be bent.
+                None if timing == Timing::Curve => Some(SpeedCurve::uniform(doc.duration, 4)),
+                None => None,
+            };
             Ok(PathAnimation {
                 name: doc.name.clone(),
                 path,
                 bone: doc.bone.map(|b| b as usize),
                 duration: doc.duration,
                 timing,
+                speed,
             })
         })
         .collect()

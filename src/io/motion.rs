@@ -6,7 +6,7 @@ use std::f32::consts::{FRAC_PI_2, PI};
 
 use glam::{Quat, Vec3};
 
-use super::clips::{clip_docs, PathDoc};
+use super::clips::{clip_docs, PathDoc, SpeedDoc};
 use super::examples::{bone, MeshBuilder};
 use super::limbs::strip_into;
 use super::scene::{BoneDoc, SceneDoc};
@@ -197,6 +197,12 @@ pub(super) fn path() -> SceneDoc {
         bone: Some(0),
         duration: 4.0,
         timing: "uniform".to_owned(),
+        // The characteristic curve the "curve" timing follows: a slow
+        // start, a dash, a rest at the middle, a steady finish.
+        speed: Some(SpeedDoc {
+            times: vec![0.0, 1.0, 1.6, 2.6, 4.0],
+            distances: vec![0.0, 0.08, 0.5, 0.52, 1.0],
+        }),
     }];
     doc
 }

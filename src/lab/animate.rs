@@ -10,6 +10,7 @@ use super::{EditError, Lab};
 use crate::rig::animation::{Clip, Interpolation};
 use crate::rig::path::{ArcLengthTable, BezierPath, PathAnimation, Timing};
 use crate::rig::pose::BoneTransform;
+use crate::rig::speed_curve::SpeedCurve;
 use crate::scene::SceneError;
 
 /// Arc lengths sampled when a table's lookup error is measured.
@@ -275,9 +276,17 @@ impl Lab {
             bone,
             duration,
             timing,
+            speed: (timing == Timing::Curve).then(|| SpeedCurve::uniform(duration, 4)),
         });
         self.changed();
         Ok(self.scene.paths.len() - 1)
+    }
+
+    /// Removes the newest path (an `addPath` whose curve was refused).
+    pub fn remove_last_path(&mut self) {
+        if self.scene.paths.pop().is_some() {
+            self.changed();
+        }
     }
 
     /// Moves control point `point` of path `path` to `at`.
@@ -309,9 +318,79 @@ impl Lab {
     /// Sets path `path`'s timing.
     pub fn set_path_timing(&mut self, path: usize, timing: Timing) -> Result<(), EditError> {
         let path = self.path_index(path)?;
-        self.scene.paths[path].timing = timing;
+        let ride = &mut self.scene.paths[path];
+        ride.timing = timing;
+        if timing == Timing::Curve && ride.speed.is_none() {
+            ride.speed = Some(SpeedCurve::uniform(ride.duration, 4));
+        }
         self.changed();
         Ok(())
+    }
+
+    /// Path `path`'s characteristic curve, if it has one.
+    pub fn path_speed(&self, path: usize) -> Result<Option<&SpeedCurve>, EditError> {
+        Ok(self.scene.paths[self.path_index(path)?].speed.as_ref())
+    }
+
+    /// Gives path `path` the characteristic curve through `(times[k],
+    /// distances[k])` and times it by it.
+    pub fn set_path_speed(
+        &mut self,
+        path: usize,
+        times: Vec<f32>,
+        distances: Vec<f32>,
+    ) -> Result<(), EditError> {
+        let path = self.path_index(path)?;
+        let curve = SpeedCurve::new(times, distances).map_err(|error| SceneError::Speed {
+            field: "speed".to_owned(),
+            error,
+        })?;
+        let ride = &mut self.scene.paths[path];
+        ride.speed = Some(curve);
+        ride.timing = Timing::Curve;
+        self.changed();
+        Ok(())
+    }
+
+    /// Drags point `point` of path `path`'s characteristic curve toward
+    /// `(time, distance)`; it stops where the curve would stop being
+    /// monotone. Returns where it went.
+    pub fn set_path_speed_point(
+        &mut self,
+        path: usize,
+        point: usize,
+        time: f32,
+        distance: f32,
+    ) -> Result<(f32, f32), EditError> {
+        let path = self.path_index(path)?;
+        let (time, distance) = (finite("time", time)?, finite("distance", distance)?);
+        let ride = &mut self.scene.paths[path];
+        let curve = ride
+            .speed
+            .get_or_insert_with(|| SpeedCurve::uniform(ride.duration, 4));
+        let count = curve.times().len();
+        let moved = curve
+            .set_point(point, time, distance)
+            .ok_or(EditError::WrongArity {
+                what: "point",
+                expected: count,
+                found: point + 1,
+            })?;
+        self.changed();
+        Ok(moved)
+    }
+
+    /// How far along path `path` (model units, by a table of `entries`)
+    /// its timing puts the rider at `time`: `s = L · V(t)` for a curve.
+    pub fn path_distance(&self, path: usize, time: f32, entries: usize) -> Result<f32, EditError> {
+        let table = self.path_table(path, entries)?;
+        let ride = &self.scene.paths[path];
+        let fraction = ride.fraction_at(finite("time", time)?);
+        Ok(if ride.timing == Timing::Naive {
+            table.length_at(fraction)
+        } else {
+            table.length() * fraction
+        })
     }
 
     /// The animation talk's table of `entries` cumulative chord lengths for `path`.

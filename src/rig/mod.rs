@@ -14,3 +14,4 @@ pub mod path;
 pub mod pose;
 pub mod rotations;
 pub mod skeleton;
+pub mod speed_curve;

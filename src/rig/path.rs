@@ -10,6 +10,8 @@
 
 use glam::Vec3;
 
+use super::speed_curve::SpeedCurve;
+
 /// How time maps onto the path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Timing {
@@ -20,6 +22,9 @@ pub enum Timing {
     /// The parameter proportional to time, `u = t / T`: the uneven speed
     /// the animation talk warns about.
     Naive,
+    /// The path's characteristic curve: `s = L · V(t)` (see
+    /// [`SpeedCurve`]).
+    Curve,
 }
 
 impl Timing {
@@ -29,6 +34,7 @@ impl Timing {
             Self::Uniform => "uniform",
             Self::Ease => "ease",
             Self::Naive => "naive",
+            Self::Curve => "curve",
         }
     }
 
@@ -38,6 +44,7 @@ impl Timing {
             "uniform" => Some(Self::Uniform),
             "ease" => Some(Self::Ease),
             "naive" => Some(Self::Naive),
+            "curve" => Some(Self::Curve),
             _ => None,
         }
     }
@@ -236,6 +243,17 @@ impl ArcLengthTable {
         self.lengths[self.lengths.len() - 1]
     }
 
+    /// The arc length at parameter `u`, interpolated linearly between
+    /// the entries either side of it: the inverse of
+    /// [`ArcLengthTable::parameter`].
+    pub fn length_at(&self, u: f32) -> f32 {
+        let last = self.lengths.len() - 1;
+        let scaled = u.clamp(0.0, 1.0) * last as f32;
+        let k = (scaled.floor() as usize).min(last - 1);
+        let within = scaled - k as f32;
+        self.lengths[k] + within * (self.lengths[k + 1] - self.lengths[k])
+    }
+
     /// The `u` at arc length `s` (clamped to the path): the entry with
     /// `l_k ≤ s < l_{k+1}` by binary search, then
     /// `u = u_k + (s − l_k) / (l_{k+1} − l_k) · (u_{k+1} − u_k)`.
@@ -292,22 +310,35 @@ pub struct PathAnimation {
     pub duration: f32,
     /// How time maps onto the path.
     pub timing: Timing,
+    /// The characteristic curve [`Timing::Curve`] follows; kept while
+    /// another timing is chosen, so switching back finds it again.
+    pub speed: Option<SpeedCurve>,
 }
 
 impl PathAnimation {
     /// The curve parameter at `time` (clamped to the duration):
-    /// `u = f` under `naive`, else the table's `u(s)` for `s = L · f` or
-    /// `L · (3f² − 2f³)`, `f = t / T`.
+    /// `u = f` under `naive`, else the table's `u(s)` for `s = L · f`,
+    /// `L · (3f² − 2f³)` or `L · V(t)`, `f = t / T`.
     pub fn parameter_at(&self, table: &ArcLengthTable, time: f32) -> f32 {
+        if self.timing == Timing::Naive {
+            return self.fraction_at(time);
+        }
+        table.parameter(table.length() * self.fraction_at(time))
+    }
+
+    /// The fraction of the way covered at `time`: of the length (`uniform`,
+    /// `ease`, `curve`) or of the parameter (`naive`). A curve timing
+    /// without a curve runs uniform.
+    pub fn fraction_at(&self, time: f32) -> f32 {
         let f = if self.duration > 0.0 {
             (time / self.duration).clamp(0.0, 1.0)
         } else {
             1.0
         };
-        match self.timing {
-            Timing::Naive => f,
-            Timing::Uniform => table.parameter(table.length() * f),
-            Timing::Ease => table.parameter(table.length() * f * f * (3.0 - 2.0 * f)),
+        match (self.timing, &self.speed) {
+            (Timing::Ease, _) => f * f * (3.0 - 2.0 * f),
+            (Timing::Curve, Some(curve)) => curve.fraction_at(time),
+            _ => f,
         }
     }
 }
@@ -404,6 +435,7 @@ mod tests {
             bone: None,
             duration: 2.0,
             timing: Timing::Uniform,
+            speed: None,
         };
         let table = ArcLengthTable::new(&path.path, 1024);
         let at = |p: &PathAnimation, t| p.path.point(p.parameter_at(&table, t)).x;

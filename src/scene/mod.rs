@@ -131,6 +131,14 @@ pub enum SceneError {
         /// What is wrong.
         error: crate::rig::path::PathError,
     },
+    /// A path's speed curve is malformed.
+    #[error("{field}: {error}")]
+    Speed {
+        /// The field.
+        field: String,
+        /// What is wrong.
+        error: crate::rig::speed_curve::SpeedCurveError,
+    },
     /// A value that must be above zero is not.
     #[error("{field}: {value} must be above zero")]
     NotPositive {

@@ -39,7 +39,7 @@ fn timing(method: &str, name: &str) -> Result<Timing, JsError> {
     Timing::from_name(name).ok_or_else(|| {
         js_error(
             method,
-            format!("timing '{name}' is not uniform, ease or naive"),
+            format!("timing '{name}' is not uniform, ease, naive or curve"),
         )
     })
 }
@@ -64,6 +64,16 @@ struct PathView {
     bone: Option<u32>,
     duration: f32,
     timing: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    speed: Option<SpeedView>,
+}
+
+/// `{times, distances}`: a characteristic curve's points (seconds,
+/// fractions of the length).
+#[derive(Serialize, Deserialize)]
+struct SpeedView {
+    times: Vec<f32>,
+    distances: Vec<f32>,
 }
 
 /// `{lengths, points}`: the table's `l_k` and `B(u_k)` (flat `x, y, z`).
@@ -291,6 +301,10 @@ impl JsLab {
             bone: ride.bone.map(|b| b as u32),
             duration: ride.duration,
             timing: ride.timing.name().to_owned(),
+            speed: ride.speed.as_ref().map(|curve| SpeedView {
+                times: curve.times().to_vec(),
+                distances: curve.distances().to_vec(),
+            }),
         };
         serde_wasm_bindgen::to_value(&view).map_err(|e| js_error(METHOD, e))
     }
@@ -307,8 +321,89 @@ impl JsLab {
         }
         let points = view.points.chunks_exact(3).map(Vec3::from_slice).collect();
         let timing = timing(METHOD, &view.timing)?;
-        self.inner
+        let index = self
+            .inner
             .add_path(points, view.bone.map(|b| b as usize), view.duration, timing)
+            .map_err(|e| js_error(METHOD, e))?;
+        if let Some(speed) = view.speed {
+            let set = self
+                .inner
+                .set_path_speed(index, speed.times, speed.distances)
+                .and_then(|()| self.inner.set_path_timing(index, timing));
+            if let Err(error) = set {
+                self.inner.remove_last_path();
+                return Err(js_error(METHOD, error));
+            }
+        }
+        Ok(index)
+    }
+
+    /// Path `path`'s characteristic curve `{times, distances}` (seconds,
+    /// fractions of the length), or `undefined`.
+    #[wasm_bindgen(js_name = pathSpeed)]
+    pub fn path_speed(&self, path: f64) -> Result<JsValue, JsError> {
+        const METHOD: &str = "pathSpeed";
+        let path = index(METHOD, "path", path)?;
+        let curve = self
+            .inner
+            .path_speed(path)
+            .map_err(|e| js_error(METHOD, e))?;
+        match curve {
+            None => Ok(JsValue::UNDEFINED),
+            Some(curve) => serde_wasm_bindgen::to_value(&SpeedView {
+                times: curve.times().to_vec(),
+                distances: curve.distances().to_vec(),
+            })
+            .map_err(|e| js_error(METHOD, e)),
+        }
+    }
+
+    /// Times path `path` by the characteristic curve `{times, distances}`:
+    /// times in seconds, increasing; distances as fractions of the length,
+    /// not decreasing, within 0–1 (Fritsch–Carlson monotone cubic between).
+    #[wasm_bindgen(js_name = setPathSpeed)]
+    pub fn set_path_speed(&mut self, path: f64, speed: JsValue) -> Result<(), JsError> {
+        const METHOD: &str = "setPathSpeed";
+        let path = index(METHOD, "path", path)?;
+        let view: SpeedView =
+            serde_wasm_bindgen::from_value(speed).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .set_path_speed(path, view.times, view.distances)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Drags point `point` of path `path`'s characteristic curve toward
+    /// `(time, distance)`; it stops between its neighbours, so the curve
+    /// stays monotone. Returns `[time, distance]` where it went.
+    #[wasm_bindgen(js_name = setPathSpeedPoint)]
+    pub fn set_path_speed_point(
+        &mut self,
+        path: f64,
+        point: f64,
+        time: f32,
+        distance: f32,
+    ) -> Result<Vec<f32>, JsError> {
+        const METHOD: &str = "setPathSpeedPoint";
+        let (path, point) = (index(METHOD, "path", path)?, index(METHOD, "point", point)?);
+        self.inner
+            .set_path_speed_point(path, point, time, distance)
+            .map(|(t, d)| vec![t, d])
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// How far along the path (model units) its timing puts the rider at
+    /// `time`: `s = L · V(t)` for the curve timing.
+    #[wasm_bindgen(js_name = pathDistance)]
+    pub fn path_distance(
+        &self,
+        path: f64,
+        time: f32,
+        table_entries: Option<f64>,
+    ) -> Result<f32, JsError> {
+        const METHOD: &str = "pathDistance";
+        let path = index(METHOD, "path", path)?;
+        self.inner
+            .path_distance(path, time, entries(table_entries))
             .map_err(|e| js_error(METHOD, e))
     }
 
@@ -328,7 +423,8 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
-    /// Sets path `path`'s timing: `"uniform"`, `"ease"` or `"naive"`.
+    /// Sets path `path`'s timing: `"uniform"`, `"ease"`, `"naive"` or
+    /// `"curve"` (its characteristic curve, a straight one if it has none).
     #[wasm_bindgen(js_name = setPathTiming)]
     pub fn set_path_timing(&mut self, path: f64, name: &str) -> Result<(), JsError> {
         const METHOD: &str = "setPathTiming";
