@@ -1,5 +1,5 @@
 // Files in and out: PNG of the view, the scene as JSON or .glb, loading a scene
-// JSON, a .glb, or a .gltf with its .bin files (button or drop), and the
+// JSON, a BVH motion capture, a .glb, or a .gltf with its .bin files (button or drop), and the
 // clipboard.
 import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
@@ -51,6 +51,11 @@ function download(blob, name) {
 /** Whether `bytes` are a binary glTF: named .glb, or starting with 'glTF'. */
 function isGlb(name, bytes) {
   return /\.(glb|vrm)$/i.test(name) || (bytes.length >= 4 && String.fromCharCode(...bytes.subarray(0, 4)) === 'glTF');
+}
+
+/** Whether `text` is a BVH motion capture: named .bvh, or starting with HIERARCHY. */
+function isBvh(name, text) {
+  return /\.bvh$/i.test(name) || /^\s*HIERARCHY\b/.test(text.slice(0, 64));
 }
 
 /** Whether `text` is a glTF document rather than Skinlab's scene JSON. */
@@ -116,7 +121,7 @@ export function createFiles(app) {
    */
   async function importFiles(fileList, { trapForTest = false } = {}) {
     const files = [...fileList];
-    const main = files.find((file) => /\.(gltf|glb|vrm|json)$/i.test(file.name)) ?? files[0];
+    const main = files.find((file) => /\.(gltf|glb|vrm|json|bvh)$/i.test(file.name)) ?? files[0];
     if (!main) return;
     // Checked before reading a byte: the wasm refuses larger files anyway.
     const total = files.reduce((sum, file) => sum + file.size, 0);
@@ -152,7 +157,9 @@ export function createFiles(app) {
         job = { glb: (await decompressed({ bytes })) ?? bytes };
       } else {
         const text = new TextDecoder().decode(bytes);
-        if (isGltf(main.name, text)) {
+        if (isBvh(main.name, text)) {
+          job = { bvh: text };
+        } else if (isGltf(main.name, text)) {
           const plain = await decompressed({ text, files: resources });
           job = plain ? { glb: plain } : { text, files: resources };
         } else {
@@ -168,6 +175,7 @@ export function createFiles(app) {
         return;
       }
       if (job.glb) app.setLab(Lab.fromGlb(job.glb), null);
+      else if (job.bvh) app.setLab(Lab.fromBvh(job.bvh), null);
       else if (job.files) app.setLab(Lab.fromGltfFiles(job.text, job.files), null);
       else app.loadScene(job.text);
       const loaded = files.length > 1 ? t('msg.loadedWith', { name: main.name, n: files.length - 1 }) : t('msg.loaded', { name: main.name });

@@ -11,6 +11,7 @@ self.onmessage = async ({ data }) => {
     if (data.trapForTest) Lab.trapForTest();
     let lab;
     if (data.glb) lab = Lab.fromGlb(data.glb);
+    else if (data.bvh) lab = Lab.fromBvh(data.bvh);
     else if (data.files) lab = Lab.fromGltfFiles(data.text, data.files);
     else lab = Lab.fromSceneJson(data.text);
     lab.free();

@@ -6,7 +6,7 @@
 let worker = null;
 
 /**
- * Reads `job` ({glb} bytes, {text, files} a .gltf with its files, or {text}
+ * Reads `job` ({glb} bytes, {bvh} text, {text, files} a .gltf with its files, or {text}
  * scene JSON) in the worker; resolves to `{ok, trapped, message}`.
  */
 export function preflight(job) {

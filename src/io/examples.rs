@@ -9,7 +9,7 @@ use super::tubes::{tube_rings, Ring};
 use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
 /// The names `Lab.example` accepts, in the order the page lists them.
-pub const EXAMPLE_NAMES: [&str; 14] = [
+pub const EXAMPLE_NAMES: [&str; 15] = [
     "two-bone",
     "two-bone-smooth",
     "y-junction",
@@ -24,6 +24,7 @@ pub const EXAMPLE_NAMES: [&str; 14] = [
     "walk",
     "path",
     "dense",
+    "flip",
 ];
 
 /// Builds the example called `name`, or `None` for an unknown name.
@@ -43,6 +44,7 @@ pub fn example(name: &str) -> Option<Scene> {
         "walk" => super::motion::walk(),
         "path" => super::motion::path(),
         "dense" => dense_tube(),
+        "flip" => super::flip::flip(),
         _ => return None,
     };
     // The examples are fixed data covered by tests; a failure here is a bug
@@ -80,6 +82,18 @@ impl MeshBuilder {
     }
 
     /// The quad `a b c d` (in order around its edge) as two triangles.
+    /// Vertices so far.
+    pub(super) fn vertex_count(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Moves the vertices `range` by `offset`.
+    pub(super) fn shift(&mut self, range: std::ops::Range<usize>, offset: Vec3) {
+        for position in &mut self.positions[range] {
+            *position += offset;
+        }
+    }
+
     pub(super) fn quad(&mut self, [a, b, c, d]: [u32; 4], outward: Vec3) {
         self.triangle([a, b, c], outward);
         self.triangle([a, c, d], outward);

@@ -7,6 +7,7 @@ pub mod clips;
 pub mod examples;
 pub mod export;
 mod face;
+mod flip;
 pub mod glb;
 pub mod gltf;
 mod gltf_write;

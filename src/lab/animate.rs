@@ -10,6 +10,7 @@ use super::{EditError, Lab};
 use crate::rig::animation::{Clip, Interpolation};
 use crate::rig::path::{ArcLengthTable, BezierPath, PathAnimation, Timing};
 use crate::rig::pose::BoneTransform;
+use crate::rig::pursuit::{pursue, Pursuit, PursuitSetup};
 use crate::rig::speed_curve::SpeedCurve;
 use crate::scene::SceneError;
 
@@ -280,6 +281,26 @@ impl Lab {
         });
         self.changed();
         Ok(self.scene.paths.len() - 1)
+    }
+
+    /// The animation talk's pursuit on path `path` (see
+    /// [`crate::rig::pursuit`]), the point placed by a table of `entries`.
+    pub fn pursuit(
+        &self,
+        path: usize,
+        setup: PursuitSetup,
+        entries: usize,
+    ) -> Result<Pursuit, EditError> {
+        for (field, value) in [
+            ("targetSpeed", setup.target_speed),
+            ("followerSpeed", setup.follower_speed),
+            ("lead", setup.lead),
+            ("seconds", setup.seconds),
+        ] {
+            finite(field, value)?;
+        }
+        let table = self.path_table(path, entries)?;
+        Ok(pursue(&self.scene.paths[path].path, &table, setup))
     }
 
     /// Removes the newest path (an `addPath` whose curve was refused).

@@ -12,6 +12,7 @@ pub mod keys;
 pub mod limits;
 pub mod path;
 pub mod pose;
+pub mod pursuit;
 pub mod rotations;
 pub mod skeleton;
 pub mod speed_curve;

@@ -10,6 +10,7 @@ use crate::io::clips::{interpolation_from_name, interpolation_name};
 use crate::lab::index_from_f64;
 use crate::rig::animation::Interpolation;
 use crate::rig::path::Timing;
+use crate::rig::pursuit::PursuitSetup;
 
 /// Table entries when a call does not say: the largest table, which keeps
 /// length and lookup within 0.1 % of the integrated arc length even on
@@ -91,6 +92,40 @@ struct ErrorView {
     exact_length: f32,
     length_error: f32,
     lookup_error: f32,
+}
+
+/// The arc-length table a pursuit places its point with: fine enough that
+/// the point's speed is the one asked to 0.01 %.
+const DEFAULT_PURSUIT_ENTRIES: usize = 8192;
+
+/// `{targetSpeed, followerSpeed, lead, seconds, steps?}`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PursuitView {
+    target_speed: f32,
+    follower_speed: f32,
+    #[serde(default)]
+    lead: f32,
+    seconds: f32,
+    #[serde(default)]
+    steps: Option<u32>,
+}
+
+/// `{times, targets, followers, distances}`.
+#[derive(Serialize)]
+struct PursuitRunView {
+    times: Vec<f32>,
+    targets: Vec<f32>,
+    followers: Vec<f32>,
+    distances: Vec<f32>,
+}
+
+/// `{vertexBytes, boneBytes}`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct KeyframeBytesView {
+    vertex_bytes: usize,
+    bone_bytes: usize,
 }
 
 #[wasm_bindgen(js_class = Lab)]
@@ -269,6 +304,19 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
+    /// What one keyframe costs stored two ways: `{vertexBytes, boneBytes}`,
+    /// every vertex's position (12 B each) against every bone's transform
+    /// (40 B each).
+    #[wasm_bindgen(js_name = keyframeBytes)]
+    pub fn keyframe_bytes(&self) -> Result<JsValue, JsError> {
+        let (vertex_bytes, bone_bytes) = self.inner.keyframe_bytes();
+        serde_wasm_bindgen::to_value(&KeyframeBytesView {
+            vertex_bytes,
+            bone_bytes,
+        })
+        .map_err(|e| js_error("keyframeBytes", e))
+    }
+
     // ----- paths -----
 
     /// Paths in the scene.
@@ -389,6 +437,37 @@ impl JsLab {
             .set_path_speed_point(path, point, time, distance)
             .map(|(t, d)| vec![t, d])
             .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// The animation talk's pursuit on path `path`: `setup` is
+    /// `{targetSpeed, followerSpeed, lead, seconds, steps}` (speeds and lead
+    /// in model units; the point starts `lead` along the path, the car at
+    /// its start); returns `{times, targets, followers, distances}` (points
+    /// flat `x, y, z`).
+    pub fn pursuit(&self, path: f64, setup: JsValue) -> Result<JsValue, JsError> {
+        const METHOD: &str = "pursuit";
+        let path = index(METHOD, "path", path)?;
+        let asked: PursuitView =
+            serde_wasm_bindgen::from_value(setup).map_err(|e| js_error(METHOD, e))?;
+        let setup = PursuitSetup {
+            target_speed: asked.target_speed,
+            follower_speed: asked.follower_speed,
+            lead: asked.lead,
+            seconds: asked.seconds,
+            steps: asked.steps.unwrap_or(600) as usize,
+        };
+        let run = self
+            .inner
+            .pursuit(path, setup, DEFAULT_PURSUIT_ENTRIES)
+            .map_err(|e| js_error(METHOD, e))?;
+        let flat = |points: &[Vec3]| points.iter().flat_map(|p| p.to_array()).collect();
+        serde_wasm_bindgen::to_value(&PursuitRunView {
+            targets: flat(&run.targets),
+            followers: flat(&run.followers),
+            times: run.times,
+            distances: run.distances,
+        })
+        .map_err(|e| js_error(METHOD, e))
     }
 
     /// How far along the path (model units) its timing puts the rider at

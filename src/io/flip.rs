@@ -1,0 +1,138 @@
+//! The `flip` example (the animation talk's sliding door, the engine
+//! note's md2 keyframes): two arrows turned by 180° about their base
+//! between two keys, the left by its bone (a slerped rotation: it turns),
+//! the right by vertex animation, its two point lists interpolated
+//! linearly (`p(t) = (1 − t)·p₀ + t·p₁`: every point runs straight through
+//! the pivot, so the arrow shrinks to a point halfway and grows back
+//! upside down).
+
+use std::f32::consts::PI;
+
+use glam::{Quat, Vec3};
+
+use super::clips::{clip_docs, ChannelDoc};
+use super::examples::{bone, MeshBuilder};
+use super::scene::{MorphDoc, SceneDoc};
+use super::tubes::{tube_rings, Ring};
+use crate::rig::animation::{Animation, Clip, Interpolation};
+use crate::rig::pose::BoneTransform;
+
+/// Seconds from the first key to the second.
+const FLIP_SECONDS: f32 = 2.0;
+/// Where each arrow's base sits, model space.
+const PIVOTS: [Vec3; 2] = [Vec3::new(-1.5, -1.0, 0.0), Vec3::new(1.5, -1.0, 0.0)];
+
+/// An arrow up +Y from `pivot`: a square shaft and a head, every vertex
+/// bound to `bone`; returns its vertices' range.
+fn arrow(mesh: &mut MeshBuilder, bone: u32, pivot: Vec3) -> std::ops::Range<usize> {
+    let first = mesh.vertex_count();
+    let shape = [
+        (0.0, 0.15),
+        (0.5, 0.15),
+        (1.0, 0.15),
+        (1.4, 0.15),
+        (1.4, 0.35),
+        (2.0, 0.02),
+    ];
+    tube_rings(
+        mesh,
+        shape.iter().map(|&(y, radius)| Ring {
+            y,
+            radius,
+            weights: vec![(bone, 1.0)],
+        }),
+        4,
+    );
+    let range = first..mesh.vertex_count();
+    mesh.shift(range.clone(), pivot);
+    range
+}
+
+pub(super) fn flip() -> SceneDoc {
+    let mut mesh = MeshBuilder::default();
+    arrow(&mut mesh, 1, PIVOTS[0]);
+    let keyed = arrow(&mut mesh, 2, PIVOTS[1]);
+    // A stand between the two arrows holds them (one root).
+    let stand = (PIVOTS[0] + PIVOTS[1]) / 2.0;
+    let mut bones = vec![
+        bone("stand", None, Quat::IDENTITY, 0.0),
+        bone("bone keys", Some(0), Quat::IDENTITY, 2.0),
+        bone("vertex keys", Some(0), Quat::IDENTITY, 2.0),
+    ];
+    bones[0].origin = stand.to_array();
+    bones[1].origin = (PIVOTS[0] - stand).to_array();
+    bones[2].origin = (PIVOTS[1] - stand).to_array();
+    let mut doc = mesh.into_doc(bones);
+    // The second key of the vertex animation: every point of the right
+    // arrow turned 180° about Z through its pivot, stored as the offset
+    // `R(π)(p − c) + c − p = −2 (p − c)` in X and Y.
+    let mut offsets = vec![0.0_f32; doc.mesh.positions.len()];
+    for v in keyed {
+        for axis in 0..2 {
+            offsets[3 * v + axis] = -2.0 * (doc.mesh.positions[3 * v + axis] - PIVOTS[1][axis]);
+        }
+    }
+    doc.morphs = vec![MorphDoc {
+        name: "turned".to_owned(),
+        positions: offsets,
+        normals: None,
+    }];
+    doc.morph_weights = vec![0.0];
+
+    let mut clip = Clip::new("flip");
+    for (time, angle) in [(0.0, 0.0), (FLIP_SECONDS, PI)] {
+        let local = BoneTransform {
+            rotation: Quat::from_rotation_z(angle),
+            ..BoneTransform::IDENTITY
+        };
+        clip.set_key(1, time, &local, Interpolation::Linear);
+    }
+    let mut docs = clip_docs(&Animation { clips: vec![clip] });
+    docs[0].channels.push(ChannelDoc {
+        bone: None,
+        path: "weights".to_owned(),
+        interpolation: "LINEAR".to_owned(),
+        times: vec![0.0, FLIP_SECONDS],
+        values: vec![0.0, 1.0],
+    });
+    doc.animations = docs;
+    doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::scene::Scene;
+    use crate::lab::Lab;
+    use crate::skin::SkinningMethod;
+
+    #[test]
+    fn halfway_the_bone_arrow_lies_flat_and_the_vertex_arrow_is_a_point() {
+        let mut lab = Lab::new(Scene::from_doc(&flip()).unwrap());
+        lab.set_animation_time(0, FLIP_SECONDS / 2.0).unwrap();
+        let positions = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
+        let count = positions.len() / 2;
+        let (left, right) = positions.split_at(count);
+        // The turned arrow keeps its length of 2, now along −X.
+        let reach = left
+            .iter()
+            .map(|p| p.distance(PIVOTS[0]))
+            .fold(0.0, f32::max);
+        assert!((reach - 2.0).abs() < 1e-4, "{reach}");
+        // The interpolated one has shrunk onto its pivot in X and Y.
+        let spread = right
+            .iter()
+            .map(|p| (p.truncate() - PIVOTS[1].truncate()).length())
+            .fold(0.0, f32::max);
+        assert!(spread < 1e-5, "{spread}");
+        lab.set_animation_time(0, FLIP_SECONDS).unwrap();
+        let end = lab.skinned_positions(SkinningMethod::Lbs).to_vec();
+        let (left, right) = end.split_at(count);
+        for (l, r) in left.iter().zip(right) {
+            assert!(
+                (*r - *l - (PIVOTS[1] - PIVOTS[0])).length() < 1e-4,
+                "both end upside down"
+            );
+        }
+    }
+}
