@@ -21,12 +21,6 @@ export const MODELS = {
     title: 'RiggedSimple',
     credit: 'RiggedSimple by Cesium, from the Khronos glTF sample models, licensed under CC BY 4.0.',
   },
-  'walk-capture': {
-    file: 'models/Walk/walk.bvh',
-    title: 'Walk (BVH)',
-    format: 'bvh',
-    credit: 'Walk: a motion capture made for Skinlab from a few sines (tests/support/walk-bvh.mjs).',
-  },
   'simple-skin': {
     file: 'models/SimpleSkin/SimpleSkin.gltf',
     title: 'SimpleSkin',
@@ -49,7 +43,7 @@ export async function modelLab(name) {
     if (!response.ok) throw new Error(`${MODELS[name].file} could not be fetched (${response.status})`);
     texts.set(name, await response.text());
   }
-  return MODELS[name].format === 'bvh' ? Lab.fromBvh(texts.get(name)) : Lab.fromGltf(texts.get(name));
+  return Lab.fromGltf(texts.get(name));
 }
 
 // The gallery on the Lab class itself (DESIGN §4): `Lab.modelNames()` and

@@ -9,7 +9,7 @@ use super::tubes::{tube_rings, Ring};
 use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
 /// The names `Lab.example` accepts, in the order the page lists them.
-pub const EXAMPLE_NAMES: [&str; 15] = [
+pub const EXAMPLE_NAMES: [&str; 16] = [
     "two-bone",
     "two-bone-smooth",
     "y-junction",
@@ -25,10 +25,19 @@ pub const EXAMPLE_NAMES: [&str; 15] = [
     "path",
     "dense",
     "flip",
+    "capture",
 ];
+
+/// The motion capture the `capture` example reads (made by
+/// `tests/support/walk-bvh.mjs`; see `www/models/Walk/SOURCE.md`).
+const WALK_BVH: &str = include_str!("../../www/models/Walk/walk.bvh");
 
 /// Builds the example called `name`, or `None` for an unknown name.
 pub fn example(name: &str) -> Option<Scene> {
+    if name == "capture" {
+        // A BVH file, read as any dropped one is.
+        return super::bvh::scene_from_bvh(WALK_BVH).ok();
+    }
     let doc = match name {
         "two-bone" => two_bone(false),
         "two-bone-smooth" => two_bone(true),

@@ -8,6 +8,12 @@ import { $ } from '../dom.js';
 import { nameOf, num, sig, t } from '../i18n.js';
 import { createTimeline } from '../parts/timeline.js';
 import { createPathLayer } from '../parts/paths.js';
+import { createClock } from '../clock.js';
+import { createClockStrip } from '../parts/clock-strip.js';
+import { createSpeedGraph } from '../parts/speed-graph.js';
+import { createPursuit } from '../parts/pursuit.js';
+import { createRotationLab } from '../parts/rotation-lab.js';
+import { createKeyReduction } from '../parts/key-reduction.js';
 
 const GRAPH_SAMPLES = 240;
 const HOW = { STEP: 'step', LINEAR: 'linear', CUBICSPLINE: 'smooth' };
@@ -28,7 +34,8 @@ export function pathErrorText(e, entries) {
 export function createAnimateMode(app) {
   let time = 0;
   let playing = false;
-  let playStart = 0;
+  const clock = createClock();
+  const clockStrip = createClockStrip(clock);
   let selectedKey = null;
   let active = false;
   let shownFor = null;
@@ -57,8 +64,19 @@ export function createAnimateMode(app) {
 
   function frame(now) {
     if (!playing) return;
+    if ($('#clock-slow').checked) {
+      // The slow machine the lesson asks for: this frame takes 50 ms.
+      const until = performance.now() + 50;
+      while (performance.now() < until) { /* busy, as a slow machine is */ }
+    }
+    const step = clock.tick(now);
+    clockStrip.frame(now, step);
+    if (step.kind === 'skipped') {
+      requestAnimationFrame(frame);
+      return;
+    }
     const length = duration();
-    let seconds = (now - playStart) / 1000;
+    let seconds = time + step.advance;
     if (seconds > length) {
       if ($('#anim-loop').checked && length > 0) {
         seconds %= length;
@@ -76,7 +94,8 @@ export function createAnimateMode(app) {
     app.lab.checkpoint();
     if (time >= duration() - 1e-3) time = 0;
     playing = true;
-    playStart = performance.now() - time * 1000;
+    clock.reset();
+    clockStrip.started(performance.now());
     $('#anim-play').setAttribute('aria-pressed', 'true');
     $('#anim-play').textContent = t('pause');
     requestAnimationFrame(frame);
@@ -167,11 +186,26 @@ export function createAnimateMode(app) {
     },
   });
 
+  const pursuit = createPursuit(app, { path, time: () => time });
   const pathLayer = createPathLayer(app, {
     path: () => ($('#path-show').checked ? path() : -1),
     entries,
     pathEdited: () => { setTime(time); showPathError(); },
+    decorate: (layer, screen) => pursuit.drawOnPath(layer, screen),
   });
+  const speedGraph = createSpeedGraph(app, { path, time: () => time, edited: () => setTime(time) });
+  const rotationLab = createRotationLab();
+  const keyReduction = createKeyReduction(app, { clip, edited: () => setTime(time) });
+
+  /** What one keyframe costs, every vertex against every bone. */
+  function showMemory() {
+    const { vertexBytes, boneBytes } = app.lab.keyframeBytes();
+    $('#anim-memory').textContent = t('anim.memory', {
+      vertices: num(app.lab.vertexCount()), vertexBytes: num(vertexBytes),
+      bones: num(app.lab.boneCount()), boneBytes: num(boneBytes),
+      ratio: num(vertexBytes / Math.max(boneBytes, 1), 1),
+    });
+  }
 
   // ----- the graph of the selected bone's angle -----
 
@@ -309,6 +343,9 @@ export function createAnimateMode(app) {
   });
   $('#path-entries').addEventListener('input', () => { showPathError(); setTime(time); });
   $('#path-show').addEventListener('change', () => app.requestRender());
+  $('#pursuit-car').addEventListener('input', () => app.requestRender());
+  $('#pursuit-box').addEventListener('toggle', () => app.requestRender());
+  $('#clock-frames').addEventListener('change', () => clock.setByFrames($('#clock-frames').checked));
 
   window.addEventListener('keydown', (event) => {
     if (!active || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -351,6 +388,11 @@ export function createAnimateMode(app) {
       showTime();
       timeline.draw();
       drawGraph();
+      showMemory();
+      speedGraph.draw();
+      pursuit.drawPlot();
+      rotationLab.draw();
+      keyReduction.draw();
     },
     /** Draws the path layer (`shown`: in this mode or a lesson) or clears it. */
     overlay(shown) {
@@ -364,6 +406,8 @@ export function createAnimateMode(app) {
       if (name === 'path') {
         return [t('cap.path')];
       }
+      if (name === 'flip') return [t('cap.flip')];
+      if (name === 'capture') return [t('cap.capture')];
       return [t('cap.animate')];
     },
     languageChanged() {
@@ -374,6 +418,7 @@ export function createAnimateMode(app) {
     sceneChanged() {
       shownFor = null;
       pause();
+      keyReduction.reset();
       // Listed now, not at the next frame in this mode: a lesson plays the
       // clip and draws the path without opening the mode.
       if (app.lab) {
@@ -404,6 +449,12 @@ export function createAnimateMode(app) {
         setTime(time);
       },
       pathEntries: entries,
+      speedHandlePoint: (k) => speedGraph.handlePoint(k),
+      pursuitDistances: () => pursuit.finalDistances(),
+      rotationLab: () => rotationLab.state(),
+      keyReduction: () => keyReduction.lastReduction(),
+      clockFrames: () => clock.history(),
+      clockAdvanced: () => clockStrip.advanced(),
       /** Sets bone `bone`'s interpolation in the current clip: 'step', 'linear' or 'smooth'. */
       setBoneInterpolation(bone, how) {
         if (clip() < 0) return;

@@ -10,7 +10,10 @@ import { svg, triples } from './svg.js';
 /** Markers at equal time steps along the path. */
 export const MARKERS = 16;
 
-/** The path layer in `#paths` for `app`; `host` offers `path()`, `entries()` and `pathEdited()`. */
+/**
+ * The path layer in `#paths` for `app`; `host` offers `path()`, `entries()`,
+ * `pathEdited()` and, optionally, `decorate(layer, screen)` to draw more on it.
+ */
 export function createPathLayer(app, host) {
   const layer = $('#paths');
   let drag = null;
@@ -57,6 +60,7 @@ export function createPathLayer(app, host) {
         const p = screen(app.lab.pathPosition(path, (duration * k) / MARKERS, entries));
         layer.append(svg('rect', { x: p[0] - 5, y: p[1] - 5, width: 10, height: 10, class: 'path-marker' }));
       }
+      host.decorate?.(layer, screen);
     } catch {
       // A point behind the camera (3D orbit): draw nothing rather than nonsense.
       clear();

@@ -1,0 +1,100 @@
+// The characteristic curve of the selected path (the animation talk's V): the
+// fraction of the path covered over time, drawn beside the view when the
+// path's timing is "curve", its points dragged with the pointer. The core
+// keeps the curve monotone (Fritsch–Carlson) whatever the drag asks.
+import { $ } from '../dom.js';
+import { num, t } from '../i18n.js';
+import { svg } from './svg.js';
+
+const WIDTH = 600;
+const HEIGHT = 240;
+const PAD = { left: 64, right: 20, top: 18, bottom: 44 };
+const SAMPLES = 120;
+
+/** The graph in `#speed-graph`; `host` offers `path()`, `time()` and `edited()`. */
+export function createSpeedGraph(app, host) {
+  const graph = $('#speed-graph');
+  graph.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
+  let drag = null;
+
+  const span = (path) => {
+    const { duration } = app.lab.path(path);
+    const curve = app.lab.pathSpeed(path);
+    return Math.max(duration, curve ? curve.times[curve.times.length - 1] : 0, 1e-3);
+  };
+  const x = (seconds, length) => PAD.left + ((WIDTH - PAD.left - PAD.right) * seconds) / length;
+  const y = (fraction) => HEIGHT - PAD.bottom - (HEIGHT - PAD.top - PAD.bottom) * fraction;
+
+  function draw() {
+    const path = host.path();
+    const shown = path >= 0 && app.lab.path(path).timing === 'curve';
+    $('#speed-box').hidden = !shown;
+    if (!shown) return;
+    const length = span(path);
+    const curve = app.lab.pathSpeed(path);
+    graph.textContent = '';
+    graph.append(svg('rect', { x: PAD.left, y: PAD.top, width: WIDTH - PAD.left - PAD.right, height: HEIGHT - PAD.top - PAD.bottom, class: 'plot-frame' }));
+    for (const fraction of [0, 0.5, 1]) {
+      graph.append(svg('text', { x: PAD.left - 8, y: y(fraction) + 5, class: 'plot-label end' }, num(fraction, 1)));
+    }
+    for (const seconds of [0, length / 2, length]) {
+      graph.append(svg('text', { x: x(seconds, length), y: HEIGHT - PAD.bottom + 22, class: 'plot-label middle' }, num(seconds, 1)));
+    }
+    graph.append(svg('text', { x: WIDTH - PAD.right, y: HEIGHT - 4, class: 'plot-label end' }, t('speed.time')));
+    graph.append(svg('text', { x: 6, y: PAD.top + 12, class: 'plot-label' }, t('speed.distance')));
+    // V(t) from the core: the rider's distance over the path's length
+    // (any table gives the same ratio).
+    const total = app.lab.pathLength(path, 2);
+    const points = Array.from({ length: SAMPLES + 1 }, (_, k) => {
+      const seconds = (length * k) / SAMPLES;
+      return [x(seconds, length), y(app.lab.pathDistance(path, seconds, 2) / total)];
+    });
+    graph.append(svg('polyline', { points: points.map((p) => p.join(',')).join(' '), class: 'plot-line' }));
+    const now = Math.min(host.time(), length);
+    graph.append(svg('line', { x1: x(now, length), y1: PAD.top, x2: x(now, length), y2: HEIGHT - PAD.bottom, class: 'plot-playhead' }));
+    curve.times.forEach((seconds, k) => {
+      graph.append(svg('circle', { cx: x(seconds, length), cy: y(curve.distances[k]), r: 14, class: 'plot-handle', 'data-point': k }));
+    });
+  }
+
+  /** The graph's (time, fraction) under client point (`clientX`, `clientY`). */
+  function valueAt(clientX, clientY, length) {
+    const box = graph.getBoundingClientRect();
+    const gx = ((clientX - box.left) / box.width) * WIDTH;
+    const gy = ((clientY - box.top) / box.height) * HEIGHT;
+    return [((gx - PAD.left) / (WIDTH - PAD.left - PAD.right)) * length, (HEIGHT - PAD.bottom - gy) / (HEIGHT - PAD.top - PAD.bottom)];
+  }
+
+  graph.addEventListener('pointerdown', (event) => {
+    const point = event.target.dataset?.point;
+    if (point === undefined) return;
+    event.preventDefault();
+    app.lab.checkpoint();
+    drag = { point: Number(point), length: span(host.path()) };
+    graph.setPointerCapture?.(event.pointerId);
+  });
+  graph.addEventListener('pointermove', (event) => {
+    if (!drag) return;
+    const [seconds, fraction] = valueAt(event.clientX, event.clientY, drag.length);
+    app.lab.setPathSpeedPoint(host.path(), drag.point, seconds, fraction);
+    host.edited();
+  });
+  const end = () => { drag = null; };
+  graph.addEventListener('pointerup', end);
+  graph.addEventListener('pointercancel', end);
+
+  return {
+    draw,
+    /** Client coordinates of curve point `k` (for tests). */
+    handlePoint(k) {
+      const path = host.path();
+      const curve = app.lab.pathSpeed(path);
+      const box = graph.getBoundingClientRect();
+      const length = span(path);
+      return {
+        x: box.left + (x(curve.times[k], length) / WIDTH) * box.width,
+        y: box.top + (y(curve.distances[k]) / HEIGHT) * box.height,
+      };
+    },
+  };
+}
