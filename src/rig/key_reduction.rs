@@ -1,20 +1,22 @@
 //! Key reduction: from motion capture (a key every frame) toward keyframes
 //! (few keys), with a bound on how far any joint strays.
 //!
-//! The captured frames are the union of the clip's key times. Keys are kept
-//! at a shared set of frames, chosen as Douglas–Peucker chooses points:
-//! start with the first and last frame; between two kept frames `a` and
-//! `b`, every channel interpolated linearly (slerp for rotations) from its
-//! captured values at `a` and `b`; where some joint at some frame in
-//! between is further than `tolerance` from where the capture puts it, keep
-//! the frame of the largest distance and split there. The reduced clip is
-//! exactly those two-key interpolations, so every joint stays within
-//! `tolerance` of the capture at every captured frame; the error is then
-//! measured again on the reduced clip itself.
+//! The captured frames are the clip's key times. Each channel keeps its own
+//! keys, chosen as Douglas–Peucker chooses points: between two kept keys
+//! `a` and `b` the channel is interpolated linearly (slerp for rotations)
+//! from its captured values at `a` and `b`; where some joint at some frame
+//! in between is further than the tolerance from where the capture puts it
+//! (every other channel as reduced so far), the frame of the largest
+//! distance is kept and the span split there. A span's ends keep their
+//! values, so every frame stays within the tolerance after every channel's
+//! pass: the bound holds for the whole reduced clip, and is measured again
+//! on it. Two sweeps over the channels, at half the tolerance and then at
+//! the whole, share the error among them rather than spending it all on the
+//! first (the root) channel.
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Quat, Vec3};
 
-use super::animation::{Animation, Channel, Clip, Interpolation};
+use super::animation::{Channel, Clip, Interpolation, Target};
 use super::pose::{pose_to_model, BoneTransform};
 use super::skeleton::Skeleton;
 
@@ -35,42 +37,56 @@ pub struct KeyReduction {
     pub clip: Clip,
 }
 
-/// Every joint's origin, model space, for each frame time.
-fn joint_origins(skeleton: &Skeleton, clip: &Clip, times: &[f32]) -> Vec<Vec<Vec3>> {
-    let animation = Animation {
-        clips: vec![clip.clone()],
-    };
-    let mut pose = vec![BoneTransform::IDENTITY; skeleton.len()];
-    let mut frames = vec![Mat4::IDENTITY; skeleton.len()];
-    times
-        .iter()
-        .map(|&time| {
-            animation.pose_at(0, time, &mut pose);
-            pose_to_model(skeleton, &pose, &mut frames);
-            frames.iter().map(|m| m.w_axis.truncate()).collect()
-        })
-        .collect()
+/// Joint origins, model space, of a pose built from `channels` at `time`.
+struct Poser<'a> {
+    skeleton: &'a Skeleton,
+    pose: Vec<BoneTransform>,
+    frames: Vec<Mat4>,
 }
 
-/// `clip` with each bone channel replaced by LINEAR keys at `times`, its
-/// values sampled from the original.
-fn resampled(clip: &Clip, times: &[f32]) -> Clip {
-    Clip {
-        name: clip.name.clone(),
-        duration: clip.duration,
-        channels: clip
-            .channels
-            .iter()
-            .map(|channel| Channel {
-                bone: channel.bone,
-                target: channel.target,
-                times: times.to_vec(),
-                values: times.iter().map(|&t| channel.sample(t)).collect(),
-                tangents: Vec::new(),
-                interpolation: Interpolation::Linear,
-            })
-            .collect(),
-        weights: clip.weights.clone(),
+impl<'a> Poser<'a> {
+    fn new(skeleton: &'a Skeleton) -> Self {
+        Self {
+            skeleton,
+            pose: vec![BoneTransform::IDENTITY; skeleton.len()],
+            frames: vec![Mat4::IDENTITY; skeleton.len()],
+        }
+    }
+
+    /// The joints at `time`, channel `k` sampled from `channel(k)`.
+    fn origins<'c>(
+        &mut self,
+        count: usize,
+        channel: impl Fn(usize) -> &'c Channel,
+        time: f32,
+    ) -> Vec<Vec3> {
+        self.pose.fill(BoneTransform::IDENTITY);
+        for k in 0..count {
+            let channel = channel(k);
+            let Some(transform) = self.pose.get_mut(channel.bone) else {
+                continue;
+            };
+            let v = channel.sample(time);
+            match channel.target {
+                Target::Translation => transform.translation = Vec3::new(v[0], v[1], v[2]),
+                Target::Rotation => transform.rotation = Quat::from_array(v).normalize(),
+                Target::Scale => transform.scale = Vec3::new(v[0], v[1], v[2]),
+            }
+        }
+        pose_to_model(self.skeleton, &self.pose, &mut self.frames);
+        self.frames.iter().map(|m| m.w_axis.truncate()).collect()
+    }
+}
+
+/// `channel` as LINEAR keys at `times`, its values sampled from it.
+fn resampled(channel: &Channel, times: &[f32]) -> Channel {
+    Channel {
+        bone: channel.bone,
+        target: channel.target,
+        times: times.to_vec(),
+        values: times.iter().map(|&t| channel.sample(t)).collect(),
+        tangents: Vec::new(),
+        interpolation: Interpolation::Linear,
     }
 }
 
@@ -97,47 +113,76 @@ pub fn reduce_keys(skeleton: &Skeleton, clip: &Clip, tolerance: f32) -> Option<K
     if times.len() > MAX_REDUCED_FRAMES {
         return None;
     }
+    let tolerance = tolerance.max(0.0);
     let before = clip.channels.iter().map(|c| c.times.len()).sum();
-    let captured = joint_origins(skeleton, clip, &times);
-    let mut kept = vec![false; times.len()];
-    if let Some(last) = times.len().checked_sub(1) {
-        kept[0] = true;
-        kept[last] = true;
-        let tolerance = tolerance.max(0.0);
-        let mut spans = vec![(0, last)];
-        while let Some((a, b)) = spans.pop() {
-            if b <= a + 1 {
+    let originals = &clip.channels;
+    let count = originals.len();
+    let mut poser = Poser::new(skeleton);
+    let captured: Vec<Vec<Vec3>> = times
+        .iter()
+        .map(|&t| poser.origins(count, |k| &originals[k], t))
+        .collect();
+    // Each channel's kept frames (indices into `times`) and its channel.
+    let mut kept: Vec<Vec<usize>> = vec![(0..times.len()).collect(); count];
+    let mut current: Vec<Channel> = originals.iter().map(|c| resampled(c, &times)).collect();
+    for bound in [tolerance / 2.0, tolerance] {
+        for c in 0..count {
+            let candidates = kept[c].clone();
+            if candidates.len() < 3 {
                 continue;
             }
-            let between = resampled(clip, &[times[a], times[b]]);
-            let found = joint_origins(skeleton, &between, &times[a + 1..b]);
-            let (worst, error) = found
-                .iter()
-                .zip(&captured[a + 1..b])
-                .map(|(f, c)| distance(f, c))
-                .enumerate()
-                .fold(
-                    (0, 0.0_f32),
-                    |best, (k, e)| if e > best.1 { (k, e) } else { best },
-                );
-            if error > tolerance {
-                let split = a + 1 + worst;
-                kept[split] = true;
-                spans.push((a, split));
-                spans.push((split, b));
+            let mut keep = vec![false; candidates.len()];
+            keep[0] = true;
+            keep[candidates.len() - 1] = true;
+            let mut spans = vec![(0, candidates.len() - 1)];
+            while let Some((a, b)) = spans.pop() {
+                if b <= a + 1 {
+                    continue;
+                }
+                let (fa, fb) = (candidates[a], candidates[b]);
+                let between = resampled(&originals[c], &[times[fa], times[fb]]);
+                let mut worst = (0, 0.0_f32);
+                for f in fa + 1..fb {
+                    let found = poser.origins(
+                        count,
+                        |k| if k == c { &between } else { &current[k] },
+                        times[f],
+                    );
+                    let error = distance(&found, &captured[f]);
+                    if error > worst.1 {
+                        worst = (f, error);
+                    }
+                }
+                if worst.1 > bound {
+                    // Split at the candidate nearest the worst frame.
+                    let split = candidates[a + 1..b]
+                        .iter()
+                        .position(|&f| f >= worst.0)
+                        .map_or(b - 1, |p| a + 1 + p);
+                    keep[split] = true;
+                    spans.push((a, split));
+                    spans.push((split, b));
+                }
             }
+            kept[c] = candidates
+                .iter()
+                .zip(&keep)
+                .filter_map(|(f, k)| k.then_some(*f))
+                .collect();
+            let kept_times: Vec<f32> = kept[c].iter().map(|&f| times[f]).collect();
+            current[c] = resampled(&originals[c], &kept_times);
         }
     }
-    let kept_times: Vec<f32> = times
-        .iter()
-        .zip(&kept)
-        .filter_map(|(t, k)| k.then_some(*t))
-        .collect();
-    let reduced = resampled(clip, &kept_times);
-    let max_error = joint_origins(skeleton, &reduced, &times)
+    let reduced = Clip {
+        name: clip.name.clone(),
+        duration: clip.duration,
+        channels: current,
+        weights: clip.weights.clone(),
+    };
+    let max_error = times
         .iter()
         .zip(&captured)
-        .map(|(f, c)| distance(f, c))
+        .map(|(&t, c)| distance(&poser.origins(count, |k| &reduced.channels[k], t), c))
         .fold(0.0, f32::max);
     Some(KeyReduction {
         before,

@@ -149,6 +149,33 @@ const DO = {
   'paths/1': (page) => page.locator('#anim-play').click(),
   'paths/2': (page) => page.locator('#path-timing').selectOption('naive'),
   'paths/3': (page) => action(page, 0),
+  'speed-curve/1': async (page) => {
+    const from = await page.evaluate(() => window.skinlab.speedHandlePoint(1));
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    for (let k = 1; k <= 10; k++) await page.mouse.move(from.x, from.y - 8 * k);
+    await page.mouse.up();
+  },
+  'pursuit/1': async (page) => {
+    const box = await page.locator('#pursuit-car').boundingBox();
+    await page.mouse.click(box.x + box.width * 0.9, box.y + box.height / 2);
+  },
+  'time/1': async (page) => {
+    await page.locator('#clock-slow').check();
+    await page.locator('#anim-play').click();
+  },
+  'time/2': async (page) => {
+    await page.locator('#clock-frames').check();
+    await page.locator('#anim-play').click();
+  },
+  'rotations/1': async (page) => {
+    const box = await page.locator('#rot-t').boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  },
+  'rotations/2': (page) => page.locator('#rot-preset').selectOption('yz'),
+  'vertex-keys/1': (page) => page.locator('#anim-play').click(),
+  'capture/1': (page) => page.locator('#anim-play').click(),
+  'capture/2': (page) => page.locator('#reduce-apply').click(),
   'fk-ik/1': (page) => turnBone(page, 0, 40),
   'fk-ik/2': async (page) => dragElement(page, '#ik-target', await screenOf(page, [0.6, -1.5, 0])),
   'fk-ik/3': async (page, lang) => {

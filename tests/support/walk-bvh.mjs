@@ -1,5 +1,5 @@
 // Writes www/models/Walk/walk.bvh: a figure of 25 joints walking two steps
-// a second along +Z for two seconds at 30 frames a second, made up here
+// a second along +X (seen from the side in Skinlab's front view) for two seconds at 30 frames a second, made up here
 // from a few sines (no recorded data). Run: node tests/support/walk-bvh.mjs
 // > www/models/Walk/walk.bvh ; tests/node/bvh.test.mjs checks the shipped
 // file is this script's output.
@@ -11,15 +11,15 @@ const CYCLE = 1; // seconds per two steps
 
 /** [name, offset, children, channels]; rotations in Z X Y order as most capture files write them. */
 const ROT = ['Zrotation', 'Xrotation', 'Yrotation'];
-const leg = (side, x) => [`${side}UpLeg`, [x, -0.05, 0], [
+const leg = (side, z) => [`${side}UpLeg`, [0, -0.05, z], [
   [`${side}Leg`, [0, -0.42, 0], [
     [`${side}Foot`, [0, -0.42, 0], [
-      [`${side}Toe`, [0, -0.06, 0.12], [], ROT, [0, 0, 0.06]],
+      [`${side}Toe`, [0.12, -0.06, 0], [], ROT, [0.06, 0, 0]],
     ], ROT],
   ], ROT],
 ], ROT];
-const arm = (side, x) => [`${side}Shoulder`, [x * 0.4, 0.12, 0], [
-  [`${side}Arm`, [x, 0, 0], [
+const arm = (side, z) => [`${side}Shoulder`, [0, 0.12, z * 0.4], [
+  [`${side}Arm`, [0, 0, z], [
     [`${side}ForeArm`, [0, -0.28, 0], [
       [`${side}Hand`, [0, -0.26, 0], [], ROT, [0, -0.08, 0]],
     ], ROT],
@@ -31,12 +31,12 @@ const FIGURE = ['Hips', [0, 0, 0], [
       ['Neck', [0, 0.2, 0], [
         ['Head', [0, 0.1, 0], [], ROT, [0, 0.2, 0]],
       ], ROT],
-      arm('Left', 0.18),
-      arm('Right', -0.18),
+      arm('Left', -0.18),
+      arm('Right', 0.18),
     ], ROT],
   ], ROT],
-  leg('Left', 0.1),
-  leg('Right', -0.1),
+  leg('Left', -0.1),
+  leg('Right', 0.1),
 ], ['Xposition', 'Yposition', 'Zposition', ...ROT]];
 
 const deg = (v) => v;
@@ -47,19 +47,20 @@ function channels(name, t) {
   const s = Math.sin(phase + side);
   const c = Math.cos(phase + side);
   const rot = (z, x, y) => [deg(z), deg(x), deg(y)];
+  // Forward is +X: a swing forward is a turn about +Z, a knee bends about −Z.
   if (name === 'Hips') {
-    return [0, 0.95 + 0.02 * Math.cos(2 * phase), 1.2 * t, ...rot(2 * Math.sin(phase), 3, 6 * Math.sin(phase))];
+    return [0.6 * t - 0.6, 0.95 + 0.02 * Math.cos(2 * phase), 0, ...rot(-3, 2 * Math.sin(phase), 6 * Math.sin(phase))];
   }
-  if (name === 'Spine') return rot(0, 2, -4 * Math.sin(phase));
-  if (name === 'Chest') return rot(-2 * Math.sin(phase), 1, -6 * Math.sin(phase));
-  if (name === 'Head') return rot(0, -3 + Math.cos(2 * phase), 5 * Math.sin(phase));
-  if (name.endsWith('UpLeg')) return rot(0, -25 * s, 0);
-  if (name.endsWith('Leg')) return rot(0, 30 + 30 * Math.cos(phase + side + 0.9), 0);
-  if (name.endsWith('Foot')) return rot(0, -10 * s - 5, 0);
+  if (name === 'Spine') return rot(-2, 0, -4 * Math.sin(phase));
+  if (name === 'Chest') return rot(-1, -2 * Math.sin(phase), -6 * Math.sin(phase));
+  if (name === 'Head') return rot(3 - Math.cos(2 * phase), 0, 5 * Math.sin(phase));
+  if (name.endsWith('UpLeg')) return rot(25 * s, 0, 0);
+  if (name.endsWith('Leg')) return rot(-30 - 30 * Math.cos(phase + side + 0.9), 0, 0);
+  if (name.endsWith('Foot')) return rot(10 * s + 5, 0, 0);
   if (name.endsWith('Arm') && !name.endsWith('ForeArm')) {
-    return rot(name.startsWith('Left') ? -8 : 8, 20 * s, 0);
+    return rot(-20 * s, name.startsWith('Left') ? 8 : -8, 0);
   }
-  if (name.endsWith('ForeArm')) return rot(0, -20 + 10 * c, 0);
+  if (name.endsWith('ForeArm')) return rot(20 - 10 * c, 0, 0);
   return rot(0, 0, 0);
 }
 

@@ -194,7 +194,7 @@ export function createAnimateMode(app) {
     decorate: (layer, screen) => pursuit.drawOnPath(layer, screen),
   });
   const speedGraph = createSpeedGraph(app, { path, time: () => time, edited: () => setTime(time) });
-  const rotationLab = createRotationLab();
+  const rotationLab = createRotationLab(app);
   const keyReduction = createKeyReduction(app, { clip, edited: () => setTime(time) });
 
   /** What one keyframe costs, every vertex against every bone. */
@@ -455,6 +455,24 @@ export function createAnimateMode(app) {
       keyReduction: () => keyReduction.lastReduction(),
       clockFrames: () => clock.history(),
       clockAdvanced: () => clockStrip.advanced(),
+      clockByFrames: () => clock.byFrames(),
+      /** Sets the clock's switches: `{slow, byFrames}`. */
+      setClock({ slow = false, byFrames = false } = {}) {
+        $('#clock-slow').checked = slow;
+        $('#clock-frames').checked = byFrames;
+        clock.setByFrames(byFrames);
+      },
+      /** Sets the rotation lab's turn and t. */
+      setRotation({ preset = 'x', t: at = 0.5 } = {}) {
+        $('#rot-preset').value = preset;
+        $('#rot-t').value = String(at);
+        rotationLab.draw();
+      },
+      /** Sets the pursuing car's speed, units a second. */
+      setPursuitCar(speed) {
+        $('#pursuit-car').value = String(speed);
+        app.requestRender();
+      },
       /** Sets bone `bone`'s interpolation in the current clip: 'step', 'linear' or 'smooth'. */
       setBoneInterpolation(bone, how) {
         if (clip() < 0) return;

@@ -110,9 +110,15 @@ export function createLessonsMode(app) {
     api.setCompare(false);
     api.pauseAnimation();
     api.setPathEntries(32);
+    api.setClock({});
     api.setPaletteFormat('');
     api.setQuantised(false);
     for (const [bone, rotation] of current.pose ?? []) app.lab.setBonePose(bone, rotation);
+    // The sections the step works in, opened (they start closed on the page).
+    for (const selector of current.opens ?? []) {
+      const section = document.querySelector(selector);
+      if (section) section.open = true;
+    }
     current.prepare?.(api);
     scene = JSON.parse(app.lab.sceneJson());
     app.setCompanion(current.panel ?? null);

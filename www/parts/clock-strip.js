@@ -39,7 +39,7 @@ export function createClockStrip(clock) {
     };
     context.strokeStyle = '#c9d1db';
     context.fillStyle = '#5f6b7a';
-    context.font = '14px system-ui, sans-serif';
+    context.font = '24px system-ui, sans-serif';
     for (const [limit, label] of [[MIN_STEP, '10 ms'], [MAX_STEP, '1 s']]) {
       context.beginPath();
       context.moveTo(0, y(limit));

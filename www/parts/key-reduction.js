@@ -96,8 +96,8 @@ export function createKeyReduction(app, host) {
   }
 
   $('#reduce-apply').addEventListener('click', apply);
-  $('#reduce-tolerance').addEventListener('input', () => { last = null; draw(); });
-  $('#reduce-box').addEventListener('toggle', () => draw());
+  $('#reduce-tolerance').addEventListener('input', () => { last = null; app.requestRender(); });
+  $('#reduce-box').addEventListener('toggle', () => app.requestRender());
 
   return {
     draw,

@@ -42,8 +42,8 @@ function project([x, y, z], panel) {
   return [panel * PANEL + PANEL / 2 + 62 * x1, HEIGHT / 2 + 8 - 62 * y2];
 }
 
-/** The rotation lab in `#rotations`. */
-export function createRotationLab() {
+/** The rotation lab in `#rotations`; `app` is told to redraw (lesson checks run then). */
+export function createRotationLab(app) {
   const views = $('#rot-views');
   const plot = $('#rot-plot');
   views.setAttribute('viewBox', `0 0 ${3 * PANEL} ${HEIGHT}`);
@@ -113,9 +113,10 @@ export function createRotationLab() {
     plot.append(svg('line', { x1: x(k / (STEPS - 1)), y1: top, x2: x(k / (STEPS - 1)), y2: h - bottom, class: 'plot-playhead' }));
   }
 
-  $('#rot-preset').addEventListener('change', draw);
-  $('#rot-t').addEventListener('input', draw);
-  $('#rotations').addEventListener('toggle', draw);
+  const changed = () => { draw(); app.requestRender(); };
+  $('#rot-preset').addEventListener('change', changed);
+  $('#rot-t').addEventListener('input', changed);
+  $('#rotations').addEventListener('toggle', changed);
 
   return {
     draw,

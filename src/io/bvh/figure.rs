@@ -1,5 +1,5 @@
 //! A captured motion as a scene: each joint and end site a glTF node
-//! (translation = its offset), a body of capsules skinned to them, and the
+//! (translation = its offset, or its first frame's position), a body of capsules skinned to them, and the
 //! frames as one LINEAR clip — written as a `.glb` and read by the one glTF
 //! reader, so a captured skeleton gets the same bones, turns and clip
 //! conversion as any glTF rig.
@@ -35,10 +35,27 @@ pub fn scene_from_bvh(text: &str) -> Result<Scene, BvhError> {
 /// A capsule body, a skin and a clip for `motion`.
 pub fn scene_from_motion(motion: &Motion) -> Result<Scene, BvhError> {
     let joints = &motion.joints;
-    let mut rest_model = Vec::with_capacity(joints.len());
-    for joint in joints {
+    // A joint with position channels rests where the first frame puts it
+    // (a capture's hips: the offset is often 0 and the height a channel),
+    // so the figure is framed and bound where it starts; rotations rest at
+    // zero, the pose the hierarchy is written in.
+    let rest_local: Vec<Vec3> = (0..joints.len())
+        .map(|k| {
+            let moves = joints[k]
+                .channels
+                .iter()
+                .any(|c| matches!(c, super::Channel::Position(_)));
+            if moves && motion.frames > 0 {
+                motion.local(k, 0).0
+            } else {
+                joints[k].offset
+            }
+        })
+        .collect();
+    let mut rest_model: Vec<Vec3> = Vec::with_capacity(joints.len());
+    for (joint, local) in joints.iter().zip(&rest_local) {
         let base = joint.parent.map_or(Vec3::ZERO, |p| rest_model[p]);
-        rest_model.push(base + joint.offset);
+        rest_model.push(base + *local);
     }
     let mut builder = Builder::default();
     let body = body(motion, &rest_model);
@@ -53,8 +70,9 @@ pub fn scene_from_motion(motion: &Motion) -> Result<Scene, BvhError> {
     let mut nodes: Vec<Value> = joints
         .iter()
         .zip(&children)
-        .map(|(joint, children)| {
-            let mut node = json!({"name": joint.name, "translation": joint.offset.to_array()});
+        .zip(&rest_local)
+        .map(|((joint, children), local)| {
+            let mut node = json!({"name": joint.name, "translation": local.to_array()});
             if !children.is_empty() {
                 node["children"] = json!(children);
             }
