@@ -472,6 +472,24 @@ export const LESSONS = [
     ],
   },
   {
+    name: 'swing',
+    title: { en: 'Swinging limbs', de: 'Pendelnde Glieder' },
+    steps: [
+      {
+        example: 'leg',
+        panel: 'ik',
+        opens: ['#swing-box'],
+        shows: ['#swing-text'],
+        prepare: (s) => s.selectBone(1),
+        do: { en: 'The shin is selected. Press “Let the selected bone … swing”, then drag the thigh (the upper bone) back and forth.',
+          de: 'Der Unterschenkel ist gewählt. „Den gewählten Bone … pendeln lassen“ drücken, dann den Oberschenkel (den oberen Bone) hin und her ziehen.' },
+        notice: { en: 'The shin is now a pendulum hanging from the knee: it swings behind the thigh and comes to rest, never past the knee’s hinge limit. Its mass sits at its tip; the panel shows how fast the tip moves.',
+          de: 'Der Unterschenkel ist jetzt ein Pendel, das am Knie hängt: er schwingt dem Oberschenkel nach und kommt zur Ruhe, nie über die Scharnier-Grenze des Knies hinaus. Seine Masse sitzt an der Spitze; das Panel zeigt, wie schnell sich die Spitze bewegt.' },
+        check: (s) => { const state = s.swingState(); return state.running && Math.max(0, ...state.speeds) > 0.3; },
+      },
+    ],
+  },
+  {
     name: 'morphing',
     title: { en: 'Morphing', de: 'Morphing' },
     steps: [

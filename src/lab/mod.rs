@@ -6,6 +6,7 @@
 
 mod animate;
 mod capture;
+mod dynamics;
 mod formats;
 mod gait;
 mod history;
@@ -185,6 +186,8 @@ pub struct Lab {
     eight_bit: bool,
     /// At most this many influences per vertex in skinning (1–4).
     influence_cap: usize,
+    /// The swinging bones, when any swing.
+    dynamics: Option<crate::rig::dynamics::Dynamics>,
 }
 
 static NEXT_LAB_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -220,6 +223,7 @@ impl Lab {
             influence_cap: crate::skin::influences::MAX_INFLUENCES,
             morphed: crate::skin::mesh::Mesh::new(Vec::new(), Vec::new()),
             morphed_current: false,
+            dynamics: None,
         }
     }
 

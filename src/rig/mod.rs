@@ -5,6 +5,7 @@
 pub mod animation;
 mod chain_dls;
 pub mod chain_ik;
+pub mod dynamics;
 pub mod gait;
 pub mod ik;
 pub mod key_reduction;

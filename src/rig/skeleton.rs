@@ -152,6 +152,17 @@ impl Bone {
             .length()
     }
 
+    /// The bones note's relative matrix `L_i = T(origin_i) · O_i · T(0, length_i, 0)`:
+    /// the frame this bone hands to its children, relative to the frame its
+    /// parent hands on, at rest; returned as its three factors and their
+    /// product.
+    pub fn relative_factors(&self) -> [Mat4; 4] {
+        let origin = Mat4::from_translation(self.origin_in_parent);
+        let orientation = Mat4::from_quat(self.orientation);
+        let length = own_from_child_frame(self.length);
+        [origin, orientation, length, origin * orientation * length]
+    }
+
     /// Whether this is a lecture bone: no rest scale and no turn, so that
     /// its animation is exactly the matrix `A_i`.
     pub fn is_plain(&self) -> bool {

@@ -8,6 +8,7 @@ mod animate;
 mod batches;
 mod capture;
 mod colour;
+mod dynamics;
 mod ik;
 mod morphs;
 mod rotations;
@@ -48,6 +49,15 @@ fn numbers(method: &str, what: &str, value: JsValue) -> Result<Vec<f64>, JsError
             format!("{what} must be an array of numbers ({error})"),
         )
     })
+}
+
+/// `{origin, orientation, length, product}`: `L_i` and its factors.
+#[derive(Serialize)]
+struct RelativeView {
+    origin: [f32; 16],
+    orientation: [f32; 16],
+    length: [f32; 16],
+    product: [f32; 16],
 }
 
 /// `{rotation: [x,y,z,w], translation: [x,y,z], scale: [x,y,z]}`.
@@ -467,6 +477,28 @@ impl JsLab {
         Ok(self.inner.model_from_bone_posed()[bone]
             .to_cols_array()
             .to_vec())
+    }
+
+    /// The bones note's `L_i = T(origin) · O · T(length)` of bone `bone` (its
+    /// children's frame relative to its parent's, at rest):
+    /// `{origin, orientation, length, product}`, each 16 numbers,
+    /// column-major.
+    #[wasm_bindgen(js_name = relativeMatrix)]
+    pub fn relative_matrix(&self, bone: f64) -> Result<JsValue, JsError> {
+        const METHOD: &str = "relativeMatrix";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .bone_pose(bone)
+            .map_err(|e| js_error(METHOD, e))?;
+        let [origin, orientation, length, product] =
+            self.inner.scene().skeleton.bones()[bone].relative_factors();
+        let view = RelativeView {
+            origin: origin.to_cols_array(),
+            orientation: orientation.to_cols_array(),
+            length: length.to_cols_array(),
+            product: product.to_cols_array(),
+        };
+        serde_wasm_bindgen::to_value(&view).map_err(|e| js_error(METHOD, e))
     }
 
     /// `A_i = T(t) · Rot(q) · S(s)`: bone `bone`'s animation as a matrix.

@@ -176,6 +176,10 @@ const DO = {
   'vertex-keys/1': (page) => page.locator('#anim-play').click(),
   'capture/1': (page) => page.locator('#anim-play').click(),
   'capture/2': (page) => page.locator('#reduce-apply').click(),
+  'swing/1': async (page) => {
+    await page.locator('#swing-toggle').click();
+    await turnBone(page, 0, 40);
+  },
   'fk-ik/1': (page) => turnBone(page, 0, 40),
   'fk-ik/2': async (page) => dragElement(page, '#ik-target', await screenOf(page, [0.6, -1.5, 0])),
   'fk-ik/3': async (page, lang) => {

@@ -226,3 +226,29 @@ test('splitByBoneBudget: the 300-bone chain in draws of at most 80 bones (the en
   assert.equal(batches.reduce((n, b) => n + b.triangles, 0), triangles);
   assert.throws(() => Lab.example('y-junction').splitByBoneBudget(1), /needs 3 bones, more than the 1/);
 });
+
+test('the relative matrices L_i = T(origin) · O · T(length) chain up to each bone\'s rest frame', () => {
+  const mul = (a, b) => Array.from({ length: 16 }, (_, k) => {
+    const [col, row] = [Math.floor(k / 4), k % 4];
+    let sum = 0;
+    for (let j = 0; j < 4; j++) sum += a[4 * j + row] * b[4 * col + j];
+    return sum;
+  });
+  for (const name of ['fingers', 'leg', 'arm', 'y-junction']) {
+    const lab = Lab.example(name);
+    const parents = lab.boneParents();
+    for (let bone = 0; bone < lab.boneCount(); bone++) {
+      const { origin, orientation, length, product } = lab.relativeMatrix(bone);
+      const factors = mul(mul(origin, orientation), length);
+      factors.forEach((v, k) => assert.ok(Math.abs(v - product[k]) < 1e-5, `${name} ${bone}: L is its factors' product`));
+      // Chain the L's from the root: the frame this bone hands on.
+      const chain = [];
+      for (let b = bone; b !== null && b !== undefined && b >= 0; b = parents[b]) chain.unshift(b);
+      let frame = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+      for (const b of chain) frame = mul(frame, lab.relativeMatrix(b).product);
+      const expected = mul(lab.restFrame(bone), length);
+      frame.forEach((v, k) => assert.ok(Math.abs(v - expected[k]) < 1e-4, `${name} bone ${bone}: Π L = R · T(length), entry ${k}: ${v} vs ${expected[k]}`));
+    }
+    lab.free();
+  }
+});

@@ -8,6 +8,7 @@ import { num, sig, t } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
 import { createIkLayer, RACE_COLOURS } from '../parts/ik-layer.js';
 import { createIkMotion } from '../parts/ik-motion.js';
+import { createSwing } from '../parts/swing.js';
 
 const DEG = Math.PI / 180;
 const AXES = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
@@ -360,6 +361,7 @@ export function createIkMode(app) {
     $(id).addEventListener('input', applyLimit);
   }
 
+  const swing = createSwing(app);
   let shownBone = -2;
   return {
     name: 'ik',
@@ -374,6 +376,7 @@ export function createIkMode(app) {
       app.lab.setLimitsPosing($('#ik-limit-posing').checked);
     },
     leave() {
+      swing.stop();
       handle.hidden = true;
       motion.stop();
       layer.clear();
@@ -401,7 +404,11 @@ export function createIkMode(app) {
         ? t(`cap.${name}`)
         : t('cap.ik')];
     },
+    languageChanged() {
+      swing.relabel();
+    },
     sceneChanged() {
+      swing.stop();
       bones = null;
       tip = -1;
       motion.forget();
@@ -427,6 +434,7 @@ export function createIkMode(app) {
       ikRaceStep: setRaceStep,
       ...motion.api,
       ikLimitHandle: (which) => layer.handlePoint(which),
+      swingState: () => swing.state(),
     },
   };
 }

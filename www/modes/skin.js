@@ -32,6 +32,30 @@ function matrixBlock(title, note, matrix) {
   return el('div', { className: 'matrix' }, el('h3', {}, ...title, ' ', el('span', {}, note)), formatMatrix(matrix));
 }
 
+/** The bones note's `L_i = T(origin) · O · T(length)` with its factors in words. */
+function relativeBlock(lab, bone) {
+  const { origin, orientation, length, product } = lab.relativeMatrix(bone);
+  const q = rotationOfMatrix(orientation);
+  const factors = t('matrix.relativeFactors', {
+    origin: tuple([origin[12], origin[13], origin[14]], 2),
+    orientation: rotationText(q),
+    length: num(length[13], 2),
+  });
+  const block = matrixBlock(['L', el('sub', {}, 'i'), ' = T(', t('matrix.originWord'), ') · O', el('sub', {}, 'i'), ' · T(', t('matrix.lengthWord'), ')'],
+    t('matrix.relative'), product);
+  block.append(el('p', { className: 'small muted' }, factors));
+  return block;
+}
+
+/** The unit quaternion [x, y, z, w] of a rotation matrix (16 numbers, column-major). */
+function rotationOfMatrix(m) {
+  const w = Math.sqrt(Math.max(0, 1 + m[0] + m[5] + m[10])) / 2;
+  const x = Math.sqrt(Math.max(0, 1 + m[0] - m[5] - m[10])) / 2 * Math.sign(m[6] - m[9] || 1);
+  const y = Math.sqrt(Math.max(0, 1 - m[0] + m[5] - m[10])) / 2 * Math.sign(m[8] - m[2] || 1);
+  const z = Math.sqrt(Math.max(0, 1 - m[0] - m[5] + m[10])) / 2 * Math.sign(m[1] - m[4] || 1);
+  return [x, y, z, w];
+}
+
 /** The Skin mode of `app` (see app.js for what `app` offers). */
 export function createSkinMode(app) {
   function setOverlay(name, on) {
@@ -174,6 +198,7 @@ export function createSkinMode(app) {
     const pitfall = el('p', { className: 'pitfall' }, richText(t('pitfall')));
     $('#matrices').replaceChildren(
       matrixBlock(sym('R', 'i'), t('matrix.rest'), app.lab.restFrame(bone)),
+      relativeBlock(app.lab, bone),
       matrixBlock(sym('A', 'i'), t('matrix.animation'), app.lab.animationMatrix(bone)),
       matrixBlock(['M', el('sub', {}, 'i'), ' = R′', el('sub', {}, 'i'), ' · ', ...sym('R', 'i', '−1')],
         t('matrix.skinning'), app.lab.skinningMatrix(bone)),
