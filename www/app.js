@@ -27,7 +27,7 @@ import { createAutosave } from './autosave.js';
 
 // Lab.exampleNames(), known before the wasm loads (the URL is read first).
 const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'tail', 'fingers', 'leg',
-  'arm', 'face', 'walk', 'path', 'dense', 'flip', 'capture'];
+  'arm', 'face', 'walk', 'path', 'dense', 'flip', 'capture', 'robot'];
 
 let viewer = null;
 let lab = null;

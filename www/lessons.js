@@ -472,6 +472,22 @@ export const LESSONS = [
     ],
   },
   {
+    name: 'robot',
+    title: { en: 'A robot: rigid parts', de: 'Ein Roboter: starre Bauteile' },
+    steps: [
+      {
+        example: 'robot',
+        panel: 'ik',
+        shows: ['#ik-report'],
+        do: { en: 'IK works with parts as well as with bones. Drag the ring down onto the table, to the right of the arm.',
+          de: 'IK geht auch mit Bauteilen statt Bones. Den Ring rechts vom Arm hinunter auf den Tisch ziehen.' },
+        notice: { en: 'Each part rides one joint with weight 1, so nothing bends or blends: the parts turn at their hubs, every hinge within its range — the same solver and limits as the skinned arm, where the skin blends across the elbow.',
+          de: 'Jedes Bauteil hängt mit Gewicht 1 an einem Gelenk, also biegt oder mischt sich nichts: die Teile drehen sich an ihren Naben, jedes Scharnier innerhalb seines Bereichs — derselbe Löser und dieselben Grenzen wie beim gehäuteten Arm, wo die Haut über den Ellbogen mischt.' },
+        check: (s) => Boolean(s.ikReport()?.reached) && s.ikTarget()[1] < -0.9 && s.ikTarget()[0] > 0,
+      },
+    ],
+  },
+  {
     name: 'swing',
     title: { en: 'Swinging limbs', de: 'Pendelnde Glieder' },
     steps: [

@@ -9,7 +9,7 @@ use super::tubes::{tube_rings, Ring};
 use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
 /// The names `Lab.example` accepts, in the order the page lists them.
-pub const EXAMPLE_NAMES: [&str; 16] = [
+pub const EXAMPLE_NAMES: [&str; 17] = [
     "two-bone",
     "two-bone-smooth",
     "y-junction",
@@ -26,6 +26,7 @@ pub const EXAMPLE_NAMES: [&str; 16] = [
     "dense",
     "flip",
     "capture",
+    "robot",
 ];
 
 /// The motion capture the `capture` example reads (made by
@@ -54,6 +55,7 @@ pub fn example(name: &str) -> Option<Scene> {
         "path" => super::motion::path(),
         "dense" => dense_tube(),
         "flip" => super::flip::flip(),
+        "robot" => super::robot::robot(),
         _ => return None,
     };
     // The examples are fixed data covered by tests; a failure here is a bug
@@ -81,7 +83,7 @@ impl MeshBuilder {
         (self.positions.len() - 1) as u32
     }
 
-    fn triangle(&mut self, [a, b, c]: [u32; 3], outward: Vec3) {
+    pub(super) fn triangle(&mut self, [a, b, c]: [u32; 3], outward: Vec3) {
         let [pa, pb, pc] = [a, b, c].map(|v| self.positions[v as usize]);
         if (pb - pa).cross(pc - pa).dot(outward) >= 0.0 {
             self.indices.extend([a, b, c]);

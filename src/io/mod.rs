@@ -13,5 +13,6 @@ pub mod gltf;
 mod gltf_write;
 mod limbs;
 mod motion;
+mod robot;
 pub mod scene;
 mod tubes;

@@ -176,6 +176,7 @@ const DO = {
   'vertex-keys/1': (page) => page.locator('#anim-play').click(),
   'capture/1': (page) => page.locator('#anim-play').click(),
   'capture/2': (page) => page.locator('#reduce-apply').click(),
+  'robot/1': async (page) => dragElement(page, '#ik-target', await screenOf(page, [1.2, -1.1, 0])),
   'swing/1': async (page) => {
     await page.locator('#swing-toggle').click();
     await turnBone(page, 0, 40);

@@ -50,7 +50,7 @@ export function createIkMode(app) {
     const count = app.lab.boneCount();
     tip = { leg: 1, arm: 3 }[app.example] ?? count - 1;
     const available = depth(tip);
-    const wanted = app.example === 'arm' ? 3 : 2;
+    const wanted = app.example === 'arm' || app.example === 'robot' ? 3 : 2;
     $('#ik-chain').value = String(Math.min(wanted, available));
     $('#ik-method').value = chainLength() === 2 ? 'analytic' : 'fabrik';
     target = app.lab.boneEnd(tip);
@@ -400,7 +400,7 @@ export function createIkMode(app) {
       }
     },
     caption(name) {
-      return [name === 'leg' || name === 'arm'
+      return [name === 'leg' || name === 'arm' || name === 'robot'
         ? t(`cap.${name}`)
         : t('cap.ik')];
     },
