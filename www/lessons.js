@@ -544,6 +544,25 @@ export const LESSONS = [
     ],
   },
   {
+    name: 'lip-sync',
+    title: { en: 'Lip-sync', de: 'Lippensynchronisation' },
+    steps: [
+      {
+        example: 'face',
+        panel: 'morph',
+        shows: ['#speech-track'],
+        do: { en: 'Type a word of your own (three letters or more) in the Sentence field and press “Say it”.',
+          de: 'Ein eigenes Wort (drei Buchstaben oder mehr) in das Feld Satz tippen und „Sprechen“ drücken.' },
+        notice: { en: 'Each letter became a mouth shape, listed under the field, keyed at its middle: closed lips for M, B and P, the jaw open for A, and the shapes blending into each other between keys. With a voice the browser speaks it too.',
+          de: 'Jeder Buchstabe wurde zu einer Mundform, unter dem Feld aufgelistet und in ihrer Mitte als Key gesetzt: geschlossene Lippen für M, B und P, der Kiefer offen für A, und die Formen gehen zwischen den Keys ineinander über. Mit einer Stimme spricht der Browser es auch.' },
+        check: (s) => {
+          const said = s.speechState();
+          return Boolean(said) && said.text.trim().length >= 3 && said.text.trim().toLowerCase() !== 'mama' && s.lab.animationNames().includes('speech');
+        },
+      },
+    ],
+  },
+  {
     name: 'gpu',
     title: { en: 'GPU limits', de: 'Grenzen der GPU' },
     steps: [

@@ -13,6 +13,7 @@ mod history;
 mod ik;
 mod measure;
 mod morphs;
+mod speech;
 mod weights;
 
 pub use formats::{FormatFigures, OTHER_UNIFORM_VECTORS};

@@ -17,3 +17,4 @@ pub mod pursuit;
 pub mod rotations;
 pub mod skeleton;
 pub mod speed_curve;
+pub mod visemes;

@@ -12,6 +12,7 @@ mod dynamics;
 mod ik;
 mod morphs;
 mod rotations;
+mod speech;
 mod viewer;
 
 pub use viewer::Viewer;

@@ -202,6 +202,10 @@ const DO = {
     await action(page, 1);
   },
   'morphing/3': (page) => action(page, 0),
+  'lip-sync/1': async (page, lang) => {
+    await page.locator('#speech-text').fill(lang === 'de' ? 'Hallo Oma' : 'hello moon');
+    await page.locator('#speech-say').click();
+  },
   'gpu/1': (page) => action(page, 0),
   'gpu/2': async (page) => {
     await action(page, 0);
@@ -355,6 +359,9 @@ test('on a 390×844 phone the two-bone lesson is done by touch', async () => {
     await screenshot(page, `lesson-phone-two-bones-${step}`);
     // A tap on Next, scrolled to as a finger would.
     await page.locator('#lesson-next').scrollIntoViewIfNeeded();
+    // Measured once the scroll has settled: a busy machine lays out late.
+    await nextFrame(page);
+    await nextFrame(page);
     const next = await page.locator('#lesson-next').boundingBox();
     const centre = { x: next.x + next.width / 2, y: next.y + next.height / 2 };
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [centre] });

@@ -462,4 +462,13 @@ export const DE = {
   'boneName.column': "Säule",
   'boneName.gripper': "Greifer",
   'cap.robot': "Ein Roboterarm: jedes Bauteil ist starr, mit Gewicht 1 an ein Gelenk gebunden — keine Haut zu mischen, nichts biegt sich. Dieselben IK-Löser und Scharnier-Grenzen wie beim gehäuteten Arm: den Ring ziehen.",
+  'speech.title': "Lippensynchronisation",
+  'speech.text': "Satz",
+  'aria.speech-text': "Ein Satz, den das Gesicht sagen soll",
+  'speech.say': "Sprechen",
+  'speech.voice': "mit der Stimme des Browsers",
+  'speech.note': "Die Lippensynchronisation aus dem Animationsvortrag für eine synthetische Stimme: jeder Buchstabe (oder jedes Paar wie „sch“ oder „th“) wird zu einer Mundform — den Visemen A, E, I, O, U, geschlossenen Lippen M/B/P, Lippe an Zähnen F/V, einer Pause zwischen Wörtern — für seine eigene Zeit gehalten und in seiner Mitte als Key gesetzt, sodass benachbarte Formen ineinander übergehen. Wo der Browser eine Stimme hat, spricht er den Satz, und das Gesicht hält sich an seine Wortgrenzen.",
+  'speech.noVoice': "Dieser Browser hat keine Stimme für {lang}: das Gesicht spricht lautlos.",
+  'speech.trackLine': "{n} Formen in {seconds} s: {shapes}",
+  'name.speech': "Sprechen",
 };

@@ -463,4 +463,13 @@ export const EN = {
   'boneName.column': "column",
   'boneName.gripper': "gripper",
   'cap.robot': "A robot arm: every part is rigid, bound to one joint with weight 1 — no skin to blend, nothing bends. The same IK solvers and hinge limits as the skinned arm: drag the ring.",
+  'speech.title': "Lip-sync",
+  'speech.text': "Sentence",
+  'aria.speech-text': "A sentence for the face to say",
+  'speech.say': "Say it",
+  'speech.voice': "with the browser’s voice",
+  'speech.note': "The animation talk’s lip-sync for a synthetic voice: each letter (or pair, such as “sch” or “th”) becomes a mouth shape — the visemes A, E, I, O, U, closed lips M/B/P, lip-to-teeth F/V, a rest between words — held for its own time and keyed at its middle, so neighbouring shapes blend. Where the browser has a voice it speaks the sentence, and the face keeps to its word boundaries.",
+  'speech.noVoice': "This browser has no voice for {lang}: the face says it silently.",
+  'speech.trackLine': "{n} shapes in {seconds} s: {shapes}",
+  'name.speech': "speech",
 };

@@ -384,6 +384,8 @@ export function createAnimateMode(app) {
         listClips(0);
         listPaths(0);
       }
+      // A clip added elsewhere (the Morph mode's lip-sync) joins the list.
+      if ($('#anim-clip').options.length !== Math.max(1, app.lab.animationNames().length)) listClips(Math.max(0, clip()));
       $('#anim-morph-key').hidden = app.lab.morphNames().length === 0;
       showTime();
       timeline.draw();

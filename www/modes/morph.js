@@ -4,6 +4,7 @@
 // said by a keyed clip of morph weights and the jaw (see the Animate mode).
 import { $, el } from '../dom.js';
 import { nameOf, num, t } from '../i18n.js';
+import { createSpeech } from '../parts/speech.js';
 
 /** The Morph mode of `app` (see app.js for what `app` offers). */
 export function createMorphMode(app) {
@@ -11,6 +12,7 @@ export function createMorphMode(app) {
   let saying = 0;
 
   const names = () => app.lab.morphNames();
+  const speech = createSpeech(app);
 
   function setWeights(weights) {
     app.lab.setMorphWeights(weights);
@@ -117,6 +119,7 @@ export function createMorphMode(app) {
     },
     leave() {
       cancelAnimationFrame(saying);
+      speech.stop();
     },
     update() {
       if (shownFor !== app.lab) {
@@ -124,6 +127,7 @@ export function createMorphMode(app) {
         buildSliders();
         $('#morph-jaw').closest('.slider').hidden = jawBone() < 0;
         $('#morph-say').hidden = wordClip() < 0;
+        $('#speech-box').hidden = names().length === 0 && app.lab.boneNames().indexOf('jaw') < 0;
       }
       showWeights();
     },
@@ -135,6 +139,7 @@ export function createMorphMode(app) {
     sceneChanged() {
       shownFor = null;
       cancelAnimationFrame(saying);
+      speech.stop();
     },
     languageChanged() {
       if (app.lab) buildSliders();
@@ -142,6 +147,8 @@ export function createMorphMode(app) {
     api: {
       say,
       setJaw,
+      sayText: speech.say,
+      speechState: speech.state,
     },
   };
 }

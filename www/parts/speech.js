@@ -1,0 +1,97 @@
+// Lip-sync in the Morph mode (the animation talk: "bei synthetischer
+// Stimme"): a typed sentence becomes the core's viseme track, keyed as the
+// clip "speech" on the face's targets and jaw (`lab.sayText`) and played;
+// where the browser has a voice for the page's language it speaks the
+// sentence too, and each word boundary it reports pulls the face to that
+// word's first shape, so mouth and voice stay together.
+import { $ } from '../dom.js';
+import { currentLanguage, num, t } from '../i18n.js';
+
+const VOICE_LANG = { en: 'en-US', de: 'de-DE' };
+
+/** The lip-sync controls of `app` under `#speech-box`. */
+export function createSpeech(app) {
+  let frame = 0;
+  let state = null;
+
+  /** A voice for `lang`, if the browser has one loaded. */
+  function voiceFor(lang) {
+    const voices = globalThis.speechSynthesis?.getVoices?.() ?? [];
+    return voices.find((v) => v.lang?.toLowerCase().startsWith(lang)) ?? null;
+  }
+
+  function play(clip, track) {
+    const lab = app.lab;
+    const duration = lab.animationDuration(clip);
+    let start = performance.now();
+    cancelAnimationFrame(frame);
+    const step = (now) => {
+      if (app.lab !== lab || !state) return;
+      const time = Math.min((now - start) / 1000, duration);
+      state.time = time;
+      lab.setAnimationTime(clip, time);
+      app.requestRender();
+      if (time < duration) frame = requestAnimationFrame(step);
+      else state.playing = false;
+    };
+    frame = requestAnimationFrame(step);
+    return {
+      /** The voice reached character `index`: jump to the first shape from there. */
+      boundary(index) {
+        const key = track.find((k) => k.char >= index);
+        if (key) start = performance.now() - key.time * 1000;
+      },
+    };
+  }
+
+  function say() {
+    const text = $('#speech-text').value.slice(0, 300);
+    const lang = currentLanguage();
+    let said;
+    try {
+      app.lab.checkpoint();
+      said = app.lab.sayText(text, lang);
+    } catch (error) {
+      app.showNotice(error.message, 'error');
+      return;
+    }
+    const { clip, track } = said;
+    const seconds = track.length ? track[track.length - 1].time + track[track.length - 1].duration : 0;
+    $('#speech-track').textContent = t('speech.trackLine', {
+      n: num(track.length), seconds: num(seconds, 2), shapes: track.map((k) => k.viseme).join(' '),
+    });
+    state = { text, lang, track, playing: true, time: 0, voice: false };
+    const player = play(clip, track);
+    if ($('#speech-voice').checked) {
+      const voice = voiceFor(lang);
+      if (!voice) {
+        app.showNotice(t('speech.noVoice', { lang: lang.toUpperCase() }));
+        return;
+      }
+      const utterance = new SpeechSynthesisUtterance(text);
+      utterance.voice = voice;
+      utterance.lang = VOICE_LANG[lang] ?? lang;
+      utterance.addEventListener('boundary', (event) => {
+        if (event.name === 'word') player.boundary(event.charIndex);
+      });
+      globalThis.speechSynthesis.cancel();
+      globalThis.speechSynthesis.speak(utterance);
+      state.voice = true;
+    }
+  }
+
+  $('#speech-say').addEventListener('click', say);
+  $('#speech-text').addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') say();
+  });
+
+  return {
+    say,
+    stop() {
+      cancelAnimationFrame(frame);
+      globalThis.speechSynthesis?.cancel?.();
+      if (state) state.playing = false;
+    },
+    state: () => (state ? { ...state, track: state.track.map((k) => ({ ...k })) } : null),
+  };
+}
