@@ -456,6 +456,7 @@ fn the_arm_reaches_the_rim_of_its_cup_within_its_limits() {
                 iterations: None,
                 tolerance: None,
                 fallback_normal: Vec3::Z,
+                stretch: None,
             })
             .unwrap();
         assert!(report.reached, "{method:?}: {report:?}");

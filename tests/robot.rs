@@ -43,6 +43,7 @@ fn ik_reaches_targets_in_the_workspace_within_the_hinges() {
                     iterations: Some(128),
                     tolerance: None,
                     fallback_normal: Vec3::Z,
+                    stretch: None,
                 })
                 .unwrap();
             reached += usize::from(report.reached);

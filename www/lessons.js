@@ -472,6 +472,23 @@ export const LESSONS = [
     ],
   },
   {
+    name: 'stretch',
+    title: { en: 'Stretchy joints', de: 'Dehnbare Gelenke' },
+    steps: [
+      {
+        example: 'arm',
+        panel: 'ik',
+        shows: ['#ik-report'],
+        prepare: (s) => { s.setIkChain({ tip: 3, chain: 3, method: 'fabrik' }); s.setIkTarget([3.6, 0.5, 0]); },
+        do: { en: 'The cup is out of the arm’s reach: the ring stays red. Drag “Stretch up to” to ×1.3 or more.',
+          de: 'Die Tasse liegt außer Reichweite des Arms: der Ring bleibt rot. „Dehnen bis“ auf ×1,3 oder mehr ziehen.' },
+        notice: { en: 'The bones note allows IK “mit dehnbaren Gelenken”: every bone of the chain stretches by the same factor along its own axis, no more than the slider allows, and the next joint starts at the stretched tip. The skin stretches with it, because the skinning matrix carries the stretch.',
+          de: 'Die Bones-Notiz erlaubt IK „mit dehnbaren Gelenken“: jeder Bone der Kette dehnt sich um denselben Faktor entlang seiner eigenen Achse, nicht mehr als der Regler erlaubt, und das nächste Gelenk beginnt an der gedehnten Spitze. Die Haut dehnt sich mit, weil die Skinning-Matrix die Dehnung trägt.' },
+        check: (s) => Boolean(s.ikReport()?.reached) && s.lab.boneStretch(3) > 1.01,
+      },
+    ],
+  },
+  {
     name: 'robot',
     title: { en: 'A robot: rigid parts', de: 'Ein Roboter: starre Bauteile' },
     steps: [

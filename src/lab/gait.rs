@@ -59,6 +59,7 @@ impl Lab {
                     iterations: None,
                     tolerance: None,
                     fallback_normal: frame.transform_vector3(Vec3::Z),
+                    stretch: None,
                 })?;
             }
         }

@@ -19,6 +19,7 @@ use crate::skin::influences::VertexInfluences;
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Snapshot {
     pose: Vec<BoneTransform>,
+    stretch: Vec<f32>,
     influences: Arc<Vec<VertexInfluences>>,
     morph_weights: Vec<f32>,
     clips: Arc<Vec<Clip>>,
@@ -38,6 +39,7 @@ fn bytes_held(steps: &[Snapshot]) -> usize {
     let mut total = 0;
     for (k, step) in steps.iter().enumerate() {
         total += std::mem::size_of_val(step.pose.as_slice());
+        total += std::mem::size_of_val(step.stretch.as_slice());
         total += std::mem::size_of_val(step.morph_weights.as_slice());
         if !(k > 0 && Arc::ptr_eq(&steps[k - 1].limits, &step.limits)) {
             total += std::mem::size_of_val(step.limits.as_slice());
@@ -82,6 +84,7 @@ impl Lab {
         };
         Snapshot {
             pose: self.scene.pose.clone(),
+            stretch: self.stretch.clone(),
             influences,
             morph_weights: self.scene.morph_weights.clone(),
             clips,
@@ -92,6 +95,7 @@ impl Lab {
 
     fn restore(&mut self, snapshot: Snapshot) {
         self.scene.pose = snapshot.pose;
+        self.stretch = snapshot.stretch;
         self.scene.morph_weights = snapshot.morph_weights;
         self.scene.animation.clips = Arc::unwrap_or_clone(snapshot.clips);
         self.scene.paths = snapshot.paths;
@@ -224,7 +228,8 @@ mod tests {
     fn a_budget_smaller_than_the_steps_keeps_the_newest() {
         let mut lab = Lab::example("two-bone").unwrap();
         let weights = std::mem::size_of_val(lab.all_influences());
-        let pose = lab.bone_count() * std::mem::size_of::<BoneTransform>();
+        // A step's pose: the transforms and the stretch.
+        let pose = lab.bone_count() * (std::mem::size_of::<BoneTransform>() + 4);
         // The limits, unchanged, are held once.
         let limits =
             lab.bone_count() * std::mem::size_of::<Option<crate::rig::limits::JointLimit>>();

@@ -4,7 +4,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::{EditError, Lab};
-use crate::rig::chain_ik::{solve_chain, IkMethod, IkReport, IkRequest};
+use crate::rig::chain_ik::{solve_chain_stretchy, IkMethod, IkReport, IkRequest};
 use crate::rig::limits::JointLimit;
 
 /// Sweeps a solve may use unless told otherwise.
@@ -28,6 +28,9 @@ pub struct IkGoal {
     pub tolerance: Option<f32>,
     /// The plane a straight two-bone chain bends in (the view direction).
     pub fallback_normal: Vec3,
+    /// The most each bone may stretch to reach (stretchy joints); `None`
+    /// or 1: rigid bones.
+    pub stretch: Option<f32>,
 }
 
 impl Lab {
@@ -70,6 +73,7 @@ impl Lab {
             iterations,
             tolerance,
             fallback_normal,
+            stretch,
         } = *goal;
         let bones = crate::rig::chain_ik::chain_bones(&self.scene.skeleton, tip, chain)?;
         // In model space: a glTF joint's frame may carry scale.
@@ -87,11 +91,14 @@ impl Lab {
             tolerance: tolerance.unwrap_or(1e-3 * length.max(1e-3)),
             fallback_normal,
         };
-        let report = solve_chain(
+        // A chain solved without stretch is unstretched too.
+        let report = solve_chain_stretchy(
             &self.scene.skeleton,
             &mut self.scene.pose,
             &self.scene.limits,
+            &mut self.stretch,
             &request,
+            stretch.unwrap_or(1.0).max(1.0),
         )?;
         self.changed();
         Ok(report)
@@ -105,9 +112,7 @@ impl Lab {
     /// Bone `bone`'s frame before its own animation, `F = R'_i · A_i⁻¹`:
     /// the frame its limit is stated in, model space.
     pub(super) fn unanimated_frame(&mut self, bone: usize) -> Result<Mat4, EditError> {
-        let pose = self.bone_pose(bone)?;
-        let animation = self.scene.skeleton.bones()[bone].animated(&pose);
-        Ok(self.model_from_bone_posed()[bone] * animation.inverse())
+        self.model_from_bone_unanimated(bone)
     }
 
     /// The direction a limit's angle `angle` points bone `bone` in, unit

@@ -23,7 +23,7 @@ pub use ik::{IkGoal, DEFAULT_IK_ITERATIONS, LIMIT_OUTLINE_SAMPLES};
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::rig::pose::{pose_to_model, skinning_palette, BoneTransform};
+use crate::rig::pose::{pose_to_model_stretched, skinning_palette, BoneTransform};
 use crate::scene::validate::bone_transform;
 use crate::scene::{Scene, SceneError};
 use crate::skin::dual_quat::RigidScale;
@@ -189,6 +189,8 @@ pub struct Lab {
     influence_cap: usize,
     /// The swinging bones, when any swing.
     dynamics: Option<crate::rig::dynamics::Dynamics>,
+    /// Each bone's stretch along its own +Y from stretchy IK (1: none).
+    stretch: Vec<f32>,
 }
 
 static NEXT_LAB_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -225,6 +227,7 @@ impl Lab {
             morphed: crate::skin::mesh::Mesh::new(Vec::new(), Vec::new()),
             morphed_current: false,
             dynamics: None,
+            stretch: vec![1.0; bones],
         }
     }
 
@@ -239,7 +242,14 @@ impl Lab {
     pub fn model_from_bone_unanimated(&mut self, bone: usize) -> Result<Mat4, EditError> {
         self.check_bone(bone)?;
         let animation = self.scene.skeleton.bones()[bone].animated(&self.scene.pose[bone]);
-        Ok(self.model_from_bone_posed()[bone] * animation.inverse())
+        let unstretch = Mat4::from_scale(Vec3::new(1.0, 1.0 / self.stretch[bone], 1.0));
+        Ok(self.model_from_bone_posed()[bone] * unstretch * animation.inverse())
+    }
+
+    /// Bone `bone`'s stretch along its own +Y (stretchy IK; 1 when none).
+    pub fn bone_stretch(&self, bone: usize) -> Result<f32, EditError> {
+        self.check_bone(bone)?;
+        Ok(self.stretch[bone])
     }
 
     /// Parses and validates scene JSON.
@@ -445,6 +455,7 @@ impl Lab {
     /// Puts every bone back in its rest pose.
     pub fn reset_pose(&mut self) {
         self.scene.pose.fill(BoneTransform::IDENTITY);
+        self.stretch.fill(1.0);
         self.changed();
     }
 
@@ -452,9 +463,10 @@ impl Lab {
         if self.palette_current {
             return;
         }
-        pose_to_model(
+        pose_to_model_stretched(
             &self.scene.skeleton,
             &self.scene.pose,
+            &self.stretch,
             &mut self.model_from_bone_posed,
         );
         skinning_palette(

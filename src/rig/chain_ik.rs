@@ -33,7 +33,7 @@ use glam::{Mat4, Quat, Vec3};
 
 use crate::rig::chain_dls::dls_step;
 use crate::rig::limits::{twist_angle, JointLimit};
-use crate::rig::pose::{pose_to_model, BoneTransform};
+use crate::rig::pose::{pose_to_model_stretched, BoneTransform};
 use crate::rig::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};
 
 /// How to solve.
@@ -178,12 +178,14 @@ pub(super) struct Chain<'a> {
     skeleton: &'a Skeleton,
     pub(super) pose: &'a mut [BoneTransform],
     pub(super) limits: &'a [Option<JointLimit>],
+    /// Each bone's stretch along its own +Y (1: none).
+    stretch: &'a [f32],
     frames: Vec<Mat4>,
 }
 
 impl Chain<'_> {
     pub(super) fn update(&mut self) {
-        pose_to_model(self.skeleton, self.pose, &mut self.frames);
+        pose_to_model_stretched(self.skeleton, self.pose, self.stretch, &mut self.frames);
     }
 
     pub(super) fn origin(&self, bone: usize) -> Vec3 {
@@ -259,6 +261,63 @@ pub fn solve_chain(
     limits: &[Option<JointLimit>],
     request: &IkRequest,
 ) -> Result<IkReport, IkError> {
+    solve(skeleton, pose, limits, &vec![1.0; skeleton.len()], request)
+}
+
+/// [`solve_chain`] with stretchy joints (the bones note: "ggf. auch mit
+/// dehnbaren Gelenken"): when the target lies beyond the chain's reach `R`
+/// from its root, every bone of the chain is stretched along its own +Y by
+/// the same `σ = min(max_stretch, 1.02 · d / R)` (`d` the distance to the
+/// target; the extra 2 % keeps the chain off the straight, singular pose,
+/// where the solvers crawl against their limits), written into `stretch` (one entry per bone; the chain's entries
+/// are reset to 1 first), and then solved. Nearer targets are solved
+/// unstretched.
+///
+/// # Panics
+///
+/// If `pose`, `limits` or `stretch` do not have one entry per bone.
+pub fn solve_chain_stretchy(
+    skeleton: &Skeleton,
+    pose: &mut [BoneTransform],
+    limits: &[Option<JointLimit>],
+    stretch: &mut [f32],
+    request: &IkRequest,
+    max_stretch: f32,
+) -> Result<IkReport, IkError> {
+    assert_eq!(stretch.len(), skeleton.len(), "one stretch per bone");
+    if !max_stretch.is_finite() || !request.target_model.is_finite() {
+        return Err(IkError::NonFinite);
+    }
+    let bones = chain_bones(skeleton, request.tip, request.chain)?;
+    for &bone in &bones {
+        stretch[bone] = 1.0;
+    }
+    if max_stretch > 1.0 && !bones.is_empty() {
+        let mut frames = vec![Mat4::IDENTITY; skeleton.len()];
+        pose_to_model_stretched(skeleton, pose, stretch, &mut frames);
+        let reach: f32 = bones
+            .iter()
+            .map(|&b| skeleton.bones()[b].model_length(&frames[b]))
+            .sum();
+        let root = frames[bones[0]].transform_point3(Vec3::ZERO);
+        let distance = root.distance(request.target_model);
+        if reach > 0.0 && distance > reach {
+            let sigma = (1.02 * distance / reach).min(max_stretch);
+            for &bone in &bones {
+                stretch[bone] = sigma;
+            }
+        }
+    }
+    solve(skeleton, pose, limits, stretch, request)
+}
+
+fn solve(
+    skeleton: &Skeleton,
+    pose: &mut [BoneTransform],
+    limits: &[Option<JointLimit>],
+    stretch: &[f32],
+    request: &IkRequest,
+) -> Result<IkReport, IkError> {
     assert_eq!(pose.len(), skeleton.len(), "one transform per bone");
     assert_eq!(limits.len(), skeleton.len(), "one limit per bone");
     if !request.target_model.is_finite() || !request.tolerance.is_finite() {
@@ -274,6 +333,7 @@ pub fn solve_chain(
         skeleton,
         pose,
         limits,
+        stretch,
         frames: vec![Mat4::IDENTITY; skeleton.len()],
     };
     chain.update();

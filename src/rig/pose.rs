@@ -103,6 +103,27 @@ pub fn pose_to_model(
     crate::rig::skeleton::compose_frames(skeleton.bones(), pose, model_from_bone_posed);
 }
 
+/// [`pose_to_model`] with bone `i` stretched by `stretch[i]` along its own
+/// +Y (see [`crate::rig::skeleton`]'s stretched composition): children
+/// start at the stretched tip without inheriting the stretch.
+///
+/// # Panics
+///
+/// If `pose` or `model_from_bone_posed` does not have one entry per bone.
+pub fn pose_to_model_stretched(
+    skeleton: &Skeleton,
+    pose: &[BoneTransform],
+    stretch: &[f32],
+    model_from_bone_posed: &mut [Mat4],
+) {
+    crate::rig::skeleton::compose_stretched_frames(
+        skeleton.bones(),
+        pose,
+        Some(stretch),
+        model_from_bone_posed,
+    );
+}
+
 /// Computes the skinning palette `M_i = R'_i · R_i⁻¹`: the matrix that takes
 /// a model-space rest point of bone `i` to its posed model-space position
 /// (exactly `I` for a bone whose posed frame is its rest frame). For a

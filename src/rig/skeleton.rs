@@ -417,18 +417,50 @@ pub(crate) fn compose_frames(
     pose: &[crate::rig::pose::BoneTransform],
     model_from_bone: &mut [Mat4],
 ) {
+    compose_stretched_frames(bones, pose, None, model_from_bone);
+}
+
+/// [`compose_frames`] with bone `i` stretched by `stretch[i]` along its own
+/// +Y (IK's stretchy joints): `F_i = C_p · T(origin_i) · O_i · A_i ·
+/// S_y(σ_i)` with the frame its parent hands on `C_p = F_p · T(0, ℓ_p, 0) ·
+/// S_y(1/σ_p)`, so a child starts at the stretched tip `σ_p ℓ_p` but does
+/// not inherit the stretch; the skinning palette `F_i · R_i⁻¹` carries it.
+/// `None` (or every `σ = 1`) is [`compose_frames`].
+///
+/// # Panics
+///
+/// If the slices' lengths differ from the number of bones.
+pub(crate) fn compose_stretched_frames(
+    bones: &[Bone],
+    pose: &[crate::rig::pose::BoneTransform],
+    stretch: Option<&[f32]>,
+    model_from_bone: &mut [Mat4],
+) {
     assert_eq!(pose.len(), bones.len(), "one transform per bone");
     assert_eq!(model_from_bone.len(), bones.len(), "one frame per bone");
+    let sigma = |bone: usize| stretch.and_then(|s| s.get(bone)).copied().unwrap_or(1.0);
     for (index, bone) in bones.iter().enumerate() {
         let model_from_parent_tip = match bone.parent {
             Some(parent) => {
                 let parent = usize::from(parent);
-                model_from_bone[parent] * own_from_child_frame(bones[parent].length)
+                let hand_on = model_from_bone[parent] * own_from_child_frame(bones[parent].length);
+                let s = sigma(parent);
+                if s == 1.0 {
+                    hand_on
+                } else {
+                    hand_on * Mat4::from_scale(Vec3::new(1.0, 1.0 / s, 1.0))
+                }
             }
             None => Mat4::IDENTITY,
         };
-        model_from_bone[index] =
+        let frame =
             model_from_parent_tip * parent_tip_from_bone(bone) * bone.animated(&pose[index]);
+        let s = sigma(index);
+        model_from_bone[index] = if s == 1.0 {
+            frame
+        } else {
+            frame * Mat4::from_scale(Vec3::new(1.0, s, 1.0))
+        };
     }
 }
 

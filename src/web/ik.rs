@@ -21,6 +21,7 @@ struct SolveOptions {
     iterations: Option<f64>,
     tolerance: Option<f32>,
     normal: Option<[f32; 3]>,
+    stretch: Option<f32>,
 }
 
 /// `{reached, error, iterations}`.
@@ -33,6 +34,16 @@ struct SolveView {
 
 #[wasm_bindgen(js_class = Lab)]
 impl JsLab {
+    /// Bone `bone`'s stretch along its own +Y from stretchy IK (1: none).
+    #[wasm_bindgen(js_name = boneStretch)]
+    pub fn bone_stretch(&self, bone: f64) -> Result<f32, JsError> {
+        const METHOD: &str = "boneStretch";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .bone_stretch(bone)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
     /// Sets bone `bone`'s joint limit: `{hinge: {axis: [x,y,z], min, max}}`
     /// or `{swing: angle, twist: [min, max]}` (radians, in the bone's own
     /// frame relative to its rest orientation), or `null` to free it.
@@ -158,8 +169,11 @@ impl JsLab {
     }
 
     /// Solves `{tip, chain, target: [x,y,z], method: "analytic" | "ccd" |
-    /// "fabrik", iterations?, tolerance?}` on the pose, within every limit;
-    /// returns `{reached, error, iterations}`.
+    /// "fabrik", iterations?, tolerance?, stretch?}` on the pose, within
+    /// every limit; with `stretch > 1` a target out of reach is reached by
+    /// stretching every bone of the chain by the same factor, at most
+    /// `stretch` (`boneStretch(bone)` tells it); returns `{reached, error,
+    /// iterations}`.
     #[wasm_bindgen(js_name = solveIk)]
     pub fn solve_ik(&mut self, options: JsValue) -> Result<JsValue, JsError> {
         const METHOD: &str = "solveIk";
@@ -177,6 +191,7 @@ impl JsLab {
                 .map_err(|e| js_error(METHOD, e))?,
             tolerance: options.tolerance,
             fallback_normal: options.normal.map_or(Vec3::Z, Vec3::from_array),
+            stretch: options.stretch,
         };
         let report = self
             .inner

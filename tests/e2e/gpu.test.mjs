@@ -277,3 +277,30 @@ test('a 9,000-bone chain, past MAX_TEXTURE_SIZE as one bone a row, skins on the 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a pose stretched by IK skins on the GPU as on the CPU, LBS and DQS', async () => {
+  const { page, errors } = await openAt('?example=arm&mode=ik');
+  await waitForSkinlab(page);
+  const stretch = await page.evaluate(() => {
+    const s = window.skinlab;
+    const report = s.lab.solveIk({ tip: 3, chain: 3, target: [3.6, 0.5, 0], method: 'fabrik', stretch: 1.5 });
+    return { reached: report.reached, factor: s.lab.boneStretch(3) };
+  });
+  assert.ok(stretch.reached && stretch.factor > 1.1, JSON.stringify(stretch));
+  for (const method of ['lbs', 'dqs']) {
+    await nextFrame(page, () => page.evaluate((m) => window.skinlab.setMethod(m), method));
+    const worst = await page.evaluate((m) => {
+      const s = window.skinlab;
+      const gpu = s.viewer.gpuSkinnedPositions(s.lab, m);
+      const cpu = s.lab.skinnedPositions(m);
+      let most = 0;
+      for (let k = 0; k < cpu.length; k++) most = Math.max(most, Math.abs(gpu[k] - cpu[k]));
+      return most;
+    }, method);
+    console.log(`# stretched ×${stretch.factor.toFixed(3)}, ${method}: |GPU − CPU| ≤ ${worst.toExponential(1)}`);
+    assert.ok(worst < 1e-4, `${method}: ${worst}`);
+  }
+  await screenshot(page, 'ik-stretched');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

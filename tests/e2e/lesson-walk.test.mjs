@@ -176,6 +176,10 @@ const DO = {
   'vertex-keys/1': (page) => page.locator('#anim-play').click(),
   'capture/1': (page) => page.locator('#anim-play').click(),
   'capture/2': (page) => page.locator('#reduce-apply').click(),
+  'stretch/1': async (page) => {
+    const box = await page.locator('#ik-stretch').boundingBox();
+    await page.mouse.click(box.x + box.width * 0.6, box.y + box.height / 2);
+  },
   'robot/1': async (page) => dragElement(page, '#ik-target', await screenOf(page, [1.2, -1.1, 0])),
   'swing/1': async (page) => {
     await page.locator('#swing-toggle').click();

@@ -471,4 +471,7 @@ export const DE = {
   'speech.noVoice': "Dieser Browser hat keine Stimme für {lang}: das Gesicht spricht lautlos.",
   'speech.trackLine': "{n} Formen in {seconds} s: {shapes}",
   'name.speech': "Sprechen",
+  'ik.stretch': "Dehnen bis",
+  'aria.ik-stretch': "Wie weit sich jeder Bone dehnen darf, um zu reichen: 1 ist starr",
+  'ik.stretched': "jeder Bone gedehnt ×{factor}",
 };

@@ -472,4 +472,7 @@ export const EN = {
   'speech.noVoice': "This browser has no voice for {lang}: the face says it silently.",
   'speech.trackLine': "{n} shapes in {seconds} s: {shapes}",
   'name.speech': "speech",
+  'ik.stretch': "Stretch up to",
+  'aria.ik-stretch': "How far each bone may stretch to reach: 1 is rigid",
+  'ik.stretched': "each bone stretched ×{factor}",
 };

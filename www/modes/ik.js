@@ -71,7 +71,7 @@ export function createIkMode(app) {
     if (!target || tip < 0) return;
     let report;
     try {
-      report = app.lab.solveIk({ tip, chain: chainLength(), target, method: $('#ik-method').value });
+      report = app.lab.solveIk({ tip, chain: chainLength(), target, method: $('#ik-method').value, stretch: Number($('#ik-stretch').value) });
     } catch (error) {
       app.showNotice(error.message, 'error');
       return;
@@ -83,9 +83,12 @@ export function createIkMode(app) {
   function showReport() {
     const report = lastReport;
     handle.classList.toggle('reached', Boolean(report?.reached));
+    const stretched = tip >= 0 ? app.lab.boneStretch(tip) : 1;
     $('#ik-report').textContent = report
       ? t(report.reached ? 'ik.reportReached' : 'ik.reportMissed', { distance: sig(report.error), n: num(report.iterations) })
+        + (stretched > 1 ? ` · ${t('ik.stretched', { factor: num(stretched, 2) })}` : '')
       : '';
+    $('output[for="ik-stretch"]').textContent = `×${num(Number($('#ik-stretch').value), 2)}`;
     $('#ik-tip').textContent = tip >= 0 ? boneLabel(app.lab.boneNames(), tip) : '—';
     showAngles();
     showForwardKinematics();
@@ -350,6 +353,7 @@ export function createIkMode(app) {
   handle.addEventListener('pointercancel', end);
 
   $('#ik-method').addEventListener('change', solve);
+  $('#ik-stretch').addEventListener('input', () => { app.lab.checkpoint(); solve(); });
   $('#ik-chain').addEventListener('change', () => {
     $('#ik-chain').value = String(Math.min(chainLength(), depth(tip)));
     if (chainLength() !== 2 && $('#ik-method').value === 'analytic') $('#ik-method').value = 'fabrik';
