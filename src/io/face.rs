@@ -10,14 +10,20 @@ use super::scene::{MorphDoc, SceneDoc};
 use crate::rig::animation::{Animation, Clip, Interpolation};
 use crate::rig::pose::BoneTransform;
 
-/// Columns and rows of the face grid.
-const COLUMNS: usize = 17;
-const ROWS: usize = 23;
+/// Columns and rows of the face grid: a quad every 0.05 units, fine enough
+/// for eye, brow and mouth openings.
+const COLUMNS: usize = 33;
+const ROWS: usize = 45;
 /// Half-width and half-height of the face's oval.
 const HALF_WIDTH: f32 = 0.8;
 const HALF_HEIGHT: f32 = 1.1;
-/// Where the mouth is.
-const MOUTH: Vec3 = Vec3::new(0.0, -0.5, 0.0);
+/// Where the mouth is: on a row of quad centres, so its slit is one quad tall.
+const MOUTH: Vec3 = Vec3::new(0.0, -0.525, 0.0);
+/// The eyes' centres (left and right) and their half-width and half-height.
+const EYES: [Vec3; 2] = [Vec3::new(-0.3, 0.2, 0.0), Vec3::new(0.3, 0.2, 0.0)];
+const EYE_SIZE: (f32, f32) = (0.15, 0.07);
+/// The brows' centres.
+const BROWS: [Vec3; 2] = [Vec3::new(-0.3, 0.425, 0.0), Vec3::new(0.3, 0.425, 0.0)];
 
 /// How strongly a point belongs to the mouth: 1 at its centre, fading out.
 fn mouth(p: Vec3) -> f32 {
@@ -26,29 +32,88 @@ fn mouth(p: Vec3) -> f32 {
     (-(x * x + y * y)).exp()
 }
 
-/// Each target's offset for a point of the face.
-fn offsets(p: Vec3) -> [(&'static str, Vec3); 6] {
+/// How strongly a point belongs to a brow, and how far toward the nose
+/// (−1 outer end … 1 inner end).
+fn brow(p: Vec3) -> (f32, f32) {
+    BROWS
+        .iter()
+        .map(|c| {
+            let x = (p.x - c.x) / 0.22;
+            let y = (p.y - c.y) / 0.1;
+            let inner = if c.x < 0.0 { x } else { -x };
+            ((-(x * x + y * y)).exp(), inner.clamp(-1.0, 1.0))
+        })
+        .fold(
+            (0.0, 0.0),
+            |best, next| if next.0 > best.0 { next } else { best },
+        )
+}
+
+/// Whether the quad centred at `p` is an opening: the eyes, the brows (thin
+/// arcs) and the mouth (a slit at rest, which the visemes open and shape).
+fn is_opening(p: Vec3) -> bool {
+    let inside =
+        |c: Vec3, (a, b): (f32, f32)| ((p.x - c.x) / a).powi(2) + ((p.y - c.y) / b).powi(2) < 1.0;
+    let brow_arc = |c: Vec3| {
+        let x = (p.x - c.x) / 0.17;
+        // An arc, highest in its middle.
+        x.abs() < 1.0 && (p.y - (c.y - 0.03 * x * x)).abs() < 0.026
+    };
+    EYES.iter().any(|&c| inside(c, EYE_SIZE))
+        || BROWS.iter().any(|&c| brow_arc(c))
+        || inside(MOUTH, (0.27, 0.026))
+}
+
+/// Each target's offset for a point of the face: the first six as before
+/// (visemes A, O, M, F and the expressions), then the visemes E, I, U and
+/// the brows raised.
+fn offsets(p: Vec3) -> [(&'static str, Vec3); 10] {
     let m = mouth(p);
-    let below = if p.y < MOUTH.y { 1.0 } else { -0.4 };
+    // The lower lip below the mouth line, the upper lip above it.
+    let lower = p.y < MOUTH.y;
+    let lips = |down: f32, up: f32| if lower { -down * m } else { up * m };
     let side = (p.x - MOUTH.x) / 0.38;
+    let (b, inner) = brow(p);
     [
-        // "A": the lips part, the lower one most.
-        ("A", Vec3::new(0.0, -0.16 * below * m, 0.0)),
-        // "O": rounded, narrower and a little open.
-        ("O", Vec3::new(-0.12 * side * m, -0.07 * below * m, 0.0)),
-        // "M/B/P": pressed together.
-        ("M", Vec3::new(0.0, 0.06 * below * m, 0.0)),
-        // "F/V": the lower lip up under the teeth.
+        // "A": the jaw's vowel, wide open, the lower lip most.
+        ("A", Vec3::new(-0.03 * side * m, lips(0.16, 0.05), 0.0)),
+        // "O": rounded, narrower and open.
+        ("O", Vec3::new(-0.14 * side * m, lips(0.09, 0.05), 0.0)),
+        // "M/B/P": the lips pressed together.
+        ("M", Vec3::new(0.0, lips(-0.02, -0.02), 0.0)),
+        // "F/V": the lower lip up under the upper teeth.
         (
             "F",
-            Vec3::new(0.0, 0.08 * m * f32::from(p.y < MOUTH.y), 0.0),
+            Vec3::new(0.0, if lower { 0.03 * m } else { 0.012 * m }, 0.0),
         ),
-        // Expressions: the corners up or down.
+        // Expressions: the corners up, or down with the brows' inner ends.
         (
             "smile",
             Vec3::new(0.04 * side * m, 0.14 * side * side * m, 0.0),
         ),
-        ("frown", Vec3::new(0.0, -0.12 * side * side * m, 0.0)),
+        (
+            "frown",
+            Vec3::new(
+                0.0,
+                -0.12 * side * side * m - 0.05 * b * (inner + 1.0) / 2.0,
+                0.0,
+            ),
+        ),
+        // "E": open and spread.
+        ("E", Vec3::new(0.06 * side * m, lips(0.08, 0.03), 0.0)),
+        // "I": nearly closed, spread wide.
+        (
+            "I",
+            Vec3::new(
+                0.1 * side * m,
+                lips(0.035, 0.012) + 0.02 * side * side * m,
+                0.0,
+            ),
+        ),
+        // "U": small and round.
+        ("U", Vec3::new(-0.22 * side * m, lips(0.03, 0.02), 0.0)),
+        // The brows raised.
+        ("brows up", Vec3::new(0.0, 0.08 * b, 0.0)),
     ]
 }
 
@@ -60,13 +125,18 @@ fn jaw_weight(p: Vec3) -> f32 {
 pub(super) fn face() -> SceneDoc {
     let mut mesh = MeshBuilder::default();
     let mut grid = vec![vec![None; COLUMNS]; ROWS];
-    let mut morphs: Vec<Vec<f32>> = vec![Vec::new(); 6];
+    let mut morphs: Vec<Vec<f32>> = vec![Vec::new(); offsets(Vec3::ZERO).len()];
+    let at = |row: usize, column: usize| {
+        Vec3::new(
+            -HALF_WIDTH + 2.0 * HALF_WIDTH * column as f32 / (COLUMNS - 1) as f32,
+            -HALF_HEIGHT + 2.0 * HALF_HEIGHT * row as f32 / (ROWS - 1) as f32,
+            0.0,
+        )
+    };
     for (row, cells) in grid.iter_mut().enumerate() {
         for (column, cell) in cells.iter_mut().enumerate() {
-            let x = -HALF_WIDTH + 2.0 * HALF_WIDTH * column as f32 / (COLUMNS - 1) as f32;
-            let y = -HALF_HEIGHT + 2.0 * HALF_HEIGHT * row as f32 / (ROWS - 1) as f32;
-            let p = Vec3::new(x, y, 0.0);
-            if (x / HALF_WIDTH).powi(2) + (y / HALF_HEIGHT).powi(2) > 1.02 {
+            let p = at(row, column);
+            if (p.x / HALF_WIDTH).powi(2) + (p.y / HALF_HEIGHT).powi(2) > 1.02 {
                 continue;
             }
             let jaw = jaw_weight(p);
@@ -88,6 +158,10 @@ pub(super) fn face() -> SceneDoc {
                 grid[row + 1][column + 1],
                 grid[row + 1][column],
             ];
+            let centre = (at(row, column) + at(row + 1, column + 1)) / 2.0;
+            if is_opening(centre) {
+                continue;
+            }
             if let [Some(a), Some(b), Some(c), Some(d)] = corners {
                 mesh.quad([a, b, c, d], Vec3::Z);
             }

@@ -14,19 +14,20 @@ use crate::scene::SceneError;
 /// The clip a said sentence is keyed as.
 pub const SPEECH_CLIP: &str = "speech";
 
-/// Each shape as the face example's targets (`A`, `O`, `M`, `F`, `smile`)
-/// and its jaw's opening (model units along the jaw's +Y) make it.
+/// Each shape as the face example's targets make it (a target a shape;
+/// a scene with only some of them gets what it has) and its jaw's opening
+/// (model units along the jaw's +Y).
 fn recipe(viseme: Viseme) -> (&'static [(&'static str, f32)], f32) {
     match viseme {
         Viseme::Rest => (&[], 0.0),
         Viseme::A => (&[("A", 1.0)], 0.12),
-        Viseme::E => (&[("A", 0.5), ("smile", 0.35)], 0.06),
-        Viseme::I => (&[("smile", 0.55), ("A", 0.15)], 0.02),
+        Viseme::E => (&[("E", 1.0)], 0.06),
+        Viseme::I => (&[("I", 1.0)], 0.02),
         Viseme::O => (&[("O", 1.0)], 0.08),
-        Viseme::U => (&[("O", 0.7), ("M", 0.2)], 0.03),
+        Viseme::U => (&[("U", 1.0)], 0.03),
         Viseme::Mbp => (&[("M", 1.0)], 0.0),
         Viseme::Fv => (&[("F", 1.0)], 0.01),
-        Viseme::Consonant => (&[("A", 0.2)], 0.03),
+        Viseme::Consonant => (&[("E", 0.35)], 0.03),
     }
 }
 
@@ -47,11 +48,11 @@ impl Lab {
             .bones()
             .iter()
             .position(|b| b.name == "jaw");
-        let shapes = ["A", "O", "M", "F", "smile"];
+        let shapes = ["A", "E", "I", "O", "U", "M", "F"];
         if jaw.is_none() && !names.iter().any(|n| shapes.contains(n)) {
             return Err(SceneError::WrongLength {
                 field: "morph targets".to_owned(),
-                expected: "targets named A, O, M, F or smile, or a bone named jaw".to_owned(),
+                expected: "targets named A, E, I, O, U, M or F, or a bone named jaw".to_owned(),
                 found: 0,
             }
             .into());

@@ -158,7 +158,7 @@ export const DE = {
   'lesson.previous': 'Zurück',
   'lesson.pick': 'Lektion',
   'ex.face': '10 · Gesicht (Morph-Targets, Kiefer)',
-  'cap.face': 'Morph-Targets vor dem Skinning (Modus Morph): die Regler für die Viseme A, O, M, F und ein Lächeln oder Stirnrunzeln bewegen und den Kiefer öffnen: der Mund behält seine Form, während sich der Kiefer bewegt.',
+  'cap.face': 'Morph-Targets vor dem Skinning (Modus Morph): die Regler für die Viseme A, E, I, O, U, M (Lippen gepresst), F (Lippe an den Zähnen), ein Lächeln, ein Stirnrunzeln oder die Brauen bewegen und den Kiefer öffnen: der Mund behält seine Form, während sich der Kiefer bewegt.',
   'cap.morph': 'Morphing: jeder Vertex ist die gewichtete Summe seiner Versionen; die Basis hat das Gewicht 1 − Σ. Die Regler bewegen, die Basis-Gewichtung folgt.',
   'morph.none': 'Diese Szene hat keine Morph-Targets: „10 · Gesicht“ öffnen oder eine glTF-Datei mit Targets laden.',
   'morph.extrapolation': 'Die Gewichte summieren sich zu mehr als 1: das Basis-Gewicht ist negativ, und die Form geht über die Targets hinaus (Extrapolation). Die Formel erlaubt es; Gesichter sehen dort selten richtig aus.',
@@ -474,4 +474,5 @@ export const DE = {
   'ik.stretch': "Dehnen bis",
   'aria.ik-stretch': "Wie weit sich jeder Bone dehnen darf, um zu reichen: 1 ist starr",
   'ik.stretched': "jeder Bone gedehnt ×{factor}",
+  'name.brows up': "Brauen hoch",
 };

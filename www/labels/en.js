@@ -159,7 +159,7 @@ export const EN = {
   'lesson.previous': 'Previous',
   'lesson.pick': 'Lesson',
   'ex.face': '10 · Face (morph targets and a jaw)',
-  'cap.face': 'Morph targets before skinning (Morph mode): move the sliders for the visemes A, O, M, F and a smile or frown, and open the jaw: the mouth keeps its shape as the jaw moves.',
+  'cap.face': 'Morph targets before skinning (Morph mode): move the sliders for the visemes A, E, I, O, U, M (lips pressed), F (lip to teeth), a smile, a frown or the brows, and open the jaw: the mouth keeps its shape as the jaw moves.',
   'cap.morph': 'Morphing: each vertex is the weighted sum of its versions; the base is weighted 1 − Σ. Move the sliders and watch the base weight.',
   'morph.none': 'This scene has no morph targets: open “10 · Face”, or load a glTF file with targets.',
   'morph.extrapolation': 'The weights sum to more than 1: the base weight is negative, and the shape goes past the targets (extrapolation). The formula allows it; faces rarely look right there.',
@@ -475,4 +475,5 @@ export const EN = {
   'ik.stretch': "Stretch up to",
   'aria.ik-stretch': "How far each bone may stretch to reach: 1 is rigid",
   'ik.stretched': "each bone stretched ×{factor}",
+  'name.brows up': "brows up",
 };
