@@ -7,12 +7,22 @@ use glam::Vec3;
 
 use super::{EditError, Lab};
 use crate::rig::animation::{Clip, Interpolation};
+use crate::rig::loudness::{loudness, openness, MAX_RECORDING_SAMPLES};
 use crate::rig::pose::BoneTransform;
 use crate::rig::visemes::{viseme_track, SpeechLanguage, Viseme, VisemeKey};
 use crate::scene::SceneError;
 
 /// The clip a said sentence is keyed as.
 pub const SPEECH_CLIP: &str = "speech";
+
+/// The clip a recording is keyed as.
+pub const RECORDING_CLIP: &str = "recording";
+
+/// Seconds per loudness window of a recording: 30 keys a second.
+pub const RECORDING_WINDOW: f32 = 1.0 / 30.0;
+
+/// How far the jaw opens at full loudness, model units along its +Y.
+const JAW_OPEN: f32 = 0.12;
 
 /// Each shape as the face example's targets make it (a target a shape;
 /// a scene with only some of them gets what it has) and its jaw's opening
@@ -32,6 +42,87 @@ fn recipe(viseme: Viseme) -> (&'static [(&'static str, f32)], f32) {
 }
 
 impl Lab {
+    /// The jaw bone and the "A" target, if the face has them; refuses a
+    /// scene with neither.
+    fn mouth_parts(&self) -> Result<(Option<usize>, Option<usize>), EditError> {
+        let jaw = self
+            .scene
+            .skeleton
+            .bones()
+            .iter()
+            .position(|b| b.name == "jaw");
+        let open = self.scene.morphs.iter().position(|m| m.name == "A");
+        if jaw.is_none() && open.is_none() {
+            return Err(SceneError::WrongLength {
+                field: "morph targets".to_owned(),
+                expected: "a target named A or a bone named jaw".to_owned(),
+                found: 0,
+            }
+            .into());
+        }
+        Ok((jaw, open))
+    }
+
+    /// Keys a recording (mono `samples` at `sample_rate` per second) as the
+    /// clip "recording" (replacing an earlier one): every
+    /// [`RECORDING_WINDOW`] the jaw opens and the "A" target weighs in by
+    /// the window's openness (see [`crate::rig::loudness`]). Returns the
+    /// clip and the openness of each window.
+    pub fn say_recording(
+        &mut self,
+        samples: &[f32],
+        sample_rate: f32,
+    ) -> Result<(usize, Vec<f32>), EditError> {
+        let (jaw, open) = self.mouth_parts()?;
+        if !sample_rate.is_finite() || sample_rate < 1.0 {
+            return Err(SceneError::NotPositive {
+                field: "sampleRate".to_owned(),
+                value: sample_rate,
+            }
+            .into());
+        }
+        let samples = &samples[..samples.len().min(MAX_RECORDING_SAMPLES)];
+        let window = (sample_rate * RECORDING_WINDOW).round().max(1.0) as usize;
+        let openness = openness(&loudness(samples, window));
+        let mut clip = Clip::new(RECORDING_CLIP);
+        let targets = self.scene.morphs.len();
+        for (k, &o) in openness.iter().enumerate() {
+            // Each window keyed at its middle.
+            let time = (k as f32 + 0.5) * window as f32 / sample_rate;
+            if let Some(a) = open {
+                let mut weights = vec![0.0; targets];
+                weights[a] = o;
+                clip.set_weights_key(time, &weights, Interpolation::Linear);
+            }
+            if let Some(jaw) = jaw {
+                let opening = BoneTransform {
+                    translation: Vec3::new(0.0, JAW_OPEN * o, 0.0),
+                    ..BoneTransform::IDENTITY
+                };
+                clip.set_key(jaw, time, &opening, Interpolation::Linear);
+            }
+        }
+        let index = self.replace_clip(clip);
+        Ok((index, openness))
+    }
+
+    /// Puts `clip` in place of the clip of the same name, or adds it.
+    fn replace_clip(&mut self, clip: Clip) -> usize {
+        let clips = &mut self.scene.animation.clips;
+        let index = match clips.iter().position(|c| c.name == clip.name) {
+            Some(k) => {
+                clips[k] = clip;
+                k
+            }
+            None => {
+                clips.push(clip);
+                clips.len() - 1
+            }
+        };
+        self.changed();
+        index
+    }
+
     /// Keys `text` (in `language`) as the clip "speech" (replacing an
     /// earlier one): the morph weights and the jaw of each viseme of
     /// [`viseme_track`] at its middle, at rest before and after. Returns
@@ -85,19 +176,7 @@ impl Lab {
         if let Some(last) = track.last() {
             key(last.time + last.duration, Viseme::Rest, &mut clip);
         }
-        let clips = &mut self.scene.animation.clips;
-        let index = match clips.iter().position(|c| c.name == SPEECH_CLIP) {
-            Some(k) => {
-                clips[k] = clip;
-                k
-            }
-            None => {
-                clips.push(clip);
-                clips.len() - 1
-            }
-        };
-        self.changed();
-        Ok((index, track))
+        Ok((self.replace_clip(clip), track))
     }
 }
 
@@ -136,6 +215,41 @@ mod tests {
             .unwrap();
         let w = &lab.scene().morph_weights;
         assert!(w[m] > 0.2 && w[a] > 0.2, "{w:?}");
+    }
+
+    #[test]
+    fn a_recording_opens_the_jaw_where_it_is_loud() {
+        let mut lab = Lab::example("face").unwrap();
+        let rate = 16_000.0;
+        // Loud for 0.3 s, silent for 0.3 s, loud again.
+        let samples: Vec<f32> = (0..14_400)
+            .map(|k| {
+                let t = k as f32 / rate;
+                if (t / 0.3) as usize % 2 == 0 {
+                    0.4 * (std::f32::consts::TAU * 180.0 * t).sin()
+                } else {
+                    0.001 * (std::f32::consts::TAU * 50.0 * t).sin()
+                }
+            })
+            .collect();
+        let (clip, openness) = lab.say_recording(&samples, rate).unwrap();
+        assert_eq!(lab.animation_names()[clip], RECORDING_CLIP);
+        assert_eq!(
+            openness.len(),
+            14_400_usize.div_ceil(533),
+            "a window every 533 samples"
+        );
+        lab.set_animation_time(clip, 0.15).unwrap();
+        assert!(
+            lab.bone_pose(1).unwrap().translation.y > 0.1,
+            "open on the sound"
+        );
+        lab.set_animation_time(clip, 0.45).unwrap();
+        assert!(
+            lab.bone_pose(1).unwrap().translation.y < 0.01,
+            "closed in the silence"
+        );
+        assert!(lab.say_recording(&samples, 0.0).is_err());
     }
 
     #[test]

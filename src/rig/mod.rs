@@ -11,6 +11,7 @@ pub mod ik;
 pub mod key_reduction;
 pub mod keys;
 pub mod limits;
+pub mod loudness;
 pub mod path;
 pub mod pose;
 pub mod pursuit;

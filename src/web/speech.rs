@@ -45,6 +45,25 @@ impl JsLab {
         serde_wasm_bindgen::to_value(&views(&track)).map_err(|e| js_error(METHOD, e))
     }
 
+    /// Keys a recording (`samples`, mono, at `sampleRate`) as the clip
+    /// "recording": 30 times a second the jaw opens and the "A" target
+    /// weighs in by the loudness; returns `{clip, openness}` (one number in
+    /// 0–1 per 1/30 s).
+    #[wasm_bindgen(js_name = sayRecording)]
+    pub fn say_recording(&mut self, samples: &[f32], sample_rate: f32) -> Result<JsValue, JsError> {
+        const METHOD: &str = "sayRecording";
+        let (clip, openness) = self
+            .inner
+            .say_recording(samples, sample_rate)
+            .map_err(|e| js_error(METHOD, e))?;
+        #[derive(Serialize)]
+        struct Heard {
+            clip: usize,
+            openness: Vec<f32>,
+        }
+        serde_wasm_bindgen::to_value(&Heard { clip, openness }).map_err(|e| js_error(METHOD, e))
+    }
+
     /// Keys `text` as the clip "speech" on the face's morph targets and
     /// jaw; returns `{clip, track}`.
     #[wasm_bindgen(js_name = sayText)]

@@ -146,3 +146,51 @@ test('100 morph targets on 100,002 vertices (past MAX_TEXTURE_SIZE all at once) 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** A mono 16-bit WAV at `rate`: `bursts` of a 180 Hz tone, each followed by as long a silence. */
+function toneBursts(rate = 16000, burst = 0.3, bursts = 3) {
+  const count = Math.round(rate * burst * 2 * bursts);
+  const data = Buffer.alloc(44 + 2 * count);
+  data.write('RIFF', 0);
+  data.writeUInt32LE(36 + 2 * count, 4);
+  data.write('WAVEfmt ', 8);
+  data.writeUInt32LE(16, 16);
+  data.writeUInt16LE(1, 20);
+  data.writeUInt16LE(1, 22);
+  data.writeUInt32LE(rate, 24);
+  data.writeUInt32LE(2 * rate, 28);
+  data.writeUInt16LE(2, 32);
+  data.writeUInt16LE(16, 34);
+  data.write('data', 36);
+  data.writeUInt32LE(2 * count, 40);
+  for (let k = 0; k < count; k++) {
+    const time = k / rate;
+    const loud = Math.floor(time / burst) % 2 === 0;
+    const value = loud ? 0.4 * Math.sin(2 * Math.PI * 180 * time) : 0;
+    data.writeInt16LE(Math.round(value * 32767), 44 + 2 * k);
+  }
+  return data;
+}
+
+test('a recording chosen as a file opens the jaw where it is loud and closes it in the silences', async () => {
+  const { page, errors } = await openAt('?example=face&mode=morph');
+  await waitForSkinlab(page);
+  await page.locator('#speech-file').setInputFiles({ name: 'bursts.wav', mimeType: 'audio/wav', buffer: toneBursts() });
+  await page.waitForFunction(() => window.skinlab.lab.animationNames().includes('recording'));
+  const heard = await page.evaluate(() => {
+    const s = window.skinlab;
+    const clip = s.lab.animationNames().indexOf('recording');
+    s.pauseAnimation?.();
+    const jawAt = (time) => {
+      s.lab.setAnimationTime(clip, time);
+      return s.lab.bonePose(1).translation[1];
+    };
+    return { loud: [0.15, 0.75, 1.35].map(jawAt), quiet: [0.45, 1.05].map(jawAt), line: document.querySelector('#speech-heard').textContent };
+  });
+  console.log(`# jaw on the tone ${heard.loud.map((v) => v.toFixed(3))}, in the silence ${heard.quiet.map((v) => v.toFixed(3))}`);
+  assert.ok(heard.loud.every((y) => y > 0.1), `open on the tone: ${heard.loud}`);
+  assert.ok(heard.quiet.every((y) => y < 0.01), `closed in the silence: ${heard.quiet}`);
+  assert.match(heard.line, /bursts\.wav: 1\.80 s/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -475,4 +475,13 @@ export const DE = {
   'aria.ik-stretch': "Wie weit sich jeder Bone dehnen darf, um zu reichen: 1 ist starr",
   'ik.stretched': "jeder Bone gedehnt ×{factor}",
   'name.brows up': "Brauen hoch",
+  'speech.file': "Aus einer Aufnahme…",
+  'speech.mic': "Mikrofon",
+  'speech.micStop': "Mikrofon beenden",
+  'speech.noMic': "Hier ließ sich kein Mikrofon öffnen ({error}): stattdessen eine Aufnahme wählen.",
+  'speech.noAudio': "Die Aufnahme ließ sich nicht lesen ({error}).",
+  'speech.heard': "{name}: {seconds} s, der Mund in {percent} % davon offen, 30-mal je Sekunde als Clip „Aufnahme“ gesetzt",
+  'speech.silent': "Dieser Browser kann hier keinen Ton abspielen: das Gesicht bewegt sich lautlos.",
+  'speech.listening': "Hört zu: der Kiefer folgt der Lautstärke des Mikrofons.",
+  'name.recording': "Aufnahme",
 };

@@ -476,4 +476,13 @@ export const EN = {
   'aria.ik-stretch': "How far each bone may stretch to reach: 1 is rigid",
   'ik.stretched': "each bone stretched ×{factor}",
   'name.brows up': "brows up",
+  'speech.file': "From a recording…",
+  'speech.mic': "Microphone",
+  'speech.micStop': "Stop the microphone",
+  'speech.noMic': "No microphone could be opened here ({error}): choose a recording instead.",
+  'speech.noAudio': "The recording could not be read ({error}).",
+  'speech.heard': "{name}: {seconds} s, the mouth open in {percent} % of it, keyed 30 times a second as the clip “recording”",
+  'speech.silent': "This browser cannot play sound here: the face moves silently.",
+  'speech.listening': "Listening: the jaw follows the microphone's loudness.",
+  'name.recording': "recording",
 };

@@ -5,6 +5,7 @@
 import { $, el } from '../dom.js';
 import { nameOf, num, t } from '../i18n.js';
 import { createSpeech } from '../parts/speech.js';
+import { createRecording } from '../parts/recording.js';
 
 /** The Morph mode of `app` (see app.js for what `app` offers). */
 export function createMorphMode(app) {
@@ -13,6 +14,7 @@ export function createMorphMode(app) {
 
   const names = () => app.lab.morphNames();
   const speech = createSpeech(app);
+  const recording = createRecording(app);
 
   function setWeights(weights) {
     app.lab.setMorphWeights(weights);
@@ -120,6 +122,7 @@ export function createMorphMode(app) {
     leave() {
       cancelAnimationFrame(saying);
       speech.stop();
+      recording.stop();
     },
     update() {
       if (shownFor !== app.lab) {
@@ -140,6 +143,7 @@ export function createMorphMode(app) {
       shownFor = null;
       cancelAnimationFrame(saying);
       speech.stop();
+      recording.stop();
     },
     languageChanged() {
       if (app.lab) buildSliders();
@@ -149,6 +153,7 @@ export function createMorphMode(app) {
       setJaw,
       sayText: speech.say,
       speechState: speech.state,
+      recordingState: recording.state,
     },
   };
 }
