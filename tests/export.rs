@@ -145,7 +145,7 @@ fn every_clip_of_every_model_survives_export_between_its_keys_too() {
 #[test]
 fn morph_targets_and_their_weights_survive_export() {
     let mut face = Lab::example("face").unwrap();
-    face.set_morph_weights(&[0.7, 0.0, 0.2, 0.0, 0.5, 0.0])
+    face.set_morph_weights(&[0.7, 0.0, 0.2, 0.0, 0.5, 0.0, 0.3, 0.0, 0.0, 0.4])
         .unwrap();
     face.set_bone_pose(
         1,

@@ -42,15 +42,19 @@ fn recipe(viseme: Viseme) -> (&'static [(&'static str, f32)], f32) {
 }
 
 impl Lab {
-    /// The jaw bone and the "A" target, if the face has them; refuses a
-    /// scene with neither.
-    fn mouth_parts(&self) -> Result<(Option<usize>, Option<usize>), EditError> {
-        let jaw = self
-            .scene
+    /// The bone named "jaw", if any.
+    fn jaw_bone(&self) -> Option<usize> {
+        self.scene
             .skeleton
             .bones()
             .iter()
-            .position(|b| b.name == "jaw");
+            .position(|b| b.name == "jaw")
+    }
+
+    /// The jaw bone and the "A" target, if the face has them; refuses a
+    /// scene with neither.
+    fn mouth_parts(&self) -> Result<(Option<usize>, Option<usize>), EditError> {
+        let jaw = self.jaw_bone();
         let open = self.scene.morphs.iter().position(|m| m.name == "A");
         if jaw.is_none() && open.is_none() {
             return Err(SceneError::WrongLength {
@@ -133,12 +137,7 @@ impl Lab {
         language: SpeechLanguage,
     ) -> Result<(usize, Vec<VisemeKey>), EditError> {
         let names: Vec<&str> = self.scene.morphs.iter().map(|m| m.name.as_str()).collect();
-        let jaw = self
-            .scene
-            .skeleton
-            .bones()
-            .iter()
-            .position(|b| b.name == "jaw");
+        let jaw = self.jaw_bone();
         let shapes = ["A", "E", "I", "O", "U", "M", "F"];
         if jaw.is_none() && !names.iter().any(|n| shapes.contains(n)) {
             return Err(SceneError::WrongLength {
