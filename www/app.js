@@ -598,6 +598,7 @@ async function start() {
     shareLink,
     embedCode,
     exportPng: files.exportPng,
+    svgText: files.svgText,
     exportJson: files.exportJson,
     exportGlb: files.exportGlb,
     loadProgress: files.loadProgress,

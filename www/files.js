@@ -102,6 +102,36 @@ export function createFiles(app) {
     requestAnimationFrame(() => app.canvas.toBlob((blob) => download(blob, `${baseName()}.png`), 'image/png'));
   }
 
+  /**
+   * The view as an SVG document: the core's skin and bones (one path per
+   * front-facing triangle, far to near) on the canvas's background, then
+   * the page's own layers over the view (the three steps, paths, IK), whose
+   * labels stay text.
+   */
+  function svgText() {
+    const canvas = app.canvas;
+    const box = canvas.getBoundingClientRect();
+    const [width, height] = [canvas.clientWidth, canvas.clientHeight];
+    const layers = ['#ghosts', '#paths', '#ik-layer']
+      .map((selector) => document.querySelector(selector))
+      .filter((layer) => layer && layer.childElementCount > 0 && getComputedStyle(layer).display !== 'none')
+      .map((layer) => {
+        const at = layer.getBoundingClientRect();
+        const clone = layer.cloneNode(true);
+        const group = document.createElementNS('http://www.w3.org/2000/svg', 'g');
+        group.setAttribute('class', layer.id);
+        group.setAttribute('transform', `translate(${at.left - box.left} ${at.top - box.top})`);
+        group.append(...clone.childNodes);
+        return new XMLSerializer().serializeToString(group);
+      });
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif">`
+      + `<rect width="${width}" height="${height}" fill="#f4f5f7"/>${app.viewer.svgElements(app.lab)}${layers.join('')}</svg>\n`;
+  }
+
+  function exportSvg() {
+    download(new Blob([svgText()], { type: 'image/svg+xml' }), `${baseName()}.svg`);
+  }
+
   function exportGlb() {
     try {
       download(new Blob([app.lab.toGlb()], { type: 'model/gltf-binary' }), `${baseName()}.glb`);
@@ -191,6 +221,7 @@ export function createFiles(app) {
   }
 
   $('#export-png').addEventListener('click', exportPng);
+  $('#export-svg').addEventListener('click', exportSvg);
   $('#export-json').addEventListener('click', exportJson);
   $('#export-glb').addEventListener('click', exportGlb);
   $('#import-json').addEventListener('click', () => $('#import-file').click());
@@ -210,5 +241,5 @@ export function createFiles(app) {
     importFiles(event.dataTransfer?.files ?? []);
   });
 
-  return { exportPng, exportJson, exportGlb, importFiles, loadProgress: () => [...progress] };
+  return { exportPng, exportSvg, svgText, exportJson, exportGlb, importFiles, loadProgress: () => [...progress] };
 }

@@ -121,8 +121,7 @@ const WEIGHTS: u32 = 3;
 const JOINTS: u32 = 2;
 
 const BACKGROUND: [f32; 4] = [0.957, 0.961, 0.969, 1.0];
-const FLAT_FILL: [f32; 4] = [0.67, 0.80, 0.92, 1.0];
-const LIT_FILL: [f32; 4] = [0.86, 0.66, 0.50, 1.0];
+use crate::view::colors::{FLAT_FILL, LIT_FILL};
 const WIRE: [f32; 4] = [0.16, 0.24, 0.36, 0.75];
 const DOT_OUTLINE: [f32; 4] = [0.16, 0.24, 0.36, 1.0];
 const GHOST: [f32; 4] = [0.45, 0.48, 0.55, 0.22];

@@ -15,6 +15,11 @@ pub const BONE_COLORS: [[f32; 3]; 8] = [
     [0.3, 0.3, 0.3],
 ];
 
+/// The skin's fill in a flat (2D) view, RGBA.
+pub const FLAT_FILL: [f32; 4] = [0.67, 0.80, 0.92, 1.0];
+/// The skin's fill in a lit (3D) view, RGBA.
+pub const LIT_FILL: [f32; 4] = [0.86, 0.66, 0.50, 1.0];
+
 /// Bone `bone`'s colour; the palette repeats for long chains.
 pub fn bone_color(bone: u16) -> [f32; 3] {
     BONE_COLORS[usize::from(bone) % BONE_COLORS.len()]

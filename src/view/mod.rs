@@ -9,3 +9,4 @@ pub mod controller;
 pub mod interaction;
 pub mod overlay;
 pub mod state;
+pub mod svg;

@@ -15,6 +15,7 @@ use crate::render::{FrameSettings, Renderer, WeightView};
 use crate::view::camera::{Camera, Projection};
 use crate::view::controller::{Button, Modifiers, Tool, ViewPort};
 use crate::view::state::ViewState;
+use crate::view::svg::{figure_of, svg_elements, SvgView};
 use crate::weights::paint::Brush;
 
 /// The rendered view of a lab on one canvas.
@@ -348,6 +349,28 @@ impl Viewer {
             .screen_from_model(point, self.viewport_css())
             .map(|p| p.to_array().to_vec())
             .ok_or_else(|| js_error("screenPointOf", "the point is behind the camera"))
+    }
+
+    /// The view as SVG elements (no `<svg>` wrapper) in the canvas's CSS
+    /// pixels: one filled `<path>` per front-facing triangle of the skin,
+    /// far to near, stroked when the wireframe is shown, then the bones.
+    /// The page wraps it and adds its own layers (labels as text).
+    #[wasm_bindgen(js_name = svgElements)]
+    pub fn svg_elements(&self, lab: &mut JsLab) -> String {
+        let view = SvgView {
+            camera: self.state.camera,
+            viewport: self.viewport_css(),
+            overlays: self.state.overlays,
+            weight_view: self.state.weight_view,
+            selected: self
+                .state
+                .controller
+                .selected()
+                .filter(|&b| b < lab.inner.bone_count()),
+            method: self.state.controller.method,
+            flat: self.flat(),
+        };
+        svg_elements(&figure_of(&mut lab.inner, &view))
     }
 
     /// The model-space point under `(x, y)` on the plane through `anchor`

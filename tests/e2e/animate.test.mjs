@@ -180,7 +180,7 @@ test('morph weights keyed on the timeline\'s morphs row, and the face saying "ma
   await nextFrame(page, () => page.locator('#anim-new').click());
   const clip = await page.evaluate(() => window.skinlab.lab.animationNames().length - 1);
   assert.equal(await page.locator('#anim-clip').inputValue(), String(clip));
-  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setMorphWeights([0, 1, 0, 0, 0, 0])));
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setMorphWeights(window.skinlab.lab.morphNames().map((_, k) => (k === 1 ? 1 : 0)))));
   await click(page, await page.evaluate(() => window.skinlab.rulerPoint(0.5)));
   await nextFrame(page, () => page.locator('#anim-morph-key').click());
   const keyed = await page.evaluate((c) => Array.from(window.skinlab.lab.morphKeyTimes(c)), clip);

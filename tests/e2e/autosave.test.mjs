@@ -43,6 +43,9 @@ test('edit, reload, restore: the same scene comes back in its mode', async () =>
   await waitForSkinlab(page);
   await page.locator('#restore').waitFor({ state: 'visible' });
   await page.locator('#restore-no').click();
+  // The deletion is an IndexedDB transaction: let it commit before the
+  // reload, as any person's next visit would.
+  await page.waitForTimeout(300);
   await page.reload();
   await waitForSkinlab(page);
   await page.waitForTimeout(300);

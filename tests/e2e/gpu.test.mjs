@@ -304,3 +304,76 @@ test('a pose stretched by IK skins on the GPU as on the CPU, LBS and DQS', async
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Export SVG: one path per front-facing triangle, labels as text, and the same pixels as the canvas', async () => {
+  for (const example of ['two-bone', 'y-junction']) {
+    const { page, errors } = await openAt(`?example=${example}`);
+    await waitForSkinlab(page);
+    // The skin and its wireframe only, bone 2 turned, the three steps' labels on.
+    await nextFrame(page, () => page.evaluate(() => {
+      const s = window.skinlab;
+      for (const name of ['dots', 'bones', 'ownFrames', 'childFrames', 'ghost']) s.setOverlay(name, false);
+      s.lab.setBonePose(1, [0, 0, Math.sin(0.3), Math.cos(0.3)]);
+    }));
+    const result = await page.evaluate(async () => {
+      const s = window.skinlab;
+      const text = s.svgText();
+      const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+      const parsed = !doc.querySelector('parsererror');
+      const paths = doc.querySelectorAll('g.skin path').length;
+      // Rasterise the SVG at the canvas size and count the pixels that are not background, for both.
+      const canvas = document.querySelector('#view');
+      const [w, h] = [canvas.width, canvas.height];
+      const image = new Image();
+      image.src = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+      await image.decode();
+      const scratch = new OffscreenCanvas(w, h);
+      const context = scratch.getContext('2d');
+      context.drawImage(image, 0, 0, w, h);
+      const covered = (data) => {
+        let n = 0;
+        for (let k = 0; k < data.length; k += 4) {
+          if (Math.abs(data[k] - 244) + Math.abs(data[k + 1] - 245) + Math.abs(data[k + 2] - 247) > 24) n += 1;
+        }
+        return n / (data.length / 4);
+      };
+      const fromSvg = covered(context.getImageData(0, 0, w, h).data);
+      const shot = new OffscreenCanvas(w, h);
+      const shotContext = shot.getContext('2d');
+      s.requestRender();
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      shotContext.drawImage(canvas, 0, 0);
+      const fromCanvas = covered(shotContext.getImageData(0, 0, w, h).data);
+      const triangles = JSON.parse(s.lab.sceneJson()).mesh.indices.length / 3;
+      return { parsed, paths, triangles, fromSvg, fromCanvas };
+    });
+    console.log(`# ${example}: ${result.paths} of ${result.triangles} triangles as paths; covered ${(100 * result.fromSvg).toFixed(2)} % (SVG) vs ${(100 * result.fromCanvas).toFixed(2)} % (canvas)`);
+    assert.ok(result.parsed, 'the SVG parses');
+    assert.equal(result.paths, result.triangles, 'a flat mesh facing the viewer: every triangle is front facing');
+    assert.ok(Math.abs(result.fromSvg - result.fromCanvas) < 0.02 * Math.max(result.fromCanvas, 0.01) + 0.002,
+      `coverage ${result.fromSvg} vs ${result.fromCanvas}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('Export SVG carries the three steps\' labels as real text', async () => {
+  const { page, errors } = await openAt('?example=two-bone-smooth');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => {
+    const s = window.skinlab;
+    s.setOverlay('ghost', true);
+    s.selectBone(1);
+    s.selectVertex(12);
+    s.lab.setBonePose(1, [0, 0, Math.sin(0.3), Math.cos(0.3)]);
+  }));
+  const labels = await page.evaluate(() => {
+    const doc = new DOMParser().parseFromString(window.skinlab.svgText(), 'image/svg+xml');
+    return [...doc.querySelectorAll('text')].map((n) => n.textContent);
+  });
+  const shown = await page.evaluate(() => [...document.querySelectorAll('#ghosts text')].map((n) => n.textContent));
+  assert.ok(shown.length > 0, 'the page shows labels');
+  for (const label of shown) assert.ok(labels.includes(label), `${label} is text in the SVG`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -14,7 +14,7 @@ const WWW = new URL('../../www/', import.meta.url).pathname;
 
 /** Labels that read the same in both languages: names, units, loan words the lecture notes use. */
 export const SAME_IN_BOTH = new Set([
-  'exportPng', 'ov.dots', 'ov.bones', 'radius', 'falloff.linear', 'bones', 'modeName.ik', 'modeName.morph',
+  'exportPng', 'exportSvg', 'ov.dots', 'ov.bones', 'radius', 'falloff.linear', 'bones', 'modeName.ik', 'modeName.morph',
   'modeName.gpu', 'gpu.format', 'gpu.budget', 'anim.clip', 'gpu.short.mat4', 'gpu.short.mat4x3', 'aria.clip',
   'aria.anim-clip', 'aria.anim-interp', 'boneName.hand', 'speed.time', 'speed.distance', 'rot.det',
 ]);

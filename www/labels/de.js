@@ -484,4 +484,6 @@ export const DE = {
   'speech.silent': "Dieser Browser kann hier keinen Ton abspielen: das Gesicht bewegt sich lautlos.",
   'speech.listening': "Hört zu: der Kiefer folgt der Lautstärke des Mikrofons.",
   'name.recording': "Aufnahme",
+  'exportSvg': "SVG",
+  'tip.export-svg': "Die Ansicht als SVG-Grafik herunterladen (Vektor, für Druck und LaTeX)",
 };

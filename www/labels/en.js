@@ -485,4 +485,6 @@ export const EN = {
   'speech.silent': "This browser cannot play sound here: the face moves silently.",
   'speech.listening': "Listening: the jaw follows the microphone's loudness.",
   'name.recording': "recording",
+  'exportSvg': "SVG",
+  'tip.export-svg': "Download the view as an SVG figure (vector, for print and LaTeX)",
 };
