@@ -76,6 +76,8 @@ const app = {
   shareLink: () => shareLink(),
   embedCode: () => embedCode(),
   beforeDrag: () => player.pause(),
+  /** A clip was added (lip-sync): the player under the view lists it. */
+  clipsChanged: () => player.setup(),
 };
 const canvas = createCanvas(app);
 const controls = createControls(app);

@@ -191,6 +191,7 @@ test('a recording chosen as a file opens the jaw where it is loud and closes it 
   assert.ok(heard.loud.every((y) => y > 0.1), `open on the tone: ${heard.loud}`);
   assert.ok(heard.quiet.every((y) => y < 0.01), `closed in the silence: ${heard.quiet}`);
   assert.match(heard.line, /bursts\.wav: 1\.80 s/);
+  assert.ok((await page.locator('#clip option').allTextContents()).includes('recording'), 'the player under the view lists it');
   assert.deepEqual(errors, []);
   await page.close();
 });

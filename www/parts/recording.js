@@ -67,6 +67,7 @@ export function createRecording(app) {
       app.showNotice(error.message, 'error');
       return;
     }
+    app.clipsChanged();
     const open = result.openness.filter((o) => o > 0.2).length / Math.max(1, result.openness.length);
     heard = { name: file.name, clip: result.clip, openness: Array.from(result.openness) };
     $('#speech-heard').textContent = t('speech.heard', {

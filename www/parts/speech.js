@@ -56,6 +56,7 @@ export function createSpeech(app) {
       return;
     }
     const { clip, track } = said;
+    app.clipsChanged();
     const seconds = track.length ? track[track.length - 1].time + track[track.length - 1].duration : 0;
     $('#speech-track').textContent = t('speech.trackLine', {
       n: num(track.length), seconds: num(seconds, 2), shapes: track.map((k) => k.viseme).join(' '),
