@@ -9,7 +9,8 @@ use crate::rig::dynamics::{Dynamics, DynamicsSettings};
 use crate::scene::SceneError;
 
 impl Lab {
-    /// Lets `settings.bones` swing; replaces any earlier setting.
+    /// Lets `settings.bones` swing; replaces any earlier setting. Any
+    /// stretch from IK is released (the bones swing at their own length).
     pub fn set_dynamics(&mut self, settings: DynamicsSettings) -> Result<(), EditError> {
         for &bone in &settings.bones {
             self.check_bone(bone)?;
@@ -29,7 +30,11 @@ impl Lab {
                 .into());
             }
         }
+        // Swinging works on rigid bones: a chain stretched by IK springs
+        // back to its length first.
+        self.stretch.fill(1.0);
         self.dynamics = Some(Dynamics::new(settings));
+        self.changed();
         Ok(())
     }
 
