@@ -53,6 +53,17 @@ pub struct Channel {
 }
 
 impl Channel {
+    /// Writes the channel's value at `time` into the part of `transform` it
+    /// drives (a rotation normalised).
+    pub fn apply(&self, time: f32, transform: &mut BoneTransform) {
+        let value = self.sample(time);
+        match self.target {
+            Target::Translation => transform.translation = Vec3::new(value[0], value[1], value[2]),
+            Target::Rotation => transform.rotation = Quat::from_array(value).normalize(),
+            Target::Scale => transform.scale = Vec3::new(value[0], value[1], value[2]),
+        }
+    }
+
     /// The channel's value at `time`, clamped to its first and last key.
     pub fn sample(&self, time: f32) -> [f32; 4] {
         let (Some(&first), Some(&last)) = (self.times.first(), self.times.last()) else {
@@ -214,16 +225,8 @@ impl Animation {
     pub fn pose_at(&self, clip: usize, time: f32, pose: &mut [BoneTransform]) {
         pose.fill(BoneTransform::IDENTITY);
         for channel in &self.clips[clip].channels {
-            let Some(transform) = pose.get_mut(channel.bone) else {
-                continue;
-            };
-            let value = channel.sample(time);
-            match channel.target {
-                Target::Translation => {
-                    transform.translation = Vec3::new(value[0], value[1], value[2]);
-                }
-                Target::Rotation => transform.rotation = Quat::from_array(value).normalize(),
-                Target::Scale => transform.scale = Vec3::new(value[0], value[1], value[2]),
+            if let Some(transform) = pose.get_mut(channel.bone) {
+                channel.apply(time, transform);
             }
         }
     }

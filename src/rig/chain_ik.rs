@@ -163,7 +163,7 @@ pub fn chain_bones(skeleton: &Skeleton, tip: usize, chain: usize) -> Result<Vec<
 /// The shortest rotation taking unit `a` to unit `b`, exact for tiny angles
 /// too (`atan2` of the cross and dot products; glam's `from_rotation_arc`
 /// rounds turns under about 7e-4 rad to none, which stalls convergence).
-fn shortest_arc(a: Vec3, b: Vec3) -> Quat {
+pub(crate) fn shortest_arc(a: Vec3, b: Vec3) -> Quat {
     let cross = a.cross(b);
     let angle = cross.length().atan2(a.dot(b));
     match cross.try_normalize() {

@@ -20,6 +20,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 
+use super::chain_ik::shortest_arc;
 use super::limits::JointLimit;
 use super::pose::{pose_to_model, BoneTransform};
 use super::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};
@@ -197,7 +198,9 @@ impl Dynamics {
                     .inverse()
                     .transform_vector3((moved - origin).normalize_or(Vec3::NEG_Y));
                 let current = pose[index].rotation * arm;
-                let mut rotation = (arc(current, wanted) * pose[index].rotation).normalize();
+                let turn =
+                    shortest_arc(current.normalize_or(Vec3::Y), wanted.normalize_or(Vec3::Y));
+                let mut rotation = (turn * pose[index].rotation).normalize();
                 if let Some(limit) = limits.get(index).copied().flatten() {
                     rotation = limit.clamp(rotation);
                 }
@@ -241,21 +244,4 @@ fn rotated_tip(skeleton: &Skeleton, bone: usize, pose: &BoneTransform) -> Vec3 {
     };
     this.animated(&unrotated)
         .transform_point3(tip_local(skeleton, bone))
-}
-
-/// The shortest turn from direction `from` to direction `to`, accurate for
-/// the tiny turns of one step (`atan2` of the cross and dot products, where
-/// `Quat::from_rotation_arc` rounds them to nothing).
-fn arc(from: Vec3, to: Vec3) -> Quat {
-    let (from, to) = (from.normalize_or(Vec3::Y), to.normalize_or(Vec3::Y));
-    let axis = from.cross(to);
-    let sine = axis.length();
-    if sine <= 1e-12 {
-        return if from.dot(to) >= 0.0 {
-            Quat::IDENTITY
-        } else {
-            Quat::from_rotation_arc(from, to)
-        };
-    }
-    Quat::from_axis_angle(axis / sine, sine.atan2(from.dot(to)))
 }

@@ -14,9 +14,9 @@
 //! the whole, share the error among them rather than spending it all on the
 //! first (the root) channel.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat4, Vec3};
 
-use super::animation::{Channel, Clip, Interpolation, Target};
+use super::animation::{Channel, Clip, Interpolation};
 use super::pose::{pose_to_model, BoneTransform};
 use super::skeleton::Skeleton;
 
@@ -63,14 +63,8 @@ impl<'a> Poser<'a> {
         self.pose.fill(BoneTransform::IDENTITY);
         for k in 0..count {
             let channel = channel(k);
-            let Some(transform) = self.pose.get_mut(channel.bone) else {
-                continue;
-            };
-            let v = channel.sample(time);
-            match channel.target {
-                Target::Translation => transform.translation = Vec3::new(v[0], v[1], v[2]),
-                Target::Rotation => transform.rotation = Quat::from_array(v).normalize(),
-                Target::Scale => transform.scale = Vec3::new(v[0], v[1], v[2]),
+            if let Some(transform) = self.pose.get_mut(channel.bone) {
+                channel.apply(time, transform);
             }
         }
         pose_to_model(self.skeleton, &self.pose, &mut self.frames);

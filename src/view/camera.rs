@@ -3,7 +3,7 @@
 //!
 //! Screen points are CSS pixels from the canvas' top-left corner, y down.
 
-use glam::{Mat4, Vec2, Vec3, Vec4Swizzles};
+use glam::{Mat4, Vec2, Vec3};
 
 /// Vertical field of view of the perspective camera; the orthographic one
 /// shows the same height at the target's distance.
@@ -109,15 +109,7 @@ impl Camera {
     /// Where a model-space point appears on the canvas, in CSS pixels (y
     /// down); `None` behind the eye.
     pub fn screen_from_model(&self, point: Vec3, viewport: Vec2) -> Option<Vec2> {
-        let clip = self.clip_from_model(viewport) * point.extend(1.0);
-        if clip.w <= 1e-6 {
-            return None;
-        }
-        let ndc = clip.xy() / clip.w;
-        Some(Vec2::new(
-            (ndc.x + 1.0) * 0.5 * viewport.x,
-            (1.0 - ndc.y) * 0.5 * viewport.y,
-        ))
+        screen_with_depth(&self.clip_from_model(viewport), point, viewport).map(|p| p.truncate())
     }
 
     /// Model units per CSS pixel at the depth of `point`.
@@ -155,6 +147,23 @@ impl Camera {
             self.distance = (self.distance * factor).clamp(1e-3, 1e5);
         }
     }
+}
+
+/// Where `point` appears on a canvas of `viewport` CSS pixels under
+/// `clip_from_model` (computed once for many points): `(x, y)` in CSS
+/// pixels, y down, and the normalised device depth `z` (larger is
+/// farther); `None` behind the eye.
+pub fn screen_with_depth(clip_from_model: &Mat4, point: Vec3, viewport: Vec2) -> Option<Vec3> {
+    let clip = *clip_from_model * point.extend(1.0);
+    if clip.w <= 1e-6 {
+        return None;
+    }
+    let ndc = clip.truncate() / clip.w;
+    Some(Vec3::new(
+        (ndc.x + 1.0) * 0.5 * viewport.x,
+        (1.0 - ndc.y) * 0.5 * viewport.y,
+        ndc.z,
+    ))
 }
 
 #[cfg(test)]

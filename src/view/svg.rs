@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use glam::{Vec2, Vec3};
 
-use super::camera::Camera;
+use super::camera::{screen_with_depth, Camera};
 use super::colors::{blended_vertex_colors, heat_colors, FLAT_FILL, LIT_FILL};
 use super::state::{Overlays, WeightView};
 use crate::lab::{Lab, SkinningMethod};
@@ -134,17 +134,7 @@ pub struct SvgView {
 /// triangle), the wireframe if shown, the bones if shown.
 pub fn figure_of(lab: &mut Lab, view: &SvgView) -> SvgFigure {
     let clip_from_model = view.camera.clip_from_model(view.viewport);
-    let screen = |p: Vec3| -> Option<Vec3> {
-        let clip = clip_from_model * p.extend(1.0);
-        (clip.w > 1e-6).then(|| {
-            let ndc = clip.truncate() / clip.w;
-            Vec3::new(
-                (ndc.x + 1.0) / 2.0 * view.viewport.x,
-                (1.0 - ndc.y) / 2.0 * view.viewport.y,
-                ndc.z,
-            )
-        })
-    };
+    let screen = |p: Vec3| screen_with_depth(&clip_from_model, p, view.viewport);
     let positions: Vec<Option<Vec3>> = lab
         .skinned_positions(view.method)
         .iter()

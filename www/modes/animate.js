@@ -383,6 +383,7 @@ export function createAnimateMode(app) {
         time = 0;
         listClips(0);
         listPaths(0);
+        showMemory();
       }
       // A clip added elsewhere (the Morph mode's lip-sync) joins the list.
       if ($('#anim-clip').options.length !== Math.max(1, app.lab.animationNames().length)) listClips(Math.max(0, clip()));
@@ -390,10 +391,8 @@ export function createAnimateMode(app) {
       showTime();
       timeline.draw();
       drawGraph();
-      showMemory();
       speedGraph.draw();
       pursuit.drawPlot();
-      rotationLab.draw();
       keyReduction.draw();
     },
     /** Draws the path layer (`shown`: in this mode or a lesson) or clears it. */
@@ -413,7 +412,10 @@ export function createAnimateMode(app) {
       return [t('cap.animate')];
     },
     languageChanged() {
+      // The rotation lab depends on no scene: it redraws on its own inputs.
+      rotationLab.draw();
       if (shownFor !== app.lab) return;
+      showMemory();
       listClips(Math.max(0, clip()));
       listPaths(Math.max(0, Number($('#path-pick').value) || 0));
     },
@@ -429,6 +431,7 @@ export function createAnimateMode(app) {
         time = 0;
         listClips(0);
         listPaths(0);
+        showMemory();
       }
     },
     api: {

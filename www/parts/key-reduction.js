@@ -78,7 +78,14 @@ export function createKeyReduction(app, host) {
         error: sig(last.maxError), tolerance: sig(last.tolerance),
       });
     } else {
-      const preview = app.lab.reduceKeys(clip, tolerance(), false);
+      // A dry run at the slider's tolerance, once per clip state and
+      // tolerance: the panel redraws every frame while a clip plays.
+      const previewKey = `${cache.key}:${tolerance()}`;
+      if (cache.previewKey !== previewKey) {
+        cache.preview = app.lab.reduceKeys(clip, tolerance(), false);
+        cache.previewKey = previewKey;
+      }
+      const { preview } = cache;
       $('#reduce-text').textContent = t('reduce.figures', {
         before: num(preview.before), after: num(preview.after), percent: num((100 * preview.after) / preview.before, 1),
         error: sig(preview.maxError), tolerance: sig(tolerance()),

@@ -104,21 +104,18 @@ pub struct Motion {
     pub frame_time: f32,
     /// Frames.
     pub frames: usize,
+    /// Values per frame: every joint's channels.
+    pub channels: usize,
     /// `frames × channels` values, frame by frame.
     pub values: Vec<f32>,
 }
 
 impl Motion {
-    /// Values per frame.
-    pub fn channels(&self) -> usize {
-        self.joints.iter().map(|j| j.channels.len()).sum()
-    }
-
     /// Joint `joint`'s local translation and rotation at `frame`:
     /// `offset + p` and `R_{c₁}(θ₁) · R_{c₂}(θ₂) · …`.
     pub fn local(&self, joint: usize, frame: usize) -> (Vec3, Quat) {
         let this = &self.joints[joint];
-        let row = &self.values[frame * self.channels()..];
+        let row = &self.values[frame * self.channels..];
         let mut translation = this.offset;
         let mut rotation = Quat::IDENTITY;
         for (k, channel) in this.channels.iter().enumerate() {

@@ -144,6 +144,7 @@ pub fn parse_bvh(text: &str) -> Result<Motion, BvhError> {
         joints,
         frame_time,
         frames,
+        channels,
         values,
     })
 }
@@ -284,7 +285,7 @@ Frame Time: 0.5
         assert!(motion.joints[2].end_site);
         assert_eq!(motion.joints[1].channels[0], Channel::Rotation(Axis::Y));
         assert_eq!(motion.joints[1].first_value, 6);
-        assert_eq!((motion.frames, motion.channels()), (2, 9));
+        assert_eq!((motion.frames, motion.channels), (2, 9));
         let (translation, rotation) = motion.local(0, 1);
         assert_eq!(translation, Vec3::new(1.0, 12.0, 3.0));
         assert!(rotation.abs_diff_eq(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2), 1e-6));
