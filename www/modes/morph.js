@@ -6,11 +6,12 @@ import { $, el } from '../dom.js';
 import { nameOf, num, t } from '../i18n.js';
 import { createSpeech } from '../parts/speech.js';
 import { createRecording } from '../parts/recording.js';
+import { playClip } from '../parts/clip-player.js';
 
 /** The Morph mode of `app` (see app.js for what `app` offers). */
 export function createMorphMode(app) {
   let shownFor = null;
-  let saying = 0;
+  let saying = null;
 
   const names = () => app.lab.morphNames();
   const speech = createSpeech(app);
@@ -85,19 +86,8 @@ export function createMorphMode(app) {
     const clip = wordClip();
     if (clip < 0) return;
     app.lab.checkpoint();
-    const start = performance.now();
-    const duration = app.lab.animationDuration(clip);
-    cancelAnimationFrame(saying);
-    const lab = app.lab;
-    const frame = (now) => {
-      // Another scene since: the word ends with its face.
-      if (app.lab !== lab) return;
-      const time = Math.min((now - start) / 1000, duration);
-      app.lab.setAnimationTime(clip, time);
-      app.requestRender();
-      if (time < duration) saying = requestAnimationFrame(frame);
-    };
-    saying = requestAnimationFrame(frame);
+    saying?.stop();
+    saying = playClip(app, clip);
   }
 
   $('#morph-say').addEventListener('click', say);
@@ -120,7 +110,7 @@ export function createMorphMode(app) {
       shownFor = null;
     },
     leave() {
-      cancelAnimationFrame(saying);
+      saying?.stop();
       speech.stop();
       recording.stop();
     },
@@ -141,7 +131,7 @@ export function createMorphMode(app) {
     },
     sceneChanged() {
       shownFor = null;
-      cancelAnimationFrame(saying);
+      saying?.stop();
       speech.stop();
       recording.stop();
     },

@@ -5,10 +5,12 @@
 // the browser can; the microphone drives the jaw live by the same measure.
 import { $ } from '../dom.js';
 import { num, t } from '../i18n.js';
+import { playClip } from './clip-player.js';
 
 /** The recording controls of `app` under `#speech-box`. */
 export function createRecording(app) {
   let frame = 0;
+  let playing = null;
   let heard = null;
   let mic = null;
 
@@ -27,28 +29,18 @@ export function createRecording(app) {
   }
 
   function play(clip, buffer) {
-    const lab = app.lab;
-    const duration = lab.animationDuration(clip);
-    let start = performance.now();
+    playing?.stop();
     try {
       const context = new AudioContext();
       const source = context.createBufferSource();
       source.buffer = buffer;
       source.connect(context.destination);
       source.start();
-      start = performance.now();
     } catch {
       app.showNotice(t('speech.silent'));
     }
-    cancelAnimationFrame(frame);
-    const step = (now) => {
-      if (app.lab !== lab) return;
-      const time = Math.min((now - start) / 1000, duration);
-      lab.setAnimationTime(clip, time);
-      app.requestRender();
-      if (time < duration) frame = requestAnimationFrame(step);
-    };
-    frame = requestAnimationFrame(step);
+    // Started with the sound: the clip's time is the sound's.
+    playing = playClip(app, clip);
   }
 
   async function fromFile(file) {
@@ -138,6 +130,7 @@ export function createRecording(app) {
 
   return {
     stop() {
+      playing?.stop();
       cancelAnimationFrame(frame);
       stopMicrophone();
     },

@@ -6,12 +6,13 @@
 // word's first shape, so mouth and voice stay together.
 import { $ } from '../dom.js';
 import { currentLanguage, num, t } from '../i18n.js';
+import { playClip } from './clip-player.js';
 
 const VOICE_LANG = { en: 'en-US', de: 'de-DE' };
 
 /** The lip-sync controls of `app` under `#speech-box`. */
 export function createSpeech(app) {
-  let frame = 0;
+  let playing = null;
   let state = null;
 
   /** A voice for `lang`, if the browser has one loaded. */
@@ -21,25 +22,17 @@ export function createSpeech(app) {
   }
 
   function play(clip, track) {
-    const lab = app.lab;
-    const duration = lab.animationDuration(clip);
-    let start = performance.now();
-    cancelAnimationFrame(frame);
-    const step = (now) => {
-      if (app.lab !== lab || !state) return;
-      const time = Math.min((now - start) / 1000, duration);
-      state.time = time;
-      lab.setAnimationTime(clip, time);
-      app.requestRender();
-      if (time < duration) frame = requestAnimationFrame(step);
-      else state.playing = false;
-    };
-    frame = requestAnimationFrame(step);
+    playing?.stop();
+    playing = playClip(app, clip, {
+      onFrame: (time) => { state.time = time; },
+      onEnd: () => { state.playing = false; },
+    });
+    const current = playing;
     return {
       /** The voice reached character `index`: jump to the first shape from there. */
       boundary(index) {
         const key = track.find((k) => k.char >= index);
-        if (key) start = performance.now() - key.time * 1000;
+        if (key) current.seek(key.time);
       },
     };
   }
@@ -89,7 +82,7 @@ export function createSpeech(app) {
   return {
     say,
     stop() {
-      cancelAnimationFrame(frame);
+      playing?.stop();
       globalThis.speechSynthesis?.cancel?.();
       if (state) state.playing = false;
     },
