@@ -2,7 +2,14 @@
 //! falloff and bone heat (Baran and Popović 2007).
 
 use skinlab::io::examples::{example, TUBE_RINGS, TUBE_SEGMENTS};
-use skinlab::weights::auto_weights::{bone_heat, bone_segments, compute, AutoWeights};
+mod common;
+
+use skinlab::lab::Lab;
+use skinlab::weights::auto_weights::{
+    bone_heat, bone_heat_with, bone_segments, compute, AutoWeights, HeatSolver,
+};
+use skinlab::weights::ldlt::Ldlt;
+use skinlab::weights::sparse::CsrMatrix;
 
 #[test]
 fn nearest_bone_is_rigid() {
@@ -88,4 +95,52 @@ fn nearest_bone_takes_the_neighbouring_finger_and_bone_heat_does_not() {
     for &v in &index_finger {
         assert!(heat[v].weight_of(middle) < 0.1, "vertex {v}: {:?}", heat[v]);
     }
+}
+
+/// The factored solve (one `LDLᵀ`, a substitution per bone) against the
+/// conjugate-gradient solve per bone it replaced, on a real character and
+/// on the fingers, where visibility matters.
+#[test]
+fn bone_heat_factored_equals_the_iterative_solver() {
+    let fox = Lab::from_gltf(&common::model_text("Fox")).unwrap();
+    let fingers = example("fingers").unwrap();
+    for (name, skeleton, mesh) in [
+        ("Fox", &fox.scene().skeleton, &fox.scene().mesh),
+        ("fingers", &fingers.skeleton, &fingers.mesh),
+    ] {
+        let segments = bone_segments(skeleton);
+        let (factored, _, direct_iterations) =
+            bone_heat_with(mesh, &segments, HeatSolver::Factored);
+        let (iterative, _, iterations) = bone_heat_with(mesh, &segments, HeatSolver::Iterative);
+        assert_eq!(direct_iterations, 0, "{name}: factored, not iterated");
+        assert!(iterations > 0);
+        let mut worst = 0.0f64;
+        for (a, b) in factored.iter().zip(&iterative) {
+            for (x, y) in a.iter().zip(b) {
+                worst = worst.max((x - y).abs());
+            }
+        }
+        println!(
+            "{name}: largest difference {worst:.2e} over {} bones",
+            segments.len()
+        );
+        assert!(worst < 1e-4, "{name}: {worst}");
+    }
+}
+
+/// A factor larger than allowed is refused by counting, before it exists.
+#[test]
+fn a_factor_is_counted_before_it_is_allocated() {
+    let scene = example("dense").unwrap();
+    let n = scene.mesh.vertex_count();
+    let mut triplets: Vec<(usize, usize, f64)> = (0..n).map(|v| (v, v, 1.0)).collect();
+    for t in scene.mesh.indices.chunks_exact(3) {
+        for (a, b) in [(0, 1), (1, 2), (2, 0)] {
+            let (i, j) = (t[a] as usize, t[b] as usize);
+            triplets.extend([(i, j, -0.01), (j, i, -0.01), (i, i, 0.01), (j, j, 0.01)]);
+        }
+    }
+    let matrix = CsrMatrix::from_triplets(n, triplets);
+    let error = Ldlt::factor(&matrix, 1000).unwrap_err().to_string();
+    assert!(error.contains("more than 1000"), "{error}");
 }

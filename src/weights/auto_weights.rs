@@ -6,6 +6,8 @@ use glam::{Vec2, Vec3};
 use crate::rig::skeleton::Skeleton;
 use crate::skin::influences::{VertexInfluences, MAX_INFLUENCES};
 use crate::skin::mesh::Mesh;
+use crate::weights::bvh::Bvh;
+use crate::weights::ldlt::Ldlt;
 use crate::weights::sparse::{conjugate_gradient, CsrMatrix};
 
 /// Which automatic weighting to compute.
@@ -25,9 +27,10 @@ pub struct AutoWeightsReport {
     /// Vertices that had more than four bones with weight and were pruned.
     pub pruned_vertices: usize,
     /// Whether bone heat tested that each vertex sees its bone through the
-    /// mesh (skipped on large meshes, where it would take too long).
+    /// mesh (always: a bounding-volume hierarchy keeps it fast).
     pub visibility_checked: bool,
-    /// Conjugate-gradient iterations, summed over the bones.
+    /// Conjugate-gradient iterations, summed over the bones (0 when the
+    /// system was factored).
     pub iterations: usize,
 }
 
@@ -119,7 +122,7 @@ pub fn compute_with_progress(
         AutoWeights::BoneHeat => {
             let total = segments.len();
             let (visibility_checked, iterations) =
-                bone_heat_each(mesh, &segments, |bone, column| {
+                bone_heat_each(mesh, &segments, HeatSolver::Factored, |bone, column| {
                     for (largest, &w) in per_vertex.iter_mut().zip(column) {
                         let w = w.clamp(0.0, 1.0) as f32;
                         if w > 1e-4 {
@@ -199,9 +202,21 @@ fn nearest_bone(p: Vec3, segments: &[(Vec3, Vec3)], allowed: impl Fn(usize) -> b
         .unwrap_or((0, f32::MAX))
 }
 
-/// Meshes larger than this (vertices × triangles × bones) skip the
-/// visibility test in bone heat.
-const VISIBILITY_BUDGET: f64 = 2e8;
+/// How bone heat solves its system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeatSolver {
+    /// Factor `L + M H` once (`LDLᵀ` after a minimum-degree ordering) and
+    /// solve each bone by substitution; conjugate gradients if the factor
+    /// would exceed [`MAX_FACTOR_ENTRIES`].
+    Factored,
+    /// Conjugate gradients for each bone (the earlier solver, kept as the
+    /// reference the factored one is tested against).
+    Iterative,
+}
+
+/// Entries of the `LDLᵀ` factor bone heat allows itself (12 bytes each:
+/// 240 MB); counted before the factor is allocated.
+pub const MAX_FACTOR_ENTRIES: usize = 20_000_000;
 
 /// Solves `(L + M H) w_i = M H p_i` for every bone `i` (Baran and Popović
 /// 2007, with `L` the cotangent Laplacian, `M` the lumped vertex areas,
@@ -210,54 +225,34 @@ const VISIBILITY_BUDGET: f64 = 2e8;
 /// each vertex sum to 1. Returns one column per bone, whether visibility was
 /// tested, and the iterations used.
 pub fn bone_heat(mesh: &Mesh, segments: &[(Vec3, Vec3)]) -> (Vec<Vec<f64>>, bool, usize) {
+    bone_heat_with(mesh, segments, HeatSolver::Factored)
+}
+
+/// [`bone_heat`] by the given solver.
+pub fn bone_heat_with(
+    mesh: &Mesh,
+    segments: &[(Vec3, Vec3)],
+    solver: HeatSolver,
+) -> (Vec<Vec<f64>>, bool, usize) {
     let mut columns = Vec::with_capacity(segments.len());
-    let (visibility, iterations) =
-        bone_heat_each(mesh, segments, |_, column| columns.push(column.to_vec()));
+    let (visibility, iterations) = bone_heat_each(mesh, segments, solver, |_, column| {
+        columns.push(column.to_vec())
+    });
     (columns, visibility, iterations)
 }
 
 /// [`bone_heat`], handing each bone's column to `take(bone, column)` as it
 /// is solved instead of keeping them all; returns whether visibility was
-/// tested and the iterations used.
+/// tested (always, now that a hierarchy answers it) and the conjugate
+/// gradient iterations used (0 when factored).
 pub fn bone_heat_each(
     mesh: &Mesh,
     segments: &[(Vec3, Vec3)],
+    solver: HeatSolver,
     mut take: impl FnMut(usize, &[f64]),
 ) -> (bool, usize) {
     let n = mesh.vertex_count();
-    let scale = mesh_scale(mesh);
-    let work = n as f64 * (mesh.indices.len() / 3) as f64 * segments.len() as f64;
-    let occluders = (work <= VISIBILITY_BUDGET).then(|| Occluders::new(mesh));
-    // For each vertex, its nearest visible bones (several when tied, as the
-    // paper says: p = 1/k for each of k bones, H = k / d²) and the distance.
-    let mut nearest: Vec<(Vec<usize>, f64)> = Vec::with_capacity(n);
-    for (vertex, &p) in mesh.positions_model.iter().enumerate() {
-        let distances: Vec<f32> = segments
-            .iter()
-            .map(|&(a, b)| p.distance(closest_on_segment(p, a, b)))
-            .collect();
-        let visible: Vec<bool> = segments
-            .iter()
-            .map(|&(a, b)| {
-                occluders
-                    .as_ref()
-                    .is_none_or(|o| o.sees(vertex as u32, p, closest_on_segment(p, a, b)))
-            })
-            .collect();
-        let any_visible = visible.iter().any(|&v| v);
-        let candidates: Vec<usize> = (0..segments.len())
-            .filter(|&bone| visible[bone] || !any_visible)
-            .collect();
-        let best = candidates
-            .iter()
-            .map(|&bone| distances[bone])
-            .fold(f32::MAX, f32::min);
-        let tied: Vec<usize> = candidates
-            .into_iter()
-            .filter(|&bone| distances[bone] <= best + 1e-4 * scale)
-            .collect();
-        nearest.push((tied, f64::from(best.max(1e-3 * scale))));
-    }
+    let nearest = nearest_visible_bones(mesh, segments);
     let (laplacian, areas) = cotangent_laplacian(mesh);
     let mut triplets = laplacian;
     let mut heat_source = vec![0.0; n];
@@ -267,25 +262,93 @@ pub fn bone_heat_each(
         heat_source[vertex] = h / bones.len() as f64;
     }
     let matrix = CsrMatrix::from_triplets(n, triplets);
+    let factor = match solver {
+        HeatSolver::Factored => Ldlt::factor(&matrix, MAX_FACTOR_ENTRIES).ok(),
+        HeatSolver::Iterative => None,
+    };
     let mut iterations = 0;
+    let mut b = vec![0.0; n];
+    let mut x = vec![0.0; n];
     for bone in 0..segments.len() {
-        {
-            let share = |v: usize| {
-                if nearest[v].0.contains(&bone) {
-                    1.0 / nearest[v].0.len() as f64
-                } else {
-                    0.0
+        // p_i(j) = 1/k for each of vertex j's k tied nearest bones.
+        let share = |v: usize| {
+            if nearest[v].0.contains(&bone) {
+                1.0 / nearest[v].0.len() as f64
+            } else {
+                0.0
+            }
+        };
+        for v in 0..n {
+            b[v] = share(v) * heat_source[v] * nearest[v].0.len() as f64;
+        }
+        match &factor {
+            Some(factor) => factor.solve(&b, &mut x),
+            None => {
+                for (v, x) in x.iter_mut().enumerate() {
+                    *x = share(v);
+                }
+                iterations += conjugate_gradient(&matrix, &b, &mut x, 1e-9, 4 * n + 100);
+            }
+        }
+        take(bone, &x);
+    }
+    (true, iterations)
+}
+
+/// For each vertex, its nearest visible bones (several when tied, as the
+/// paper says: `p = 1/k` for each of `k` bones, `H = k / d²`) and the
+/// distance; the nearest bones of all if none is visible. Bones are tried
+/// nearest first, so most vertices test one or two segments against the
+/// mesh.
+fn nearest_visible_bones(mesh: &Mesh, segments: &[(Vec3, Vec3)]) -> Vec<(Vec<usize>, f64)> {
+    let scale = mesh_scale(mesh);
+    let tie = 1e-4 * scale;
+    let occluders = Occluders::new(mesh);
+    let mut by_distance: Vec<(f32, usize)> = Vec::with_capacity(segments.len());
+    mesh.positions_model
+        .iter()
+        .enumerate()
+        .map(|(vertex, &p)| {
+            by_distance.clear();
+            by_distance.extend(
+                segments
+                    .iter()
+                    .enumerate()
+                    .map(|(bone, &(a, b))| (p.distance(closest_on_segment(p, a, b)), bone)),
+            );
+            by_distance.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            let sees = |bone: usize| {
+                let (a, b) = segments[bone];
+                occluders.sees(vertex as u32, p, closest_on_segment(p, a, b))
+            };
+            let first_visible = by_distance.iter().position(|&(_, bone)| sees(bone));
+            let (best, tied) = match first_visible {
+                Some(first) => {
+                    let best = by_distance[first].0;
+                    let mut tied: Vec<usize> = by_distance[first..]
+                        .iter()
+                        .take_while(|&&(d, _)| d <= best + tie)
+                        .enumerate()
+                        .filter(|&(k, &(_, bone))| k == 0 || sees(bone))
+                        .map(|(_, &(_, bone))| bone)
+                        .collect();
+                    tied.sort_unstable();
+                    (best, tied)
+                }
+                None => {
+                    let best = by_distance.first().map_or(f32::MAX, |&(d, _)| d);
+                    let mut tied: Vec<usize> = by_distance
+                        .iter()
+                        .take_while(|&&(d, _)| d <= best + tie)
+                        .map(|&(_, bone)| bone)
+                        .collect();
+                    tied.sort_unstable();
+                    (best, tied)
                 }
             };
-            let b: Vec<f64> = (0..n)
-                .map(|v| share(v) * heat_source[v] * nearest[v].0.len() as f64)
-                .collect();
-            let mut x: Vec<f64> = (0..n).map(share).collect();
-            iterations += conjugate_gradient(&matrix, &b, &mut x, 1e-9, 4 * n + 100);
-            take(bone, &x);
-        }
-    }
-    (occluders.is_some(), iterations)
+            (tied, f64::from(best.max(1e-3 * scale)))
+        })
+        .collect()
 }
 
 /// The cotangent stiffness matrix as triplets, `L_ij = −(cot α + cot β) / 2`
@@ -327,16 +390,18 @@ fn cotangent_laplacian(mesh: &Mesh) -> (Vec<(usize, usize, f64)>, Vec<f64>) {
 }
 
 /// What can hide a bone from a vertex: the boundary edges of a flat mesh, or
-/// the triangles of a solid one.
+/// the triangles of a solid one, each in a bounding-volume hierarchy.
 enum Occluders {
     Flat {
         z: f32,
         edges: Vec<(u32, u32)>,
         positions: Vec<Vec3>,
+        hierarchy: Bvh,
     },
     Solid {
         triangles: Vec<[u32; 3]>,
         positions: Vec<Vec3>,
+        hierarchy: Bvh,
     },
 }
 
@@ -344,6 +409,12 @@ impl Occluders {
     fn new(mesh: &Mesh) -> Self {
         let positions = mesh.positions_model.clone();
         let z = positions.first().map_or(0.0, |p| p.z);
+        let span = |corners: &[u32]| {
+            corners.iter().fold(
+                (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+                |(lo, hi), &i| (lo.min(positions[i as usize]), hi.max(positions[i as usize])),
+            )
+        };
         if positions.iter().all(|p| (p.z - z).abs() < 1e-5) {
             let mut count = std::collections::HashMap::new();
             for triangle in mesh.indices.chunks_exact(3) {
@@ -358,19 +429,23 @@ impl Occluders {
                 .map(|(e, _)| e)
                 .collect();
             edges.sort_unstable();
+            let boxes: Vec<(Vec3, Vec3)> = edges.iter().map(|&(i, j)| span(&[i, j])).collect();
             Self::Flat {
                 z,
                 edges,
+                hierarchy: Bvh::new(&boxes),
                 positions,
             }
         } else {
-            let triangles = mesh
+            let triangles: Vec<[u32; 3]> = mesh
                 .indices
                 .chunks_exact(3)
                 .map(|t| [t[0], t[1], t[2]])
                 .collect();
+            let boxes: Vec<(Vec3, Vec3)> = triangles.iter().map(|t| span(t)).collect();
             Self::Solid {
                 triangles,
+                hierarchy: Bvh::new(&boxes),
                 positions,
             }
         }
@@ -384,12 +459,16 @@ impl Occluders {
                 z,
                 edges,
                 positions,
+                hierarchy,
             } => {
                 if (to.z - z).abs() > 1e-4 {
                     return true;
                 }
                 let (a, b) = (from.truncate(), to.truncate());
-                !edges.iter().any(|&(i, j)| {
+                // The box test is in 3D: lay the segment in the mesh's plane.
+                let (from, to) = (a.extend(*z), b.extend(*z));
+                !hierarchy.any_on_segment(from, to, |k| {
+                    let (i, j) = edges[k as usize];
                     i != vertex
                         && j != vertex
                         && segments_cross(
@@ -403,7 +482,9 @@ impl Occluders {
             Self::Solid {
                 triangles,
                 positions,
-            } => !triangles.iter().any(|t| {
+                hierarchy,
+            } => !hierarchy.any_on_segment(from, to, |k| {
+                let t = triangles[k as usize];
                 !t.contains(&vertex)
                     && segment_hits_triangle(
                         from,

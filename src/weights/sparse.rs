@@ -67,6 +67,12 @@ impl CsrMatrix {
         }
     }
 
+    /// The row starts, column indices and values (rows sorted by column,
+    /// no repeats), for a factorization that walks the structure.
+    pub fn parts(&self) -> (&[usize], &[usize], &[f64]) {
+        (&self.row_starts, &self.columns, &self.values)
+    }
+
     /// The diagonal entries.
     pub fn diagonal(&self) -> Vec<f64> {
         (0..self.size)

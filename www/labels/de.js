@@ -235,7 +235,6 @@ export const DE = {
   'morph.base': 'Basisgewicht 1 − Σ mₖ = 1 − {sum} = {base}',
   'auto.applied': 'Gewichte „{method}“ gesetzt (Strg+Z macht es rückgängig).',
   'auto.pruned': '{n} Vertices behielten nur ihre vier größten Gewichte.',
-  'auto.noVisibility': 'Das Netz ist groß, daher wurde die Sichtbarkeit der Bones nicht geprüft.',
   'gpu.short.mat4': 'mat4',
   'gpu.short.mat4x3': 'mat4x3',
   'gpu.short.quat-translation': 'Quat. + t',

@@ -236,7 +236,6 @@ export const EN = {
   'morph.base': 'base weight 1 − Σ mₖ = 1 − {sum} = {base}',
   'auto.applied': '“{method}” weights applied (Ctrl+Z undoes).',
   'auto.pruned': '{n} vertices kept only their four largest weights.',
-  'auto.noVisibility': 'The mesh is large, so bones were not tested for visibility.',
   'gpu.short.mat4': 'mat4',
   'gpu.short.mat4x3': 'mat4x3',
   'gpu.short.quat-translation': 'quat + t',

@@ -70,7 +70,6 @@ export function createWeightsMode(app, vertexPanel) {
   function applied(method, report) {
     let text = t('auto.applied', { method: t(`auto.${method}`) });
     if (report.prunedVertices > 0) text += ` ${t('auto.pruned', { n: num(report.prunedVertices) })}`;
-    if (method === 'heat' && !report.visibilityChecked) text += ` ${t('auto.noVisibility')}`;
     app.showNotice(text);
     vertexPanel.forget();
     app.requestRender();

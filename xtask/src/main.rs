@@ -281,6 +281,8 @@ fn bench_figure(output: &str, key: &str) -> Option<f64> {
 
 /// Times, in one run: LBS and DQS natively and as wasm in Node, three.js's
 /// `applyBoneTransform` on the same mesh, a brush dab natively and as wasm,
+/// bone heat and distance weights in wasm on the Fox, a 16,000-vertex figure
+/// and `dense`,
 /// the wasm's size, the page's main-thread time per frame while a bone
 /// is dragged on the 100,000-vertex example, and reading and playing a
 /// 30,000-vertex, 65-joint character; then prints the ratios the
@@ -302,10 +304,11 @@ fn bench() -> Result<(), String> {
     )?;
     let node = capture("node", &["tests/bench/skinning-bench.mjs"])?;
     let dab = capture("node", &["tests/bench/paint-bench.mjs"])?;
+    let heat = capture("node", &["tests/bench/heat-bench.mjs"])?;
     tools::ensure_chromium()?;
     let frames = capture("node", &["tests/bench/frame-bench.mjs"])?;
     let character = capture("node", &["tests/bench/character-bench.mjs"])?;
-    let all = format!("{native}{node}{dab}{frames}{character}");
+    let all = format!("{native}{node}{dab}{heat}{frames}{character}");
     let figure = |key: &str| bench_figure(&all, key);
     println!("\n=== ratios (one run, one core; higher is faster unless said)");
     for count in [10_000, 100_000, 1_000_000] {
@@ -352,6 +355,30 @@ fn bench() -> Result<(), String> {
             println!(
                 "dragging a bone on 100,000 vertices ({}): {ms:.2} ms of main-thread time per frame (target < 2 ms)",
                 method.to_uppercase()
+            );
+        }
+    }
+    let goal = |ms: f64, limit: f64| if ms < limit { "met" } else { "missed" };
+    for (key, name, limit) in [
+        ("fox", "the Fox (1,728 vertices, 25 bones)", f64::INFINITY),
+        ("figure", "a 16,014-vertex, 52-joint figure", 2000.0),
+        (
+            "dense",
+            "dense (100,000 vertices, visibility tested)",
+            2000.0,
+        ),
+    ] {
+        if let (Some(heat), Some(distance)) = (
+            figure(&format!("heat_{key}_ms")),
+            figure(&format!("distance_{key}_ms")),
+        ) {
+            let target = if limit.is_finite() {
+                format!(" (goal < {limit:.0} ms: {})", goal(heat, limit))
+            } else {
+                String::new()
+            };
+            println!(
+                "automatic weights on {name}: bone heat {heat:.0} ms{target}, distance {distance:.0} ms"
             );
         }
     }
