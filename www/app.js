@@ -3,17 +3,19 @@
 // visible), keeps the address bar a link to what is on screen, and switches
 // between the modes. Each mode is a module under modes/ that owns its panel,
 // its controls and its captions.
-import init, { Lab, Viewer } from './pkg/skinlab.js';
+import { Lab, Viewer } from './pkg/skinlab.js';
+import { singleFile, sourcesHref, startCore } from './assets.js';
 import { $ } from './dom.js';
 import { LANGUAGES, currentLanguage, num, onLanguageChange, setLanguage, t } from './i18n.js';
 import { MODES, OVERLAYS, decodeState, encodeState, readParameters } from './link.js';
 import { createCanvas } from './canvas.js';
 import { createControls } from './controls.js';
-import { createFiles } from './files.js';
+import { createFiles, download } from './files.js';
 import { createPlayer } from './player.js';
 import { createBoneList } from './parts/bones.js';
 import { createVertexPanel } from './parts/vertex.js';
 import { createGhosts } from './parts/ghosts.js';
+import { createVideoBox } from './parts/video-box.js';
 import { createSkinMode } from './modes/skin.js';
 import { createWeightsMode } from './modes/weights.js';
 import { createIkMode } from './modes/ik.js';
@@ -34,6 +36,8 @@ let lab = null;
 let exampleName = null;
 let pristineInfluences = null;
 let frameRequested = false;
+// A video is rendering its frames into the canvas (see suspendFrames).
+let framesSuspended = false;
 let framesDrawn = 0;
 let hashTimer = 0;
 let noticeTimer = 0;
@@ -78,6 +82,18 @@ const app = {
   beforeDrag: () => player.pause(),
   /** A clip was added (lip-sync): the player under the view lists it. */
   clipsChanged: () => player.setup(),
+  /**
+   * What a video records: the Animate mode's clip and paths where that
+   * mode is on screen, else the player's clip; null when nothing runs.
+   */
+  timeSource: () => ((app.shows('animate') ? modes.animate.timeSource() : null) ?? player.timeSource()),
+  /** While a video renders its frames the page draws none of its own. */
+  suspendFrames(on) {
+    framesSuspended = on;
+    if (!on) requestRender();
+  },
+  download: (blob, name) => download(blob, name),
+  baseName: () => files.baseName(),
 };
 const canvas = createCanvas(app);
 const controls = createControls(app);
@@ -86,6 +102,7 @@ const player = createPlayer(app);
 const boneList = createBoneList(app);
 const vertexPanel = createVertexPanel(app);
 const ghosts = createGhosts(app);
+const videoBox = createVideoBox(app);
 const modes = {
   skin: createSkinMode(app),
   weights: createWeightsMode(app, vertexPanel),
@@ -148,6 +165,7 @@ function renderIfChanged() {
 
 function drawFrame() {
   frameRequested = false;
+  if (framesSuspended) return;
   drawnLab = lab;
   drawnRevision = lab.revision();
   // Hidden, scrolled away or without a context: draw when it comes back.
@@ -172,6 +190,7 @@ function drawFrame() {
   modes.animate.overlay(app.shows('animate') || mode.name === 'lessons');
   scheduleHashUpdate();
   canvas.drawn();
+  videoBox.drawn();
   autosave?.changed();
   frameTimes.push(performance.now() - started);
   if (frameTimes.length > FRAME_TIMES_KEPT) frameTimes.shift();
@@ -234,6 +253,7 @@ function setLab(next, name, pristine = name ? Lab.example(name) : null) {
   viewer.frameScene(lab, settings.view ?? 'auto');
   autosave?.opened();
   for (const part of Object.values(modes)) part.sceneChanged();
+  videoBox.sceneChanged();
   boneList.build();
   showCaption();
   $('#example').value = name ?? '';
@@ -504,6 +524,7 @@ onLanguageChange((lang) => {
   boneList.build();
   vertexPanel.forget();
   player.relabel();
+  videoBox.relabel();
   autosave?.relabel();
   showCaption();
   requestRender();
@@ -523,7 +544,8 @@ async function start() {
   const embedded = (settings.ui ?? 'full') !== 'full' || window.top !== window;
   autosave = createAutosave(app, settings.autosave ? settings.autosave === '1' : !embedded);
   try {
-    await init();
+    await startCore();
+    if (singleFile) $('#lesson-sources').href = sourcesHref();
   } catch (error) {
     showMessage(t('msg.noWasm', { error: error.message }));
     return;
@@ -600,6 +622,8 @@ async function start() {
     shareLink,
     embedCode,
     exportPng: files.exportPng,
+    /** A video as the Video box makes it: `{format, size: 'WxH' | 'view', fps}` → a Blob. */
+    recordVideo: (options) => videoBox.make(options),
     svgText: files.svgText,
     exportJson: files.exportJson,
     exportGlb: files.exportGlb,

@@ -6,6 +6,8 @@ import {
   compressionOf, decodeCompressed, glbJsonText, mentionsCompression, splitGlb,
 } from './decompress.js';
 
+import { singleFile } from './assets.js';
+
 let dracoModule = null;
 
 function loadScript(src) {
@@ -19,6 +21,7 @@ function loadScript(src) {
 }
 
 async function draco() {
+  if (singleFile) throw new Error('the single-file page has no Draco decoder: open the full page (dist/index.html) for Draco-compressed files');
   if (!dracoModule) {
     dracoModule = (async () => {
       await loadScript(new URL('vendor/draco/draco_decoder.js', import.meta.url).href);

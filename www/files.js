@@ -40,7 +40,7 @@ async function readFiles(files, report) {
   return out;
 }
 
-function download(blob, name) {
+export function download(blob, name) {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = name;
@@ -241,5 +241,5 @@ export function createFiles(app) {
     importFiles(event.dataTransfer?.files ?? []);
   });
 
-  return { exportPng, exportSvg, svgText, exportJson, exportGlb, importFiles, loadProgress: () => [...progress] };
+  return { exportPng, exportSvg, svgText, exportJson, exportGlb, importFiles, baseName, loadProgress: () => [...progress] };
 }

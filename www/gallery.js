@@ -2,6 +2,7 @@
 // credit its licence asks for. They are fetched when first opened and read
 // by the same glTF reader as a file of one's own.
 import { Lab } from './pkg/skinlab.js';
+import { assetText } from './assets.js';
 
 /** Name in the URL → file and credit (from models/NAME/SOURCE.md). */
 export const MODELS = {
@@ -39,9 +40,7 @@ export const isModel = (name) => Object.hasOwn(MODELS, name);
 export async function modelLab(name) {
   if (!isModel(name)) throw new Error(`unknown model '${name}'; known: ${MODEL_NAMES.join(', ')}`);
   if (!texts.has(name)) {
-    const response = await fetch(new URL(MODELS[name].file, document.baseURI));
-    if (!response.ok) throw new Error(`${MODELS[name].file} could not be fetched (${response.status})`);
-    texts.set(name, await response.text());
+    texts.set(name, await assetText(MODELS[name].file));
   }
   return Lab.fromGltf(texts.get(name));
 }

@@ -72,5 +72,22 @@ export function createPlayer(app) {
   $('#clip').addEventListener('change', () => { $('#time').value = '0'; seek(); });
   $('#time').addEventListener('input', () => { pause(); seek(); });
 
-  return { setup, relabel, play, pause, playing: () => playing };
+  /** What a video records outside the Animate mode: the chosen clip. */
+  function timeSource() {
+    const names = app.lab.animationNames();
+    const duration = names.length ? app.lab.animationDuration(clip()) : 0;
+    if (!(duration > 0)) return null;
+    return {
+      name: nameOf(names[clip()]),
+      duration,
+      time,
+      setTime(seconds) {
+        pause();
+        $('#time').value = String(seconds / duration);
+        seek();
+      },
+    };
+  }
+
+  return { setup, relabel, play, pause, playing: () => playing, timeSource };
 }

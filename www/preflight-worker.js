@@ -3,10 +3,13 @@
 // instance down, never the page's, which holds the lecturer's scene.
 import init, { Lab } from './pkg/skinlab.js';
 
-const ready = init();
+// Started by the first message, which brings the compiled core in the
+// single-file page (where the worker cannot fetch it).
+let ready = null;
 
 self.onmessage = async ({ data }) => {
   try {
+    ready ??= init(data.wasm ? { module_or_path: data.wasm } : undefined);
     await ready;
     if (data.trapForTest) Lab.trapForTest();
     let lab;

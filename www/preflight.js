@@ -3,6 +3,8 @@
 // (a fresh one serves the next file) and the page's scene and core are
 // never touched. Where workers cannot start, the page reads directly.
 
+import { startWorker, workerMessage } from './assets.js';
+
 let worker = null;
 
 /**
@@ -11,7 +13,7 @@ let worker = null;
  */
 export function preflight(job) {
   try {
-    worker ??= new Worker(new URL('./preflight-worker.js', import.meta.url), { type: 'module' });
+    worker ??= startWorker('preflight-worker.js');
   } catch {
     return Promise.resolve({ ok: true, skipped: true });
   }
@@ -35,6 +37,6 @@ export function preflight(job) {
       if (worker === current) worker = null;
       resolve({ ok: true, skipped: true });
     };
-    current.postMessage(job);
+    workerMessage(job).then((message) => current.postMessage(message));
   });
 }

@@ -4,10 +4,13 @@
 // Cancel simply ends the worker.
 import init, { Lab } from './pkg/skinlab.js';
 
-const ready = init();
+// Started by the first message, which brings the compiled core in the
+// single-file page (where the worker cannot fetch it).
+let ready = null;
 
 self.onmessage = async ({ data }) => {
   try {
+    ready ??= init(data.wasm ? { module_or_path: data.wasm } : undefined);
     await ready;
     const lab = Lab.fromSceneJson(data.scene);
     let last = 0;

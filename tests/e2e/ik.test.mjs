@@ -96,6 +96,9 @@ test('a limit set in the panel holds: a hinge made stiff keeps the bone still', 
   assert.ok(elbow.hinge.min === 0 && Math.abs(elbow.hinge.max - 145 * Math.PI / 180) < 1e-6, JSON.stringify(elbow));
   // Select the forearm and narrow its hinge to nothing from the panel.
   await nextFrame(page, () => page.locator('#bone-list li[data-bone="2"]').click());
+  // The panel follows the selection on a drawn frame; a busy machine may
+  // draw the one after the click late.
+  await page.waitForFunction(() => document.querySelector('#limit-kind').value === 'hinge', null, { timeout: 5000 }).catch(() => {});
   assert.equal(await page.locator('#limit-kind').inputValue(), 'hinge');
   await page.locator('#hinge-min').fill('0');
   await page.locator('#hinge-max').fill('0');

@@ -434,6 +434,13 @@ export function createAnimateMode(app) {
         showMemory();
       }
     },
+    /** What a video records here: the clip and paths from 0 to their end. */
+    timeSource() {
+      const length = duration();
+      if (!(length > 0)) return null;
+      const name = clip() >= 0 ? nameOf(app.lab.animationNames()[clip()]) : t('video.paths');
+      return { name, duration: length, time: () => time, setTime: (seconds) => { pause(); setTime(seconds); } };
+    },
     api: {
       animTime: () => time,
       setAnimTime: (seconds) => { pause(); setTime(seconds); },

@@ -2,6 +2,7 @@
 // the skin by weight, lock bones, and compute automatic weights. "Pose"
 // within it tries the weights out without leaving the mode.
 import { $ } from '../dom.js';
+import { startWorker, workerMessage } from '../assets.js';
 import { num, t } from '../i18n.js';
 
 /**
@@ -110,7 +111,7 @@ export function createWeightsMode(app, vertexPanel) {
     if (lab.vertexCount() * lab.boneCount() <= (INLINE_WORK[method] ?? 0)) return Promise.resolve(here());
     let worker;
     try {
-      worker = new Worker(new URL('../weights-worker.js', import.meta.url), { type: 'module' });
+      worker = startWorker('weights-worker.js');
     } catch {
       return Promise.resolve(here());
     }
@@ -146,7 +147,7 @@ export function createWeightsMode(app, vertexPanel) {
         event.preventDefault();
         finish(here());
       };
-      worker.postMessage({ scene: lab.sceneJson(), method });
+      workerMessage({ scene: lab.sceneJson(), method }).then((message) => worker.postMessage(message));
     });
   }
 

@@ -21,6 +21,8 @@ commands:
   test           fmt, clippy, native tests, wasm build, Node tests, browser tests
   bench          skinning natively, as wasm and in three.js; a brush dab; wasm size; the page's frame time
   dist           write dist/, a self-contained static copy of the page with relative paths
+  dist --single-file
+                 also write dist/skinlab.html, the whole page in one file that opens from file://
   fuzz [SECONDS] fuzz the scene JSON, .gltf and .glb readers and the load-save-reload round trip, SECONDS each (default 60); not in CI
 ";
 
@@ -36,7 +38,13 @@ fn main() -> ExitCode {
         }
         Some("test") => test(),
         Some("bench") => bench(),
-        Some("dist") => build().and_then(|()| dist()),
+        Some("dist") => match args.get(1).map(String::as_str) {
+            None => build().and_then(|()| dist(false)),
+            Some("--single-file") => build().and_then(|()| dist(true)),
+            Some(other) => Err(format!(
+                "dist: unknown option {other} (known: --single-file)"
+            )),
+        },
         Some("fuzz") => args
             .get(1)
             .map_or(Ok(60), |s| {
@@ -117,10 +125,13 @@ fn build() -> Result<(), String> {
     vendor_decoders()
 }
 
-/// Copies the official geometry decoders from npm into `www/vendor/`, with
-/// their licences: the page loads them only for a Draco- or
-/// meshopt-compressed file (`www/codecs.js`). Draco's decoder is 286 KB of
-/// wasm and 59 KB of script, meshoptimizer's 29 KB of script.
+/// Copies the official geometry decoders and the video muxers and GIF
+/// encoder from npm into `www/vendor/`, with their licences: the page loads
+/// the decoders only for a Draco- or meshopt-compressed file
+/// (`www/codecs.js`) and the encoders only when a video is made
+/// (`www/video.js`). Draco's decoder is 286 KB of wasm and 59 KB of script,
+/// meshoptimizer's 29 KB of script, the WebM and MP4 muxers 65 and 69 KB,
+/// gifenc 9 KB.
 fn vendor_decoders() -> Result<(), String> {
     tools::ensure_npm_packages()?;
     let modules = root().join("node_modules");
@@ -134,6 +145,12 @@ fn vendor_decoders() -> Result<(), String> {
             "meshopt/meshopt_decoder.js",
         ),
         ("meshoptimizer/LICENSE.md", "meshopt/LICENSE.md"),
+        ("webm-muxer/build/webm-muxer.mjs", "muxers/webm-muxer.js"),
+        ("webm-muxer/LICENSE", "muxers/webm-muxer-LICENSE"),
+        ("mp4-muxer/build/mp4-muxer.mjs", "muxers/mp4-muxer.js"),
+        ("mp4-muxer/LICENSE", "muxers/mp4-muxer-LICENSE"),
+        ("gifenc/dist/gifenc.esm.js", "gifenc/gifenc.js"),
+        ("gifenc/LICENSE.md", "gifenc/LICENSE.md"),
     ];
     for (from, to) in copies {
         let target = vendor.join(to);
@@ -209,14 +226,29 @@ fn copy_page_files(from: &Path, to: &Path) -> Result<usize, String> {
 }
 
 /// Writes `dist/`: the built page with relative paths, ready for any static
-/// web server or a folder inside a slide deck.
-fn dist() -> Result<(), String> {
+/// web server or a folder inside a slide deck; with `single_file` also
+/// `dist/skinlab.html`, the whole page in one file (`xtask/single-file.mjs`:
+/// esbuild bundles the modules, the wasm and models go in as base64).
+fn dist(single_file: bool) -> Result<(), String> {
     let out = root().join("dist");
     if out.exists() {
         std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     }
     let copied = copy_page_files(&root().join("www"), &out)?;
     println!("wrote {copied} files to {}", out.display());
+    if single_file {
+        tools::ensure_npm_packages()?;
+        let www = root().join("www");
+        let file = out.join("skinlab.html");
+        run(
+            "node",
+            &[
+                "xtask/single-file.mjs",
+                &www.to_string_lossy(),
+                &file.to_string_lossy(),
+            ],
+        )?;
+    }
     Ok(())
 }
 
@@ -437,7 +469,7 @@ fn test() -> Result<(), String> {
         run("cargo", &["test", "--workspace", "--", "--show-output"])
     })?;
     step("wasm build", &build)?;
-    step("dist", &dist)?;
+    step("dist", &|| dist(true))?;
     step("node tests", &|| node_tests("tests/node"))?;
     step("browser tests", &|| node_tests("tests/e2e"))?;
     println!(

@@ -1,0 +1,68 @@
+// Where the page's own files come from: beside the page (fetched, the wasm
+// compiled as it streams in), or, in the single-file build
+// (`cargo xtask dist --single-file`), from the table of base64 files that
+// build puts in the page (window.SKINLAB_ASSETS), so nothing is fetched and
+// the page works from file:// with no network.
+import init from './pkg/skinlab.js';
+
+const table = globalThis.SKINLAB_ASSETS ?? null;
+
+/** Whether this is the single-file build. */
+export const singleFile = table !== null;
+
+const decoded = new Map();
+
+/** The bytes of `path` (relative to the page's folder) from the table. */
+function inlined(path) {
+  if (!decoded.has(path)) {
+    const base64 = table[path];
+    if (base64 === undefined) throw new Error(`${path} is not in this single-file page`);
+    decoded.set(path, Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
+  }
+  return decoded.get(path);
+}
+
+/** The text of `path`: from the table, or fetched beside the page. */
+export async function assetText(path) {
+  if (singleFile) return new TextDecoder().decode(inlined(path));
+  const response = await fetch(new URL(path, document.baseURI));
+  if (!response.ok) throw new Error(`${path} could not be fetched (${response.status})`);
+  return response.text();
+}
+
+let compiled = null;
+
+/** The core's wasm compiled (the single file's workers are handed it). */
+export function wasmModule() {
+  compiled ??= WebAssembly.compile(inlined('pkg/skinlab_bg.wasm'));
+  return compiled;
+}
+
+/** Starts the page's core: streamed from beside the page, or from the table. */
+export async function startCore() {
+  if (!singleFile) return init();
+  return init({ module_or_path: await wasmModule() });
+}
+
+/**
+ * A module worker for `script` (a file beside this module, such as
+ * 'weights-worker.js'); in the single file, its bundle from a Blob URL.
+ * Messages to it carry `wasm` (see `workerMessage`).
+ */
+export function startWorker(script) {
+  if (!singleFile) return new Worker(new URL(script, import.meta.url), { type: 'module' });
+  const source = new TextDecoder().decode(inlined(script));
+  const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  return new Worker(url, { type: 'module' });
+}
+
+/** `message` with the compiled core added in the single file (its workers cannot fetch it). */
+export async function workerMessage(message) {
+  return singleFile ? { ...message, wasm: await wasmModule() } : message;
+}
+
+/** A link to the lecture-notes page: beside the page, or a Blob URL of the inlined one. */
+export function sourcesHref() {
+  if (!singleFile) return 'sources.html';
+  return URL.createObjectURL(new Blob([inlined('sources.html')], { type: 'text/html' }));
+}
