@@ -40,7 +40,9 @@ export function wasmModule() {
 
 /** Starts the page's core: streamed from beside the page, or from the table. */
 export async function startCore() {
-  if (!singleFile) return init();
+  // By the page's address, not this module's: in dist/ the modules are
+  // bundled into one file at the top, away from pkg/.
+  if (!singleFile) return init({ module_or_path: new URL('pkg/skinlab_bg.wasm', document.baseURI) });
   return init({ module_or_path: await wasmModule() });
 }
 

@@ -77,6 +77,8 @@ const replace = (pattern, text) => {
 };
 replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*">/, `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
 replace(/<link rel="stylesheet" href="style.css">/, `<style>${style}</style>`);
+// The wasm is inside: nothing to fetch ahead.
+replace(/\s*<!--[^>]*-->\s*<link rel="preload" href="pkg\/skinlab_bg.wasm"[^>]*>/, '');
 replace(/<script type="module" src="app.js"><\/script>/, `<script>${table}</script>\n<script type="module">${app}</script>`);
 writeFileSync(output, html);
 console.log(`wrote ${output}: ${(html.length / 1e6).toFixed(2)} MB (${Object.keys(assets).length} files inlined)`);

@@ -1,9 +1,9 @@
-// The page's own cost while a bone is dragged on the 100,000-vertex `dense`
-// tube, in headless Chromium: the median main-thread time per frame (JS
+// The page's own cost while a bone is dragged, and while a weight stroke is
+// painted, on the 100,000-vertex `dense` tube, in headless Chromium: the median main-thread time per frame (JS
 // and wasm: the input, the palette, the uploads and the draw calls; the
 // GPU, SwiftShader here, works in its own process) and per pointer move;
-// and the long tasks (over 50 ms, PerformanceObserver) during the drag and
-// in the 3 s after it, when the page settles (the share link, the
+// and the long tasks (over 50 ms, PerformanceObserver) during each and in
+// the 3 s after it, when the page settles (the share link, the
 // lost-context still). Run by `cargo xtask bench`.
 import { join } from 'node:path';
 import { launchBrowser, openPage, root, serveStatic, waitForSkinlab, nextFrame } from '../e2e/browser.mjs';
@@ -17,7 +17,12 @@ const median = (list) => {
 const server = await serveStatic(join(root, 'www'));
 const browser = await launchBrowser();
 try {
-  for (const [label, query] of [['dense tube, LBS', '?example=dense'], ['dense tube, DQS', '?example=dense&method=dqs']]) {
+  const cases = [
+    ['dense tube, LBS', '?example=dense', 'lbs'],
+    ['dense tube, DQS', '?example=dense&method=dqs', 'dqs'],
+    ['dense tube, a paint stroke', '?example=dense&mode=weights', 'stroke'],
+  ];
+  for (const [label, query, tag] of cases) {
     const { page } = await openPage(browser, `${server.url}${query}`);
     await waitForSkinlab(page);
     await nextFrame(page);
@@ -28,18 +33,30 @@ try {
         .observe({ type: 'longtask' });
     });
     const box = await page.locator('#view').boundingBox();
-    const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(2));
+    // A drag turns bone 2; a stroke paints bone 1 where it has weight.
+    const grab = tag === 'stroke'
+      ? await page.evaluate(() => {
+        const { skinlab } = window;
+        skinlab.selectBone(1);
+        skinlab.setTool('paint');
+        skinlab.setBrush({ radius: 60, strength: 0.3, mode: 'add' });
+        const lab = skinlab.lab;
+        let vertex = 0;
+        for (let v = 0; v < lab.vertexCount(); v += 97) if (lab.influences(v).some(([b]) => b === 1)) vertex = v;
+        return skinlab.vertexScreenPoint(vertex);
+      })
+      : await page.evaluate(() => window.skinlab.boneScreenPoint(2));
     await page.mouse.move(box.x + grab.x, box.y + grab.y);
     await page.mouse.down();
     for (let k = 1; k <= MOVES; k++) {
-      await page.mouse.move(box.x + grab.x + 120 * Math.sin(k / 15), box.y + grab.y + 40 * Math.cos(k / 15));
+      const reach = tag === 'stroke' ? 40 : 120;
+      await page.mouse.move(box.x + grab.x + reach * Math.sin(k / 15), box.y + grab.y + 40 * Math.cos(k / 15));
       await nextFrame(page);
     }
     await page.mouse.up();
     await page.waitForTimeout(3000);
     const long = await page.evaluate(() => window.longTasks);
-    const tag = label.endsWith('LBS') ? 'lbs' : 'dqs';
-    console.log(`chromium ${label}: ${long.length} long task(s) during the drag and 3 s after, longest ${Math.max(0, ...long).toFixed(0)} ms`);
+    console.log(`chromium ${label}: ${long.length} long task(s) during it and 3 s after, longest ${Math.max(0, ...long).toFixed(0)} ms`);
     console.log(`BENCH long_tasks_${tag}=${long.length}`);
     console.log(`BENCH longest_task_ms_${tag}=${Math.max(0, ...long).toFixed(1)}`);
     const { frames, inputs, vertices } = await page.evaluate(() => ({

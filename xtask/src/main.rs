@@ -18,6 +18,8 @@ usage: cargo xtask <command>
 commands:
   build          build the wasm in release mode and run wasm-bindgen into www/pkg/
   serve [PORT]   build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
+  serve --dist [PORT]
+                 build dist/ and serve it, sending the precompressed .br or .gz copies
   test           fmt, clippy, native tests, wasm build, Node tests, browser tests
   bench          skinning natively, as wasm and in three.js; a brush dab; wasm size; the page's frame time
   dist           write dist/, a self-contained static copy of the page with relative paths
@@ -31,10 +33,19 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("build") => build(),
         Some("serve") => {
-            let port = args.get(1).map_or(Ok(8000), |p| {
+            // `serve --dist` serves the bundled, precompressed dist/.
+            let from_dist = args.get(1).is_some_and(|a| a == "--dist");
+            let port_arg = args.get(if from_dist { 2 } else { 1 });
+            let port = port_arg.map_or(Ok(8000), |p| {
                 p.parse::<u16>().map_err(|e| format!("port {p}: {e}"))
             });
-            port.and_then(|port| build().and_then(|()| serve::serve(&root().join("www"), port)))
+            port.and_then(|port| {
+                build()?;
+                if from_dist {
+                    dist(false)?;
+                }
+                serve::serve(&root().join(if from_dist { "dist" } else { "www" }), port)
+            })
         }
         Some("test") => test(),
         Some("bench") => bench(),
@@ -226,7 +237,9 @@ fn copy_page_files(from: &Path, to: &Path) -> Result<usize, String> {
 }
 
 /// Writes `dist/`: the built page with relative paths, ready for any static
-/// web server or a folder inside a slide deck; with `single_file` also
+/// web server or a folder inside a slide deck, its modules bundled into one
+/// `app.js` and every text and wasm file precompressed (`.br`, `.gz`:
+/// `xtask/dist-bundle.mjs`); with `single_file` also
 /// `dist/skinlab.html`, the whole page in one file (`xtask/single-file.mjs`:
 /// esbuild bundles the modules, the wasm and models go in as base64).
 fn dist(single_file: bool) -> Result<(), String> {
@@ -234,11 +247,19 @@ fn dist(single_file: bool) -> Result<(), String> {
     if out.exists() {
         std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     }
-    let copied = copy_page_files(&root().join("www"), &out)?;
+    let www = root().join("www");
+    let copied = copy_page_files(&www, &out)?;
     println!("wrote {copied} files to {}", out.display());
+    tools::ensure_npm_packages()?;
+    run(
+        "node",
+        &[
+            "xtask/dist-bundle.mjs",
+            &www.to_string_lossy(),
+            &out.to_string_lossy(),
+        ],
+    )?;
     if single_file {
-        tools::ensure_npm_packages()?;
-        let www = root().join("www");
         let file = out.join("skinlab.html");
         run(
             "node",
@@ -340,7 +361,23 @@ fn bench() -> Result<(), String> {
     tools::ensure_chromium()?;
     let frames = capture("node", &["tests/bench/frame-bench.mjs"])?;
     let character = capture("node", &["tests/bench/character-bench.mjs"])?;
-    let all = format!("{native}{node}{dab}{heat}{frames}{character}");
+    // The first frame from www/ and from the bundled, precompressed dist/,
+    // each through this crate's own server on a free port.
+    dist(false)?;
+    let mut urls = Vec::new();
+    for dir in ["www", "dist"] {
+        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))
+            .map_err(|e| format!("a port for {dir}: {e}"))?;
+        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+        let folder = root().join(dir);
+        std::thread::spawn(move || serve::serve_on(listener, &folder));
+        urls.push(format!("http://127.0.0.1:{port}/"));
+    }
+    let first = capture(
+        "node",
+        &["tests/bench/first-frame-bench.mjs", &urls[0], &urls[1]],
+    )?;
+    let all = format!("{native}{node}{dab}{heat}{frames}{character}{first}");
     let figure = |key: &str| bench_figure(&all, key);
     println!("\n=== ratios (one run, one core; higher is faster unless said)");
     for count in [10_000, 100_000, 1_000_000] {
@@ -390,7 +427,30 @@ fn bench() -> Result<(), String> {
             );
         }
     }
+    for (tag, what) in [
+        ("lbs", "a bone drag (LBS)"),
+        ("dqs", "a bone drag (DQS)"),
+        ("stroke", "a paint stroke"),
+    ] {
+        if let (Some(count), Some(longest)) = (
+            figure(&format!("long_tasks_{tag}")),
+            figure(&format!("longest_task_ms_{tag}")),
+        ) {
+            println!(
+                "dense, {what} and 3 s after: {count:.0} long task(s), longest {longest:.0} ms \
+                 (goal: none over 50 ms: {})",
+                if count == 0.0 { "met" } else { "missed" }
+            );
+        }
+    }
     let goal = |ms: f64, limit: f64| if ms < limit { "met" } else { "missed" };
+    if let (Some(www), Some(dist)) = (figure("first_frame_www_ms"), figure("first_frame_dist_ms")) {
+        println!(
+            "first frame of the two-bone example: {www:.0} ms from www/, {dist:.0} ms from dist/ \
+             (goal < 400 ms: {})",
+            goal(dist, 400.0)
+        );
+    }
     for (key, name, limit) in [
         ("fox", "the Fox (1,728 vertices, 25 bones)", f64::INFINITY),
         ("figure", "a 16,014-vertex, 52-joint figure", 2000.0),

@@ -1,0 +1,63 @@
+// The last steps of `cargo xtask dist`: the page's modules bundled into
+// one dist/app.js by esbuild (the 49 modules of www/ load as a waterfall of
+// requests, the bundle as one; what is imported only when needed, such as
+// the video muxers, stays in chunks of its own), and every text and wasm
+// file precompressed beside itself as .br (brotli, quality 11) and .gz
+// (gzip -9), for `cargo xtask serve --dist` or any server that sends
+// precompressed files.
+//
+// Usage: node xtask/dist-bundle.mjs <www dir> <dist dir>
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const [www, dist] = process.argv.slice(2);
+if (!www || !dist) {
+  console.error('usage: node xtask/dist-bundle.mjs <www dir> <dist dir>');
+  process.exit(2);
+}
+
+const result = await build({
+  entryPoints: [join(www, 'app.js')],
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  outdir: dist,
+  entryNames: '[name]',
+  chunkNames: 'chunk-[hash]',
+  minify: true,
+  target: 'es2022',
+  logLevel: 'warning',
+  // A script for a <script> tag, loaded by URL when a file needs it.
+  external: ['./vendor/draco/*'],
+  metafile: true,
+});
+const outputs = Object.keys(result.metafile.outputs);
+console.log(`bundled app.js from ${Object.keys(result.metafile.inputs).length} modules into ${outputs.length} files`);
+
+const COMPRESSED = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.json', '.gltf', '.svg', '.bvh', '.md', '.txt']);
+let files = 0;
+let raw = 0;
+let brotli = 0;
+const walk = (dir) => {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      walk(path);
+      continue;
+    }
+    if (!COMPRESSED.has(extname(name))) continue;
+    const body = readFileSync(path);
+    const br = brotliCompressSync(body, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    });
+    writeFileSync(`${path}.br`, br);
+    writeFileSync(`${path}.gz`, gzipSync(body, { level: 9 }));
+    files += 1;
+    raw += body.length;
+    brotli += br.length;
+  }
+};
+walk(dist);
+console.log(`precompressed ${files} files: ${(raw / 1e6).toFixed(2)} MB → ${(brotli / 1e6).toFixed(2)} MB brotli`);
