@@ -8,7 +8,10 @@ use glam::{Quat, Vec2, Vec3};
 use super::tubes::{tube_rings, Ring};
 use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
 
-/// The names `Lab.example` accepts, in the order the page lists them.
+/// The names `Lab.example` accepts, in the order the page lists them. It
+/// also builds `million` (the `dense` tube with 1,000,000 vertices, for
+/// `cargo xtask bench` and `?example=million`), which is in no list: each
+/// listed example is saved, exported and reloaded by the tests.
 pub const EXAMPLE_NAMES: [&str; 17] = [
     "two-bone",
     "two-bone-smooth",
@@ -53,7 +56,8 @@ pub fn example(name: &str) -> Option<Scene> {
         "face" => super::face::face(),
         "walk" => super::motion::walk(),
         "path" => super::motion::path(),
-        "dense" => dense_tube(),
+        "dense" => dense_tube(DENSE_RINGS),
+        "million" => dense_tube(MILLION_RINGS),
         "flip" => super::flip::flip(),
         "robot" => super::robot::robot(),
         _ => return None,
@@ -284,19 +288,23 @@ fn tube() -> SceneDoc {
 
 /// Rings and segments of the `dense` tube: 400 × 250 = 100,000 vertices.
 const DENSE_RINGS: usize = 400;
+/// Rings of the `million` tube: 4,000 × 250 = 1,000,000 vertices, the most
+/// a scene may hold.
+const MILLION_RINGS: usize = 4_000;
 const DENSE_SEGMENTS: usize = 250;
 /// Bones along the `dense` tube, each `DENSE_BONE_LENGTH` long.
 const DENSE_BONES: usize = 4;
 const DENSE_BONE_LENGTH: f32 = 2.0;
 
-/// A tube of 100,000 vertices and four bones, each ring blended linearly
-/// between the two nearest bones' middles: big enough that the cost of
-/// skinning on the CPU shows in the page and the benchmarks.
-fn dense_tube() -> SceneDoc {
+/// A tube of `rings` × 250 vertices (`dense`: 100,000) and four bones, each
+/// ring blended linearly between the two nearest bones' middles: big enough
+/// that the cost of skinning on the CPU shows in the page and the
+/// benchmarks.
+fn dense_tube(ring_count: usize) -> SceneDoc {
     let mut mesh = MeshBuilder::default();
     let height = DENSE_BONES as f32 * DENSE_BONE_LENGTH;
-    let rings = (0..DENSE_RINGS).map(|ring| {
-        let y = height * ring as f32 / (DENSE_RINGS - 1) as f32;
+    let rings = (0..ring_count).map(|ring| {
+        let y = height * ring as f32 / (ring_count - 1) as f32;
         // Bone k's middle is at (k + ½) · length.
         let along = (y / DENSE_BONE_LENGTH - 0.5).clamp(0.0, (DENSE_BONES - 1) as f32);
         let lower = (along.floor() as usize).min(DENSE_BONES - 2);
@@ -433,5 +441,17 @@ pub(crate) mod tests {
             .iter()
             .position(|p| p.x.abs() < 1e-6 && p.y > 2.0)
             .unwrap()
+    }
+}
+
+#[cfg(test)]
+mod million_tests {
+    use super::*;
+
+    #[test]
+    fn the_million_tube_holds_the_most_a_scene_may() {
+        let scene = example("million").unwrap();
+        assert_eq!(scene.mesh.vertex_count(), crate::scene::MAX_VERTICES);
+        assert!(!EXAMPLE_NAMES.contains(&"million"));
     }
 }

@@ -335,7 +335,8 @@ fn bench_figure(output: &str, key: &str) -> Option<f64> {
 /// Times, in one run: LBS and DQS natively and as wasm in Node, three.js's
 /// `applyBoneTransform` on the same mesh, a brush dab natively and as wasm,
 /// bone heat and distance weights in wasm on the Fox, a 16,000-vertex figure
-/// and `dense`,
+/// and `dense`, the page's time per frame and memory at 1,000,000 vertices,
+/// the first frame from `www/` and `dist/`,
 /// the wasm's size, the page's main-thread time per frame while a bone
 /// is dragged on the 100,000-vertex example, and reading and playing a
 /// 30,000-vertex, 65-joint character; then prints the ratios the
@@ -361,6 +362,7 @@ fn bench() -> Result<(), String> {
     tools::ensure_chromium()?;
     let frames = capture("node", &["tests/bench/frame-bench.mjs"])?;
     let character = capture("node", &["tests/bench/character-bench.mjs"])?;
+    let million = capture("node", &["tests/bench/million-bench.mjs"])?;
     // The first frame from www/ and from the bundled, precompressed dist/,
     // each through this crate's own server on a free port.
     dist(false)?;
@@ -377,7 +379,7 @@ fn bench() -> Result<(), String> {
         "node",
         &["tests/bench/first-frame-bench.mjs", &urls[0], &urls[1]],
     )?;
-    let all = format!("{native}{node}{dab}{heat}{frames}{character}{first}");
+    let all = format!("{native}{node}{dab}{heat}{frames}{character}{million}{first}");
     let figure = |key: &str| bench_figure(&all, key);
     println!("\n=== ratios (one run, one core; higher is faster unless said)");
     for count in [10_000, 100_000, 1_000_000] {
@@ -444,6 +446,18 @@ fn bench() -> Result<(), String> {
         }
     }
     let goal = |ms: f64, limit: f64| if ms < limit { "met" } else { "missed" };
+    if let (Some(frame), Some(memory), Some(first)) = (
+        figure("million_frame_ms"),
+        figure("million_memory_mib"),
+        figure("million_first_frame_ms"),
+    ) {
+        println!(
+            "1,000,000 vertices: {frame:.2} ms of main-thread time per frame while a bone is dragged \
+             (goal < 8 ms: {}), {memory:.0} MiB of wasm memory, first frame after {:.1} s",
+            goal(frame, 8.0),
+            first / 1000.0
+        );
+    }
     if let (Some(www), Some(dist)) = (figure("first_frame_www_ms"), figure("first_frame_dist_ms")) {
         println!(
             "first frame of the two-bone example: {www:.0} ms from www/, {dist:.0} ms from dist/ \
