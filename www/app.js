@@ -243,6 +243,31 @@ function showCaption() {
   }
 }
 
+/** Meshes over this many vertices open with the skin alone. */
+const DENSE_VIEW_VERTICES = 20000;
+// Whether the wire and dots were hidden for a dense mesh (not by a person).
+let hiddenForDensity = false;
+
+/**
+ * A dense mesh's wireframe and vertex dots are a grey blur that costs the
+ * GPU most of each frame (on a software renderer, 0.75 s a frame of `dense`
+ * with them, 0.27 s without): such a mesh opens with the skin alone, the
+ * checkboxes bring them back, and the next smaller scene gets them again.
+ * An `overlays` parameter decides instead.
+ */
+function showDenseAsSkin() {
+  if (settings.overlays) return;
+  const dense = lab.vertexCount() > DENSE_VIEW_VERTICES;
+  const shown = ['wireframe', 'dots'].filter((name) => document.querySelector(`[data-overlay="${name}"]`)?.checked);
+  if (dense && shown.length) {
+    for (const name of shown) modes.skin.api.setOverlay(name, false);
+    hiddenForDensity = true;
+  } else if (!dense && hiddenForDensity) {
+    for (const name of ['wireframe', 'dots']) modes.skin.api.setOverlay(name, true);
+    hiddenForDensity = false;
+  }
+}
+
 /**
  * Shows `next`. `name` is the example or gallery model it was made from
  * (null for a file of one's own) and `pristine` a fresh copy of that, the
@@ -259,6 +284,7 @@ function setLab(next, name, pristine = name ? Lab.example(name) : null) {
   viewer.selectBone(lab, -1);
   viewer.selectVertex(lab, -1);
   viewer.frameScene(lab, settings.view ?? 'auto');
+  showDenseAsSkin();
   autosave?.opened();
   for (const part of Object.values(modes)) part.sceneChanged();
   videoBox.sceneChanged();

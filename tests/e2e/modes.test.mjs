@@ -136,3 +136,23 @@ test('the twist lab on the tube: a slider, the volume each method keeps, and its
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a dense mesh opens with the skin alone; the next smaller scene gets its wire and dots back; ?overlays= decides instead', async () => {
+  const { page, errors } = await openAt('?example=dense');
+  await waitForSkinlab(page);
+  const checked = () => page.evaluate(() => ['wireframe', 'dots', 'mesh']
+    .map((name) => document.querySelector(`[data-overlay="${name}"]`).checked));
+  assert.deepEqual(await checked(), [false, false, true], 'dense: skin alone');
+  // A person may bring the wire back by its checkbox.
+  await page.locator('[data-overlay="wireframe"]').check();
+  assert.deepEqual(await checked(), [true, false, true]);
+  await page.locator('#example').selectOption('two-bone');
+  await page.waitForFunction(() => window.skinlab.example === 'two-bone');
+  assert.deepEqual(await checked(), [true, true, true], 'a small scene: wire and dots');
+  const { page: asked } = await openAt('?example=dense&overlays=mesh,wireframe,bones');
+  await waitForSkinlab(asked);
+  assert.deepEqual(await asked.evaluate(() => ['wireframe', 'dots']
+    .map((name) => document.querySelector(`[data-overlay="${name}"]`).checked)), [true, false], 'the parameter decides');
+  assert.deepEqual(errors, []);
+  await Promise.all([page.close(), asked.close()]);
+});
