@@ -270,17 +270,19 @@ function showDenseAsSkin() {
 
 /**
  * Shows `next`. `name` is the example or gallery model it was made from
- * (null for a file of one's own) and `pristine` a fresh copy of that, the
- * reference the link records weight edits against.
+ * (null for a file of one's own) and `pristineSlots` that scene's
+ * influences as it opened (`influenceArrays()`), the reference the link
+ * records weight edits against: by default `next`'s own, which is fresh
+ * when a name is given (a shared link passes those it read before its
+ * edits). The scene is built once, not twice.
  */
-function setLab(next, name, pristine = name ? Lab.example(name) : null) {
+function setLab(next, name, pristineSlots = name ? next.influenceArrays() : null) {
   // The wasm memory of the scene shown before is given back at once, not
   // whenever the garbage collector gets to it: a lecture switches often.
   if (lab && lab !== next) lab.free();
   lab = next;
   exampleName = name;
-  pristineInfluences = pristine ? pristine.influenceArrays() : null;
-  pristine?.free();
+  pristineInfluences = pristineSlots;
   viewer.selectBone(lab, -1);
   viewer.selectVertex(lab, -1);
   viewer.frameScene(lab, settings.view ?? 'auto');
@@ -319,8 +321,8 @@ function loadExample(name) {
     setLab(Lab.example(name), name);
     return undefined;
   }
-  return Promise.all([modelLab(name), modelLab(name)]).then(
-    ([next, pristine]) => setLab(next, name, pristine),
+  return modelLab(name).then(
+    (next) => setLab(next, name),
     (error) => showNotice(t('msg.openFailed', { name, error: error.message }), 'error'),
   );
 }
@@ -481,14 +483,14 @@ async function restoreState(state) {
   if (![...Lab.exampleNames(), ...LARGE_EXAMPLES].includes(state.e) && !isModel(state.e)) {
     throw new Error(`the link names an unknown example '${state.e}'`);
   }
-  const [next, pristine] = isModel(state.e)
-    ? await Promise.all([modelLab(state.e), modelLab(state.e)])
-    : [Lab.example(state.e), Lab.example(state.e)];
+  const next = isModel(state.e) ? await modelLab(state.e) : Lab.example(state.e);
+  // What the link's edits are counted against: the scene as it opens.
+  const pristineSlots = next.influenceArrays();
   for (const [bone, ...numbers] of state.p ?? []) {
     next.setBonePose(bone, numbers.slice(0, 4), numbers.slice(4, 7), numbers.slice(7, 10));
   }
   for (const [vertex, pairs] of state.w ?? []) next.setInfluences(vertex, pairs);
-  setLab(next, state.e, pristine);
+  setLab(next, state.e, pristineSlots);
   if (state.d) viewer.frameScene(lab, state.d);
   if (state.c) viewer.setCameraState(new Float32Array(state.c));
   if (state.m) controls.setMethod(state.m);
