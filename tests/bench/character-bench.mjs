@@ -43,6 +43,12 @@ try {
   await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('character.glb'));
   await nextFrame(page);
   const before = await page.evaluate(() => window.skinlab.frameTimes().length);
+  // Long tasks (over 50 ms) while the clip plays and in the 3 s after.
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration)))
+      .observe({ type: 'longtask' });
+  });
   await page.locator('#play').click();
   await page.waitForTimeout(2000);
   await page.locator('#play').click();
@@ -50,6 +56,11 @@ try {
   const frame = median(frames);
   console.log(`chromium: the character's clip playing, ${frames.length} frames, median main-thread time per frame ${frame.toFixed(2)} ms (target < 2 ms)`);
   console.log(`BENCH character_frame_ms=${frame.toFixed(3)}`);
+  await page.waitForTimeout(3000);
+  const long = await page.evaluate(() => window.longTasks);
+  console.log(`chromium: the character's clip playing and 3 s after: ${long.length} long task(s), longest ${Math.max(0, ...long).toFixed(0)} ms`);
+  console.log(`BENCH long_tasks_playback=${long.length}`);
+  console.log(`BENCH longest_task_ms_playback=${Math.max(0, ...long).toFixed(1)}`);
 } finally {
   await browser.close();
   server.close();
