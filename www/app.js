@@ -472,6 +472,10 @@ function updateHashNow() {
 
 function scheduleHashUpdate() {
   clearTimeout(hashTimer);
+  // Not in the middle of a drag or stroke: a painted link can hold
+  // thousands of vertices, and writing it costs tens of milliseconds; the
+  // frame after the pointer is released schedules it.
+  if (viewer.dragging()) return;
   hashTimer = setTimeout(updateHashNow, 300);
 }
 

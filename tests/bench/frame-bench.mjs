@@ -15,60 +15,78 @@ const median = (list) => {
 };
 
 const server = await serveStatic(join(root, 'www'));
-const browser = await launchBrowser();
-try {
-  const cases = [
-    ['dense tube, LBS', '?example=dense', 'lbs'],
-    ['dense tube, DQS', '?example=dense&method=dqs', 'dqs'],
-    ['dense tube, a paint stroke', '?example=dense&mode=weights', 'stroke'],
-  ];
-  for (const [label, query, tag] of cases) {
-    const { page } = await openPage(browser, `${server.url}${query}`);
-    await waitForSkinlab(page);
-    await nextFrame(page);
-    await page.waitForTimeout(1500); // the load's own work is not the drag's
-    await page.evaluate(() => {
-      window.longTasks = [];
-      new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration)))
-        .observe({ type: 'longtask' });
-    });
-    const box = await page.locator('#view').boundingBox();
-    // A drag turns bone 2; a stroke paints bone 1 where it has weight.
-    const grab = tag === 'stroke'
-      ? await page.evaluate(() => {
-        const { skinlab } = window;
-        skinlab.selectBone(1);
-        skinlab.setTool('paint');
-        skinlab.setBrush({ radius: 60, strength: 0.3, mode: 'add' });
-        const lab = skinlab.lab;
-        let vertex = 0;
-        for (let v = 0; v < lab.vertexCount(); v += 97) if (lab.influences(v).some(([b]) => b === 1)) vertex = v;
-        return skinlab.vertexScreenPoint(vertex);
-      })
-      : await page.evaluate(() => window.skinlab.boneScreenPoint(2));
-    await page.mouse.move(box.x + grab.x, box.y + grab.y);
-    await page.mouse.down();
-    for (let k = 1; k <= MOVES; k++) {
-      const reach = tag === 'stroke' ? 40 : 120;
-      await page.mouse.move(box.x + grab.x + reach * Math.sin(k / 15), box.y + grab.y + 40 * Math.cos(k / 15));
+
+/**
+ * Drags, paints and counts in a browser whose compositor works in software
+ * (the tests' browser) or on the (SwiftShader) GPU, as on a machine with a
+ * graphics card: with software compositing every WebGL frame is read back
+ * on the main thread, a long task as long as the software renderer draws.
+ */
+async function measure(gpuCompositing) {
+  const browser = await launchBrowser({ gpuCompositing });
+  const suffix = gpuCompositing ? '_gpu' : '';
+  const how = gpuCompositing ? 'GPU compositing' : 'software compositing';
+  try {
+    const cases = [
+      ['dense tube, LBS', '?example=dense', 'lbs'],
+      ['dense tube, DQS', '?example=dense&method=dqs', 'dqs'],
+      ['dense tube, a paint stroke', '?example=dense&mode=weights', 'stroke'],
+    ];
+    for (const [label, query, tag] of cases) {
+      const { page } = await openPage(browser, `${server.url}${query}`);
+      await waitForSkinlab(page);
       await nextFrame(page);
+      await page.waitForTimeout(1500); // the load's own work is not the drag's
+      await page.evaluate(() => {
+        window.longTasks = [];
+        new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration)))
+          .observe({ type: 'longtask' });
+      });
+      const box = await page.locator('#view').boundingBox();
+      // A drag turns bone 2; a stroke paints bone 1 where it has weight.
+      const grab = tag === 'stroke'
+        ? await page.evaluate(() => {
+          const { skinlab } = window;
+          skinlab.selectBone(1);
+          skinlab.setTool('paint');
+          skinlab.setBrush({ radius: 60, strength: 0.3, mode: 'add' });
+          const lab = skinlab.lab;
+          let vertex = 0;
+          for (let v = 0; v < lab.vertexCount(); v += 97) if (lab.influences(v).some(([b]) => b === 1)) vertex = v;
+          return skinlab.vertexScreenPoint(vertex);
+        })
+        : await page.evaluate(() => window.skinlab.boneScreenPoint(2));
+      await page.mouse.move(box.x + grab.x, box.y + grab.y);
+      await page.mouse.down();
+      for (let k = 1; k <= MOVES; k++) {
+        const reach = tag === 'stroke' ? 40 : 120;
+        await page.mouse.move(box.x + grab.x + reach * Math.sin(k / 15), box.y + grab.y + 40 * Math.cos(k / 15));
+        await nextFrame(page);
+      }
+      await page.mouse.up();
+      await page.waitForTimeout(3000);
+      const long = await page.evaluate(() => window.longTasks);
+      console.log(`chromium ${label}, ${how}: ${long.length} long task(s) during it and 3 s after, longest ${Math.max(0, ...long).toFixed(0)} ms`);
+      console.log(`BENCH long_tasks_${tag}${suffix}=${long.length}`);
+      console.log(`BENCH longest_task_ms_${tag}${suffix}=${Math.max(0, ...long).toFixed(1)}`);
+      if (gpuCompositing) continue;
+      const { frames, inputs, vertices } = await page.evaluate(() => ({
+        frames: window.skinlab.frameTimes(), inputs: window.skinlab.inputTimes(), vertices: window.skinlab.lab.vertexCount(),
+      }));
+      const frame = median(frames.slice(-MOVES));
+      const input = median(inputs.slice(-MOVES));
+      console.log(`chromium ${label} (${vertices} vertices): median frame ${frame.toFixed(2)} ms, pointer move ${input.toFixed(2)} ms, together ${(frame + input).toFixed(2)} ms on the main thread`);
+      console.log(`BENCH frame_ms_${tag}=${(frame + input).toFixed(3)}`);
+      // Pages stay open: closing the last page can end a persistent context.
     }
-    await page.mouse.up();
-    await page.waitForTimeout(3000);
-    const long = await page.evaluate(() => window.longTasks);
-    console.log(`chromium ${label}: ${long.length} long task(s) during it and 3 s after, longest ${Math.max(0, ...long).toFixed(0)} ms`);
-    console.log(`BENCH long_tasks_${tag}=${long.length}`);
-    console.log(`BENCH longest_task_ms_${tag}=${Math.max(0, ...long).toFixed(1)}`);
-    const { frames, inputs, vertices } = await page.evaluate(() => ({
-      frames: window.skinlab.frameTimes(), inputs: window.skinlab.inputTimes(), vertices: window.skinlab.lab.vertexCount(),
-    }));
-    const frame = median(frames.slice(-MOVES));
-    const input = median(inputs.slice(-MOVES));
-    console.log(`chromium ${label} (${vertices} vertices): median frame ${frame.toFixed(2)} ms, pointer move ${input.toFixed(2)} ms, together ${(frame + input).toFixed(2)} ms on the main thread`);
-    console.log(`BENCH frame_ms_${tag}=${(frame + input).toFixed(3)}`);
-    // Pages stay open: closing the last page can end a persistent context.
+  } finally {
+    await browser.close();
   }
+}
+
+try {
+  await measure(false);
+  await measure(true);
 } finally {
-  await browser.close();
   await server.close();
 }

@@ -43,8 +43,15 @@ export async function serveStatic(dir) {
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 
-/** Launches the system Chromium headless with the flags DESIGN.md §5 lists. */
-export async function launchBrowser() {
+/**
+ * Launches the system Chromium headless with the flags DESIGN.md §5 lists;
+ * `gpuCompositing` instead lets the compositor use the (SwiftShader) GPU,
+ * as on a machine with a graphics card: with `--disable-gpu` the page's
+ * WebGL frames are read back to a software compositor, which blocks the
+ * main thread for as long as the software renderer draws (the benchmark
+ * measures long tasks both ways).
+ */
+export async function launchBrowser({ gpuCompositing = false } = {}) {
   const userDataDir = await mkdtemp(join(tmpdir(), 'skinlab-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
@@ -54,7 +61,7 @@ export async function launchBrowser() {
     args: [
       '--headless',
       '--no-sandbox',
-      '--disable-gpu',
+      ...(gpuCompositing ? ['--enable-gpu-compositing', '--ignore-gpu-blocklist'] : ['--disable-gpu']),
       '--disable-quic',
       '--no-first-run',
       '--disable-background-networking',
