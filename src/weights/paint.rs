@@ -2,9 +2,8 @@
 //! X-mirror. Points come in as plain numbers (screen positions of the
 //! posed, skinned vertices), so everything here is tested natively.
 
-use std::collections::HashMap;
-
 use glam::{Vec2, Vec3};
+use rustc_hash::FxHashMap;
 
 use crate::skin::influences::{VertexInfluences, MAX_INFLUENCES};
 
@@ -233,7 +232,7 @@ pub struct PaintTarget<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct DabScratch {
     /// (vertex, bone) → strength of this dab.
-    strokes: HashMap<(u32, u16), f32>,
+    strokes: FxHashMap<(u32, u16), f32>,
     /// The same, sorted, so dabs apply in a fixed order.
     keys: Vec<((u32, u16), f32)>,
     /// Smoothing's targets, computed before any weight changes.
@@ -370,7 +369,7 @@ pub fn mirror_vertices(positions: &[Vec3], tolerance: f32) -> Vec<Option<u32>> {
             (p.z / cell).round() as i64,
         )
     };
-    let mut grid: HashMap<(i64, i64, i64), Vec<u32>> = HashMap::new();
+    let mut grid: FxHashMap<(i64, i64, i64), Vec<u32>> = FxHashMap::default();
     for (index, &p) in positions.iter().enumerate() {
         grid.entry(key(p)).or_default().push(index as u32);
     }
