@@ -321,31 +321,19 @@ fn nearest_visible_bones(mesh: &Mesh, segments: &[(Vec3, Vec3)]) -> Vec<(Vec<usi
                 let (a, b) = segments[bone];
                 occluders.sees(vertex as u32, p, closest_on_segment(p, a, b))
             };
+            // The nearest visible bone and those tied with it (each tested),
+            // or, when none is visible, the nearest of all and its ties.
             let first_visible = by_distance.iter().position(|&(_, bone)| sees(bone));
-            let (best, tied) = match first_visible {
-                Some(first) => {
-                    let best = by_distance[first].0;
-                    let mut tied: Vec<usize> = by_distance[first..]
-                        .iter()
-                        .take_while(|&&(d, _)| d <= best + tie)
-                        .enumerate()
-                        .filter(|&(k, &(_, bone))| k == 0 || sees(bone))
-                        .map(|(_, &(_, bone))| bone)
-                        .collect();
-                    tied.sort_unstable();
-                    (best, tied)
-                }
-                None => {
-                    let best = by_distance.first().map_or(f32::MAX, |&(d, _)| d);
-                    let mut tied: Vec<usize> = by_distance
-                        .iter()
-                        .take_while(|&&(d, _)| d <= best + tie)
-                        .map(|&(_, bone)| bone)
-                        .collect();
-                    tied.sort_unstable();
-                    (best, tied)
-                }
-            };
+            let start = first_visible.unwrap_or(0);
+            let best = by_distance.get(start).map_or(f32::MAX, |&(d, _)| d);
+            let mut tied: Vec<usize> = by_distance[start..]
+                .iter()
+                .take_while(|&&(d, _)| d <= best + tie)
+                .enumerate()
+                .filter(|&(k, &(_, bone))| first_visible.is_none() || k == 0 || sees(bone))
+                .map(|(_, &(_, bone))| bone)
+                .collect();
+            tied.sort_unstable();
             (tied, f64::from(best.max(1e-3 * scale)))
         })
         .collect()

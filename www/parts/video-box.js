@@ -103,6 +103,15 @@ export function createVideoBox(app) {
     }
   }
 
+  /**
+   * Runs `run(duration, show, finish)` over what `source` plays, from 0 to
+   * its end, putting its time back where it was afterwards.
+   */
+  function overSource(source, run) {
+    const before = source.time();
+    return run(source.duration, source.setTime, () => source.setTime(before));
+  }
+
   /** Renders and downloads, saying how it went. */
   async function record(duration, show, finish) {
     const format = $('#video-format').value;
@@ -128,8 +137,7 @@ export function createVideoBox(app) {
       throw new Error(`recordVideo: ${JSON.stringify({ format, size: chosen, fps: rate })} is not among the choices`);
     }
     if (!(await canEncode(format, ...size()))) throw new Error(t('video.cannot', { format: format.toUpperCase() }));
-    const before = source.time();
-    return render(source.duration, source.setTime, () => source.setTime(before));
+    return overSource(source, render);
   }
 
   function start() {
@@ -149,8 +157,7 @@ export function createVideoBox(app) {
     }
     const source = app.timeSource();
     if (source) {
-      const before = source.time();
-      record(source.duration, source.setTime, () => source.setTime(before));
+      overSource(source, record);
       return;
     }
     live = [[0, posesNow()]];
