@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use glam::Vec2;
 use skinlab::io::scene::{BoneDoc, MeshDoc, SceneDoc};
-use skinlab::weights::paint::Brush;
+use skinlab::weights::paint::{mirror_vertices, triangle_neighbours, Brush};
 use skinlab::Lab;
 
 /// Columns and rows of the grid: 142 × 141 = 20,022 vertices.
@@ -91,4 +91,38 @@ fn main() {
         touched as f64 / DABS as f64
     );
     println!("BENCH native_us={:.3}", per_dab * 1e6);
+    first_dab_on_dense();
+}
+
+/// The first dab on a scene builds its tables (neighbours, X-mirror):
+/// on the 100,000-vertex `dense` tube, the pieces timed apart.
+fn first_dab_on_dense() {
+    let scene = skinlab::io::examples::example("dense").unwrap();
+    let mesh = &scene.mesh;
+    let started = Instant::now();
+    let neighbours = triangle_neighbours(mesh.vertex_count(), &mesh.indices);
+    let neighbours_ms = started.elapsed().as_secs_f64() * 1e3;
+    let started = Instant::now();
+    let mirrored = mirror_vertices(&mesh.positions_model, 1e-4 * 4.0);
+    let mirror_ms = started.elapsed().as_secs_f64() * 1e3;
+    let points: Vec<Vec2> = mesh
+        .positions_model
+        .iter()
+        .map(|p| p.truncate() * 100.0)
+        .collect();
+    let mut lab = Lab::new(scene.clone());
+    let paintable = vec![true; points.len()];
+    let brush = Brush::parse(40.0, 0.1, "smooth", "add", 1.0).unwrap();
+    let started = Instant::now();
+    lab.paint_dab(&points, &paintable, 1, Vec2::ZERO, &brush, true)
+        .unwrap();
+    let first_ms = started.elapsed().as_secs_f64() * 1e3;
+    println!(
+        "first dab on dense natively: {first_ms:.1} ms ({} vertices; \
+         neighbours {neighbours_ms:.1} ms, X-mirror {mirror_ms:.1} ms; {} neighbour lists, {} mirrored)",
+        mesh.vertex_count(),
+        neighbours.len(),
+        mirrored.iter().filter(|m| m.is_some()).count()
+    );
+    println!("BENCH native_first_dab_dense_ms={first_ms:.3}");
 }

@@ -49,6 +49,15 @@ fn every_example_survives_a_round_trip() {
         let scene = example(name).unwrap();
         let again = Scene::from_json(&scene.to_json()).unwrap();
         assert_eq!(again.to_doc(), scene.to_doc(), "{name}");
+        assert_eq!(
+            scene.to_json(),
+            serde_json::to_string_pretty(&scene.to_doc()).unwrap(),
+            "{name}: indented as serde_json indents"
+        );
+        let compact = scene.to_json_compact();
+        assert!(!compact.contains('\n') && compact.len() < scene.to_json().len());
+        let again = Scene::from_json(&compact).unwrap();
+        assert_eq!(again.to_doc(), scene.to_doc(), "{name}, compact");
     }
 }
 

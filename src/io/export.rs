@@ -185,7 +185,7 @@ fn animations(
                 (0..frames.min(MAX_RESAMPLED_KEYS)).map(|k| k as f32 / RESAMPLED_PER_SECOND),
             );
         }
-        times.sort_by(f32::total_cmp);
+        crate::rig::sorting::sort_floats(&mut times);
         times.dedup_by(|a, b| (*a - *b).abs() < 1e-5);
         let mut samplers = Vec::new();
         let mut channels = Vec::new();

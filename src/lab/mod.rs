@@ -305,6 +305,11 @@ impl Lab {
         self.scene.to_json()
     }
 
+    /// The same without white space (see [`Scene::to_json_compact`]).
+    pub fn scene_json_compact(&self) -> String {
+        self.scene.to_json_compact()
+    }
+
     /// Number of bones.
     pub fn bone_count(&self) -> usize {
         self.scene.skeleton.len()

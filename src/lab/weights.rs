@@ -12,7 +12,7 @@ use crate::skin::influences::{
 use crate::skin::skinning::{skin_dqs, skin_lbs_rows};
 use crate::weights::auto_weights::{AutoWeights, AutoWeightsReport};
 use crate::weights::paint::{
-    dab_with, mirror_bones, mirror_vertices, vertex_neighbours, Brush, DabReport, PaintTarget,
+    dab_with, mirror_bones, mirror_vertices, triangle_neighbours, Brush, DabReport, PaintTarget,
 };
 
 /// Mesh facts painting needs, computed once per lab.
@@ -155,7 +155,7 @@ impl Lab {
                     .into_iter()
                     .unzip();
             Topology {
-                neighbours: vertex_neighbours(mesh.vertex_count(), &mesh.edges()),
+                neighbours: triangle_neighbours(mesh.vertex_count(), &mesh.indices),
                 mirror_vertices: mirror_vertices(&mesh.positions_model, 1e-4 * scale),
                 mirror_bones: mirror_bones(&origins, &tips, 1e-4 * scale),
             }

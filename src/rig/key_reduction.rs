@@ -102,7 +102,7 @@ pub fn reduce_keys(skeleton: &Skeleton, clip: &Clip, tolerance: f32) -> Option<K
         .iter()
         .flat_map(|c| c.times.iter().copied())
         .collect();
-    times.sort_by(f32::total_cmp);
+    crate::rig::sorting::sort_floats(&mut times);
     times.dedup();
     if times.len() > MAX_REDUCED_FRAMES {
         return None;

@@ -156,7 +156,7 @@ impl Clip {
             .filter(|channel| channel.bone == bone)
             .flat_map(|channel| channel.times.iter().copied())
             .collect();
-        times.sort_by(f32::total_cmp);
+        crate::rig::sorting::sort_floats(&mut times);
         times.dedup_by(|later, earlier| (*later - *earlier).abs() < SAME_KEY_SECONDS);
         times
     }

@@ -32,7 +32,7 @@ pub fn openness(loudness: &[f32]) -> Vec<f32> {
         return Vec::new();
     }
     let mut sorted = loudness.to_vec();
-    sorted.sort_by(f32::total_cmp);
+    crate::rig::sorting::sort_floats(&mut sorted);
     let at = |fraction: f32| sorted[((sorted.len() - 1) as f32 * fraction).round() as usize];
     let (quiet, loud) = (at(0.2), at(0.95));
     if loud - quiet <= f32::EPSILON {

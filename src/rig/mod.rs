@@ -17,5 +17,6 @@ pub mod pose;
 pub mod pursuit;
 pub mod rotations;
 pub mod skeleton;
+pub mod sorting;
 pub mod speed_curve;
 pub mod visemes;

@@ -121,16 +121,21 @@ pub fn morphs_that_fit(active: usize, vertex_count: usize, max_rows: usize) -> u
 /// The targets a draw applies: those with a weight other than zero, the
 /// largest [`MAX_ACTIVE_MORPHS`] by magnitude, as `(target, weight)`.
 pub fn active_morphs(weights: &[f32], out: &mut Vec<(u32, f32)>) {
+    // Largest magnitude first, equal ones in target order.
+    let mut order: Vec<(f32, u32)> = weights
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| **w != 0.0)
+        .map(|(t, &w)| (-w.abs(), t as u32))
+        .collect();
+    crate::rig::sorting::sort_keyed(&mut order);
     out.clear();
     out.extend(
-        weights
+        order
             .iter()
-            .enumerate()
-            .filter(|(_, w)| **w != 0.0)
-            .map(|(t, &w)| (t as u32, w)),
+            .take(MAX_ACTIVE_MORPHS)
+            .map(|&(_, t)| (t, weights[t as usize])),
     );
-    out.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
-    out.truncate(MAX_ACTIVE_MORPHS);
 }
 
 #[cfg(test)]

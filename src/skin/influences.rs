@@ -46,9 +46,15 @@ impl VertexInfluences {
     /// `w_i ← w_i / Σ_k w_k`. Zero weights are dropped; if none is left the
     /// vertex has no influence.
     pub fn from_pairs(pairs: &[(u16, f32)]) -> (Self, Fitting) {
-        let mut sorted: Vec<(u16, f32)> = pairs.iter().copied().filter(|&(_, w)| w > 0.0).collect();
-        // Stable sort: equal weights keep the author's order.
-        sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
+        // Largest first; equal weights keep the author's order.
+        let mut order: Vec<(f32, u32)> = pairs
+            .iter()
+            .enumerate()
+            .filter(|&(_, &(_, w))| w > 0.0)
+            .map(|(k, &(_, w))| (-w, k as u32))
+            .collect();
+        crate::rig::sorting::sort_keyed(&mut order);
+        let mut sorted: Vec<(u16, f32)> = order.iter().map(|&(_, k)| pairs[k as usize]).collect();
         let pruned = sorted.len().saturating_sub(MAX_INFLUENCES);
         sorted.truncate(MAX_INFLUENCES);
         // Weights near f32's largest would overflow their sum: they are
@@ -121,14 +127,13 @@ pub fn quantise_unorm8(weights: &[f32; MAX_INFLUENCES]) -> [u8; MAX_INFLUENCES] 
     let scaled = weights.map(|w| (w / total * 255.0).clamp(0.0, 255.0));
     let mut quantised = scaled.map(|s| s.floor() as u8);
     let sum: u32 = quantised.iter().map(|&q| u32::from(q)).sum();
-    let mut order = [0, 1, 2, 3];
-    order.sort_by(|&a, &b| {
-        let ra = scaled[a] - scaled[a].floor();
-        let rb = scaled[b] - scaled[b].floor();
-        rb.total_cmp(&ra)
-    });
-    for &slot in order
+    // Largest remainder first, equal ones in slot order.
+    let mut order: [(f32, u32); MAX_INFLUENCES] =
+        std::array::from_fn(|slot| (scaled[slot].floor() - scaled[slot], slot as u32));
+    crate::rig::sorting::sort_keyed(&mut order);
+    for slot in order
         .iter()
+        .map(|&(_, slot)| slot as usize)
         .cycle()
         .take(255_u32.saturating_sub(sum) as usize)
     {

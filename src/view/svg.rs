@@ -62,9 +62,16 @@ fn colour(rgb: [f32; 3]) -> String {
 /// The figure's SVG elements (no `<svg>` wrapper): a group of one `<path>`
 /// per triangle, far to near, then a group of bone kites.
 pub fn svg_elements(figure: &SvgFigure) -> String {
-    let mut order: Vec<&SvgTriangle> = figure.triangles.iter().collect();
-    order.sort_by(|a, b| b.depth.total_cmp(&a.depth));
-    let mut out = String::with_capacity(80 * order.len() + 256);
+    // Far to near; equal depths as listed.
+    let mut by_depth: Vec<(f32, u32)> = figure
+        .triangles
+        .iter()
+        .enumerate()
+        .map(|(k, triangle)| (-triangle.depth, k as u32))
+        .collect();
+    crate::rig::sorting::sort_keyed(&mut by_depth);
+    let order = by_depth.iter().map(|&(_, k)| &figure.triangles[k as usize]);
+    let mut out = String::with_capacity(80 * by_depth.len() + 256);
     let stroke = if figure.wireframe {
         r##" stroke="#3d4752" stroke-width="0.75" stroke-linejoin="round""##
     } else {

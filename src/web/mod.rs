@@ -186,6 +186,13 @@ impl JsLab {
         self.inner.scene_json()
     }
 
+    /// The same JSON without white space: for the autosave, which writes
+    /// it after every change and never shows it to a person.
+    #[wasm_bindgen(js_name = sceneJsonCompact)]
+    pub fn scene_json_compact(&self) -> String {
+        self.inner.scene_json_compact()
+    }
+
     /// Number of bones.
     #[wasm_bindgen(js_name = boneCount)]
     pub fn bone_count(&self) -> u32 {
@@ -247,6 +254,13 @@ impl JsLab {
             .iter()
             .map(|b| b.parent.map_or(-1, i32::from))
             .collect()
+    }
+
+    /// Each bone's length, origin to tip along its own +Y.
+    #[wasm_bindgen(js_name = boneLengths)]
+    pub fn bone_lengths(&self) -> Vec<f32> {
+        let bones = self.inner.scene().skeleton.bones();
+        bones.iter().map(|b| b.length).collect()
     }
 
     /// Grows by one on every change to the pose or the weights.

@@ -304,7 +304,7 @@ fn nearest_visible_bones(mesh: &Mesh, segments: &[(Vec3, Vec3)]) -> Vec<(Vec<usi
     let scale = mesh_scale(mesh);
     let tie = 1e-4 * scale;
     let occluders = Occluders::new(mesh);
-    let mut by_distance: Vec<(f32, usize)> = Vec::with_capacity(segments.len());
+    let mut by_distance: Vec<(f32, u32)> = Vec::with_capacity(segments.len());
     mesh.positions_model
         .iter()
         .enumerate()
@@ -314,26 +314,28 @@ fn nearest_visible_bones(mesh: &Mesh, segments: &[(Vec3, Vec3)]) -> Vec<(Vec<usi
                 segments
                     .iter()
                     .enumerate()
-                    .map(|(bone, &(a, b))| (p.distance(closest_on_segment(p, a, b)), bone)),
+                    .map(|(bone, &(a, b))| (p.distance(closest_on_segment(p, a, b)), bone as u32)),
             );
-            by_distance.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            crate::rig::sorting::sort_keyed(&mut by_distance);
             let sees = |bone: usize| {
                 let (a, b) = segments[bone];
                 occluders.sees(vertex as u32, p, closest_on_segment(p, a, b))
             };
             // The nearest visible bone and those tied with it (each tested),
             // or, when none is visible, the nearest of all and its ties.
-            let first_visible = by_distance.iter().position(|&(_, bone)| sees(bone));
+            let first_visible = by_distance
+                .iter()
+                .position(|&(_, bone)| sees(bone as usize));
             let start = first_visible.unwrap_or(0);
             let best = by_distance.get(start).map_or(f32::MAX, |&(d, _)| d);
             let mut tied: Vec<usize> = by_distance[start..]
                 .iter()
                 .take_while(|&&(d, _)| d <= best + tie)
                 .enumerate()
-                .filter(|&(k, &(_, bone))| first_visible.is_none() || k == 0 || sees(bone))
-                .map(|(_, &(_, bone))| bone)
+                .filter(|&(k, &(_, bone))| first_visible.is_none() || k == 0 || sees(bone as usize))
+                .map(|(_, &(_, bone))| bone as usize)
                 .collect();
-            tied.sort_unstable();
+            crate::rig::sorting::sort_short_by_key(&mut tied, |&bone| bone);
             (tied, f64::from(best.max(1e-3 * scale)))
         })
         .collect()

@@ -18,7 +18,7 @@ impl CsrMatrix {
     ///
     /// If a row or column is `≥ size`.
     pub fn from_triplets(size: usize, mut triplets: Vec<(usize, usize, f64)>) -> Self {
-        triplets.sort_by_key(|&(row, column, _)| (row, column));
+        triplets.sort_unstable_by_key(|&(row, column, _)| (row, column));
         let mut row_starts = vec![0; size + 1];
         let mut columns = Vec::with_capacity(triplets.len());
         let mut values: Vec<f64> = Vec::with_capacity(triplets.len());

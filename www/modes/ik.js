@@ -26,7 +26,10 @@ export function createIkMode(app) {
   // The skeleton's parents and lengths, read once per scene (not per frame).
   let bones = null;
   const skeleton = () => {
-    bones ??= JSON.parse(app.lab.sceneJson()).bones.map(({ parent, length }) => ({ parent, length }));
+    if (!bones) {
+      const lengths = app.lab.boneLengths();
+      bones = Array.from(app.lab.boneParents(), (parent, b) => ({ parent: parent < 0 ? null : parent, length: lengths[b] }));
+    }
     return bones;
   };
 
