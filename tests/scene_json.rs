@@ -56,6 +56,12 @@ fn every_example_survives_a_round_trip() {
         );
         let compact = scene.to_json_compact();
         assert!(!compact.contains('\n') && compact.len() < scene.to_json().len());
+        let (head, tail) = scene.to_json_around_mesh();
+        assert_eq!(
+            format!("{head}{}{tail}", scene.mesh_json()),
+            compact,
+            "{name}: the pieces around the mesh"
+        );
         let again = Scene::from_json(&compact).unwrap();
         assert_eq!(again.to_doc(), scene.to_doc(), "{name}, compact");
     }

@@ -226,7 +226,7 @@ function watched(target) {
 
 // ----- the scene -----
 
-/** Vertex `v`'s pairs from its slots, as `lab.influences(v)` lists them. */
+/** Vertex `v`'s pairs from its slots, as `lab.influences(v)` lists them (without a call into the core). */
 function slotPairs({ bones, weights }, v) {
   const pairs = [];
   for (let k = 4 * v; k < 4 * v + 4; k++) if (weights[k] !== 0) pairs.push([bones[k], weights[k]]);
@@ -436,8 +436,10 @@ function weightEdits() {
     let same = true;
     for (let k = 4 * v; k < 4 * v + 4 && same; k++) same = now.bones[k] === before.bones[k] && now.weights[k] === before.weights[k];
     if (same) continue;
-    const pairs = lab.influences(v);
-    if (JSON.stringify(pairs) !== JSON.stringify(slotPairs(before, v))) list.push([v, pairs]);
+    const pairs = slotPairs(now, v);
+    const was = slotPairs(before, v);
+    const moved = pairs.length !== was.length || pairs.some(([b, w], k) => b !== was[k][0] || w !== was[k][1]);
+    if (moved) list.push([v, pairs]);
   }
   diffed = { lab, revision, list };
   return list;

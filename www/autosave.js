@@ -61,12 +61,33 @@ export function createAutosave(app, enabled) {
   let saves = 0;
   let offeredMinutes = null;
 
+  let meshPart = { lab: null, blob: null };
+
+  /**
+   * The scene's compact JSON as UTF-8 bytes in a Blob: half the text and
+   * time of the pretty JSON a download gets, no decoding into a string,
+   * and a Blob IndexedDB keeps without copying it on this thread (on
+   * `dense`, 100,000 vertices, 9 MB: a string's put took 19 ms, a Blob's
+   * 0.3). The mesh, two thirds of it, never changes in a lab: its part is
+   * written once per scene and the text around it after each change.
+   */
+  function sceneBlob() {
+    const lab = app.lab;
+    writeMeshPart();
+    const [head, tail] = lab.sceneJsonAroundMesh();
+    return new Blob([head, meshPart.blob, tail], { type: 'application/json' });
+  }
+
+  /** The mesh's part of the autosave, once per lab (its own task: ~40 ms on `dense`). */
+  function writeMeshPart() {
+    if (meshPart.lab !== app.lab) meshPart = { lab: app.lab, blob: new Blob([app.lab.meshJsonBytes()]) };
+  }
+
   /** The scene as it is now, with what it was opened as. */
   function snapshot() {
     return {
       version: 1,
-      // Compact: half the text and time of the pretty JSON a download gets.
-      scene: app.lab.sceneJsonCompact(),
+      scene: sceneBlob(),
       example: app.example,
       mode: app.mode(),
       savedAt: Date.now(),
@@ -81,6 +102,12 @@ export function createAutosave(app, enabled) {
     // An example as it opened is nothing to save.
     if (lab === pristineLab && revision === pristineRevision) return;
     if (lab === savedLab && revision === savedRevision) return;
+    if (meshPart.lab !== lab) {
+      // The mesh in one task, the rest in the next: two short tasks.
+      writeMeshPart();
+      await new Promise((resolve) => setTimeout(resolve));
+      if (app.lab !== lab) return;
+    }
     try {
       await withStore('readwrite', (store) => store.put(snapshot(), KEY));
       savedLab = lab;
@@ -126,10 +153,11 @@ export function createAutosave(app, enabled) {
       offeredMinutes = Math.max(1, Math.round((Date.now() - saved.savedAt) / 60000));
       $('#restore-text').textContent = t('autosave.offer', { minutes: num(offeredMinutes) });
       bar.hidden = false;
-      $('#restore-yes').onclick = () => {
+      $('#restore-yes').onclick = async () => {
         bar.hidden = true;
         try {
-          app.loadScene(saved.scene);
+          // A Blob since the autosave wrote bytes; a string before.
+          app.loadScene(typeof saved.scene === 'string' ? saved.scene : await saved.scene.text());
           if (saved.mode) app.setMode(saved.mode);
           app.showNotice(t('autosave.restored'));
         } catch (error) {

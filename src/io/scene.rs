@@ -263,6 +263,19 @@ impl Scene {
         })
     }
 
+    /// The mesh as the document writes it.
+    fn to_doc_mesh(&self) -> MeshDoc {
+        MeshDoc {
+            positions: self
+                .mesh
+                .positions_model
+                .iter()
+                .flat_map(|p| p.to_array())
+                .collect(),
+            indices: self.mesh.indices.clone(),
+        }
+    }
+
     /// The authoring document for this scene; `from_doc(to_doc())` gives the
     /// same scene back.
     pub fn to_doc(&self) -> SceneDoc {
@@ -285,15 +298,7 @@ impl Scene {
                     inverse_bind: self.skeleton.inverse_bind(index).map(|m| m.to_cols_array()),
                 })
                 .collect(),
-            mesh: MeshDoc {
-                positions: self
-                    .mesh
-                    .positions_model
-                    .iter()
-                    .flat_map(|p| p.to_array())
-                    .collect(),
-                indices: self.mesh.indices.clone(),
-            },
+            mesh: self.to_doc_mesh(),
             influences: self
                 .influences
                 .iter()
@@ -341,6 +346,39 @@ impl Scene {
         // A SceneDoc holds only strings, numbers and arrays: serialising it
         // cannot fail.
         serde_json::to_string(&self.to_doc()).unwrap_or_default()
+    }
+
+    /// [`Scene::to_json_compact`] in three pieces, `head + mesh + tail`:
+    /// the text around the mesh's value, and that value. A lab's mesh never
+    /// changes, so the page's autosave writes the mesh (two thirds of the
+    /// text on `dense`) once per scene and only the rest after each change.
+    pub fn to_json_around_mesh(&self) -> (String, String) {
+        let mut doc = self.to_doc();
+        doc.mesh = MeshDoc::default();
+        let text = serde_json::to_string(&doc).unwrap_or_default();
+        // Top-level fields are written in order and `bones` (before `mesh`)
+        // holds no key named "mesh"; a string's quotes are escaped, so the
+        // pattern cannot start inside one.
+        let empty = format!(
+            "\"mesh\":{}",
+            serde_json::to_string(&MeshDoc::default()).unwrap_or_default()
+        );
+        match text.find(&empty) {
+            Some(at) => {
+                let value = at + "\"mesh\":".len();
+                (
+                    text[..value].to_owned(),
+                    text[at + empty.len()..].to_owned(),
+                )
+            }
+            None => (text, String::new()),
+        }
+    }
+
+    /// The compact JSON of the mesh alone: the middle of
+    /// [`Scene::to_json_around_mesh`].
+    pub fn mesh_json(&self) -> String {
+        serde_json::to_string(&self.to_doc_mesh()).unwrap_or_default()
     }
 }
 

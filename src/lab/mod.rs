@@ -310,6 +310,17 @@ impl Lab {
         self.scene.to_json_compact()
     }
 
+    /// The compact JSON around the mesh and the mesh's own (see
+    /// [`Scene::to_json_around_mesh`]).
+    pub fn scene_json_around_mesh(&self) -> (String, String) {
+        self.scene.to_json_around_mesh()
+    }
+
+    /// The mesh's compact JSON (see [`Scene::mesh_json`]).
+    pub fn mesh_json(&self) -> String {
+        self.scene.mesh_json()
+    }
+
     /// Number of bones.
     pub fn bone_count(&self) -> usize {
         self.scene.skeleton.len()
