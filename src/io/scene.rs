@@ -279,6 +279,11 @@ impl Scene {
     /// The authoring document for this scene; `from_doc(to_doc())` gives the
     /// same scene back.
     pub fn to_doc(&self) -> SceneDoc {
+        self.to_doc_with_mesh(self.to_doc_mesh())
+    }
+
+    /// [`Scene::to_doc`] with `mesh` in place of the scene's own.
+    fn to_doc_with_mesh(&self, mesh: MeshDoc) -> SceneDoc {
         SceneDoc {
             bones: self
                 .skeleton
@@ -298,7 +303,7 @@ impl Scene {
                     inverse_bind: self.skeleton.inverse_bind(index).map(|m| m.to_cols_array()),
                 })
                 .collect(),
-            mesh: self.to_doc_mesh(),
+            mesh,
             influences: self
                 .influences
                 .iter()
@@ -339,9 +344,10 @@ impl Scene {
         super::pretty_json::indent(&self.to_json_compact())
     }
 
-    /// The same document without white space, for machines (the page's
-    /// autosave): less than half the text of [`Scene::to_json`] and time
-    /// to write it (a 30,000-vertex character: 3.2 MB for 8.3 MB).
+    /// The same document without white space: less than half the text of
+    /// [`Scene::to_json`] (a 30,000-vertex character: 3.2 MB for 8.3 MB),
+    /// which is this re-indented; the page's autosave writes it in the
+    /// pieces of [`Scene::to_json_around_mesh`].
     pub fn to_json_compact(&self) -> String {
         // A SceneDoc holds only strings, numbers and arrays: serialising it
         // cannot fail.
@@ -353,8 +359,9 @@ impl Scene {
     /// changes, so the page's autosave writes the mesh (two thirds of the
     /// text on `dense`) once per scene and only the rest after each change.
     pub fn to_json_around_mesh(&self) -> (String, String) {
-        let mut doc = self.to_doc();
-        doc.mesh = MeshDoc::default();
+        // The mesh is not copied into this document: only its empty
+        // stand-in, which marks where its value goes.
+        let doc = self.to_doc_with_mesh(MeshDoc::default());
         let text = serde_json::to_string(&doc).unwrap_or_default();
         // Top-level fields are written in order and `bones` (before `mesh`)
         // holds no key named "mesh"; a string's quotes are escaped, so the

@@ -305,11 +305,6 @@ impl Lab {
         self.scene.to_json()
     }
 
-    /// The same without white space (see [`Scene::to_json_compact`]).
-    pub fn scene_json_compact(&self) -> String {
-        self.scene.to_json_compact()
-    }
-
     /// The compact JSON around the mesh and the mesh's own (see
     /// [`Scene::to_json_around_mesh`]).
     pub fn scene_json_around_mesh(&self) -> (String, String) {

@@ -186,18 +186,13 @@ impl JsLab {
         self.inner.scene_json()
     }
 
-    /// The same JSON without white space, as UTF-8 bytes: for the
-    /// autosave, which writes it after every change and never shows it to
-    /// a person. Bytes are copied out as they are (a string would be
-    /// decoded into JavaScript's UTF-16 first: 9 MB on `dense`).
-    #[wasm_bindgen(js_name = sceneJsonBytes)]
-    pub fn scene_json_bytes(&self) -> Vec<u8> {
-        self.inner.scene_json_compact().into_bytes()
-    }
-
-    /// `[head, tail]`: the bytes of [`JsLab::scene_json_bytes`] before and
-    /// after the mesh's value, which [`JsLab::mesh_json_bytes`] gives once
-    /// per scene (the mesh never changes; it is most of the text).
+    /// `[head, tail]`: the scene's JSON without white space, as UTF-8
+    /// bytes, before and after the mesh's value, which
+    /// [`JsLab::mesh_json_bytes`] gives once per scene (the mesh never
+    /// changes; it is most of the text). For the autosave, which writes it
+    /// after every change and never shows it to a person; bytes are copied
+    /// out as they are (a string would be decoded into JavaScript's UTF-16
+    /// first: 9 MB on `dense`).
     #[wasm_bindgen(js_name = sceneJsonAroundMesh)]
     pub fn scene_json_around_mesh(&self) -> js_sys::Array {
         let (head, tail) = self.inner.scene_json_around_mesh();
