@@ -11,6 +11,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { pageBundle } from './bundle-options.mjs';
 
 const [www, dist] = process.argv.slice(2);
 if (!www || !dist) {
@@ -19,18 +20,11 @@ if (!www || !dist) {
 }
 
 const result = await build({
-  entryPoints: [join(www, 'app.js')],
-  bundle: true,
+  ...pageBundle(www, 'app.js'),
   splitting: true,
-  format: 'esm',
   outdir: dist,
   entryNames: '[name]',
   chunkNames: 'chunk-[hash]',
-  minify: true,
-  target: 'es2022',
-  logLevel: 'warning',
-  // A script for a <script> tag, loaded by URL when a file needs it.
-  external: ['./vendor/draco/*'],
   metafile: true,
 });
 const outputs = Object.keys(result.metafile.outputs);

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { pageBundle } from './bundle-options.mjs';
 
 const [www, output] = process.argv.slice(2);
 if (!www || !output) {
@@ -19,18 +20,7 @@ if (!www || !output) {
 }
 
 async function bundle(entry) {
-  const result = await build({
-    entryPoints: [join(www, entry)],
-    bundle: true,
-    format: 'esm',
-    write: false,
-    minify: true,
-    target: 'es2022',
-    logLevel: 'warning',
-    // The Draco decoder is a script for a <script> tag, not a module: the
-    // single file does without it (www/codecs.js says so).
-    external: ['./vendor/draco/*'],
-  });
+  const result = await build({ ...pageBundle(www, entry), write: false });
   return result.outputFiles[0].text;
 }
 
