@@ -457,7 +457,7 @@ impl Lab {
                 riders.push((bone, self.path_position(k, time, entries)?));
             }
         }
-        crate::rig::sorting::sort_short_by_key(&mut riders, |&(bone, _)| bone);
+        crate::rig::sorting::sort_stable_by_key(&mut riders, |&(bone, _)| bone);
         for (bone, point) in riders {
             let unanimated = self.model_from_bone_unanimated(bone)?;
             self.scene.pose[bone].translation = unanimated.inverse().transform_point3(point);

@@ -107,7 +107,7 @@ impl MorphGpu {
         // Uploaded in ascending order, so a change of weights alone (the
         // same set) uploads nothing; each active target reads its slot.
         let mut uploaded: Vec<u32> = self.active.iter().map(|&(t, _)| t).collect();
-        crate::rig::sorting::sort_short_by_key(&mut uploaded, |&target| target);
+        crate::rig::sorting::sort_stable_by_key(&mut uploaded, |&target| target);
         self.sync(gl, lab, &uploaded);
         let mut targets = [0_i32; MAX_ACTIVE_MORPHS];
         let mut weights = [0_f32; MAX_ACTIVE_MORPHS];

@@ -75,7 +75,7 @@ pub struct Dynamics {
 impl Dynamics {
     /// Bones `settings.bones` swing (sorted, duplicates dropped).
     pub fn new(mut settings: DynamicsSettings) -> Self {
-        crate::rig::sorting::sort_short_by_key(&mut settings.bones, |&bone| bone);
+        crate::rig::sorting::sort_stable_by_key(&mut settings.bones, |&bone| bone);
         settings.bones.dedup();
         Self {
             settings,

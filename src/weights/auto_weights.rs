@@ -335,7 +335,7 @@ fn nearest_visible_bones(mesh: &Mesh, segments: &[(Vec3, Vec3)]) -> Vec<(Vec<usi
                 .filter(|&(k, &(_, bone))| first_visible.is_none() || k == 0 || sees(bone as usize))
                 .map(|(_, &(_, bone))| bone as usize)
                 .collect();
-            crate::rig::sorting::sort_short_by_key(&mut tied, |&bone| bone);
+            crate::rig::sorting::sort_stable_by_key(&mut tied, |&bone| bone);
             (tied, f64::from(best.max(1e-3 * scale)))
         })
         .collect()

@@ -462,12 +462,9 @@ pub fn triangle_neighbours(vertex_count: usize, indices: &[u32]) -> Vec<Vec<u32>
     (0..vertex_count)
         .map(|vertex| {
             let around = &mut flat[starts[vertex]..fill[vertex]];
-            // A fan's hub (a cap's centre) can have thousands.
-            if around.len() <= 32 {
-                crate::rig::sorting::sort_short_by_key(around, |&other| other);
-            } else {
-                around.sort_unstable();
-            }
+            // A fan's hub (a cap's centre) can have thousands: the shared
+            // sort stays O(n log n) for them.
+            crate::rig::sorting::sort_stable_by_key(around, |&other| other);
             let mut neighbours: Vec<u32> = Vec::with_capacity(around.len() / 2);
             for &other in around.iter() {
                 if other as usize != vertex && neighbours.last() != Some(&other) {
