@@ -54,9 +54,9 @@ pub mod skin;
 pub mod view;
 pub mod weights;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "page"))]
 pub mod render;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "page"))]
 pub mod web;
 
 pub use lab::{EditError, Lab};

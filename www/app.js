@@ -24,6 +24,7 @@ import { createLessonsMode } from './modes/lessons.js';
 import { createAnimateMode } from './modes/animate.js';
 import { createGpuMode } from './modes/gpu.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
+import { convertersReady, exampleLab, loadConverters, needsConverters } from './converters.js';
 import { loadBaseColour } from './texture.js';
 import { createAutosave } from './autosave.js';
 
@@ -315,13 +316,16 @@ function loadTexture() {
 /** The base colour texture of the scene shown: resolves to its size, or null (for tests). */
 let textureReady = Promise.resolve(null);
 
-/** Opens a built-in example at once, or a gallery model once fetched (a promise). */
+/**
+ * Opens a built-in example at once, or (a promise) a gallery model once
+ * fetched or the motion capture once the file readers are loaded.
+ */
 function loadExample(name) {
-  if (!isModel(name)) {
+  if (!isModel(name) && (!needsConverters(name) || convertersReady())) {
     setLab(Lab.example(name), name);
     return undefined;
   }
-  return modelLab(name).then(
+  return (isModel(name) ? modelLab(name) : exampleLab(name)).then(
     (next) => setLab(next, name),
     (error) => showNotice(t('msg.openFailed', { name, error: error.message }), 'error'),
   );
@@ -489,7 +493,7 @@ async function restoreState(state) {
   if (![...Lab.exampleNames(), ...LARGE_EXAMPLES].includes(state.e) && !isModel(state.e)) {
     throw new Error(`the link names an unknown example '${state.e}'`);
   }
-  const next = isModel(state.e) ? await modelLab(state.e) : Lab.example(state.e);
+  const next = isModel(state.e) ? await modelLab(state.e) : await exampleLab(state.e);
   // What the link's edits are counted against: the scene as it opens.
   const pristineSlots = next.influenceArrays();
   for (const [bone, ...numbers] of state.p ?? []) {
@@ -628,6 +632,7 @@ async function start() {
     get example() { return exampleName; },
     viewer,
     Lab,
+    loadConverters,
     loadExample,
     models: () => [...MODEL_NAMES],
     textureReady: () => textureReady,

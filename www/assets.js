@@ -46,6 +46,20 @@ export async function startCore() {
   return init({ module_or_path: await wasmModule() });
 }
 
+let convertersCompiled = null;
+
+/** The file readers' wasm (www/converters.js) compiled, in the single file. */
+function convertersModule() {
+  convertersCompiled ??= WebAssembly.compile(inlined('pkg/skinlab_converters_bg.wasm'));
+  return convertersCompiled;
+}
+
+/** Where the file readers' wasm comes from: beside the page, or compiled from the table. */
+export async function convertersSource() {
+  if (!singleFile) return new URL('pkg/skinlab_converters_bg.wasm', document.baseURI);
+  return convertersModule();
+}
+
 /**
  * A module worker for `script` (a file beside this module, such as
  * 'weights-worker.js'); in the single file, its bundle from a Blob URL.
@@ -58,9 +72,15 @@ export function startWorker(script) {
   return new Worker(url, { type: 'module' });
 }
 
-/** `message` with the compiled core added in the single file (its workers cannot fetch it). */
-export async function workerMessage(message) {
-  return singleFile ? { ...message, wasm: await wasmModule() } : message;
+/**
+ * `message` with the compiled core added in the single file (its workers
+ * cannot fetch it), and the file readers' too with `{ readers: true }`.
+ */
+export async function workerMessage(message, { readers = false } = {}) {
+  if (!singleFile) return message;
+  const added = { ...message, wasm: await wasmModule() };
+  if (readers) added.readersWasm = await convertersModule();
+  return added;
 }
 
 /** A link to the lecture-notes page: beside the page, or a Blob URL of the inlined one. */

@@ -5,6 +5,7 @@ import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
 import { decompressed } from './codecs.js';
 import { preflight } from './preflight.js';
+import { loadConverters } from './converters.js';
 import { num, t } from './i18n.js';
 
 /** The largest file read, as the core's `io::gltf::MAX_FILE_BYTES`. */
@@ -132,8 +133,9 @@ export function createFiles(app) {
     download(new Blob([svgText()], { type: 'image/svg+xml' }), `${baseName()}.svg`);
   }
 
-  function exportGlb() {
+  async function exportGlb() {
     try {
+      await loadConverters();
       download(new Blob([app.lab.toGlb()], { type: 'model/gltf-binary' }), `${baseName()}.glb`);
     } catch (error) {
       app.showNotice(t('msg.exportFailed', { error: error.message }), 'error');
@@ -204,10 +206,17 @@ export function createFiles(app) {
         app.showNotice(t('msg.loadFailed', { name: main.name, error: reason }), 'error');
         return;
       }
-      if (job.glb) app.setLab(Lab.fromGlb(job.glb), null);
-      else if (job.bvh) app.setLab(Lab.fromBvh(job.bvh), null);
-      else if (job.files) app.setLab(Lab.fromGltfFiles(job.text, job.files), null);
-      else app.loadScene(job.text);
+      if (trial.scene) {
+        app.setLab(Lab.fromHandover(trial.scene), null);
+      } else if (job.glb || job.bvh || job.files) {
+        // No worker: the page converts the file itself.
+        await loadConverters();
+        if (job.glb) app.setLab(Lab.fromGlb(job.glb), null);
+        else if (job.bvh) app.setLab(Lab.fromBvh(job.bvh), null);
+        else app.setLab(Lab.fromGltfFiles(job.text, job.files), null);
+      } else {
+        app.loadScene(job.text);
+      }
       const loaded = files.length > 1 ? t('msg.loadedWith', { name: main.name, n: files.length - 1 }) : t('msg.loaded', { name: main.name });
       // Said once: what the file needs that Skinlab does not draw.
       const notDrawn = app.lab.notDrawn();

@@ -3,6 +3,7 @@
 // by the same glTF reader as a file of one's own.
 import { Lab } from './pkg/skinlab.js';
 import { assetText } from './assets.js';
+import { loadConverters } from './converters.js';
 
 /** Name in the URL → file and credit (from models/NAME/SOURCE.md). */
 export const MODELS = {
@@ -42,6 +43,7 @@ export async function modelLab(name) {
   if (!texts.has(name)) {
     texts.set(name, await assetText(MODELS[name].file));
   }
+  await loadConverters();
   return Lab.fromGltf(texts.get(name));
 }
 

@@ -9,7 +9,9 @@ let worker = null;
 
 /**
  * Reads `job` ({glb} bytes, {bvh} text, {text, files} a .gltf with its files, or {text}
- * scene JSON) in the worker; resolves to `{ok, trapped, message}`.
+ * scene JSON) in the worker; resolves to `{ok, trapped, message, scene}`, `scene`
+ * the handover bytes the file readers made of a glTF or BVH file (null for
+ * scene JSON), or `{ok: true, skipped: true}` where no worker could start.
  */
 export function preflight(job) {
   try {
@@ -37,6 +39,6 @@ export function preflight(job) {
       if (worker === current) worker = null;
       resolve({ ok: true, skipped: true });
     };
-    workerMessage(job).then((message) => current.postMessage(message));
+    workerMessage(job, { readers: true }).then((message) => current.postMessage(message));
   });
 }

@@ -1,7 +1,7 @@
 // `cargo xtask dist --single-file`: one HTML file that holds the whole page
 // and opens by double-click (file://) with no network: the page's modules
 // bundled by esbuild into one inline module script, the two workers bundled
-// apart and started from Blob URLs, the wasm, the gallery's models and the
+// apart and started from Blob URLs, the two wasm modules, the gallery's models and the
 // lecture-notes page in a table of base64 files (window.SKINLAB_ASSETS, read
 // by www/assets.js), the style sheet inline, and the Content-Security-Policy
 // kept, allowing exactly these inline scripts and styles by their hashes.
@@ -32,6 +32,8 @@ const style = readFileSync(join(www, 'style.css'), 'utf8');
 const assets = {};
 const add = (path, bytes) => { assets[path] = Buffer.from(bytes).toString('base64'); };
 add('pkg/skinlab_bg.wasm', readFileSync(join(www, 'pkg/skinlab_bg.wasm')));
+// The file readers' module (www/converters.js), compiled when first needed.
+add('pkg/skinlab_converters_bg.wasm', readFileSync(join(www, 'pkg/skinlab_converters_bg.wasm')));
 for (const worker of ['preflight-worker.js', 'weights-worker.js']) add(worker, await bundle(worker));
 // The gallery's models, as www/gallery.js names them.
 const gallery = readFileSync(join(www, 'gallery.js'), 'utf8');

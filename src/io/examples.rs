@@ -36,12 +36,26 @@ pub const EXAMPLE_NAMES: [&str; 17] = [
 /// `tests/support/walk-bvh.mjs`; see `www/models/Walk/SOURCE.md`).
 const WALK_BVH: &str = include_str!("../../www/models/Walk/walk.bvh");
 
+/// The example read from a file (a BVH capture) rather than built: in the
+/// browser its reader lives in the converters' module, loaded when needed.
+pub const FILE_EXAMPLE: &str = "capture";
+
 /// Builds the example called `name`, or `None` for an unknown name.
 pub fn example(name: &str) -> Option<Scene> {
-    if name == "capture" {
-        // A BVH file, read as any dropped one is.
-        return super::bvh::scene_from_bvh(WALK_BVH).ok();
+    if name == FILE_EXAMPLE {
+        return capture().ok();
     }
+    built_example(name)
+}
+
+/// The motion capture example: a BVH file, read as any dropped one is.
+pub fn capture() -> Result<Scene, super::bvh::BvhError> {
+    super::bvh::scene_from_bvh(WALK_BVH)
+}
+
+/// Builds the example called `name` without reading a file: every example
+/// but [`FILE_EXAMPLE`]; `None` for an unknown name.
+pub fn built_example(name: &str) -> Option<Scene> {
     let doc = match name {
         "two-bone" => two_bone(false),
         "two-bone-smooth" => two_bone(true),

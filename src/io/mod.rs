@@ -11,6 +11,7 @@ mod flip;
 pub mod glb;
 pub mod gltf;
 mod gltf_write;
+pub mod handover;
 mod json_path;
 mod limbs;
 mod motion;

@@ -90,6 +90,13 @@ pub enum EditError {
         /// The name given.
         name: String,
     },
+    /// The example is read from a file by the file readers, which are not
+    /// part of the module asked.
+    #[error("example '{name}' is read from a file: load the file readers first (await loadConverters())")]
+    ExampleNeedsReader {
+        /// The example's name.
+        name: String,
+    },
     /// No built-in example has this name.
     #[error("unknown example '{name}'; known examples: {known}")]
     UnknownExample {
@@ -287,7 +294,23 @@ impl Lab {
 
     /// One of [`crate::io::examples::EXAMPLE_NAMES`].
     pub fn example(name: &str) -> Result<Self, EditError> {
-        crate::io::examples::example(name)
+        Self::known_example(name, crate::io::examples::example(name))
+    }
+
+    /// One of [`crate::io::examples::EXAMPLE_NAMES`] but the one read from
+    /// a file ([`crate::io::examples::FILE_EXAMPLE`]): what the page's
+    /// module builds without the file readers, which it loads apart.
+    pub fn built_example(name: &str) -> Result<Self, EditError> {
+        if name == crate::io::examples::FILE_EXAMPLE {
+            return Err(EditError::ExampleNeedsReader {
+                name: name.to_owned(),
+            });
+        }
+        Self::known_example(name, crate::io::examples::built_example(name))
+    }
+
+    fn known_example(name: &str, scene: Option<Scene>) -> Result<Self, EditError> {
+        scene
             .map(Self::new)
             .ok_or_else(|| EditError::UnknownExample {
                 name: name.to_owned(),

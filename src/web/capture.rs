@@ -1,11 +1,11 @@
-//! The JS API of motion capture (DESIGN §7): `Lab.fromBvh`,
-//! `jointPositions`, `reduceKeys`.
+//! The JS API of motion capture (DESIGN §7): `jointPositions`,
+//! `reduceKeys` (`Lab.fromBvh` is in the file readers' module).
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::{float_array, js_error, JsLab};
-use crate::lab::{index_from_f64, Lab};
+use crate::lab::index_from_f64;
 
 /// `{before, after, maxError}`.
 #[derive(Serialize)]
@@ -18,16 +18,6 @@ struct ReductionView {
 
 #[wasm_bindgen(js_class = Lab)]
 impl JsLab {
-    /// Reads a BVH motion capture: a bone per joint and end site in the
-    /// file's order, capsules skinned to them, the frames as the clip
-    /// "capture"; throws an `Error` naming the line of a problem.
-    #[wasm_bindgen(js_name = fromBvh)]
-    pub fn from_bvh(text: &str) -> Result<JsLab, JsError> {
-        Lab::from_bvh(text)
-            .map(|inner| JsLab { inner })
-            .map_err(|error| js_error("fromBvh", error))
-    }
-
     /// Every bone's origin (its joint) as posed now, model space: `x, y, z`
     /// per bone in a `Float32Array`.
     #[wasm_bindgen(js_name = jointPositions)]

@@ -19,7 +19,6 @@ pub use viewer::Viewer;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::io::examples::EXAMPLE_NAMES;
 use crate::lab::{fixed_from_f64, index_from_f64, EditError, Lab, SkinningMethod};
@@ -105,6 +104,18 @@ pub struct JsLab {
 
 #[wasm_bindgen(js_class = Lab)]
 impl JsLab {
+    /// Reads a scene handed over by the file readers' module (what it
+    /// made of a glTF or BVH file: `io::handover`); throws an `Error` if
+    /// the bytes are not a valid handover.
+    #[wasm_bindgen(js_name = fromHandover)]
+    pub fn from_handover(bytes: &[u8]) -> Result<JsLab, JsError> {
+        crate::io::handover::scene_from_handover(bytes)
+            .map(|scene| JsLab {
+                inner: Lab::new(scene),
+            })
+            .map_err(|error| js_error("fromHandover", error))
+    }
+
     /// Reads scene JSON; throws an `Error` naming the field and index of the
     /// first problem.
     #[wasm_bindgen(js_name = fromSceneJson)]
@@ -112,37 +123,6 @@ impl JsLab {
         Lab::from_json(text)
             .map(|inner| JsLab { inner })
             .map_err(|error| js_error("fromSceneJson", error))
-    }
-
-    /// Reads the first skinned mesh of an embedded glTF 2.0 file (buffers
-    /// as data URIs), in its bind pose; throws an `Error` saying what is
-    /// missing or unsupported.
-    #[wasm_bindgen(js_name = fromGltf)]
-    pub fn from_gltf(text: &str) -> Result<JsLab, JsError> {
-        Lab::from_gltf(text)
-            .map(|inner| JsLab { inner })
-            .map_err(|error| js_error("fromGltf", error))
-    }
-
-    /// Reads a `.gltf` whose buffers are separate files: `files` is an
-    /// object mapping each file's name to its bytes (`Uint8Array`); throws an
-    /// `Error` naming a file that is missing.
-    #[wasm_bindgen(js_name = fromGltfFiles)]
-    pub fn from_gltf_files(text: &str, files: &js_sys::Object) -> Result<JsLab, JsError> {
-        const METHOD: &str = "fromGltfFiles";
-        let mut named = std::collections::HashMap::new();
-        for entry in js_sys::Object::entries(files).iter() {
-            let pair = js_sys::Array::from(&entry);
-            let name = pair.get(0).as_string().unwrap_or_default();
-            let bytes = pair
-                .get(1)
-                .dyn_into::<js_sys::Uint8Array>()
-                .map_err(|_| js_error(METHOD, format!("files['{name}'] is not a Uint8Array")))?;
-            named.insert(name, bytes.to_vec());
-        }
-        Lab::from_gltf_files(text, &named)
-            .map(|inner| JsLab { inner })
-            .map_err(|error| js_error(METHOD, error))
     }
 
     /// Stops this WebAssembly instance with a trap (`unreachable`), as an
@@ -154,19 +134,12 @@ impl JsLab {
         core::arch::wasm32::unreachable()
     }
 
-    /// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`);
-    /// throws an `Error` naming what does not add up.
-    #[wasm_bindgen(js_name = fromGlb)]
-    pub fn from_glb(bytes: &[u8]) -> Result<JsLab, JsError> {
-        Lab::from_glb(bytes)
-            .map(|inner| JsLab { inner })
-            .map_err(|error| js_error("fromGlb", error))
-    }
-
     /// A built-in example: `two-bone`, `two-bone-smooth`, `y-junction`,
-    /// `y-junction-unweighted`, `tube`, `chain`.
+    /// `y-junction-unweighted`, `tube`, `chain`, ... (`exampleNames()`).
+    /// `capture`, read from a BVH file, needs the file readers
+    /// (`www/converters.js`, which answers for it once they are loaded).
     pub fn example(name: &str) -> Result<JsLab, JsError> {
-        Lab::example(name)
+        Lab::built_example(name)
             .map(|inner| JsLab { inner })
             .map_err(|error| js_error("example", error))
     }
@@ -184,6 +157,12 @@ impl JsLab {
     #[wasm_bindgen(js_name = sceneJson)]
     pub fn scene_json(&self) -> String {
         self.inner.scene_json()
+    }
+
+    /// The scene as handover bytes for the file writer's module (`toGlb`
+    /// in `www/converters.js`): its JSON, texture and what was not drawn.
+    pub fn handover(&self) -> Vec<u8> {
+        crate::io::handover::handover_bytes(self.inner.scene())
     }
 
     /// `[head, tail]`: the scene's JSON without white space, as UTF-8
@@ -448,15 +427,6 @@ impl JsLab {
     #[wasm_bindgen(js_name = canUndo)]
     pub fn can_undo(&self) -> bool {
         self.inner.can_undo()
-    }
-
-    /// The scene as a binary glTF file (`.glb`): mesh, skin, the weights,
-    /// and the current pose as the default pose.
-    #[wasm_bindgen(js_name = toGlb)]
-    pub fn to_glb(&self) -> Result<Vec<u8>, JsError> {
-        self.inner
-            .to_glb()
-            .map_err(|error| js_error("toGlb", error))
     }
 
     /// Bytes the undo and redo steps hold now.

@@ -143,3 +143,7 @@ for (const count of SIZES) {
 const wasm = readFileSync(new URL('../../www/pkg/skinlab_bg.wasm', import.meta.url));
 console.log(`BENCH wasm_bytes=${wasm.length}`);
 console.log(`BENCH wasm_gzip_bytes=${gzipSync(wasm, { level: 9 }).length}`);
+// The file readers' module, loaded when a file is opened or exported.
+const readers = readFileSync(new URL('../../www/pkg/skinlab_converters_bg.wasm', import.meta.url));
+console.log(`BENCH converters_wasm_bytes=${readers.length}`);
+console.log(`BENCH converters_wasm_gzip_bytes=${gzipSync(readers, { level: 9 }).length}`);

@@ -96,7 +96,11 @@ test('a .glb chosen in the file picker loads like its .gltf', async () => {
   await page.locator('#import-file').setInputFiles({ name: 'fox.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from(glbFromGltf(text)) });
   await page.waitForFunction(() => window.skinlab.lab.boneCount() === 25);
   await nextFrame(page);
-  const same = await page.evaluate((gltf) => window.skinlab.lab.sceneJson() === window.skinlab.Lab.fromGltf(gltf).sceneJson(), text);
+  // The file was read in the worker: the page loads its own readers to compare.
+  const same = await page.evaluate(async (gltf) => {
+    await window.skinlab.loadConverters();
+    return window.skinlab.lab.sceneJson() === window.skinlab.Lab.fromGltf(gltf).sceneJson();
+  }, text);
   assert.ok(same, 'the .glb gives the same scene as the .gltf');
   assert.deepEqual(await page.locator('#clip option').allTextContents(), ['Survey', 'Walk', 'Run']);
   assert.match(await page.locator('#notice').textContent(), /Loaded fox\.glb/);
@@ -137,7 +141,10 @@ test('a .gltf dropped with its .bin files loads; dropped alone, the message name
   await drop(asList([['figure.gltf', Buffer.from(gltf)], ...Object.entries(files)]));
   await page.waitForFunction(() => window.skinlab.lab.boneCount() === 21);
   await nextFrame(page);
-  const same = await page.evaluate((embedded) => window.skinlab.lab.sceneJson() === window.skinlab.Lab.fromGltf(embedded).sceneJson(), text);
+  const same = await page.evaluate(async (embedded) => {
+    await window.skinlab.loadConverters();
+    return window.skinlab.lab.sceneJson() === window.skinlab.Lab.fromGltf(embedded).sceneJson();
+  }, text);
   assert.ok(same, 'the separate files give the embedded file\'s scene');
   assert.match(await page.locator('#notice').textContent(), /Loaded figure\.gltf with \d+ more file/);
   await screenshot(page, 'dropped-gltf-with-bins');

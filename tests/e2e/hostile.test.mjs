@@ -201,7 +201,10 @@ test('a file whose reading traps the core leaves the page, its scene and its cor
   assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before, 'the scene is as it was');
   // The page's core still works: pose, save, export, and the next file loads.
   await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.2, 0.98])));
-  assert.ok((await page.evaluate(() => window.skinlab.lab.toGlb())).length > 100);
+  assert.ok((await page.evaluate(async () => {
+    await window.skinlab.loadConverters();
+    return window.skinlab.lab.toGlb();
+  })).length > 100);
   await page.evaluate((gltf) => window.skinlab.loadFiles([new File([gltf], 'SimpleSkin.gltf')]), text);
   assert.match(await page.locator('#notice').textContent(), /Loaded SimpleSkin\.gltf/);
   assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 2);

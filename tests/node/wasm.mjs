@@ -2,15 +2,20 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { initSync, Lab } from '../../www/pkg/skinlab.js';
+import { initSync as initReadersSync } from '../../www/pkg/skinlab_converters.js';
+// Puts the file readers (Lab.fromGlb, lab.toGlb, ...) on Lab.
+import { useConverters } from '../../www/converters.js';
 
-const wasmPath = fileURLToPath(new URL('../../www/pkg/skinlab_bg.wasm', import.meta.url));
-const exports = initSync({ module: readFileSync(wasmPath) });
+const pkg = (name) => readFileSync(fileURLToPath(new URL(`../../www/pkg/${name}`, import.meta.url)));
+const exports = initSync({ module: pkg('skinlab_bg.wasm') });
+const readerExports = initReadersSync({ module: pkg('skinlab_converters_bg.wasm') });
+useConverters();
 
 export { Lab };
 
-/** Bytes of linear memory the wasm instance has grown to. */
+/** Bytes of linear memory the two wasm instances (core and file readers) have grown to. */
 export function wasmMemoryBytes() {
-  return exports.memory.buffer.byteLength;
+  return exports.memory.buffer.byteLength + readerExports.memory.buffer.byteLength;
 }
 
 /** Quaternion [x, y, z, w] for a rotation of `angle` radians about Z. */

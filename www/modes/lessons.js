@@ -5,6 +5,7 @@
 import { $, el } from '../dom.js';
 import { currentLanguage, t } from '../i18n.js';
 import { LESSONS } from '../lessons.js';
+import { convertersReady } from '../converters.js';
 import { OVERLAYS } from '../link.js';
 
 const DEFAULT_OVERLAYS = { mesh: true, wireframe: true, dots: true, bones: true };
@@ -104,7 +105,13 @@ export function createLessonsMode(app) {
     step = Math.max(0, Math.min(index, lesson.steps.length - 1));
     const current = lesson.steps[step];
     const api = s();
-    app.loadExample(current.example);
+    const loading = app.loadExample(current.example);
+    // The motion capture waits for the file readers the first time: the
+    // step is set up once its scene is there.
+    if (loading) {
+      loading.then(() => { if (convertersReady() && lesson.steps[step] === current) setStep(step); });
+      return;
+    }
     for (const name of OVERLAYS) api.setOverlay(name, Boolean({ ...DEFAULT_OVERLAYS, ...current.overlays }[name]));
     api.setMethod('lbs');
     api.setCompare(false);

@@ -103,36 +103,47 @@ pub fn run_in(dir: &Path, program: &str, args: &[&str]) -> Result<(), String> {
     }
 }
 
-/// Builds `www/pkg/` from the crate: release wasm, then wasm-bindgen.
+/// Builds `www/pkg/` from the crate: release wasm, then wasm-bindgen, for
+/// the page's module (`skinlab`) and the file readers' (`skinlab-converters`,
+/// loaded when a file is opened or exported).
 fn build() -> Result<(), String> {
     tools::ensure_wasm_target()?;
     tools::ensure_wasm_bindgen()?;
-    run(
-        "cargo",
-        &[
-            "build",
-            "--package",
-            "skinlab",
-            "--lib",
-            "--release",
-            "--target",
-            "wasm32-unknown-unknown",
-        ],
-    )?;
-    let wasm = root().join("target/wasm32-unknown-unknown/release/skinlab.wasm");
     let out_dir = root().join("www/pkg");
-    run(
-        &tools::wasm_bindgen_program(),
-        &[
-            "--target",
-            "web",
-            "--no-typescript",
-            "--out-dir",
-            &out_dir.to_string_lossy(),
-            &wasm.to_string_lossy(),
-        ],
-    )?;
-    optimise_wasm(&out_dir.join("skinlab_bg.wasm"))?;
+    // One cargo run per module: built together, cargo would unify the core's
+    // features and link the page's API into the readers' module too.
+    for (package, artefact) in [
+        ("skinlab", "skinlab"),
+        ("skinlab-converters", "skinlab_converters"),
+    ] {
+        run(
+            "cargo",
+            &[
+                "build",
+                "--package",
+                package,
+                "--lib",
+                "--release",
+                "--target",
+                "wasm32-unknown-unknown",
+            ],
+        )?;
+        let wasm = root().join(format!(
+            "target/wasm32-unknown-unknown/release/{artefact}.wasm"
+        ));
+        run(
+            &tools::wasm_bindgen_program(),
+            &[
+                "--target",
+                "web",
+                "--no-typescript",
+                "--out-dir",
+                &out_dir.to_string_lossy(),
+                &wasm.to_string_lossy(),
+            ],
+        )?;
+        optimise_wasm(&out_dir.join(format!("{artefact}_bg.wasm")))?;
+    }
     vendor_decoders()
 }
 
@@ -415,6 +426,16 @@ fn bench() -> Result<(), String> {
             gzip / 1000.0
         );
     }
+    if let (Some(raw), Some(gzip)) = (
+        figure("converters_wasm_bytes"),
+        figure("converters_wasm_gzip_bytes"),
+    ) {
+        println!(
+            "file readers' wasm, loaded when a file is opened or exported: {:.0} KB raw, {:.0} KB gzip",
+            raw / 1000.0,
+            gzip / 1000.0
+        );
+    }
     if let (Some(read), Some(frame)) = (figure("character_read_ms"), figure("character_frame_ms")) {
         println!(
             "30,000-vertex, 65-joint character: read in {read:.1} ms in wasm (target < 150 ms); \
@@ -533,6 +554,8 @@ fn test() -> Result<(), String> {
                 "clippy",
                 "--package",
                 "skinlab",
+                "--package",
+                "skinlab-converters",
                 "--lib",
                 "--target",
                 "wasm32-unknown-unknown",

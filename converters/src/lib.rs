@@ -1,0 +1,97 @@
+//! Skinlab's file readers and writer as a wasm module of their own: glTF
+//! (`.gltf`, `.glb`) and BVH in, `.glb` out, and the motion-capture
+//! example, which is a BVH file.
+//!
+//! They are a third of the core's code and a page that shows an example
+//! never needs them, so the page's module (`skinlab`) leaves them out and
+//! `www/converters.js` loads this one when a file is opened or exported.
+//! The two modules hand scenes to each other as handover bytes
+//! (`skinlab::io::handover`: the scene JSON and what it does not carry):
+//! what a reader makes is what the page's `Lab.fromHandover` reads
+//! (`tests/handover.rs` checks that nothing is lost), and what the writer
+//! reads is the page's `lab.handover()`.
+
+use std::collections::HashMap;
+
+use skinlab::io::{bvh, examples, export, gltf, handover};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// An `Error` whose message starts with the page-facing method's name, as
+/// the page's module words its own.
+fn js_error(method: &str, error: impl std::fmt::Display) -> JsError {
+    JsError::new(&format!("{method}: {error}"))
+}
+
+/// The scene as handover bytes.
+fn scene_bytes(scene: &skinlab::Scene) -> Vec<u8> {
+    handover::handover_bytes(scene)
+}
+
+/// Reads the first skinned mesh of an embedded glTF 2.0 file (buffers as
+/// data URIs) and its animations, as handover bytes; throws an `Error`
+/// (`fromGltf: ...`) saying what is missing or unsupported.
+#[wasm_bindgen(js_name = sceneFromGltf)]
+pub fn scene_from_gltf(text: &str) -> Result<Vec<u8>, JsError> {
+    gltf::read_gltf(text)
+        .map(|scene| scene_bytes(&scene))
+        .map_err(|error| js_error("fromGltf", error))
+}
+
+/// Reads a `.gltf` whose buffers and images are separate files: `files`
+/// maps each file's name to its bytes (`Uint8Array`); throws an `Error`
+/// naming a file that is missing.
+#[wasm_bindgen(js_name = sceneFromGltfFiles)]
+pub fn scene_from_gltf_files(text: &str, files: &js_sys::Object) -> Result<Vec<u8>, JsError> {
+    const METHOD: &str = "fromGltfFiles";
+    let mut named = HashMap::new();
+    for entry in js_sys::Object::entries(files).iter() {
+        let pair = js_sys::Array::from(&entry);
+        let name = pair.get(0).as_string().unwrap_or_default();
+        let bytes = pair
+            .get(1)
+            .dyn_into::<js_sys::Uint8Array>()
+            .map_err(|_| js_error(METHOD, format!("files['{name}'] is not a Uint8Array")))?;
+        named.insert(name, bytes.to_vec());
+    }
+    gltf::read_gltf_files(text, &named)
+        .map(|scene| scene_bytes(&scene))
+        .map_err(|error| js_error(METHOD, error))
+}
+
+/// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`);
+/// throws an `Error` naming what does not add up.
+#[wasm_bindgen(js_name = sceneFromGlb)]
+pub fn scene_from_glb(bytes: &[u8]) -> Result<Vec<u8>, JsError> {
+    gltf::read_glb(bytes)
+        .map(|scene| scene_bytes(&scene))
+        .map_err(|error| js_error("fromGlb", error))
+}
+
+/// Reads a BVH motion capture: a bone per joint and end site, capsules
+/// skinned to them, the frames as the clip "capture"; throws an `Error`
+/// naming the line of a problem.
+#[wasm_bindgen(js_name = sceneFromBvh)]
+pub fn scene_from_bvh(text: &str) -> Result<Vec<u8>, JsError> {
+    bvh::scene_from_bvh(text)
+        .map(|scene| scene_bytes(&scene))
+        .map_err(|error| js_error("fromBvh", error))
+}
+
+/// The `capture` example: the shipped walk, read as a dropped BVH file is.
+#[wasm_bindgen(js_name = captureExample)]
+pub fn capture_example() -> Result<Vec<u8>, JsError> {
+    examples::capture()
+        .map(|scene| scene_bytes(&scene))
+        .map_err(|error| js_error("example", error))
+}
+
+/// The scene in `bytes` (handover bytes, as the page's `lab.handover()`
+/// gives them) as a `.glb`: mesh, skin, weights, texture, clips, and the
+/// pose as the default pose.
+#[wasm_bindgen(js_name = glbFromHandover)]
+pub fn glb_from_handover(bytes: &[u8]) -> Result<Vec<u8>, JsError> {
+    const METHOD: &str = "toGlb";
+    let scene = handover::scene_from_handover(bytes).map_err(|error| js_error(METHOD, error))?;
+    export::glb_from_scene(&scene).map_err(|error| js_error(METHOD, error))
+}

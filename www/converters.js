@@ -1,0 +1,70 @@
+// The file readers and writer (glTF, .glb, BVH in; .glb out) are a wasm
+// module of their own (converters/, built into pkg/skinlab_converters*),
+// loaded when a file is opened or exported, a gallery model or the motion
+// capture example is shown: a third of the core's code that a page showing
+// an example never runs. The two modules hand scenes over as handover
+// bytes (src/io/handover.rs: scene JSON and what it does not carry).
+//
+// This module puts the readers on the `Lab` class, under the names the
+// page's API has always had (DESIGN §4, §7): `Lab.fromGltf(text)`,
+// `Lab.fromGlb(bytes)`, `Lab.fromGltfFiles(text, files)`,
+// `Lab.fromBvh(text)`, `lab.toGlb()`, and `Lab.example('capture')`. They
+// are synchronous once the module is loaded: `await loadConverters()` (in
+// the page `await skinlab.loadConverters()`); Node code starts it with
+// `useConverters` after its own `initSync`.
+import { Lab } from './pkg/skinlab.js';
+import * as glue from './pkg/skinlab_converters.js';
+import { convertersSource } from './assets.js';
+
+/** The example read from a file (a BVH capture) by this module. */
+export const FILE_EXAMPLE = 'capture';
+
+let loading = null;
+let ready = false;
+
+/** Loads and starts the readers' module once; resolves when they can be called. */
+export function loadConverters() {
+  loading ??= convertersSource()
+    .then((source) => glue.default({ module_or_path: source }))
+    .then(() => { ready = true; }, (error) => {
+      loading = null;
+      throw error;
+    });
+  return loading;
+}
+
+/** For Node and tools: the readers' module already started with its `initSync`. */
+export function useConverters() {
+  ready = true;
+}
+
+/** Whether the readers can be called now. */
+export const convertersReady = () => ready;
+
+/** Whether example `name` needs the readers (and so may open a moment later). */
+export const needsConverters = (name) => name === FILE_EXAMPLE;
+
+function readers() {
+  if (!ready) throw new Error('the file readers are not loaded yet: await loadConverters() first');
+  return glue;
+}
+
+Lab.fromGltf = (text) => Lab.fromHandover(readers().sceneFromGltf(text));
+Lab.fromGlb = (bytes) => Lab.fromHandover(readers().sceneFromGlb(bytes));
+Lab.fromGltfFiles = (text, files) => Lab.fromHandover(readers().sceneFromGltfFiles(text, files));
+Lab.fromBvh = (text) => Lab.fromHandover(readers().sceneFromBvh(text));
+
+const builtExample = Lab.example;
+Lab.example = (name) => (needsConverters(name)
+  ? Lab.fromHandover(readers().captureExample())
+  : builtExample(name));
+
+Lab.prototype.toGlb = function toGlb() {
+  return readers().glbFromHandover(this.handover());
+};
+
+/** A new Lab of example `name`, the readers loaded first where it needs them. */
+export async function exampleLab(name) {
+  if (needsConverters(name)) await loadConverters();
+  return Lab.example(name);
+}
