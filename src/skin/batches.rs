@@ -6,8 +6,6 @@
 //! What a palette costs in `vec4` uniforms per bone: `mat4` 4, `mat4x3` 3
 //! (the engine note's 4x3 matrices), quaternion + translation 2, dual quaternion 2.
 
-use std::collections::BTreeSet;
-
 use super::influences::VertexInfluences;
 
 /// How the palette travels to the shader.
@@ -88,13 +86,17 @@ pub fn split_by_bone_budget(
     if max_bones == 0 {
         return Err(BatchError::ZeroBudget);
     }
-    let mut batches: Vec<(BTreeSet<u16>, Vec<u32>)> = Vec::new();
+    // Bone sets as sorted lists without repeats: a triangle needs at most
+    // twelve bones, a batch `max_bones`.
+    let mut batches: Vec<(Vec<u16>, Vec<u32>)> = Vec::new();
     for (triangle, corners) in indices.chunks_exact(3).enumerate() {
-        let needed: BTreeSet<u16> = corners
+        let mut needed: Vec<u16> = corners
             .iter()
             .filter_map(|&v| influences.get(v as usize))
             .flat_map(|vertex| vertex.pairs().map(|(bone, _)| bone))
             .collect();
+        crate::rig::sorting::sort_stable_by_key(&mut needed, |&bone| bone);
+        needed.dedup();
         if needed.len() > max_bones {
             return Err(BatchError::TriangleTooRich {
                 triangle,
@@ -104,10 +106,10 @@ pub fn split_by_bone_budget(
         }
         let fits = batches
             .iter_mut()
-            .find(|(bones, _)| bones.union(&needed).count() <= max_bones);
+            .find(|(bones, _)| union(bones, &needed).len() <= max_bones);
         match fits {
             Some((bones, triangles)) => {
-                bones.extend(&needed);
+                *bones = union(bones, &needed);
                 triangles.push(triangle as u32);
             }
             None => batches.push((needed, vec![triangle as u32])),
@@ -115,21 +117,35 @@ pub fn split_by_bone_budget(
     }
     Ok(batches
         .into_iter()
-        .map(|(bones, triangles)| Batch {
-            bones: bones.into_iter().collect(),
-            triangles,
-        })
+        .map(|(bones, triangles)| Batch { bones, triangles })
         .collect())
+}
+
+/// The bones in `a` or `b`, each a sorted list without repeats, merged into
+/// one such list.
+fn union(a: &[u16], b: &[u16]) -> Vec<u16> {
+    let mut merged = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let next = a[i].min(b[j]);
+        merged.push(next);
+        i += usize::from(a[i] == next);
+        j += usize::from(b[j] == next);
+    }
+    merged.extend_from_slice(&a[i..]);
+    merged.extend_from_slice(&b[j..]);
+    merged
 }
 
 /// A lower bound on the number of batches: no batch holds more than
 /// `max_bones`, so at least `⌈bones used / max_bones⌉` are needed.
 pub fn batch_lower_bound(influences: &[VertexInfluences], max_bones: usize) -> usize {
-    let used: BTreeSet<u16> = influences
-        .iter()
-        .flat_map(|v| v.pairs().map(|(bone, _)| bone))
-        .collect();
-    used.len().div_ceil(max_bones.max(1))
+    let mut used = vec![false; usize::from(u16::MAX) + 1];
+    for (bone, _) in influences.iter().flat_map(VertexInfluences::pairs) {
+        used[usize::from(bone)] = true;
+    }
+    let used = used.iter().filter(|&&u| u).count();
+    used.div_ceil(max_bones.max(1))
 }
 
 /// A batch as the renderer uploads it: its own vertices (a vertex shared

@@ -418,7 +418,7 @@ impl Occluders {
                 .filter(|&(_, c)| c == 1)
                 .map(|(e, _)| e)
                 .collect();
-            edges.sort_unstable();
+            crate::rig::sorting::sort_stable_by_key(&mut edges, |&edge| edge);
             let boxes: Vec<(Vec3, Vec3)> = edges.iter().map(|&(i, j)| span(&[i, j])).collect();
             Self::Flat {
                 z,

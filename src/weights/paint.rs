@@ -312,8 +312,7 @@ pub fn dab_with(
     let keys = &mut scratch.keys;
     keys.clear();
     keys.extend(strokes.drain());
-    // Keys are distinct (they come from a map): an unstable sort is exact.
-    keys.sort_unstable_by_key(|&(key, _)| key);
+    crate::rig::sorting::sort_stable_by_key(keys, |&(key, _)| key);
     // Smoothing reads the weights as they were before this dab: its targets
     // are all computed before the first one is written.
     let targets = &mut scratch.targets;
