@@ -56,12 +56,17 @@ fn every_example_survives_a_round_trip() {
         );
         let compact = scene.to_json_compact();
         assert!(!compact.contains('\n') && compact.len() < scene.to_json().len());
-        let (head, tail) = scene.to_json_around_mesh();
+        let (head, between, tail) = scene.to_json_around_bulk();
         assert_eq!(
-            format!("{head}{}{tail}", scene.mesh_json()),
+            format!(
+                "{head}{}{between}{}{tail}",
+                scene.mesh_json(),
+                scene.influences_json()
+            ),
             compact,
-            "{name}: the pieces around the mesh"
+            "{name}: the pieces around the mesh and the influences"
         );
+        assert_eq!(between, ",\"influences\":", "{name}: split at both values");
         let again = Scene::from_json(&compact).unwrap();
         assert_eq!(again.to_doc(), scene.to_doc(), "{name}, compact");
     }

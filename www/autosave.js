@@ -62,25 +62,36 @@ export function createAutosave(app, enabled) {
   let offeredMinutes = null;
 
   let meshPart = { lab: null, blob: null };
+  let influencesPart = { lab: null, revision: -1, blob: null };
 
   /**
    * The scene's compact JSON as UTF-8 bytes in a Blob: half the text and
    * time of the pretty JSON a download gets, no decoding into a string,
    * and a Blob IndexedDB keeps without copying it on this thread (on
    * `dense`, 100,000 vertices, 9 MB: a string's put took 19 ms, a Blob's
-   * 0.3). The mesh, two thirds of it, never changes in a lab: its part is
-   * written once per scene and the text around it after each change.
+   * 0.3). The bulk is written only when it changed: the mesh, two thirds
+   * of it, never changes in a lab (once per scene), the influences when
+   * weights were edited; a pose change writes only the text around them.
    */
   function sceneBlob() {
     const lab = app.lab;
     writeMeshPart();
-    const [head, tail] = lab.sceneJsonAroundMesh();
-    return new Blob([head, meshPart.blob, tail], { type: 'application/json' });
+    writeInfluencesPart();
+    const [head, between, tail] = lab.sceneJsonAroundBulk();
+    return new Blob([head, meshPart.blob, between, influencesPart.blob, tail], { type: 'application/json' });
   }
 
   /** The mesh's part of the autosave, once per lab (its own task: ~40 ms on `dense`). */
   function writeMeshPart() {
     if (meshPart.lab !== app.lab) meshPart = { lab: app.lab, blob: new Blob([app.lab.meshJsonBytes()]) };
+  }
+
+  /** The influences' part, when they changed since it was last written. */
+  function writeInfluencesPart() {
+    const lab = app.lab;
+    const revision = lab.influencesRevision();
+    if (influencesPart.lab === lab && influencesPart.revision === revision) return;
+    influencesPart = { lab, revision, blob: new Blob([lab.influencesJsonBytes()]) };
   }
 
   /** The scene as it is now, with what it was opened as. */
@@ -105,6 +116,12 @@ export function createAutosave(app, enabled) {
     if (meshPart.lab !== lab) {
       // The mesh in one task, the rest in the next: two short tasks.
       writeMeshPart();
+      await new Promise((resolve) => setTimeout(resolve));
+      if (app.lab !== lab) return;
+    }
+    if (influencesPart.lab !== lab || influencesPart.revision !== lab.influencesRevision()) {
+      // Likewise the influences, after a weight edit.
+      writeInfluencesPart();
       await new Promise((resolve) => setTimeout(resolve));
       if (app.lab !== lab) return;
     }

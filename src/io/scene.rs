@@ -279,10 +279,26 @@ impl Scene {
     /// The authoring document for this scene; `from_doc(to_doc())` gives the
     /// same scene back.
     pub fn to_doc(&self) -> SceneDoc {
-        self.to_doc_with_mesh(self.to_doc_mesh())
+        let mut doc = self.to_doc_with_mesh(self.to_doc_mesh());
+        doc.influences = self.to_doc_influences();
+        doc
     }
 
-    /// [`Scene::to_doc`] with `mesh` in place of the scene's own.
+    /// The influences as the document writes them.
+    fn to_doc_influences(&self) -> Vec<Vec<(u32, f32)>> {
+        self.influences
+            .iter()
+            .map(|vertex| {
+                vertex
+                    .pairs()
+                    .map(|(bone, weight)| (u32::from(bone), weight))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// [`Scene::to_doc`] with `mesh` in place of the scene's own and no
+    /// influences (callers that want them add them).
     fn to_doc_with_mesh(&self, mesh: MeshDoc) -> SceneDoc {
         SceneDoc {
             bones: self
@@ -304,16 +320,7 @@ impl Scene {
                 })
                 .collect(),
             mesh,
-            influences: self
-                .influences
-                .iter()
-                .map(|vertex| {
-                    vertex
-                        .pairs()
-                        .map(|(bone, weight)| (u32::from(bone), weight))
-                        .collect()
-                })
-                .collect(),
+            influences: Vec::new(),
             pose: self.pose.iter().map(pose_doc).collect(),
             morphs: self
                 .morphs
@@ -347,43 +354,53 @@ impl Scene {
     /// The same document without white space: less than half the text of
     /// [`Scene::to_json`] (a 30,000-vertex character: 3.2 MB for 8.3 MB),
     /// which is this re-indented; the page's autosave writes it in the
-    /// pieces of [`Scene::to_json_around_mesh`].
+    /// pieces of [`Scene::to_json_around_bulk`].
     pub fn to_json_compact(&self) -> String {
         // A SceneDoc holds only strings, numbers and arrays: serialising it
         // cannot fail.
         serde_json::to_string(&self.to_doc()).unwrap_or_default()
     }
 
-    /// [`Scene::to_json_compact`] in three pieces, `head + mesh + tail`:
-    /// the text around the mesh's value, and that value. A lab's mesh never
-    /// changes, so the page's autosave writes the mesh (two thirds of the
-    /// text on `dense`) once per scene and only the rest after each change.
-    pub fn to_json_around_mesh(&self) -> (String, String) {
-        // The mesh is not copied into this document: only its empty
-        // stand-in, which marks where its value goes.
+    /// [`Scene::to_json_compact`] without its two bulky values, the mesh
+    /// and the influences: `(head, between, tail)` such that
+    /// `head + mesh + between + influences + tail` is the whole
+    /// ([`Scene::mesh_json`], [`Scene::influences_json`]). A lab's mesh never
+    /// changes and its influences change only when weights are edited, so
+    /// the page's autosave writes the mesh (two thirds of the text on
+    /// `dense`) once per scene, the influences when they changed, and only
+    /// these pieces after a pose change (a 1,000,000-vertex scene: kilobytes
+    /// instead of 40 MB of influences a drag).
+    pub fn to_json_around_bulk(&self) -> (String, String, String) {
+        // Neither bulky value is copied into this document: their empty
+        // stand-ins mark where their values go.
         let doc = self.to_doc_with_mesh(MeshDoc::default());
         let text = serde_json::to_string(&doc).unwrap_or_default();
-        // Top-level fields are written in order and `bones` (before `mesh`)
-        // holds no key named "mesh"; a string's quotes are escaped, so the
-        // pattern cannot start inside one.
+        // Top-level fields are written in order, `mesh` right before
+        // `influences`, and `bones` (before them) holds no key named "mesh";
+        // a string's quotes are escaped, so the pattern cannot start inside
+        // one.
         let empty = format!(
-            "\"mesh\":{}",
+            "\"mesh\":{},\"influences\":[]",
             serde_json::to_string(&MeshDoc::default()).unwrap_or_default()
         );
         match text.find(&empty) {
-            Some(at) => {
-                let value = at + "\"mesh\":".len();
-                (
-                    text[..value].to_owned(),
-                    text[at + empty.len()..].to_owned(),
-                )
-            }
-            None => (text, String::new()),
+            Some(at) => (
+                text[..at + "\"mesh\":".len()].to_owned(),
+                ",\"influences\":".to_owned(),
+                text[at + empty.len()..].to_owned(),
+            ),
+            None => (text, String::new(), String::new()),
         }
     }
 
-    /// The compact JSON of the mesh alone: the middle of
-    /// [`Scene::to_json_around_mesh`].
+    /// The compact JSON of the influences alone (see
+    /// [`Scene::to_json_around_bulk`]).
+    pub fn influences_json(&self) -> String {
+        serde_json::to_string(&self.to_doc_influences()).unwrap_or_default()
+    }
+
+    /// The compact JSON of the mesh alone (see
+    /// [`Scene::to_json_around_bulk`]).
     pub fn mesh_json(&self) -> String {
         serde_json::to_string(&self.to_doc_mesh()).unwrap_or_default()
     }

@@ -328,10 +328,15 @@ impl Lab {
         self.scene.to_json()
     }
 
-    /// The compact JSON around the mesh and the mesh's own (see
-    /// [`Scene::to_json_around_mesh`]).
-    pub fn scene_json_around_mesh(&self) -> (String, String) {
-        self.scene.to_json_around_mesh()
+    /// The compact JSON around the mesh and the influences (see
+    /// [`Scene::to_json_around_bulk`]).
+    pub fn scene_json_around_bulk(&self) -> (String, String, String) {
+        self.scene.to_json_around_bulk()
+    }
+
+    /// The influences' compact JSON (see [`Scene::influences_json`]).
+    pub fn influences_json(&self) -> String {
+        self.scene.influences_json()
     }
 
     /// The mesh's compact JSON (see [`Scene::mesh_json`]).

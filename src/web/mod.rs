@@ -165,20 +165,27 @@ impl JsLab {
         crate::io::handover::handover_bytes(self.inner.scene())
     }
 
-    /// `[head, tail]`: the scene's JSON without white space, as UTF-8
-    /// bytes, before and after the mesh's value, which
-    /// [`JsLab::mesh_json_bytes`] gives once per scene (the mesh never
-    /// changes; it is most of the text). For the autosave, which writes it
-    /// after every change and never shows it to a person; bytes are copied
-    /// out as they are (a string would be decoded into JavaScript's UTF-16
-    /// first: 9 MB on `dense`).
-    #[wasm_bindgen(js_name = sceneJsonAroundMesh)]
-    pub fn scene_json_around_mesh(&self) -> js_sys::Array {
-        let (head, tail) = self.inner.scene_json_around_mesh();
-        [head, tail]
+    /// `[head, between, tail]`: the scene's JSON without white space, as
+    /// UTF-8 bytes, around its two bulky values: `head + mesh + between +
+    /// influences + tail` is the whole. The mesh ([`JsLab::mesh_json_bytes`])
+    /// never changes in a lab and the influences
+    /// ([`JsLab::influences_json_bytes`]) only when `influencesRevision()`
+    /// moves: the autosave writes these pieces after every change and the
+    /// bulk only when it changed. Bytes are copied out as they are (a string
+    /// would be decoded into JavaScript's UTF-16 first: 9 MB on `dense`).
+    #[wasm_bindgen(js_name = sceneJsonAroundBulk)]
+    pub fn scene_json_around_bulk(&self) -> js_sys::Array {
+        let (head, between, tail) = self.inner.scene_json_around_bulk();
+        [head, between, tail]
             .iter()
             .map(|part| JsValue::from(js_sys::Uint8Array::from(part.as_bytes())))
             .collect()
+    }
+
+    /// The influences' compact JSON as UTF-8 bytes.
+    #[wasm_bindgen(js_name = influencesJsonBytes)]
+    pub fn influences_json_bytes(&self) -> Vec<u8> {
+        self.inner.influences_json().into_bytes()
     }
 
     /// The mesh's compact JSON as UTF-8 bytes.

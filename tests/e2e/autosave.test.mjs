@@ -28,6 +28,16 @@ test('edit, reload, restore: the same scene comes back in its mode', async () =>
   }));
   // Saved once the page is quiet.
   await page.waitForFunction(() => window.skinlab.autosaves() > 0, null, { timeout: 10_000 });
+  // A pose change (the saved influences are reused), then a second weight
+  // edit after a save (they must be written again), each saved in turn.
+  for (const edit of [
+    () => window.skinlab.lab.setBonePose(1, [0, 0, 0.1, 0.995]),
+    () => window.skinlab.lab.setInfluences(5, [[0, 0.6], [2, 0.4]]),
+  ]) {
+    const saves = await page.evaluate(() => window.skinlab.autosaves());
+    await nextFrame(page, () => page.evaluate(edit));
+    await page.waitForFunction((n) => window.skinlab.autosaves() > n, saves, { timeout: 10_000 });
+  }
   const scene = await page.evaluate(() => window.skinlab.lab.sceneJson());
   assert.ok(JSON.parse(scene).animations?.length > 0, 'the clip is part of the scene');
   await page.reload();

@@ -365,6 +365,8 @@ fn bench() -> Result<(), String> {
             "skinning",
             "--bench",
             "paint",
+            "--bench",
+            "memory",
         ],
     )?;
     let node = capture("node", &["tests/bench/skinning-bench.mjs"])?;
@@ -482,6 +484,16 @@ fn bench() -> Result<(), String> {
              (goal < 8 ms: {}), {memory:.0} MiB of wasm memory, first frame after {:.1} s",
             goal(frame, 8.0),
             first / 1000.0
+        );
+    }
+    if let (Some(build), Some(live), Some(json)) = (
+        figure("memory_build_peak_mib"),
+        figure("memory_build_live_mib"),
+        figure("memory_json_peak_mib"),
+    ) {
+        println!(
+            "1,000,000 vertices natively: building the scene peaks at {build:.0} MiB and keeps \
+             {live:.0} MiB; writing its scene JSON (the autosave's mesh part) peaks at {json:.0} MiB"
         );
     }
     if let (Some(www), Some(dist)) = (figure("first_frame_www_ms"), figure("first_frame_dist_ms")) {
