@@ -91,3 +91,37 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// A dab skins again only the vertices it changed: the lab's skinned
+    /// positions and normals after each dab are, bit for bit, those of a
+    /// fresh lab skinning the same scene whole.
+    #[test]
+    fn dabs_reskin_only_what_they_change_and_match_a_whole_skinning(
+        brush in brush(),
+        dabs in proptest::collection::vec((0.0_f32..1.0, 0.0_f32..1.0, 0_usize..3), 1..6),
+        turn in -1.0_f32..1.0,
+        dqs in any::<bool>(),
+    ) {
+        let method = if dqs { skinlab::SkinningMethod::Dqs } else { skinlab::SkinningMethod::Lbs };
+        let mut lab = skinlab::Lab::example("y-junction").unwrap();
+        lab.set_bone_pose(1, [0.0, 0.0, (turn / 2.0).sin(), (turn / 2.0).cos()], [0.0; 3], [1.0, 1.0 + turn.abs() * 0.3, 1.0]).unwrap();
+        // Where each vertex is on a 100-pixel "screen": its rest x and y.
+        let rest = lab.scene().mesh.positions_model.clone();
+        let (low, high) = rest.iter().fold((glam::Vec3::MAX, glam::Vec3::MIN), |(l, h), p| (l.min(*p), h.max(*p)));
+        let points: Vec<Vec2> = rest
+            .iter()
+            .map(|p| ((*p - low) / (high - low).max(glam::Vec3::splat(1e-6))).truncate() * 100.0)
+            .collect();
+        let paintable = vec![true; points.len()];
+        lab.skinned(method);
+        for (x, y, bone) in dabs {
+            lab.paint_dab(&points, &paintable, bone, Vec2::new(x, y) * 100.0, &brush, false).unwrap();
+            let mut whole = skinlab::Lab::new(lab.scene().clone());
+            let (positions, normals) = lab.skinned(method);
+            let (expected_positions, expected_normals) = whole.skinned(method);
+            prop_assert_eq!(positions, expected_positions);
+            prop_assert_eq!(normals, expected_normals);
+        }
+    }
+}

@@ -37,7 +37,6 @@ const LARGE_EXAMPLES = ['million'];
 let viewer = null;
 let lab = null;
 let exampleName = null;
-let pristineInfluences = null;
 let frameRequested = false;
 // A video is rendering its frames into the canvas (see suspendFrames).
 let framesSuspended = false;
@@ -227,13 +226,6 @@ function watched(target) {
 
 // ----- the scene -----
 
-/** Vertex `v`'s pairs from its slots, as `lab.influences(v)` lists them (without a call into the core). */
-function slotPairs({ bones, weights }, v) {
-  const pairs = [];
-  for (let k = 4 * v; k < 4 * v + 4; k++) if (weights[k] !== 0) pairs.push([bones[k], weights[k]]);
-  return pairs;
-}
-
 function showCaption() {
   $('#caption').replaceChildren(...mode.caption(exampleName));
   if (isModel(exampleName)) {
@@ -271,19 +263,18 @@ function showDenseAsSkin() {
 
 /**
  * Shows `next`. `name` is the example or gallery model it was made from
- * (null for a file of one's own) and `pristineSlots` that scene's
- * influences as it opened (`influenceArrays()`), the reference the link
- * records weight edits against: by default `next`'s own, which is fresh
- * when a name is given (a shared link passes those it read before its
- * edits). The scene is built once, not twice.
+ * (null for a file of one's own). For a named scene the core keeps its
+ * weights as they opened, the reference the link records weight edits
+ * against (`keepWeightsAsBaseline`), unless `baselineKept` (a shared link
+ * keeps them itself, before its edits). The scene is built once, not twice.
  */
-function setLab(next, name, pristineSlots = name ? next.influenceArrays() : null) {
+function setLab(next, name, baselineKept = false) {
+  if (name && !baselineKept) next.keepWeightsAsBaseline();
   // The wasm memory of the scene shown before is given back at once, not
   // whenever the garbage collector gets to it: a lecture switches often.
   if (lab && lab !== next) lab.free();
   lab = next;
   exampleName = name;
-  pristineInfluences = pristineSlots;
   viewer.selectBone(lab, -1);
   viewer.selectVertex(lab, -1);
   viewer.frameScene(lab, settings.view ?? 'auto');
@@ -398,7 +389,7 @@ function setTool(tool) {
 
 // ----- the address: parameters and shared state -----
 
-/** The state on screen, as the hash encodes it. */
+/** The state on screen, as the hash encodes it (the weight edits apart, as bytes). */
 function currentState() {
   const state = {
     v: 1, e: exampleName, o: mode.name, m: viewer.method(), d: viewer.view(), c: Array.from(viewer.cameraState()),
@@ -412,41 +403,24 @@ function currentState() {
     if (!identity) poses.push([bone, ...rotation, ...translation, ...scale]);
   }
   if (poses.length) state.p = poses;
-  const edits = weightEdits();
-  if (edits.length) state.w = edits;
   return state;
 }
 
 /** The weight edits of the last diff, and the lab and weights revision it was made at. */
-let diffed = { lab: null, revision: -1, list: [] };
+let diffed = { lab: null, revision: -1, bytes: new Uint8Array() };
 
 /**
- * The vertices whose weights differ from the example as it opened, as
- * `[vertex, pairs]`: diffed again only when the weights changed (a drag
+ * The vertices whose weights differ from the scene as it opened, as the
+ * link's bytes: compared in the core (one pass over the slots, nothing
+ * copied out but the edits) and only when the weights changed (a drag
  * changes the pose alone, and the link follows it without a diff).
  */
 function weightEdits() {
-  if (!pristineInfluences) return [];
   const revision = lab.influencesRevision();
-  if (diffed.lab === lab && diffed.revision === revision) return diffed.list;
-  // The four (bone, weight) slots a vertex, two typed arrays copied out of
-  // the core at once, are compared first (a few ms on 100,000 vertices,
-  // where a JSON string a vertex took over a hundred); only a vertex whose
-  // slots differ is compared pair by pair.
-  const now = lab.influenceArrays();
-  const before = pristineInfluences;
-  const list = [];
-  for (let v = 0; v < lab.vertexCount(); v++) {
-    let same = true;
-    for (let k = 4 * v; k < 4 * v + 4 && same; k++) same = now.bones[k] === before.bones[k] && now.weights[k] === before.weights[k];
-    if (same) continue;
-    const pairs = slotPairs(now, v);
-    const was = slotPairs(before, v);
-    const moved = pairs.length !== was.length || pairs.some(([b, w], k) => b !== was[k][0] || w !== was[k][1]);
-    if (moved) list.push([v, pairs]);
+  if (diffed.lab !== lab || diffed.revision !== revision) {
+    diffed = { lab, revision, bytes: lab.weightEditsBytes() };
   }
-  diffed = { lab, revision, list };
-  return list;
+  return diffed.bytes;
 }
 
 function updateHashNow() {
@@ -472,7 +446,7 @@ function updateHashNow() {
     if (location.hash) history.replaceState(null, '', location.pathname + location.search);
     return;
   }
-  const hash = encodeState(currentState());
+  const hash = encodeState(currentState(), weightEdits());
   if (hash !== location.hash) history.replaceState(null, '', hash);
 }
 
@@ -495,12 +469,14 @@ async function restoreState(state) {
   }
   const next = isModel(state.e) ? await modelLab(state.e) : await exampleLab(state.e);
   // What the link's edits are counted against: the scene as it opens.
-  const pristineSlots = next.influenceArrays();
+  next.keepWeightsAsBaseline();
   for (const [bone, ...numbers] of state.p ?? []) {
     next.setBonePose(bone, numbers.slice(0, 4), numbers.slice(4, 7), numbers.slice(7, 10));
   }
+  // Links made before the edits travelled as bytes list them as JSON.
   for (const [vertex, pairs] of state.w ?? []) next.setInfluences(vertex, pairs);
-  setLab(next, state.e, pristineSlots);
+  if (state.weightEdits) next.applyWeightEditsBytes(state.weightEdits);
+  setLab(next, state.e, true);
   if (state.d) viewer.frameScene(lab, state.d);
   if (state.c) viewer.setCameraState(new Float32Array(state.c));
   if (state.m) controls.setMethod(state.m);

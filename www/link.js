@@ -64,9 +64,22 @@ function fromBase64Url(text) {
 const isNumber = (value) => typeof value === 'number' && Number.isFinite(value);
 const numbers = (value, count) => Array.isArray(value) && value.length === count && value.every(isNumber);
 
-/** Encodes a state object as the hash `#s=…`. */
-export function encodeState(state) {
-  return `#s=${toBase64Url(JSON.stringify(state))}`;
+/** Bytes as base64url, in chunks (a spread of 100,000 arguments would overflow). */
+function bytesToBase64Url(bytes) {
+  let text = '';
+  for (let k = 0; k < bytes.length; k += 0x8000) text += String.fromCharCode(...bytes.subarray(k, k + 0x8000));
+  return toBase64Url(text);
+}
+
+/**
+ * Encodes a state object as the hash `#s=…`, and the weight edits (the
+ * core's `weightEditsBytes()`, when any) after a dot: `#s=….…`. As bytes
+ * they take a quarter of the address JSON numbers did (8,565 vertices: 137
+ * KB instead of 561), which the browser stores in a fraction of the time.
+ */
+export function encodeState(state, weightEdits = new Uint8Array()) {
+  const edits = weightEdits.length ? `.${bytesToBase64Url(weightEdits)}` : '';
+  return `#s=${toBase64Url(JSON.stringify(state))}${edits}`;
 }
 
 /**
@@ -76,11 +89,23 @@ export function encodeState(state) {
 export function decodeState(hash) {
   if (!hash || hash === '#') return null;
   if (!hash.startsWith('#s=')) throw new Error('the link has an unknown format after #');
+  const [json, edits, ...more] = hash.slice(3).split('.');
+  if (more.length) throw new Error('the link has an unknown format after #');
   let state;
   try {
-    state = JSON.parse(fromBase64Url(hash.slice(3)));
+    state = JSON.parse(fromBase64Url(json));
   } catch {
     throw new Error('the link is damaged (its state is not readable)');
+  }
+  // Only the part after the dot gives weight edits as bytes.
+  if (typeof state === 'object' && state !== null) delete state.weightEdits;
+  if (edits !== undefined && typeof state === 'object' && state !== null) {
+    try {
+      // Checked by the core when applied (`applyWeightEditsBytes`).
+      state.weightEdits = Uint8Array.from(fromBase64Url(edits), (c) => c.charCodeAt(0));
+    } catch {
+      throw new Error('the link is damaged (its weight edits are not readable)');
+    }
   }
   if (typeof state !== 'object' || state === null || state.v !== 1) throw new Error('the link comes from an unknown version of Skinlab');
   if (typeof state.e !== 'string') throw new Error('the link names no example');

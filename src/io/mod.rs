@@ -19,3 +19,4 @@ mod pretty_json;
 mod robot;
 pub mod scene;
 mod tubes;
+pub mod weight_edits;

@@ -184,7 +184,10 @@ pub struct Lab {
     /// Whether hand posing keeps to the joint limits.
     limit_posing: bool,
     locked: Vec<bool>,
-    topology: Option<weights::Topology>,
+    topology: weights::Topology,
+    /// The weights the share link's edits are counted from (the scene as
+    /// it opened), when kept.
+    weights_baseline: Option<Vec<VertexInfluences>>,
     /// Buffers a brush dab reuses, so a stroke does not allocate per dab.
     dab_scratch: crate::weights::paint::DabScratch,
     /// The weights skinning uses when they differ from the stored ones
@@ -226,7 +229,8 @@ impl Lab {
             undo_budget: UNDO_BUDGET_BYTES,
             limit_posing: false,
             locked: vec![false; bones],
-            topology: None,
+            topology: weights::Topology::default(),
+            weights_baseline: None,
             dab_scratch: Default::default(),
             quantised: None,
             eight_bit: false,
@@ -365,6 +369,35 @@ impl Lab {
         self.palette_current = false;
         self.skinned_with = None;
         self.morphed_current = false;
+    }
+
+    /// A change of the weights at `vertices` alone (the pose, morphs and
+    /// mesh as they were): a current skinning is brought up to date at
+    /// those vertices instead of being dropped, since every vertex is
+    /// skinned on its own (the same four-lane kernel, so the same bits as
+    /// skinning them all).
+    fn weights_changed_at(&mut self, vertices: &[u32]) {
+        let Some(method) = self.skinned_with else {
+            self.changed();
+            return;
+        };
+        self.revision += 1;
+        let mesh = morphs::skinning_base(&self.scene, &self.morphed);
+        let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
+        let rigid = is_rigid(&self.dqs_palette);
+        for &vertex in vertices {
+            let vertex = vertex as usize;
+            let (position, normal) = (mesh.positions_model[vertex], mesh.normals_model[vertex]);
+            let influence = &influences[vertex];
+            let (p, n) = match method {
+                SkinningMethod::Lbs => lbs_vertex(position, normal, influence, &self.lbs_palette),
+                SkinningMethod::Dqs => {
+                    dqs_vertex(position, normal, influence, &self.dqs_palette, rigid)
+                }
+            };
+            self.skinned_positions[vertex] = p;
+            self.skinned_normals[vertex] = n;
+        }
     }
 
     fn check_bone(&self, bone: usize) -> Result<(), EditError> {

@@ -4,6 +4,7 @@
 use glam::Vec3;
 
 use super::{EditError, Lab, SkinningMethod};
+use crate::io::weight_edits::WeightEdit;
 use crate::scene::validate::vertex_influences as validate_vertex_influences;
 use crate::skin::influences::{
     cap_influences, quantisation_report, quantised_influences, Fitting, QuantisationReport,
@@ -12,15 +13,24 @@ use crate::skin::influences::{
 use crate::skin::skinning::{skin_dqs, skin_lbs_rows};
 use crate::weights::auto_weights::{AutoWeights, AutoWeightsReport};
 use crate::weights::paint::{
-    dab_with, mirror_bones, mirror_vertices, triangle_neighbours, Brush, DabReport, PaintTarget,
+    dab_with, mirror_bones, mirror_vertices, triangle_neighbours, Brush, DabReport, PaintMode,
+    PaintTarget,
 };
 
-/// Mesh facts painting needs, computed once per lab.
-#[derive(Clone, Debug)]
+/// What painting reads of the mesh's shape, each part built when a dab
+/// first needs it (on 100,000 vertices tens of milliseconds each): the
+/// neighbours for the smoothing brush, the mirror maps for X-mirror.
+#[derive(Clone, Debug, Default)]
 pub(super) struct Topology {
-    neighbours: Vec<Vec<u32>>,
-    mirror_vertices: Vec<Option<u32>>,
-    mirror_bones: Vec<u16>,
+    neighbours: Option<Vec<Vec<u32>>>,
+    mirror: Option<Mirror>,
+}
+
+/// Each vertex's and each bone's mirror across x = 0.
+#[derive(Clone, Debug)]
+struct Mirror {
+    vertices: Vec<Option<u32>>,
+    bones: Vec<u16>,
 }
 
 impl Lab {
@@ -128,6 +138,54 @@ impl Lab {
         Ok(fitting)
     }
 
+    /// Keeps the weights as they are now as the baseline
+    /// [`Lab::weight_edits`] compares with: the scene as it opened, for the
+    /// share link.
+    pub fn keep_weights_as_baseline(&mut self) {
+        self.weights_baseline = Some(self.scene.influences.clone());
+    }
+
+    /// The vertices whose weights differ from the baseline, increasing,
+    /// each with its pairs as [`Lab::influences`] lists them; nothing
+    /// without a baseline. One pass over the slots, no copy out of the core.
+    pub fn weight_edits(&self) -> Vec<WeightEdit> {
+        let Some(baseline) = &self.weights_baseline else {
+            return Vec::new();
+        };
+        self.scene
+            .influences
+            .iter()
+            .zip(baseline)
+            .enumerate()
+            .filter(|(_, (now, before))| now != before)
+            .map(|(vertex, (now, _))| {
+                let pairs = now.pairs().map(|(b, w)| (u32::from(b), w)).collect();
+                (vertex as u32, pairs)
+            })
+            .collect()
+    }
+
+    /// Sets each edited vertex's weights as [`Lab::set_influences`] does;
+    /// all are checked first, so a bad edit changes nothing.
+    pub fn apply_weight_edits(&mut self, edits: &[WeightEdit]) -> Result<(), EditError> {
+        let mut fitted = Vec::with_capacity(edits.len());
+        for (vertex, pairs) in edits {
+            let vertex = *vertex as usize;
+            self.check_vertex(vertex)?;
+            let (influences, _) = validate_vertex_influences(vertex, pairs, self.bone_count())?;
+            fitted.push((vertex, influences));
+        }
+        if fitted.is_empty() {
+            return Ok(());
+        }
+        for (vertex, influences) in fitted {
+            self.scene.influences[vertex] = influences;
+        }
+        self.influences_changed();
+        self.changed();
+        Ok(())
+    }
+
     /// Locks or unlocks bone `bone`: painting and auto-normalisation never
     /// change a locked bone's weights.
     pub fn set_locked(&mut self, bone: usize, locked: bool) -> Result<(), EditError> {
@@ -141,9 +199,18 @@ impl Lab {
         &self.locked
     }
 
-    fn topology(&mut self) -> &Topology {
+    /// The mesh's neighbours, built on first use.
+    fn neighbours(&mut self) -> &[Vec<u32>] {
+        let mesh = &self.scene.mesh;
+        self.topology
+            .neighbours
+            .get_or_insert_with(|| triangle_neighbours(mesh.vertex_count(), &mesh.indices))
+    }
+
+    /// The mirror maps, built on first use.
+    fn mirror(&mut self) -> &Mirror {
         let scene = &self.scene;
-        self.topology.get_or_insert_with(|| {
+        self.topology.mirror.get_or_insert_with(|| {
             let mesh = &scene.mesh;
             let scale = mesh
                 .positions_model
@@ -154,17 +221,16 @@ impl Lab {
                 crate::weights::auto_weights::bone_segments(&scene.skeleton)
                     .into_iter()
                     .unzip();
-            Topology {
-                neighbours: triangle_neighbours(mesh.vertex_count(), &mesh.indices),
-                mirror_vertices: mirror_vertices(&mesh.positions_model, 1e-4 * scale),
-                mirror_bones: mirror_bones(&origins, &tips, 1e-4 * scale),
+            Mirror {
+                vertices: mirror_vertices(&mesh.positions_model, 1e-4 * scale),
+                bones: mirror_bones(&origins, &tips, 1e-4 * scale),
             }
         })
     }
 
     /// Each bone's mirror across x = 0 (itself if it has none).
     pub fn mirror_bones(&mut self) -> Vec<u16> {
-        self.topology().mirror_bones.clone()
+        self.mirror().bones.clone()
     }
 
     /// Paints one dab of `brush` at `centre` on `bone`'s weights. `points`
@@ -188,19 +254,24 @@ impl Lab {
                 found: points.len().min(paintable.len()),
             });
         }
-        self.topology();
-        let Some(topology) = self.topology.as_ref() else {
-            return Ok(DabReport::default());
-        };
+        if brush.mode == PaintMode::Smooth {
+            self.neighbours();
+        }
+        if mirror {
+            self.mirror();
+        }
+        let topology = &self.topology;
         let target = PaintTarget {
             points,
             paintable,
-            neighbours: &topology.neighbours,
+            // Read only by the smoothing brush, which built them above.
+            neighbours: topology.neighbours.as_deref().unwrap_or_default(),
             locked: &self.locked,
-            mirror: mirror.then_some((
-                topology.mirror_vertices.as_slice(),
-                topology.mirror_bones.as_slice(),
-            )),
+            mirror: topology
+                .mirror
+                .as_ref()
+                .filter(|_| mirror)
+                .map(|m| (m.vertices.as_slice(), m.bones.as_slice())),
         };
         let report = dab_with(
             &mut self.scene.influences,
@@ -212,7 +283,10 @@ impl Lab {
         );
         if report.touched > 0 {
             self.influences_changed();
-            self.changed();
+            // A stroke's dab changes a few hundred vertices: those alone
+            // are skinned again, not the whole mesh before the next dab.
+            let changed = self.dab_scratch.changed_vertices().to_vec();
+            self.weights_changed_at(&changed);
         }
         Ok(report)
     }

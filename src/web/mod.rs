@@ -601,6 +601,37 @@ impl JsLab {
         serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("autoWeights", e))
     }
 
+    /// Keeps the weights as they are now as what `weightEditsBytes()`
+    /// compares with (the scene as it opened, for the share link).
+    #[wasm_bindgen(js_name = keepWeightsAsBaseline)]
+    pub fn keep_weights_as_baseline(&mut self) {
+        self.inner.keep_weights_as_baseline();
+    }
+
+    /// The vertices whose weights differ from the kept baseline, with their
+    /// pairs, in the share link's bytes (`io::weight_edits`); empty when
+    /// none differ or no baseline was kept.
+    #[wasm_bindgen(js_name = weightEditsBytes)]
+    pub fn weight_edits_bytes(&self) -> Vec<u8> {
+        let edits = self.inner.weight_edits();
+        if edits.is_empty() {
+            return Vec::new();
+        }
+        crate::io::weight_edits::encode(&edits)
+    }
+
+    /// Sets the weights a share link's bytes give; throws an `Error` naming
+    /// a bad edit, changing nothing.
+    #[wasm_bindgen(js_name = applyWeightEditsBytes)]
+    pub fn apply_weight_edits_bytes(&mut self, bytes: &[u8]) -> Result<(), JsError> {
+        const METHOD: &str = "applyWeightEditsBytes";
+        let edits = crate::io::weight_edits::decode(bytes, self.inner.vertex_count())
+            .map_err(|error| js_error(METHOD, error))?;
+        self.inner
+            .apply_weight_edits(&edits)
+            .map_err(|error| js_error(METHOD, error))
+    }
+
     /// Every vertex's influences as four slots a vertex: `{bones:
     /// Uint16Array, weights: Float32Array}` (an empty slot has weight 0), for
     /// moving a worker's result to the page in one piece.

@@ -237,6 +237,16 @@ pub struct DabScratch {
     keys: Vec<((u32, u16), f32)>,
     /// Smoothing's targets, computed before any weight changes.
     targets: Vec<f32>,
+    /// The vertices whose weights the last dab changed.
+    changed: Vec<u32>,
+}
+
+impl DabScratch {
+    /// The vertices whose weights the last dab changed (one may repeat):
+    /// all a lab must skin again after it.
+    pub fn changed_vertices(&self) -> &[u32] {
+        &self.changed
+    }
 }
 
 /// Applies one dab of `brush` at `centre` to `bone`'s weights.
@@ -334,6 +344,8 @@ pub fn dab_with(
         }));
     }
     let mut report = DabReport::default();
+    let changed = &mut scratch.changed;
+    changed.clear();
     for (index, &((vertex, painted_bone), strength)) in keys.iter().enumerate() {
         let vertex = vertex as usize;
         let current = influences[vertex].weight_of(painted_bone);
@@ -352,6 +364,7 @@ pub fn dab_with(
         if updated != influences[vertex] {
             influences[vertex] = updated;
             report.touched += 1;
+            changed.push(vertex as u32);
         }
         report.pruned += pruned;
     }

@@ -346,3 +346,34 @@ test('a link with a valid pose and a bad camera is restored not at all', async (
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('weight edits in a link: as JSON (older links) and as bytes; damaged bytes change nothing', async () => {
+  const pairs = [[0, 0.25], [1, 0.75]];
+  // An older link: the edits as JSON numbers inside the state.
+  const old = { v: 1, e: 'two-bone', w: [[3, pairs]] };
+  const oldHash = `#s=${Buffer.from(JSON.stringify(old)).toString('base64url')}`;
+  const { page, errors } = await openPage(browser, pageUrl(`?example=two-bone${oldHash}`));
+  await waitForSkinlab(page);
+  const read = () => page.evaluate(() => window.skinlab.lab.influences(3));
+  assert.deepEqual(await read(), [[1, 0.75], [0, 0.25]], 'the older link sets the weights');
+  // The page writes the same edit as bytes after a dot; opened again, the
+  // bytes give the same weights.
+  const link = await page.evaluate(() => window.skinlab.shareLink());
+  assert.match(link, /#s=[\w-]+\.[\w-]+$/, 'edits travel after a dot');
+  await page.goto('about:blank');
+  await page.goto(link);
+  await waitForSkinlab(page);
+  assert.deepEqual(await read(), [[1, 0.75], [0, 0.25]], 'the bytes set the same weights');
+  // Cut short: refused by name, the example shown as it opens.
+  const cut = link.slice(0, -3);
+  await page.goto('about:blank');
+  await page.goto(cut);
+  await waitForSkinlab(page);
+  const notice = page.locator('#notice');
+  await notice.waitFor({ state: 'visible' });
+  assert.match(await notice.textContent(), /could not be restored: .*weight edits/);
+  const fresh = await page.evaluate(() => window.skinlab.Lab.example('two-bone').influences(3));
+  assert.deepEqual(await read(), fresh, 'nothing of the damaged link was applied');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
