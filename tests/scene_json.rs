@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 use skinlab::io::examples::{example, EXAMPLE_NAMES};
+use skinlab::io::scene::BulkList;
 use skinlab::{Lab, Scene, SceneError, SkeletonError};
 
 /// A small valid scene: two bones up +Y and a quad bound across them.
@@ -67,6 +68,29 @@ fn every_example_survives_a_round_trip() {
             "{name}: the pieces around the mesh and the influences"
         );
         assert_eq!(between, ",\"influences\":", "{name}: split at both values");
+        // The bulk in chunks of an odd size, bracketed, is the same text.
+        let chunked = |list: BulkList, total: usize| {
+            let chunks: Vec<String> = (0..total)
+                .step_by(7)
+                .map(|first| scene.bulk_json_chunk(list, first, 7))
+                .collect();
+            format!("[{}]", chunks.join(","))
+        };
+        let vertices = scene.mesh.vertex_count();
+        assert_eq!(
+            format!(
+                "{{\"positions\":{},\"indices\":{}}}",
+                chunked(BulkList::Positions, vertices),
+                chunked(BulkList::Indices, scene.mesh.indices.len())
+            ),
+            scene.mesh_json(),
+            "{name}: the mesh in chunks"
+        );
+        assert_eq!(
+            chunked(BulkList::Influences, vertices),
+            scene.influences_json(),
+            "{name}: the influences in chunks"
+        );
         let again = Scene::from_json(&compact).unwrap();
         assert_eq!(again.to_doc(), scene.to_doc(), "{name}, compact");
     }

@@ -13,6 +13,8 @@ const STORE = 'autosave';
 const KEY = 'current';
 /** How long the page waits after a change before saving (a drag is many changes). */
 const QUIET_MS = 1500;
+/** Entries of each bulky list written in one task (vertices; corners for `indices`). */
+const CHUNK = { positions: 20000, indices: 60000, influences: 20000 };
 
 /** Opens (or creates) the database; resolves to it, or null where IndexedDB is closed. */
 function openDatabase() {
@@ -65,40 +67,61 @@ export function createAutosave(app, enabled) {
   let influencesPart = { lab: null, revision: -1, blob: null };
 
   /**
-   * The scene's compact JSON as UTF-8 bytes in a Blob: half the text and
-   * time of the pretty JSON a download gets, no decoding into a string,
-   * and a Blob IndexedDB keeps without copying it on this thread (on
-   * `dense`, 100,000 vertices, 9 MB: a string's put took 19 ms, a Blob's
-   * 0.3). The bulk is written only when it changed: the mesh, two thirds
-   * of it, never changes in a lab (once per scene), the influences when
-   * weights were edited; a pose change writes only the text around them.
+   * One of the scene JSON's bulky lists (`positions`, `indices`,
+   * `influences`), bracketed, as a Blob of UTF-8 bytes written a chunk a
+   * task: each chunk a few milliseconds of the core's time, so even a
+   * 1,000,000-vertex mesh never blocks the page for long. Null when the
+   * scene (or, with `revision`, its weights) changed meanwhile.
    */
-  function sceneBlob() {
-    const lab = app.lab;
-    writeMeshPart();
-    writeInfluencesPart();
-    const [head, between, tail] = lab.sceneJsonAroundBulk();
-    return new Blob([head, meshPart.blob, between, influencesPart.blob, tail], { type: 'application/json' });
+  async function listBlob(lab, list, total, revision = null) {
+    const parts = ['['];
+    for (let first = 0; first < total; first += CHUNK[list]) {
+      if (first > 0) {
+        parts.push(',');
+        await new Promise((resolve) => setTimeout(resolve));
+        if (app.lab !== lab || (revision !== null && lab.influencesRevision() !== revision)) return null;
+      }
+      parts.push(lab.bulkJsonChunk(list, first, CHUNK[list]));
+    }
+    parts.push(']');
+    return new Blob(parts);
   }
 
-  /** The mesh's part of the autosave, once per lab (its own task: ~40 ms on `dense`). */
-  function writeMeshPart() {
-    if (meshPart.lab !== app.lab) meshPart = { lab: app.lab, blob: new Blob([app.lab.meshJsonBytes()]) };
+  /** The mesh's part, once per lab (it never changes); false if the scene changed meanwhile. */
+  async function writeMeshPart(lab) {
+    if (meshPart.lab === lab) return true;
+    const positions = await listBlob(lab, 'positions', lab.vertexCount());
+    const indices = positions && await listBlob(lab, 'indices', lab.indexCount());
+    if (!indices) return false;
+    meshPart = { lab, blob: new Blob(['{"positions":', positions, ',"indices":', indices, '}']) };
+    return true;
   }
 
-  /** The influences' part, when they changed since it was last written. */
-  function writeInfluencesPart() {
-    const lab = app.lab;
+  /** The influences' part, when they changed since it was last written; false if they changed meanwhile. */
+  async function writeInfluencesPart(lab) {
     const revision = lab.influencesRevision();
-    if (influencesPart.lab === lab && influencesPart.revision === revision) return;
-    influencesPart = { lab, revision, blob: new Blob([lab.influencesJsonBytes()]) };
+    if (influencesPart.lab === lab && influencesPart.revision === revision) return true;
+    const blob = await listBlob(lab, 'influences', lab.vertexCount(), revision);
+    if (!blob) return false;
+    influencesPart = { lab, revision, blob };
+    return true;
   }
 
-  /** The scene as it is now, with what it was opened as. */
-  function snapshot() {
+  /**
+   * The scene as it is now, with what it was opened as. Its scene is the
+   * compact JSON as UTF-8 bytes in a Blob: half the text and time of the
+   * pretty JSON a download gets, no decoding into a string, and a Blob
+   * IndexedDB keeps without copying it on this thread (on `dense`, 100,000
+   * vertices, 9 MB: a string's put took 19 ms, a Blob's 0.3). The bulk is
+   * written only when it changed, in chunks: the mesh, two thirds of it,
+   * once per scene; the influences after weights were edited; a pose
+   * change writes only the text around them (`sceneJsonAroundBulk`).
+   */
+  function snapshot(lab) {
+    const [head, between, tail] = lab.sceneJsonAroundBulk();
     return {
       version: 1,
-      scene: sceneBlob(),
+      scene: new Blob([head, meshPart.blob, between, influencesPart.blob, tail], { type: 'application/json' }),
       example: app.example,
       mode: app.mode(),
       savedAt: Date.now(),
@@ -109,24 +132,19 @@ export function createAutosave(app, enabled) {
     clearTimeout(timer);
     if (!enabled || !app.lab) return;
     const lab = app.lab;
-    const revision = lab.revision();
     // An example as it opened is nothing to save.
-    if (lab === pristineLab && revision === pristineRevision) return;
-    if (lab === savedLab && revision === savedRevision) return;
-    if (meshPart.lab !== lab) {
-      // The mesh in one task, the rest in the next: two short tasks.
-      writeMeshPart();
-      await new Promise((resolve) => setTimeout(resolve));
-      if (app.lab !== lab) return;
-    }
-    if (influencesPart.lab !== lab || influencesPart.revision !== lab.influencesRevision()) {
-      // Likewise the influences, after a weight edit.
-      writeInfluencesPart();
-      await new Promise((resolve) => setTimeout(resolve));
-      if (app.lab !== lab) return;
-    }
+    if (lab === pristineLab && lab.revision() === pristineRevision) return;
+    if (lab === savedLab && lab.revision() === savedRevision) return;
+    // A scene or weights changed while their bulk was written: the next
+    // quiet moment saves.
+    if (!(await writeMeshPart(lab)) || !(await writeInfluencesPart(lab))) return;
+    if (app.lab !== lab || influencesPart.revision !== lab.influencesRevision()) return;
+    // Taken now, while the parts match the scene (opening the database
+    // takes a moment, during which the scene may change).
+    const revision = lab.revision();
+    const record = snapshot(lab);
     try {
-      await withStore('readwrite', (store) => store.put(snapshot(), KEY));
+      await withStore('readwrite', (store) => store.put(record, KEY));
       savedLab = lab;
       savedRevision = revision;
       saves += 1;

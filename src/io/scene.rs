@@ -92,6 +92,17 @@ pub struct MeshPartDoc {
     pub bone: Option<u32>,
 }
 
+/// One of the scene JSON's bulky lists, for [`Scene::bulk_json_chunk`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BulkList {
+    /// The mesh's positions, counted in vertices (three numbers each).
+    Positions,
+    /// The mesh's triangle corners, counted one by one.
+    Indices,
+    /// The influences, counted in vertices.
+    Influences,
+}
+
 /// The mesh as written in the scene JSON: flat arrays.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -397,6 +408,41 @@ impl Scene {
     /// [`Scene::to_json_around_bulk`]).
     pub fn influences_json(&self) -> String {
         serde_json::to_string(&self.to_doc_influences()).unwrap_or_default()
+    }
+
+    /// Elements `first .. first + count` of one of the scene JSON's bulky
+    /// lists, as [`Scene::to_json_compact`] writes them, comma-separated,
+    /// without the brackets (clamped to the list's end). The page's
+    /// autosave writes a large mesh or its influences in such chunks, each
+    /// its own short task (a 1,000,000-vertex mesh at once is one task of
+    /// half a second), and puts the brackets around them itself:
+    /// `{"positions":[…],"indices":[…]}` is [`Scene::mesh_json`], `[…]` of
+    /// the influences [`Scene::influences_json`].
+    pub fn bulk_json_chunk(&self, list: BulkList, first: usize, count: usize) -> String {
+        let range = |len: usize| first.min(len)..first.saturating_add(count).min(len);
+        let text = match list {
+            BulkList::Positions => {
+                let vertices = range(self.mesh.positions_model.len());
+                let floats: Vec<f32> = self.mesh.positions_model[vertices]
+                    .iter()
+                    .flat_map(|p| p.to_array())
+                    .collect();
+                serde_json::to_string(&floats)
+            }
+            BulkList::Indices => {
+                serde_json::to_string(&self.mesh.indices[range(self.mesh.indices.len())])
+            }
+            BulkList::Influences => {
+                let pairs: Vec<Vec<(u32, f32)>> = self.influences[range(self.influences.len())]
+                    .iter()
+                    .map(|vertex| vertex.pairs().map(|(b, w)| (u32::from(b), w)).collect())
+                    .collect();
+                serde_json::to_string(&pairs)
+            }
+        }
+        .unwrap_or_default();
+        // Without the list's own brackets.
+        text[1..text.len() - 1].to_owned()
     }
 
     /// The compact JSON of the mesh alone (see

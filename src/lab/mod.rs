@@ -338,16 +338,6 @@ impl Lab {
         self.scene.to_json_around_bulk()
     }
 
-    /// The influences' compact JSON (see [`Scene::influences_json`]).
-    pub fn influences_json(&self) -> String {
-        self.scene.influences_json()
-    }
-
-    /// The mesh's compact JSON (see [`Scene::mesh_json`]).
-    pub fn mesh_json(&self) -> String {
-        self.scene.mesh_json()
-    }
-
     /// Number of bones.
     pub fn bone_count(&self) -> usize {
         self.scene.skeleton.len()

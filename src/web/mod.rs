@@ -167,11 +167,10 @@ impl JsLab {
 
     /// `[head, between, tail]`: the scene's JSON without white space, as
     /// UTF-8 bytes, around its two bulky values: `head + mesh + between +
-    /// influences + tail` is the whole. The mesh ([`JsLab::mesh_json_bytes`])
-    /// never changes in a lab and the influences
-    /// ([`JsLab::influences_json_bytes`]) only when `influencesRevision()`
-    /// moves: the autosave writes these pieces after every change and the
-    /// bulk only when it changed. Bytes are copied out as they are (a string
+    /// influences + tail` is the whole. The mesh never changes in a lab and
+    /// the influences only when `influencesRevision()` moves: the autosave
+    /// writes these pieces after every change and the bulk, in chunks
+    /// ([`JsLab::bulk_json_chunk`]), only when it changed. Bytes are copied out as they are (a string
     /// would be decoded into JavaScript's UTF-16 first: 9 MB on `dense`).
     #[wasm_bindgen(js_name = sceneJsonAroundBulk)]
     pub fn scene_json_around_bulk(&self) -> js_sys::Array {
@@ -182,16 +181,36 @@ impl JsLab {
             .collect()
     }
 
-    /// The influences' compact JSON as UTF-8 bytes.
-    #[wasm_bindgen(js_name = influencesJsonBytes)]
-    pub fn influences_json_bytes(&self) -> Vec<u8> {
-        self.inner.influences_json().into_bytes()
+    /// Elements `first .. first + count` of `list` (`positions` and
+    /// `influences` counted in vertices, `indices` one by one) as the
+    /// compact scene JSON writes them, comma-separated, without brackets,
+    /// as UTF-8 bytes: the autosave writes a large scene's bulk in such
+    /// chunks, each a short task (see `Scene::bulk_json_chunk`).
+    #[wasm_bindgen(js_name = bulkJsonChunk)]
+    pub fn bulk_json_chunk(&self, list: &str, first: u32, count: u32) -> Result<Vec<u8>, JsError> {
+        use crate::io::scene::BulkList;
+        let list = match list {
+            "positions" => BulkList::Positions,
+            "indices" => BulkList::Indices,
+            "influences" => BulkList::Influences,
+            _ => {
+                return Err(js_error(
+                    "bulkJsonChunk",
+                    format!("unknown list '{list}'; use positions, indices or influences"),
+                ))
+            }
+        };
+        Ok(self
+            .inner
+            .scene()
+            .bulk_json_chunk(list, first as usize, count as usize)
+            .into_bytes())
     }
 
-    /// The mesh's compact JSON as UTF-8 bytes.
-    #[wasm_bindgen(js_name = meshJsonBytes)]
-    pub fn mesh_json_bytes(&self) -> Vec<u8> {
-        self.inner.mesh_json().into_bytes()
+    /// The mesh's triangle corners (three a triangle).
+    #[wasm_bindgen(js_name = indexCount)]
+    pub fn index_count(&self) -> u32 {
+        self.inner.scene().mesh.indices.len() as u32
     }
 
     /// Number of bones.

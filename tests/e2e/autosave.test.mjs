@@ -45,7 +45,10 @@ test('edit, reload, restore: the same scene comes back in its mode', async () =>
   await page.locator('#restore').waitFor({ state: 'visible' });
   assert.match(await page.locator('#restore-text').textContent(), /kept \(\d+ min ago\)/);
   await screenshot(page, 'autosave-offer');
-  await nextFrame(page, () => page.locator('#restore-yes').click());
+  await page.locator('#restore-yes').click();
+  // The saved scene is read from its Blob first (asynchronously); the
+  // reload's link already set the mode, pose and weights, not the clip.
+  await page.waitForFunction(() => /scene is back/.test(document.querySelector('#notice')?.textContent ?? ''));
   assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), scene, 'the same scene');
   assert.equal(await page.evaluate(() => window.skinlab.mode()), 'animate', 'in its mode');
   // Discard deletes it: the next visit offers nothing.
@@ -71,6 +74,39 @@ test('an embedded copy neither saves nor offers', async () => {
   await page.waitForTimeout(2500);
   assert.equal(await page.evaluate(() => window.skinlab.autosaves()), 0);
   assert.equal(await page.locator('#restore').isVisible(), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a 100,000-vertex scene is saved in chunks, between edits, and comes back whole', async () => {
+  const { page, errors } = await openAt('?example=dense');
+  await waitForSkinlab(page);
+  // A checksum of the scene JSON (9 MB of text), computed in the page.
+  const checksum = () => page.evaluate(() => {
+    const text = window.skinlab.lab.sceneJson();
+    let hash = 2166136261;
+    for (let k = 0; k < text.length; k++) hash = Math.imul(hash ^ text.charCodeAt(k), 16777619);
+    return `${text.length}:${hash >>> 0}`;
+  });
+  // Weights on vertices in the first and the last chunk of the list, and a pose.
+  await nextFrame(page, () => page.evaluate(() => {
+    const { lab } = window.skinlab;
+    lab.setInfluences(5, [[0, 0.5], [1, 0.5]]);
+    lab.setInfluences(lab.vertexCount() - 3, [[1, 0.3], [2, 0.7]]);
+    lab.setBonePose(2, [0, 0, 0.2, 0.98]);
+  }));
+  await page.waitForFunction(() => window.skinlab.autosaves() > 0, null, { timeout: 20_000 });
+  // A pose change: the saved mesh and weights are reused.
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, -0.1, 0.995])));
+  await page.waitForFunction(() => window.skinlab.autosaves() > 1, null, { timeout: 20_000 });
+  const saved = await checksum();
+  await page.reload();
+  await waitForSkinlab(page);
+  await page.locator('#restore').waitFor({ state: 'visible' });
+  await page.locator('#restore-yes').click();
+  // Read from its Blob first (asynchronously).
+  await page.waitForFunction(() => /scene is back/.test(document.querySelector('#notice')?.textContent ?? ''), null, { timeout: 20_000 });
+  assert.equal(await checksum(), saved, 'the same scene, mesh, weights and pose');
   assert.deepEqual(errors, []);
   await page.close();
 });
