@@ -174,6 +174,9 @@ pub struct Lab {
     palette_current: bool,
     revision: u64,
     influences_revision: u64,
+    /// Grows whenever the skinned mesh may have changed anywhere (not when
+    /// a dab skins again only the vertices it changed).
+    skinning_epoch: u64,
     id: u64,
     undo_stack: Vec<history::Snapshot>,
     redo_stack: Vec<history::Snapshot>,
@@ -222,6 +225,7 @@ impl Lab {
             palette_current: false,
             revision: 0,
             influences_revision: 0,
+            skinning_epoch: 0,
             id: NEXT_LAB_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             undo_stack: Vec::new(),
             redo_stack: Vec::new(),
@@ -354,8 +358,17 @@ impl Lab {
         self.revision
     }
 
+    /// Grows whenever the skinned mesh may have changed anywhere; between
+    /// two values that are equal, only weight-painting dabs changed it, at
+    /// their [`Lab::last_dab_changed`] vertices: a brush that projected the
+    /// mesh need only project those again.
+    pub fn skinning_epoch(&self) -> u64 {
+        self.skinning_epoch
+    }
+
     fn changed(&mut self) {
         self.revision += 1;
+        self.skinning_epoch += 1;
         self.palette_current = false;
         self.skinned_with = None;
         self.morphed_current = false;

@@ -138,6 +138,11 @@ impl Lab {
         Ok(fitting)
     }
 
+    /// The vertices whose weights the last dab changed (one may repeat).
+    pub fn last_dab_changed(&self) -> &[u32] {
+        self.dab_scratch.changed_vertices()
+    }
+
     /// Keeps the weights as they are now as the baseline
     /// [`Lab::weight_edits`] compares with: the scene as it opened, for the
     /// share link.
