@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Lab } from '../node/wasm.mjs';
 import { characterGlb } from '../support/character.mjs';
 import { launchBrowser, openPage, root, serveStatic, waitForSkinlab, nextFrame } from '../e2e/browser.mjs';
+import { gesture, longTasksAfter, watchLongTasks } from './gestures.mjs';
 
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const glb = await characterGlb();
@@ -70,6 +71,17 @@ async function play(gpuCompositing) {
     console.log(`chromium, ${how}: the character's clip playing and 3 s after: ${long.length} long task(s), longest ${Math.max(0, ...long).toFixed(0)} ms`);
     console.log(`BENCH long_tasks_playback${suffix}=${long.length}`);
     console.log(`BENCH longest_task_ms_playback${suffix}=${Math.max(0, ...long).toFixed(1)}`);
+    // A bone drag and a weight stroke on the character, where long tasks
+    // are the page's own (with software compositing every frame is one).
+    if (!gpuCompositing) return;
+    for (const tag of ['drag', 'stroke']) {
+      await watchLongTasks(page);
+      if (!(await gesture(page, tag, 30))) throw new Error(`the character's ${tag} changed nothing`);
+      const during = await longTasksAfter(page);
+      console.log(`chromium, ${how}: the character, a ${tag === 'drag' ? 'bone drag' : 'paint stroke'} and 3 s after: ${during.length} long task(s), longest ${Math.max(0, ...during).toFixed(0)} ms`);
+      console.log(`BENCH long_tasks_character_${tag}${suffix}=${during.length}`);
+      console.log(`BENCH longest_task_ms_character_${tag}${suffix}=${Math.max(0, ...during).toFixed(1)}`);
+    }
   } finally {
     await browser.close();
   }

@@ -7,6 +7,7 @@
 // lost-context still). Run by `cargo xtask bench`.
 import { join } from 'node:path';
 import { launchBrowser, openPage, root, serveStatic, waitForSkinlab, nextFrame } from '../e2e/browser.mjs';
+import { gesture, longTasksAfter, watchLongTasks } from './gestures.mjs';
 
 const MOVES = 30;
 const median = (list) => {
@@ -38,37 +39,9 @@ async function measure(gpuCompositing) {
       await waitForSkinlab(page);
       await nextFrame(page);
       await page.waitForTimeout(1500); // the load's own work is not the drag's
-      await page.evaluate(() => {
-        window.longTasks = [];
-        new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration)))
-          .observe({ type: 'longtask' });
-      });
-      const box = await page.locator('#view').boundingBox();
-      // A drag turns bone 2; a stroke paints bone 1 where it has weight;
-      // an IK drag moves the target ring.
-      const ring = tag === 'ik' ? await page.locator('#ik-target').boundingBox() : null;
-      const grab = ring ? { x: ring.x + ring.width / 2 - box.x, y: ring.y + ring.height / 2 - box.y } : tag === 'stroke'
-        ? await page.evaluate(() => {
-          const { skinlab } = window;
-          skinlab.selectBone(1);
-          skinlab.setTool('paint');
-          skinlab.setBrush({ radius: 60, strength: 0.3, mode: 'add' });
-          const lab = skinlab.lab;
-          let vertex = 0;
-          for (let v = 0; v < lab.vertexCount(); v += 97) if (lab.influences(v).some(([b]) => b === 1)) vertex = v;
-          return skinlab.vertexScreenPoint(vertex);
-        })
-        : await page.evaluate(() => window.skinlab.boneScreenPoint(2));
-      await page.mouse.move(box.x + grab.x, box.y + grab.y);
-      await page.mouse.down();
-      for (let k = 1; k <= MOVES; k++) {
-        const reach = tag === 'stroke' ? 40 : 120;
-        await page.mouse.move(box.x + grab.x + reach * Math.sin(k / 15), box.y + grab.y + 40 * Math.cos(k / 15));
-        await nextFrame(page);
-      }
-      await page.mouse.up();
-      await page.waitForTimeout(3000);
-      const long = await page.evaluate(() => window.longTasks);
+      await watchLongTasks(page);
+      if (!(await gesture(page, tag === 'lbs' || tag === 'dqs' ? 'drag' : tag, MOVES))) throw new Error(`${label}: the gesture changed nothing`);
+      const long = await longTasksAfter(page);
       console.log(`chromium ${label}, ${how}: ${long.length} long task(s) during it and 3 s after, longest ${Math.max(0, ...long).toFixed(0)} ms`);
       console.log(`BENCH long_tasks_${tag}${suffix}=${long.length}`);
       console.log(`BENCH longest_task_ms_${tag}${suffix}=${Math.max(0, ...long).toFixed(1)}`);

@@ -458,7 +458,10 @@ fn bench() -> Result<(), String> {
         ("lbs", "dense, a bone drag (LBS)"),
         ("dqs", "dense, a bone drag (DQS)"),
         ("stroke", "dense, a paint stroke"),
+        ("ik", "dense, an IK target drag"),
         ("playback", "the 30,000-vertex character's clip playing"),
+        ("character_drag", "the 30,000-vertex character, a bone drag"),
+        ("character_stroke", "the 30,000-vertex character, a paint stroke"),
     ] {
         for (suffix, how) in [("", "software"), ("_gpu", "GPU")] {
             if let (Some(count), Some(longest)) = (

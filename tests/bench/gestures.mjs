@@ -1,0 +1,61 @@
+// The benchmarks' gestures in the page, with real pointer input: a bone
+// drag, a weight stroke, an IK target drag; and the long tasks (over 50
+// ms, PerformanceObserver) counted while they run and in the 3 s after.
+import { nextFrame } from '../e2e/browser.mjs';
+
+/** Starts counting the page's long tasks. */
+export async function watchLongTasks(page) {
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration)))
+      .observe({ type: 'longtask' });
+  });
+}
+
+/** The long tasks' durations since `watchLongTasks`, 3 s after the gesture ended. */
+export async function longTasksAfter(page) {
+  await page.waitForTimeout(3000);
+  return page.evaluate(() => window.longTasks);
+}
+
+/**
+ * `moves` pointer moves of a gesture, a frame each: `drag` turns bone 2;
+ * `stroke` paints, with the paint tool, the bone heaviest at a vertex
+ * near the mesh's middle, around that vertex; `ik` moves the IK target ring.
+ * Resolves to whether the gesture changed the scene (a benchmark of a
+ * gesture that missed would measure nothing).
+ */
+export async function gesture(page, tag, moves) {
+  const box = await page.locator('#view').boundingBox();
+  const ring = tag === 'ik' ? await page.locator('#ik-target').boundingBox() : null;
+  const grab = ring ? { x: ring.x + ring.width / 2 - box.x, y: ring.y + ring.height / 2 - box.y } : tag === 'stroke'
+    ? await page.evaluate(() => {
+      const { skinlab } = window;
+      const { lab } = skinlab;
+      // The vertex nearest the middle of the view among every 97th, and its heaviest bone.
+      let best = 0;
+      let bestDistance = Infinity;
+      const rect = document.querySelector('#view').getBoundingClientRect();
+      for (let v = 0; v < lab.vertexCount(); v += 97) {
+        const p = skinlab.vertexScreenPoint(v);
+        const d = Math.hypot(p.x - rect.width / 2, p.y - rect.height / 2);
+        if (d < bestDistance) { bestDistance = d; best = v; }
+      }
+      skinlab.selectBone(lab.influences(best)[0][0]);
+      skinlab.setTool('paint');
+      skinlab.setBrush({ radius: 60, strength: 0.3, mode: 'add' });
+      return skinlab.vertexScreenPoint(best);
+    })
+    : await page.evaluate(() => window.skinlab.boneScreenPoint(2));
+  const revision = () => page.evaluate(() => window.skinlab.lab.revision());
+  const before = await revision();
+  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.down();
+  for (let k = 1; k <= moves; k++) {
+    const reach = tag === 'stroke' ? 40 : 120;
+    await page.mouse.move(box.x + grab.x + reach * Math.sin(k / 15), box.y + grab.y + 40 * Math.cos(k / 15));
+    await nextFrame(page);
+  }
+  await page.mouse.up();
+  return (await revision()) !== before;
+}
