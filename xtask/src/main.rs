@@ -461,7 +461,10 @@ fn bench() -> Result<(), String> {
         ("ik", "dense, an IK target drag"),
         ("playback", "the 30,000-vertex character's clip playing"),
         ("character_drag", "the 30,000-vertex character, a bone drag"),
-        ("character_stroke", "the 30,000-vertex character, a paint stroke"),
+        (
+            "character_stroke",
+            "the 30,000-vertex character, a paint stroke",
+        ),
     ] {
         for (suffix, how) in [("", "software"), ("_gpu", "GPU")] {
             if let (Some(count), Some(longest)) = (
