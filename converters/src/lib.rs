@@ -23,9 +23,13 @@ fn js_error(method: &str, error: impl std::fmt::Display) -> JsError {
     JsError::new(&format!("{method}: {error}"))
 }
 
-/// The scene as handover bytes.
-fn scene_bytes(scene: &skinlab::Scene) -> Vec<u8> {
-    handover::handover_bytes(scene)
+/// A reader's scene as handover bytes, or its error as `method`'s.
+fn handed_over<E: std::fmt::Display>(
+    method: &str,
+    read: Result<skinlab::Scene, E>,
+) -> Result<Vec<u8>, JsError> {
+    read.map(|scene| handover::handover_bytes(&scene))
+        .map_err(|error| js_error(method, error))
 }
 
 /// Reads the first skinned mesh of an embedded glTF 2.0 file (buffers as
@@ -33,9 +37,7 @@ fn scene_bytes(scene: &skinlab::Scene) -> Vec<u8> {
 /// (`fromGltf: ...`) saying what is missing or unsupported.
 #[wasm_bindgen(js_name = sceneFromGltf)]
 pub fn scene_from_gltf(text: &str) -> Result<Vec<u8>, JsError> {
-    gltf::read_gltf(text)
-        .map(|scene| scene_bytes(&scene))
-        .map_err(|error| js_error("fromGltf", error))
+    handed_over("fromGltf", gltf::read_gltf(text))
 }
 
 /// Reads a `.gltf` whose buffers and images are separate files: `files`
@@ -54,18 +56,14 @@ pub fn scene_from_gltf_files(text: &str, files: &js_sys::Object) -> Result<Vec<u
             .map_err(|_| js_error(METHOD, format!("files['{name}'] is not a Uint8Array")))?;
         named.insert(name, bytes.to_vec());
     }
-    gltf::read_gltf_files(text, &named)
-        .map(|scene| scene_bytes(&scene))
-        .map_err(|error| js_error(METHOD, error))
+    handed_over(METHOD, gltf::read_gltf_files(text, &named))
 }
 
 /// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`);
 /// throws an `Error` naming what does not add up.
 #[wasm_bindgen(js_name = sceneFromGlb)]
 pub fn scene_from_glb(bytes: &[u8]) -> Result<Vec<u8>, JsError> {
-    gltf::read_glb(bytes)
-        .map(|scene| scene_bytes(&scene))
-        .map_err(|error| js_error("fromGlb", error))
+    handed_over("fromGlb", gltf::read_glb(bytes))
 }
 
 /// Reads a BVH motion capture: a bone per joint and end site, capsules
@@ -73,17 +71,13 @@ pub fn scene_from_glb(bytes: &[u8]) -> Result<Vec<u8>, JsError> {
 /// naming the line of a problem.
 #[wasm_bindgen(js_name = sceneFromBvh)]
 pub fn scene_from_bvh(text: &str) -> Result<Vec<u8>, JsError> {
-    bvh::scene_from_bvh(text)
-        .map(|scene| scene_bytes(&scene))
-        .map_err(|error| js_error("fromBvh", error))
+    handed_over("fromBvh", bvh::scene_from_bvh(text))
 }
 
 /// The `capture` example: the shipped walk, read as a dropped BVH file is.
 #[wasm_bindgen(js_name = captureExample)]
 pub fn capture_example() -> Result<Vec<u8>, JsError> {
-    examples::capture()
-        .map(|scene| scene_bytes(&scene))
-        .map_err(|error| js_error("example", error))
+    handed_over("example", examples::capture())
 }
 
 /// The scene in `bytes` (handover bytes, as the page's `lab.handover()`

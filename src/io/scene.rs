@@ -277,12 +277,7 @@ impl Scene {
     /// The mesh as the document writes it.
     fn to_doc_mesh(&self) -> MeshDoc {
         MeshDoc {
-            positions: self
-                .mesh
-                .positions_model
-                .iter()
-                .flat_map(|p| p.to_array())
-                .collect(),
+            positions: position_docs(&self.mesh.positions_model),
             indices: self.mesh.indices.clone(),
         }
     }
@@ -291,21 +286,8 @@ impl Scene {
     /// same scene back.
     pub fn to_doc(&self) -> SceneDoc {
         let mut doc = self.to_doc_with_mesh(self.to_doc_mesh());
-        doc.influences = self.to_doc_influences();
+        doc.influences = influence_docs(&self.influences);
         doc
-    }
-
-    /// The influences as the document writes them.
-    fn to_doc_influences(&self) -> Vec<Vec<(u32, f32)>> {
-        self.influences
-            .iter()
-            .map(|vertex| {
-                vertex
-                    .pairs()
-                    .map(|(bone, weight)| (u32::from(bone), weight))
-                    .collect()
-            })
-            .collect()
     }
 
     /// [`Scene::to_doc`] with `mesh` in place of the scene's own and no
@@ -407,7 +389,7 @@ impl Scene {
     /// The compact JSON of the influences alone (see
     /// [`Scene::to_json_around_bulk`]).
     pub fn influences_json(&self) -> String {
-        serde_json::to_string(&self.to_doc_influences()).unwrap_or_default()
+        serde_json::to_string(&influence_docs(&self.influences)).unwrap_or_default()
     }
 
     /// Elements `first .. first + count` of one of the scene JSON's bulky
@@ -423,21 +405,14 @@ impl Scene {
         let text = match list {
             BulkList::Positions => {
                 let vertices = range(self.mesh.positions_model.len());
-                let floats: Vec<f32> = self.mesh.positions_model[vertices]
-                    .iter()
-                    .flat_map(|p| p.to_array())
-                    .collect();
-                serde_json::to_string(&floats)
+                serde_json::to_string(&position_docs(&self.mesh.positions_model[vertices]))
             }
             BulkList::Indices => {
                 serde_json::to_string(&self.mesh.indices[range(self.mesh.indices.len())])
             }
             BulkList::Influences => {
-                let pairs: Vec<Vec<(u32, f32)>> = self.influences[range(self.influences.len())]
-                    .iter()
-                    .map(|vertex| vertex.pairs().map(|(b, w)| (u32::from(b), w)).collect())
-                    .collect();
-                serde_json::to_string(&pairs)
+                let vertices = range(self.influences.len());
+                serde_json::to_string(&influence_docs(&self.influences[vertices]))
             }
         }
         .unwrap_or_default();
@@ -450,6 +425,25 @@ impl Scene {
     pub fn mesh_json(&self) -> String {
         serde_json::to_string(&self.to_doc_mesh()).unwrap_or_default()
     }
+}
+
+/// Points as the document writes them: `x, y, z` after one another.
+fn position_docs(points: &[Vec3]) -> Vec<f32> {
+    points.iter().flat_map(|p| p.to_array()).collect()
+}
+
+/// Influences as the document writes them: each vertex's `(bone, weight)`
+/// pairs.
+fn influence_docs(influences: &[VertexInfluences]) -> Vec<Vec<(u32, f32)>> {
+    influences
+        .iter()
+        .map(|vertex| {
+            vertex
+                .pairs()
+                .map(|(bone, weight)| (u32::from(bone), weight))
+                .collect()
+        })
+        .collect()
 }
 
 /// The meshes as written; nothing for the one skinned mesh of every vertex.

@@ -336,12 +336,6 @@ impl Lab {
         self.scene.to_json()
     }
 
-    /// The compact JSON around the mesh and the influences (see
-    /// [`Scene::to_json_around_bulk`]).
-    pub fn scene_json_around_bulk(&self) -> (String, String, String) {
-        self.scene.to_json_around_bulk()
-    }
-
     /// Number of bones.
     pub fn bone_count(&self) -> usize {
         self.scene.skeleton.len()
@@ -385,21 +379,29 @@ impl Lab {
             return;
         };
         self.revision += 1;
-        let mesh = morphs::skinning_base(&self.scene, &self.morphed);
-        let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
-        let rigid = is_rigid(&self.dqs_palette);
+        let rigid = method == SkinningMethod::Dqs && is_rigid(&self.dqs_palette);
         for &vertex in vertices {
             let vertex = vertex as usize;
-            let (position, normal) = (mesh.positions_model[vertex], mesh.normals_model[vertex]);
-            let influence = &influences[vertex];
-            let (p, n) = match method {
-                SkinningMethod::Lbs => lbs_vertex(position, normal, influence, &self.lbs_palette),
-                SkinningMethod::Dqs => {
-                    dqs_vertex(position, normal, influence, &self.dqs_palette, rigid)
-                }
-            };
-            self.skinned_positions[vertex] = p;
-            self.skinned_normals[vertex] = n;
+            let (position, normal) = self.skin_one(method, vertex, rigid);
+            self.skinned_positions[vertex] = position;
+            self.skinned_normals[vertex] = normal;
+        }
+    }
+
+    /// Vertex `vertex` skinned by `method` with the palette, morphs and
+    /// weights as they are now (the caller has brought them up to date):
+    /// `(position, normal)`, the bits the whole-mesh loop gives it (the
+    /// same four-lane kernel). `rigid`: the DQS palette has no scale.
+    fn skin_one(&self, method: SkinningMethod, vertex: usize, rigid: bool) -> (Vec3, Vec3) {
+        let mesh = morphs::skinning_base(&self.scene, &self.morphed);
+        let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
+        let (position, normal) = (mesh.positions_model[vertex], mesh.normals_model[vertex]);
+        let influence = &influences[vertex];
+        match method {
+            SkinningMethod::Lbs => lbs_vertex(position, normal, influence, &self.lbs_palette),
+            SkinningMethod::Dqs => {
+                dqs_vertex(position, normal, influence, &self.dqs_palette, rigid)
+            }
         }
     }
 
@@ -617,17 +619,8 @@ impl Lab {
         }
         self.update_palette();
         self.update_morphed();
-        let mesh = morphs::skinning_base(&self.scene, &self.morphed);
-        let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
-        let (position, normal) = (mesh.positions_model[vertex], mesh.normals_model[vertex]);
-        let influence = &influences[vertex];
-        Ok(match method {
-            SkinningMethod::Lbs => lbs_vertex(position, normal, influence, &self.lbs_palette).0,
-            SkinningMethod::Dqs => {
-                let rigid = is_rigid(&self.dqs_palette);
-                dqs_vertex(position, normal, influence, &self.dqs_palette, rigid).0
-            }
-        })
+        let rigid = method == SkinningMethod::Dqs && is_rigid(&self.dqs_palette);
+        Ok(self.skin_one(method, vertex, rigid).0)
     }
 
     fn skin(&mut self, method: SkinningMethod) {

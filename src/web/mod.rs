@@ -170,11 +170,12 @@ impl JsLab {
     /// influences + tail` is the whole. The mesh never changes in a lab and
     /// the influences only when `influencesRevision()` moves: the autosave
     /// writes these pieces after every change and the bulk, in chunks
-    /// ([`JsLab::bulk_json_chunk`]), only when it changed. Bytes are copied out as they are (a string
-    /// would be decoded into JavaScript's UTF-16 first: 9 MB on `dense`).
+    /// ([`JsLab::bulk_json_chunk`]), only when it changed. Bytes are copied
+    /// out as they are (a string would be decoded into JavaScript's UTF-16
+    /// first: 9 MB on `dense`).
     #[wasm_bindgen(js_name = sceneJsonAroundBulk)]
     pub fn scene_json_around_bulk(&self) -> js_sys::Array {
-        let (head, between, tail) = self.inner.scene_json_around_bulk();
+        let (head, between, tail) = self.inner.scene().to_json_around_bulk();
         [head, between, tail]
             .iter()
             .map(|part| JsValue::from(js_sys::Uint8Array::from(part.as_bytes())))
