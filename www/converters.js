@@ -63,6 +63,20 @@ Lab.prototype.toGlb = function toGlb() {
   return readers().glbFromHandover(this.handover());
 };
 
+/** Whether a file job (as www/files.js makes it) needs the readers: a glTF or BVH file, not scene JSON. */
+export const isFileJob = (job) => Boolean(job.glb || job.bvh || job.files);
+
+/**
+ * The handover bytes of file job `job` ({glb} bytes, {bvh} text, or {text,
+ * files} a .gltf with its files), read by `module`: the page's readers, or
+ * a worker's own started readers' module.
+ */
+export function handoverOf(job, module = readers()) {
+  if (job.glb) return module.sceneFromGlb(job.glb);
+  if (job.bvh) return module.sceneFromBvh(job.bvh);
+  return module.sceneFromGltfFiles(job.text, job.files);
+}
+
 /** A new Lab of example `name`, the readers loaded first where it needs them. */
 export async function exampleLab(name) {
   if (needsConverters(name)) await loadConverters();

@@ -5,7 +5,7 @@ import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
 import { decompressed } from './codecs.js';
 import { preflight } from './preflight.js';
-import { loadConverters } from './converters.js';
+import { handoverOf, isFileJob, loadConverters } from './converters.js';
 import { num, t } from './i18n.js';
 
 /** The largest file read, as the core's `io::gltf::MAX_FILE_BYTES`. */
@@ -208,12 +208,10 @@ export function createFiles(app) {
       }
       if (trial.scene) {
         app.setLab(Lab.fromHandover(trial.scene), null);
-      } else if (job.glb || job.bvh || job.files) {
+      } else if (isFileJob(job)) {
         // No worker: the page converts the file itself.
         await loadConverters();
-        if (job.glb) app.setLab(Lab.fromGlb(job.glb), null);
-        else if (job.bvh) app.setLab(Lab.fromBvh(job.bvh), null);
-        else app.setLab(Lab.fromGltfFiles(job.text, job.files), null);
+        app.setLab(Lab.fromHandover(handoverOf(job)), null);
       } else {
         app.loadScene(job.text);
       }

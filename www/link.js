@@ -97,9 +97,10 @@ export function decodeState(hash) {
   } catch {
     throw new Error('the link is damaged (its state is not readable)');
   }
+  if (typeof state !== 'object' || state === null || state.v !== 1) throw new Error('the link comes from an unknown version of Skinlab');
   // Only the part after the dot gives weight edits as bytes.
-  if (typeof state === 'object' && state !== null) delete state.weightEdits;
-  if (edits !== undefined && typeof state === 'object' && state !== null) {
+  delete state.weightEdits;
+  if (edits !== undefined) {
     try {
       // Checked by the core when applied (`applyWeightEditsBytes`).
       state.weightEdits = Uint8Array.from(fromBase64Url(edits), (c) => c.charCodeAt(0));
@@ -107,7 +108,6 @@ export function decodeState(hash) {
       throw new Error('the link is damaged (its weight edits are not readable)');
     }
   }
-  if (typeof state !== 'object' || state === null || state.v !== 1) throw new Error('the link comes from an unknown version of Skinlab');
   if (typeof state.e !== 'string') throw new Error('the link names no example');
   if (state.m !== undefined && !CHOICES.method.includes(state.m)) throw new Error(`the link's method '${state.m}' is unknown`);
   if (state.c !== undefined && !numbers(state.c, 6)) throw new Error("the link's camera is not six numbers");

@@ -6,6 +6,7 @@
 // go back to the page, checked once by this instance's core.
 import init, { Lab } from './pkg/skinlab.js';
 import initReaders, * as readers from './pkg/skinlab_converters.js';
+import { handoverOf, isFileJob } from './converters.js';
 
 // Started by the first message, which brings the compiled modules in the
 // single-file page (where the worker cannot fetch them).
@@ -14,12 +15,10 @@ let readersReady = null;
 
 /** The handover bytes of a file the readers' module reads; null for scene JSON. */
 async function converted(data) {
-  if (!data.glb && !data.bvh && !data.files) return null;
+  if (!isFileJob(data)) return null;
   readersReady ??= initReaders(data.readersWasm ? { module_or_path: data.readersWasm } : undefined);
   await readersReady;
-  if (data.glb) return readers.sceneFromGlb(data.glb);
-  if (data.bvh) return readers.sceneFromBvh(data.bvh);
-  return readers.sceneFromGltfFiles(data.text, data.files);
+  return handoverOf(data, readers);
 }
 
 self.onmessage = async ({ data }) => {
