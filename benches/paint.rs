@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use glam::Vec2;
-use skinlab::io::scene::{BoneDoc, MeshDoc, SceneDoc};
+use skinlab::scene::doc::{BoneDoc, MeshDoc, SceneDoc};
 use skinlab::weights::paint::{mirror_vertices, triangle_neighbours, Brush};
 use skinlab::Lab;
 
@@ -97,7 +97,7 @@ fn main() {
 /// The first dab on a scene builds its tables (neighbours, X-mirror):
 /// on the 100,000-vertex `dense` tube, the pieces timed apart.
 fn first_dab_on_dense() {
-    let scene = skinlab::io::examples::example("dense").unwrap();
+    let scene = skinlab::examples::example("dense").unwrap();
     let mesh = &scene.mesh;
     let started = Instant::now();
     let neighbours = triangle_neighbours(mesh.vertex_count(), &mesh.indices);

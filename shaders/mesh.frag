@@ -2,30 +2,30 @@
 
 in vec3 v_position_model;
 in vec3 v_normal_model;
-in vec3 v_color;
+in vec3 v_colour;
 in vec2 v_uv;
 
-uniform vec4 u_color;
+uniform vec4 u_colour;
 uniform float u_lit;          // 1: two-sided Lambert with a key and a fill light
-uniform float u_vertex_color; // 1: take the colour from the vertex
+uniform float u_vertex_colour; // 1: take the colour from the vertex
 uniform float u_round;        // 1: round points
 uniform vec3 u_toward_eye;
 uniform sampler2D u_base_colour; // a glTF file's base colour texture
-uniform float u_textured;         // 1: u_color times the texture at v_uv
+uniform float u_textured;         // 1: u_colour times the texture at v_uv
 
-out vec4 o_color;
+out vec4 o_colour;
 
 void main() {
   if (u_round > 0.5 && length(gl_PointCoord - vec2(0.5)) > 0.5) discard;
-  vec3 base = u_vertex_color > 0.5 ? v_color : u_color.rgb;
+  vec3 base = u_vertex_colour > 0.5 ? v_colour : u_colour.rgb;
   if (u_textured > 0.5) base *= texture(u_base_colour, v_uv).rgb;
   if (u_lit > 0.5) {
     vec3 n = normalize(v_normal_model);
     if (dot(n, u_toward_eye) < 0.0) n = -n;
     vec3 key = normalize(u_toward_eye + vec3(0.4, 0.8, 0.2));
     float light = 0.35 + 0.55 * max(dot(n, key), 0.0) + 0.2 * max(dot(n, u_toward_eye), 0.0);
-    o_color = vec4(base * light, u_color.a);
+    o_colour = vec4(base * light, u_colour.a);
   } else {
-    o_color = vec4(base, u_color.a);
+    o_colour = vec4(base, u_colour.a);
   }
 }

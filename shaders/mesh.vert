@@ -5,7 +5,7 @@ in vec3 a_position;
 in vec3 a_normal;
 in uvec4 a_joints;
 in vec4 a_weights;
-in vec3 a_color;
+in vec3 a_colour;
 in vec2 a_uv;
 
 uniform mat4 u_clip_from_model;
@@ -27,7 +27,7 @@ vec3 morphTexel(int index) {
 
 out vec3 v_position_model;
 out vec3 v_normal_model;
-out vec3 v_color;
+out vec3 v_colour;
 out vec2 v_uv;
 
 void main() {
@@ -47,7 +47,7 @@ void main() {
   }
   v_position_model = position;
   v_normal_model = normal;
-  v_color = a_color;
+  v_colour = a_colour;
   v_uv = a_uv;
   gl_PointSize = u_point_size;
   gl_Position = u_clip_from_model * vec4(position, 1.0);

@@ -1,6 +1,6 @@
-in vec4 v_color;
-out vec4 o_color;
+in vec4 v_colour;
+out vec4 o_colour;
 
 void main() {
-  o_color = v_color;
+  o_colour = v_colour;
 }

@@ -38,15 +38,17 @@
 //! The folders are layers, each importing only from those before it:
 //! [`rig`] (skeleton, pose, IK, animation) → [`skin`] (mesh, influences,
 //! LBS, DQS, GPU layout) → [`weights`] (brushes, automatic weights) →
-//! [`scene`] (the validated scene: skeleton, meshes, clips, paths, limits)
-//! → [`io`] (converters: scene JSON, glTF, examples) → [`lab`] (the editable scene with
-//! undo) → [`view`] (camera, interaction controller, overlays) → `render`
+//! [`scene`] (the validated scene and its raw document: skeleton, meshes,
+//! clips, paths, limits) → [`formats`] (scene JSON text, glTF, BVH, the
+//! handover and share-link bytes) → [`examples`] (the built-in scenes) →
+//! [`lab`] (the editable scene with undo) → [`view`] (camera, interaction controller, overlays) → `render`
 //! (WebGL2) → `web` (wasm-bindgen).
 //!
 //! Names carry their coordinate space: `model_from_bone_rest` is `R_i`, the
 //! map from bone `i`'s own frame to model space in the rest pose.
 
-pub mod io;
+pub mod examples;
+pub mod formats;
 pub mod lab;
 pub mod rig;
 pub mod scene;

@@ -1,7 +1,7 @@
 //! Automatic weights on the built-in examples: nearest bone, distance
 //! falloff and bone heat (Baran and Popović 2007).
 
-use skinlab::io::examples::{example, TUBE_RINGS, TUBE_SEGMENTS};
+use skinlab::examples::{example, TUBE_RINGS, TUBE_SEGMENTS};
 mod common;
 
 use skinlab::lab::Lab;

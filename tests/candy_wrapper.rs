@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use glam::Vec3;
-use skinlab::io::examples::{TUBE_JOINT_RING, TUBE_RADIUS, TUBE_SEGMENTS};
+use skinlab::examples::{TUBE_JOINT_RING, TUBE_RADIUS, TUBE_SEGMENTS};
 use skinlab::lab::rotation_about;
 use skinlab::{Lab, SkinningMethod};
 

@@ -66,7 +66,7 @@ fn round_trip(name: &str, lab: &mut Lab, tolerance: f32) {
 
 #[test]
 fn every_example_posed_and_painted_survives_export() {
-    for name in skinlab::io::examples::EXAMPLE_NAMES {
+    for name in skinlab::examples::listed_names() {
         let mut lab = Lab::example(name).unwrap();
         for bone in 0..lab.bone_count().min(5) {
             let angle = 0.3 + 0.1 * bone as f32;

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
-use skinlab::io::gltf::read_gltf;
+use skinlab::formats::gltf::read_gltf;
 use skinlab::Lab;
 
 mod common;

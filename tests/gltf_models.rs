@@ -4,7 +4,7 @@
 
 use glam::{Mat4, Vec3};
 use serde_json::Value;
-use skinlab::io::gltf::decode_base64;
+use skinlab::formats::gltf::decode_base64;
 use skinlab::{Lab, SkinningMethod};
 
 mod common;
@@ -224,7 +224,7 @@ fn the_fox_runs_as_its_gltf_says() {
 fn every_model_reads_the_same_from_its_glb_and_from_gltf_with_bin_files() {
     for name in ["SimpleSkin", "RiggedSimple", "RiggedFigure", "Fox"] {
         let text = common::model_text(name);
-        let glb = skinlab::io::glb::glb_from_embedded_gltf(&text).unwrap();
+        let glb = skinlab::formats::gltf::glb::glb_from_embedded_gltf(&text).unwrap();
         let mut from_text = Lab::from_gltf(&text).unwrap();
         let mut from_glb = Lab::from_glb(&glb).unwrap();
         let (separate, files) = common::split_gltf(&text, name);
@@ -485,7 +485,7 @@ fn each_model_keeps_its_base_colour_texture_and_uvs_from_every_kind_of_file() {
         colour.uvs.len(),
         image.bytes.len()
     );
-    let glb = skinlab::io::glb::glb_from_embedded_gltf(&text).unwrap();
+    let glb = skinlab::formats::gltf::glb::glb_from_embedded_gltf(&text).unwrap();
     assert_eq!(
         Lab::from_glb(&glb).unwrap().scene().base_colour,
         Some(colour.clone())

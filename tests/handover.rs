@@ -1,13 +1,13 @@
 //! A scene read from a glTF or BVH file crosses from the file readers'
 //! wasm module to the page's as handover bytes (scene JSON and what it does
-//! not carry, `io::handover`), and back for `.glb` export: it must come
+//! not carry, `formats::handover`), and back for `.glb` export: it must come
 //! back the same scene, skin to the same positions and export the same file.
 #![allow(clippy::unwrap_used)]
 
-use skinlab::io::examples::capture;
-use skinlab::io::export::glb_from_scene;
-use skinlab::io::gltf::read_gltf;
-use skinlab::io::handover::{handover_bytes, scene_from_handover};
+use skinlab::examples::capture;
+use skinlab::formats::export::glb_from_scene;
+use skinlab::formats::gltf::read_gltf;
+use skinlab::formats::handover::{handover_bytes, scene_from_handover};
 use skinlab::{Lab, Scene, SkinningMethod};
 
 fn assert_survives_handover(name: &str, scene: Scene) {

@@ -7,7 +7,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use serde_json::{json, Value};
-use skinlab::io::gltf::{decode_base64, read_glb, read_gltf, GltfError, MAX_FILE_BYTES};
+use skinlab::formats::gltf::{decode_base64, read_glb, read_gltf, GltfError, MAX_FILE_BYTES};
 use skinlab::{Lab, SceneError, SkeletonError};
 
 mod common;
@@ -267,7 +267,9 @@ fn a_non_invertible_inverse_bind_matrix_is_refused() {
 
 #[test]
 fn a_glb_whose_lengths_lie_is_refused() {
-    let glb = skinlab::io::glb::glb_from_embedded_gltf(&common::model_text("SimpleSkin")).unwrap();
+    let glb =
+        skinlab::formats::gltf::glb::glb_from_embedded_gltf(&common::model_text("SimpleSkin"))
+            .unwrap();
     assert!(read_glb(&glb).is_ok());
     let glb_error = |edit: &dyn Fn(&mut Vec<u8>)| {
         let mut bytes = glb.clone();
@@ -334,7 +336,7 @@ fn a_scene_over_the_bone_limit_is_refused_naming_it() {
 
 #[test]
 fn a_scene_over_the_vertex_limit_is_refused_naming_it() {
-    use skinlab::io::scene::MAX_VERTICES;
+    use skinlab::scene::MAX_VERTICES;
     let count = MAX_VERTICES + 1;
     let text = format!(
         r#"{{"bones": [{{"name": "b", "parent": null, "origin": [0,0,0], "orientation": [0,0,0,1], "length": 1}}],

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{json, Value};
-use skinlab::io::examples::{example, EXAMPLE_NAMES};
-use skinlab::io::scene::BulkList;
+use skinlab::examples::{example, listed_names};
+use skinlab::formats::scene_json::BulkList;
 use skinlab::{Lab, Scene, SceneError, SkeletonError};
 
 /// A small valid scene: two bones up +Y and a quad bound across them.
@@ -46,7 +46,7 @@ fn the_valid_scene_loads_with_defaults() {
 
 #[test]
 fn every_example_survives_a_round_trip() {
-    for name in EXAMPLE_NAMES {
+    for name in listed_names() {
         let scene = example(name).unwrap();
         let again = Scene::from_json(&scene.to_json()).unwrap();
         assert_eq!(again.to_doc(), scene.to_doc(), "{name}");
@@ -167,8 +167,8 @@ fn a_cycle() {
 #[test]
 fn nan_anywhere() {
     // JSON cannot spell NaN, so documents built in code carry it.
-    let doc: skinlab::io::scene::SceneDoc = serde_json::from_value(valid()).unwrap();
-    type Edit = Box<dyn Fn(&mut skinlab::io::scene::SceneDoc)>;
+    let doc: skinlab::scene::doc::SceneDoc = serde_json::from_value(valid()).unwrap();
+    type Edit = Box<dyn Fn(&mut skinlab::scene::doc::SceneDoc)>;
     let cases: Vec<(Edit, &str)> = vec![
         (
             Box::new(|d| d.bones[1].origin[2] = f32::NAN),

@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 use proptest::prelude::*;
-use skinlab::io::weight_edits::{decode, encode};
+use skinlab::formats::weight_edits::{decode, encode};
 use skinlab::Lab;
 
 proptest! {

@@ -3,7 +3,7 @@
 // loaded when a file is opened or exported, a gallery model or the motion
 // capture example is shown: a third of the core's code that a page showing
 // an example never runs. The two modules hand scenes over as handover
-// bytes (src/io/handover.rs: scene JSON and what it does not carry).
+// bytes (src/formats/handover.rs: scene JSON and what it does not carry).
 //
 // This module puts the readers on the `Lab` class, under the names the
 // page's API has always had (DESIGN §4, §7): `Lab.fromGltf(text)`,

@@ -8,7 +8,7 @@ import { preflight } from './preflight.js';
 import { handoverOf, isFileJob, loadConverters } from './converters.js';
 import { num, t } from './i18n.js';
 
-/** The largest file read, as the core's `io::gltf::MAX_FILE_BYTES`. */
+/** The largest file read, as the core's `formats::gltf::MAX_FILE_BYTES`. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
 /**

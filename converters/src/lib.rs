@@ -6,14 +6,14 @@
 //! never needs them, so the page's module (`skinlab`) leaves them out and
 //! `www/converters.js` loads this one when a file is opened or exported.
 //! The two modules hand scenes to each other as handover bytes
-//! (`skinlab::io::handover`: the scene JSON and what it does not carry):
+//! (`skinlab::formats::handover`: the scene JSON and what it does not carry):
 //! what a reader makes is what the page's `Lab.fromHandover` reads
 //! (`tests/handover.rs` checks that nothing is lost), and what the writer
 //! reads is the page's `lab.handover()`.
 
 use std::collections::HashMap;
 
-use skinlab::io::{bvh, examples, export, gltf, handover};
+use skinlab::formats::{bvh, export, gltf, handover};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -77,7 +77,7 @@ pub fn scene_from_bvh(text: &str) -> Result<Vec<u8>, JsError> {
 /// The `capture` example: the shipped walk, read as a dropped BVH file is.
 #[wasm_bindgen(js_name = captureExample)]
 pub fn capture_example() -> Result<Vec<u8>, JsError> {
-    handed_over("example", examples::capture())
+    handed_over("example", bvh::scene_from_bvh(skinlab::examples::WALK_BVH))
 }
 
 /// The scene in `bytes` (handover bytes, as the page's `lab.handover()`

@@ -4,7 +4,7 @@
 use glam::Vec3;
 
 use super::{EditError, Lab};
-use crate::io::bvh::{scene_from_bvh, BvhError};
+use crate::formats::bvh::{scene_from_bvh, BvhError};
 use crate::rig::key_reduction::{reduce_keys, KeyReduction, MAX_REDUCED_FRAMES};
 
 impl Lab {

@@ -7,19 +7,19 @@
 mod animate;
 mod capture;
 mod dynamics;
-mod formats;
 mod gait;
 mod history;
 mod ik;
 mod measure;
 mod morphs;
+mod palette_formats;
 mod speech;
 mod weights;
 
-pub use formats::{FormatFigures, OTHER_UNIFORM_VECTORS};
 pub use gait::GaitTrace;
 pub use history::{UNDO_BUDGET_BYTES, UNDO_DEPTH};
 pub use ik::{IkGoal, DEFAULT_IK_ITERATIONS, LIMIT_OUTLINE_SAMPLES};
+pub use palette_formats::{FormatFigures, OTHER_UNIFORM_VECTORS};
 
 use glam::{Mat4, Quat, Vec3};
 
@@ -274,8 +274,8 @@ impl Lab {
 
     /// Reads the first skinned mesh of an embedded glTF 2.0 document, with
     /// its animations.
-    pub fn from_gltf(text: &str) -> Result<Self, crate::io::gltf::GltfError> {
-        crate::io::gltf::read_gltf(text).map(Self::new)
+    pub fn from_gltf(text: &str) -> Result<Self, crate::formats::gltf::GltfError> {
+        crate::formats::gltf::read_gltf(text).map(Self::new)
     }
 
     /// Reads a `.gltf` whose buffers are separate files (`files`: name →
@@ -283,38 +283,38 @@ impl Lab {
     pub fn from_gltf_files(
         text: &str,
         files: &std::collections::HashMap<String, Vec<u8>>,
-    ) -> Result<Self, crate::io::gltf::GltfError> {
-        crate::io::gltf::read_gltf_files(text, files).map(Self::new)
+    ) -> Result<Self, crate::formats::gltf::GltfError> {
+        crate::formats::gltf::read_gltf_files(text, files).map(Self::new)
     }
 
     /// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`), with
     /// its animations.
-    pub fn from_glb(bytes: &[u8]) -> Result<Self, crate::io::gltf::GltfError> {
-        crate::io::gltf::read_glb(bytes).map(Self::new)
+    pub fn from_glb(bytes: &[u8]) -> Result<Self, crate::formats::gltf::GltfError> {
+        crate::formats::gltf::read_glb(bytes).map(Self::new)
     }
 
     /// The scene as binary glTF: mesh, skin, the weights as edited (not
     /// 8-bit quantised), the current pose as the joints' node transforms,
     /// and every clip.
-    pub fn to_glb(&self) -> Result<Vec<u8>, crate::io::gltf::GltfError> {
-        crate::io::export::glb_from_scene(&self.scene)
+    pub fn to_glb(&self) -> Result<Vec<u8>, crate::formats::gltf::GltfError> {
+        crate::formats::export::glb_from_scene(&self.scene)
     }
 
-    /// One of [`crate::io::examples::EXAMPLE_NAMES`].
+    /// One of [`crate::examples::EXAMPLES`].
     pub fn example(name: &str) -> Result<Self, EditError> {
-        Self::known_example(name, crate::io::examples::example(name))
+        Self::known_example(name, crate::examples::example(name))
     }
 
-    /// One of [`crate::io::examples::EXAMPLE_NAMES`] but the one read from
-    /// a file ([`crate::io::examples::FILE_EXAMPLE`]): what the page's
+    /// One of [`crate::examples::EXAMPLES`] but those read from a file
+    /// ([`crate::examples::Source::Bvh`]): what the page's
     /// module builds without the file readers, which it loads apart.
     pub fn built_example(name: &str) -> Result<Self, EditError> {
-        if name == crate::io::examples::FILE_EXAMPLE {
+        if crate::examples::is_file_example(name) {
             return Err(EditError::ExampleNeedsReader {
                 name: name.to_owned(),
             });
         }
-        Self::known_example(name, crate::io::examples::built_example(name))
+        Self::known_example(name, crate::examples::built_example(name))
     }
 
     fn known_example(name: &str, scene: Option<Scene>) -> Result<Self, EditError> {
@@ -322,7 +322,7 @@ impl Lab {
             .map(Self::new)
             .ok_or_else(|| EditError::UnknownExample {
                 name: name.to_owned(),
-                known: crate::io::examples::EXAMPLE_NAMES.join(", "),
+                known: crate::examples::listed_names().join(", "),
             })
     }
 

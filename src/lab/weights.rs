@@ -4,7 +4,7 @@
 use glam::Vec3;
 
 use super::{EditError, Lab, SkinningMethod};
-use crate::io::weight_edits::WeightEdit;
+use crate::formats::weight_edits::WeightEdit;
 use crate::scene::validate::vertex_influences as validate_vertex_influences;
 use crate::skin::influences::{
     cap_influences, quantisation_report, quantised_influences, Fitting, QuantisationReport,
@@ -450,7 +450,7 @@ mod tests {
             .map(|p| p.truncate() * 100.0)
             .collect();
         let paintable = vec![true; points.len()];
-        let fork = crate::io::examples::tests::fork_vertex(lab.scene());
+        let fork = crate::examples::tests::fork_vertex(lab.scene());
         let before = lab.all_influences().to_vec();
         lab.checkpoint();
         let brush = Brush {

@@ -11,7 +11,7 @@ use super::mesh::attribute_buffer;
 use crate::lab::Lab;
 use crate::skin::batches::draw_batches;
 use crate::skin::gpu_layout::{joint_indices, joint_weights};
-use crate::view::colors::bone_color;
+use crate::view::colours::bone_colour;
 
 /// One batch on the GPU.
 pub struct BatchGpu {
@@ -47,7 +47,7 @@ pub struct BatchesGpu {
 /// colour-blind-safe palette, in batch order.
 fn batch_colours(batch_index: usize, vertex_count: usize) -> Vec<f32> {
     (0..vertex_count)
-        .flat_map(|_| bone_color(batch_index as u16))
+        .flat_map(|_| bone_colour(batch_index as u16))
         .collect()
 }
 

@@ -21,7 +21,7 @@ pub struct MeshGpu {
     /// `f32 × 4` (or `unorm8 × 4`) weights per vertex.
     pub weights: glow::Buffer,
     /// RGB per vertex for the weight views and the dots.
-    pub colors: glow::Buffer,
+    pub colours: glow::Buffer,
     /// Triangle indices.
     pub triangles: glow::Buffer,
     /// Indices in `triangles`.
@@ -34,8 +34,8 @@ pub struct MeshGpu {
     pub vertex_count: i32,
     /// Where transform feedback writes the skinned positions.
     pub feedback_buffer: glow::Buffer,
-    /// What `colors` was computed for: weights revision, view, heat-map bone.
-    pub colors_key: Option<(u64, WeightView, Option<usize>)>,
+    /// What `colours` was computed for: weights revision, view, heat-map bone.
+    pub colours_key: Option<(u64, WeightView, Option<usize>)>,
 }
 
 /// A buffer holding `data` bound to attribute `location` of the bound
@@ -94,7 +94,7 @@ pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
         attribute(1, 3, bytes(&normals), false)?;
         let joints = attribute(2, 4, &[], true)?;
         let weights = attribute(3, 4, &[], false)?;
-        let colors = attribute(4, 3, &[], false)?;
+        let colours = attribute(4, 3, &[], false)?;
         // A glTF file's UVs, or none (the attribute then reads as zero).
         if let Some(colour) = lab
             .scene()
@@ -133,14 +133,14 @@ pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
             buffers,
             joints,
             weights,
-            colors,
+            colours,
             triangles,
             triangle_count: mesh.indices.len() as i32,
             edges: edge_buffer,
             edge_count: edges.len() as i32,
             vertex_count: mesh.vertex_count() as i32,
             feedback_buffer,
-            colors_key: None,
+            colours_key: None,
         })
     }
 }

@@ -23,14 +23,14 @@ use glow::HasContext;
 
 use crate::lab::{Lab, SkinningMethod};
 use crate::skin::batches::PaletteFormat;
-use crate::skin::formats::format_vectors;
 use crate::skin::gpu_layout::{
     bone_stride, joint_indices, joint_weights, palette_texture_rows, palette_vectors,
     MAX_ACTIVE_MORPHS, MORPH_TEXTURE_WIDTH, PALETTE_TEXTURE_WIDTH,
 };
 use crate::skin::influences::quantise_unorm8;
+use crate::skin::palette_formats::format_vectors;
 use crate::view::camera::Camera;
-use crate::view::colors::{blended_vertex_colors, error_colors, heat_colors};
+use crate::view::colours::{blended_vertex_colours, error_colours, heat_colours};
 
 pub use crate::view::state::{GpuSwitches, Overlays, WeightView};
 
@@ -121,7 +121,7 @@ const WEIGHTS: u32 = 3;
 const JOINTS: u32 = 2;
 
 const BACKGROUND: [f32; 4] = [0.957, 0.961, 0.969, 1.0];
-use crate::view::colors::{FLAT_FILL, LIT_FILL};
+use crate::view::colours::{FLAT_FILL, LIT_FILL};
 const WIRE: [f32; 4] = [0.16, 0.24, 0.36, 0.75];
 const DOT_OUTLINE: [f32; 4] = [0.16, 0.24, 0.36, 1.0];
 const GHOST: [f32; 4] = [0.45, 0.48, 0.55, 0.22];
@@ -138,7 +138,7 @@ impl Renderer {
             gl,
             &program::assemble(&[], &[program::OVERLAY_VERT]),
             &program::assemble(&[], &[program::OVERLAY_FRAG]),
-            &[(0, "a_position"), (program::OVERLAY_COLOR, "a_color")],
+            &[(0, "a_position"), (program::OVERLAY_COLOUR, "a_colour")],
             &[],
         )?;
         unsafe {
@@ -149,8 +149,15 @@ impl Renderer {
             let stride = (OVERLAY_FLOATS * 4) as i32;
             gl.enable_vertex_attrib_array(0);
             gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
-            gl.enable_vertex_attrib_array(program::OVERLAY_COLOR);
-            gl.vertex_attrib_pointer_f32(program::OVERLAY_COLOR, 4, glow::FLOAT, false, stride, 12);
+            gl.enable_vertex_attrib_array(program::OVERLAY_COLOUR);
+            gl.vertex_attrib_pointer_f32(
+                program::OVERLAY_COLOUR,
+                4,
+                glow::FLOAT,
+                false,
+                stride,
+                12,
+            );
             gl.bind_vertex_array(None);
             let bone_texture = morphs::data_texture(gl)?;
             let device_uniform_vectors = gl
@@ -325,7 +332,7 @@ impl Renderer {
 
     /// Uploads per-vertex colours for `view` when the weights, the view or
     /// the heat map's bone changed.
-    fn sync_colors(&mut self, gl: &glow::Context, lab: &mut Lab, settings: &FrameSettings) {
+    fn sync_colours(&mut self, gl: &glow::Context, lab: &mut Lab, settings: &FrameSettings) {
         let (view, selected) = (settings.view, settings.selected);
         let Some(mesh) = self.mesh.as_mut() else {
             return;
@@ -342,24 +349,24 @@ impl Renderer {
             lab.influences_revision()
         };
         let key = Some((revision, view, heat_bone));
-        if mesh.colors_key == key {
+        if mesh.colours_key == key {
             return;
         }
-        let colors = if view == WeightView::Error {
-            error_colors(&lab.influence_errors(settings.method))
+        let colours = if view == WeightView::Error {
+            error_colours(&lab.influence_errors(settings.method))
         } else {
             let influences = lab.all_influences();
             match heat_bone {
-                Some(bone) => heat_colors(influences, bone as u16),
-                None if view == WeightView::Weights => heat_colors(influences, u16::MAX),
-                None => blended_vertex_colors(influences),
+                Some(bone) => heat_colours(influences, bone as u16),
+                None if view == WeightView::Weights => heat_colours(influences, u16::MAX),
+                None => blended_vertex_colours(influences),
             }
         };
         unsafe {
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.colors));
-            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes(&colors), glow::DYNAMIC_DRAW);
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.colours));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes(&colours), glow::DYNAMIC_DRAW);
         }
-        mesh.colors_key = key;
+        mesh.colours_key = key;
     }
 
     /// Uploads the palette for `method` and binds it to `program`.
@@ -415,7 +422,7 @@ impl Renderer {
         settings: &FrameSettings,
     ) -> Result<(), String> {
         self.sync_mesh(gl, lab)?;
-        self.sync_colors(gl, lab, settings);
+        self.sync_colours(gl, lab, settings);
         let batched = self.sync_batches(gl, lab)?;
         let variant = self.variant(settings.method, lab.bone_count(), false);
         let program = self.program(gl, variant)?;
@@ -471,17 +478,17 @@ impl Renderer {
             gl.enable(glow::DEPTH_TEST);
             gl.depth_func(glow::LEQUAL);
             if overlays.mesh && !batched {
-                let colored = settings.view != WeightView::Skin;
+                let coloured = settings.view != WeightView::Skin;
                 // A glTF file's own colour: its factor, times its texture.
                 let own = lab.scene().base_colour.as_ref().map(|c| c.factor);
-                let fill = match (own, colored, settings.flat) {
+                let fill = match (own, coloured, settings.flat) {
                     (Some([r, g, b, _]), false, _) => [r, g, b, 1.0],
                     (_, _, true) => FLAT_FILL,
                     _ => LIT_FILL,
                 };
-                let textured = !colored && self.base_colour.bind(gl, lab.id(), program);
+                let textured = !coloured && self.base_colour.bind(gl, lab.id(), program);
                 uniforms.set_textured(gl, textured);
-                uniforms.set(gl, fill, !settings.flat, colored, false, 0.0, 1.0);
+                uniforms.set(gl, fill, !settings.flat, coloured, false, 0.0, 1.0);
                 gl.enable(glow::POLYGON_OFFSET_FILL);
                 gl.polygon_offset(1.0, 1.0);
                 gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(mesh.triangles));
@@ -619,7 +626,8 @@ impl Renderer {
         // the pose, so it is recoloured whenever the lab changes.
         let error_revision = (settings.view == WeightView::Error).then(|| lab.revision());
         if batches.error_revision != error_revision {
-            let heat = error_revision.map(|_| error_colors(&lab.influence_errors(settings.method)));
+            let heat =
+                error_revision.map(|_| error_colours(&lab.influence_errors(settings.method)));
             batches::recolour_batches(gl, batches, heat.as_deref());
             batches.error_revision = error_revision;
         }
@@ -877,9 +885,9 @@ struct MeshUniforms {
     clip_from_model: Option<glow::UniformLocation>,
     skinned: Option<glow::UniformLocation>,
     point_size: Option<glow::UniformLocation>,
-    color: Option<glow::UniformLocation>,
+    colour: Option<glow::UniformLocation>,
     lit: Option<glow::UniformLocation>,
-    vertex_color: Option<glow::UniformLocation>,
+    vertex_colour: Option<glow::UniformLocation>,
     round: Option<glow::UniformLocation>,
     toward_eye: Option<glow::UniformLocation>,
     textured: Option<glow::UniformLocation>,
@@ -892,9 +900,9 @@ impl MeshUniforms {
             clip_from_model: get("u_clip_from_model"),
             skinned: get("u_skinned"),
             point_size: get("u_point_size"),
-            color: get("u_color"),
+            colour: get("u_colour"),
             lit: get("u_lit"),
-            vertex_color: get("u_vertex_color"),
+            vertex_colour: get("u_vertex_colour"),
             round: get("u_round"),
             toward_eye: get("u_toward_eye"),
             textured: get("u_textured"),
@@ -912,18 +920,18 @@ impl MeshUniforms {
     fn set(
         &self,
         gl: &glow::Context,
-        color: [f32; 4],
+        colour: [f32; 4],
         lit: bool,
-        vertex_color: bool,
+        vertex_colour: bool,
         round: bool,
         point_size: f32,
         _alpha: f32,
     ) {
         let flag = |on: bool| if on { 1.0 } else { 0.0 };
         unsafe {
-            gl.uniform_4_f32_slice(self.color.as_ref(), &color);
+            gl.uniform_4_f32_slice(self.colour.as_ref(), &colour);
             gl.uniform_1_f32(self.lit.as_ref(), flag(lit));
-            gl.uniform_1_f32(self.vertex_color.as_ref(), flag(vertex_color));
+            gl.uniform_1_f32(self.vertex_colour.as_ref(), flag(vertex_colour));
             gl.uniform_1_f32(self.round.as_ref(), flag(round));
             gl.uniform_1_f32(self.point_size.as_ref(), point_size.max(1.0));
         }

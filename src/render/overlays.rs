@@ -32,21 +32,21 @@ pub struct Spans {
     pub total: i32,
 }
 
-fn push_vertex(out: &mut Vec<f32>, position: Vec3, color: [f32; 4]) {
+fn push_vertex(out: &mut Vec<f32>, position: Vec3, colour: [f32; 4]) {
     out.extend(position.to_array());
-    out.extend(color);
+    out.extend(colour);
 }
 
 /// A stick from `from` to `to` of square cross-section `2·half_width`: four
 /// side faces, two triangles each, seen from any direction.
-fn push_stick(out: &mut Vec<f32>, from: Vec3, to: Vec3, half_width: f32, color: [f32; 4]) {
+fn push_stick(out: &mut Vec<f32>, from: Vec3, to: Vec3, half_width: f32, colour: [f32; 4]) {
     let along = (to - from).try_normalize().unwrap_or(Vec3::Y);
     let (u, v) = along.any_orthonormal_pair();
     let corners = [u + v, v - u, -u - v, u - v].map(|c| c * half_width);
     for side in 0..4 {
         let (a, b) = (corners[side], corners[(side + 1) % 4]);
         for corner in [from + a, to + a, to + b, from + a, to + b, from + b] {
-            push_vertex(out, corner, color);
+            push_vertex(out, corner, colour);
         }
     }
 }
@@ -65,19 +65,19 @@ fn add_frames(
     for (bone, frame) in frames.iter().enumerate() {
         let size = 0.3 * lengths[bone].max(0.25 * typical_length);
         let mut add_frame = |model_from_frame: &Mat4,
-                             color: [f32; 4],
+                             colour: [f32; 4],
                              length: f32,
                              half_width: f32| {
             for (axis, [from, to]) in frame_axes(model_from_frame, length).into_iter().enumerate() {
                 // x, y and z of one frame share its colour, dimmer along z.
                 let shade = [1.0, 0.8, 0.55][axis];
-                let color = [
-                    color[0] * shade,
-                    color[1] * shade,
-                    color[2] * shade,
-                    color[3],
+                let colour = [
+                    colour[0] * shade,
+                    colour[1] * shade,
+                    colour[2] * shade,
+                    colour[3],
                 ];
-                push_stick(out, from, to, half_width, color);
+                push_stick(out, from, to, half_width, colour);
             }
         };
         if child {
@@ -103,7 +103,7 @@ pub fn build(lab: &mut Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spa
     out.clear();
     if overlays.bones {
         for (bone, frame) in frames.iter().enumerate() {
-            let color = if settings.selected == Some(bone) {
+            let colour = if settings.selected == Some(bone) {
                 BONE_SELECTED
             } else {
                 BONE_FILL
@@ -111,7 +111,7 @@ pub fn build(lab: &mut Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spa
             let corners = octahedron_model(frame, lengths[bone]);
             for triangle in OCTAHEDRON_TRIANGLES {
                 for k in triangle {
-                    push_vertex(out, corners[usize::from(k)], color);
+                    push_vertex(out, corners[usize::from(k)], colour);
                 }
             }
         }

@@ -22,12 +22,12 @@ pub const ATTRIBUTES: [(u32, &str); 6] = [
     (1, "a_normal"),
     (2, "a_joints"),
     (3, "a_weights"),
-    (4, "a_color"),
+    (4, "a_colour"),
     (5, "a_uv"),
 ];
 
 /// Attribute location of the overlays' colour.
-pub const OVERLAY_COLOR: u32 = 1;
+pub const OVERLAY_COLOUR: u32 = 1;
 
 /// Assembles `HEADER + defines + chunks` into one source.
 pub fn assemble(defines: &[String], chunks: &[&str]) -> String {

@@ -19,7 +19,7 @@
 
 use glam::{Mat3, Quat, Vec3};
 
-use crate::rig::chain_ik::Chain;
+use crate::rig::chain::Chain;
 use crate::rig::limits::{twist_angle, JointLimit};
 
 /// One degree of freedom: a bone and a model-space axis it turns about.

@@ -20,7 +20,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use super::chain_ik::shortest_arc;
+use super::chain::shortest_arc;
 use super::limits::JointLimit;
 use super::pose::{pose_to_model, BoneTransform};
 use super::skeleton::{own_from_child_frame, parent_tip_from_bone, Skeleton};

@@ -3,6 +3,7 @@
 //! nothing else of the crate.
 
 pub mod animation;
+mod chain;
 mod chain_dls;
 pub mod chain_ik;
 pub mod dynamics;
@@ -19,4 +20,5 @@ pub mod rotations;
 pub mod skeleton;
 pub mod sorting;
 pub mod speed_curve;
+pub mod transform;
 pub mod visemes;

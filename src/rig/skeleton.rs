@@ -15,7 +15,7 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use crate::rig::pose::{unit_rotation, BoneTransform};
+use crate::rig::transform::{unit_rotation, BoneTransform};
 
 /// Why a list of bones is not a skeleton. Each variant names the bone or
 /// field at fault; the scene error wraps these unchanged.
@@ -308,7 +308,7 @@ impl Skeleton {
                 })?;
         }
         let mut model_from_bone_rest = vec![Mat4::IDENTITY; bones.len()];
-        let identity_pose = vec![crate::rig::pose::BoneTransform::IDENTITY; bones.len()];
+        let identity_pose = vec![crate::rig::transform::BoneTransform::IDENTITY; bones.len()];
         compose_frames(&bones, &identity_pose, &mut model_from_bone_rest);
         let mut bone_from_model_bind = Vec::with_capacity(bones.len());
         for (index, bind) in inverse_binds.iter().enumerate() {
@@ -414,7 +414,7 @@ pub fn parent_tip_from_bone(bone: &Bone) -> Mat4 {
 /// If the slices' lengths differ from the number of bones.
 pub(crate) fn compose_frames(
     bones: &[Bone],
-    pose: &[crate::rig::pose::BoneTransform],
+    pose: &[crate::rig::transform::BoneTransform],
     model_from_bone: &mut [Mat4],
 ) {
     compose_stretched_frames(bones, pose, None, model_from_bone);
@@ -432,7 +432,7 @@ pub(crate) fn compose_frames(
 /// If the slices' lengths differ from the number of bones.
 pub(crate) fn compose_stretched_frames(
     bones: &[Bone],
-    pose: &[crate::rig::pose::BoneTransform],
+    pose: &[crate::rig::transform::BoneTransform],
     stretch: Option<&[f32]>,
     model_from_bone: &mut [Mat4],
 ) {

@@ -1,10 +1,16 @@
 //! The scene: a skeleton, the meshes and how each follows it, the
 //! influences, the pose, morph targets, clips, paths and limits, validated.
-//! The layer between the skin and the converters: `io` builds a [`Scene`]
-//! from a file and writes one back, `lab` edits it, and both validate
-//! values here ([`validate`]), never through a file format.
+//! The layer between the skin and the file formats: [`doc::SceneDoc`] is
+//! the raw document every reader and example fills in and validates once
+//! into a [`Scene`] (as ozz-animation's `RawSkeleton` becomes a
+//! `Skeleton`); `formats` reads and writes the documents, `lab` edits the
+//! scene, and both validate values here ([`validate`]), never through a file
+//! format.
 
+pub mod clip_doc;
+pub mod doc;
 pub mod image_header;
+pub mod pose_doc;
 pub mod validate;
 
 use crate::rig::animation::Animation;

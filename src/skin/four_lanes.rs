@@ -14,7 +14,7 @@ use glam::{BVec4A, Mat4, Vec3, Vec4};
 
 use crate::skin::dual_quat::RigidScale;
 use crate::skin::influences::{VertexInfluences, MAX_INFLUENCES};
-use crate::skin::skinning::MatrixRows;
+use crate::skin::matrix_rows::MatrixRows;
 
 /// Four 3-vectors, one per lane: `x` holds the four x components.
 #[derive(Clone, Copy)]

@@ -3,12 +3,13 @@
 
 pub mod batches;
 pub mod dual_quat;
-pub mod formats;
 mod four_lanes;
 pub mod gpu_layout;
 pub mod influences;
+pub mod matrix_rows;
 pub mod mesh;
 pub mod morph;
+pub mod palette_formats;
 pub mod reference;
 pub mod skinning;
 pub mod volume;

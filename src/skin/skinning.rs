@@ -5,7 +5,7 @@
 //! not allocate; [`skin_lbs`] first turns its palette into rows, which a
 //! caller skinning every frame keeps instead ([`lbs_palette`]).
 
-use glam::{Mat3, Mat4, Vec3, Vec4};
+use glam::{Mat3, Mat4, Vec3};
 
 use crate::skin::dual_quat::RigidScale;
 use crate::skin::four_lanes;
@@ -83,20 +83,7 @@ pub fn skin_lbs_rows(
     );
 }
 
-/// A skinning matrix `M` (affine: last row `0 0 0 1`) as its first three
-/// rows, `(m_r0, m_r1, m_r2, t_r)` for `r = 0, 1, 2`: the layout the fast
-/// LBS loop blends, 12 multiply-adds per influence where four columns
-/// would take 16.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MatrixRows(pub [Vec4; 3]);
-
-impl MatrixRows {
-    /// The first three rows of `matrix`.
-    pub fn from_affine(matrix: &Mat4) -> Self {
-        let rows = matrix.transpose();
-        Self([rows.x_axis, rows.y_axis, rows.z_axis])
-    }
-}
+pub use crate::skin::matrix_rows::MatrixRows;
 
 /// Turns each palette entry into its rows, once per frame, for
 /// [`skin_lbs_rows`].

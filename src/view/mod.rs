@@ -4,7 +4,7 @@
 //! tested natively; `render` and `web` draw and wire what it decides.
 
 pub mod camera;
-pub mod colors;
+pub mod colours;
 pub mod controller;
 pub mod interaction;
 pub mod overlay;

@@ -10,7 +10,7 @@ use std::fmt::Write;
 use glam::{Vec2, Vec3};
 
 use super::camera::{screen_with_depth, Camera};
-use super::colors::{blended_vertex_colors, heat_colors, FLAT_FILL, LIT_FILL};
+use super::colours::{blended_vertex_colours, heat_colours, FLAT_FILL, LIT_FILL};
 use super::state::{Overlays, WeightView};
 use crate::lab::{Lab, SkinningMethod};
 
@@ -149,11 +149,11 @@ pub fn figure_of(lab: &mut Lab, view: &SvgView) -> SvgFigure {
         .collect();
     let colours: Option<Vec<f32>> = match view.weight_view {
         WeightView::Skin | WeightView::Error => None,
-        WeightView::Weights => Some(heat_colors(
+        WeightView::Weights => Some(heat_colours(
             lab.all_influences(),
             view.selected.map_or(u16::MAX, |b| b as u16),
         )),
-        WeightView::AllBones => Some(blended_vertex_colors(lab.all_influences())),
+        WeightView::AllBones => Some(blended_vertex_colours(lab.all_influences())),
     };
     let own = lab.scene().base_colour.as_ref().map(|c| c.factor);
     let plain = match (own, view.flat) {

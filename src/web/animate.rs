@@ -6,11 +6,11 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::{js_error, JsLab};
-use crate::io::clips::{interpolation_from_name, interpolation_name};
 use crate::lab::index_from_f64;
 use crate::rig::animation::Interpolation;
 use crate::rig::path::Timing;
 use crate::rig::pursuit::PursuitSetup;
+use crate::scene::clip_doc::{interpolation_from_name, interpolation_name};
 
 /// Table entries when a call does not say: the largest table, which keeps
 /// length and lookup within 0.1 % of the integrated arc length even on

@@ -20,7 +20,7 @@ pub use viewer::Viewer;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-use crate::io::examples::EXAMPLE_NAMES;
+use crate::examples::listed_names;
 use crate::lab::{fixed_from_f64, index_from_f64, EditError, Lab, SkinningMethod};
 
 pub(crate) fn js_error(method: &str, error: impl std::fmt::Display) -> JsError {
@@ -105,11 +105,11 @@ pub struct JsLab {
 #[wasm_bindgen(js_class = Lab)]
 impl JsLab {
     /// Reads a scene handed over by the file readers' module (what it
-    /// made of a glTF or BVH file: `io::handover`); throws an `Error` if
+    /// made of a glTF or BVH file: `formats::handover`); throws an `Error` if
     /// the bytes are not a valid handover.
     #[wasm_bindgen(js_name = fromHandover)]
     pub fn from_handover(bytes: &[u8]) -> Result<JsLab, JsError> {
-        crate::io::handover::scene_from_handover(bytes)
+        crate::formats::handover::scene_from_handover(bytes)
             .map(|scene| JsLab {
                 inner: Lab::new(scene),
             })
@@ -147,10 +147,7 @@ impl JsLab {
     /// The names [`JsLab::example`] accepts.
     #[wasm_bindgen(js_name = exampleNames)]
     pub fn example_names() -> Vec<String> {
-        EXAMPLE_NAMES
-            .iter()
-            .map(|name| (*name).to_owned())
-            .collect()
+        listed_names().into_iter().map(str::to_owned).collect()
     }
 
     /// The scene, with the current pose and influences, as JSON.
@@ -162,7 +159,7 @@ impl JsLab {
     /// The scene as handover bytes for the file writer's module (`toGlb`
     /// in `www/converters.js`): its JSON, texture and what was not drawn.
     pub fn handover(&self) -> Vec<u8> {
-        crate::io::handover::handover_bytes(self.inner.scene())
+        crate::formats::handover::handover_bytes(self.inner.scene())
     }
 
     /// `[head, between, tail]`: the scene's JSON without white space, as
@@ -189,7 +186,7 @@ impl JsLab {
     /// chunks, each a short task (see `Scene::bulk_json_chunk`).
     #[wasm_bindgen(js_name = bulkJsonChunk)]
     pub fn bulk_json_chunk(&self, list: &str, first: u32, count: u32) -> Result<Vec<u8>, JsError> {
-        use crate::io::scene::BulkList;
+        use crate::formats::scene_json::BulkList;
         let list = match list {
             "positions" => BulkList::Positions,
             "indices" => BulkList::Indices,
@@ -629,7 +626,7 @@ impl JsLab {
     }
 
     /// The vertices whose weights differ from the kept baseline, with their
-    /// pairs, in the share link's bytes (`io::weight_edits`); empty when
+    /// pairs, in the share link's bytes (`formats::weight_edits`); empty when
     /// none differ or no baseline was kept.
     #[wasm_bindgen(js_name = weightEditsBytes)]
     pub fn weight_edits_bytes(&self) -> Vec<u8> {
@@ -637,7 +634,7 @@ impl JsLab {
         if edits.is_empty() {
             return Vec::new();
         }
-        crate::io::weight_edits::encode(&edits)
+        crate::formats::weight_edits::encode(&edits)
     }
 
     /// Sets the weights a share link's bytes give; throws an `Error` naming
@@ -645,7 +642,7 @@ impl JsLab {
     #[wasm_bindgen(js_name = applyWeightEditsBytes)]
     pub fn apply_weight_edits_bytes(&mut self, bytes: &[u8]) -> Result<(), JsError> {
         const METHOD: &str = "applyWeightEditsBytes";
-        let edits = crate::io::weight_edits::decode(bytes, self.inner.vertex_count())
+        let edits = crate::formats::weight_edits::decode(bytes, self.inner.vertex_count())
             .map_err(|error| js_error(METHOD, error))?;
         self.inner
             .apply_weight_edits(&edits)

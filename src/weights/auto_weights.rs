@@ -6,7 +6,7 @@ use glam::{Vec2, Vec3};
 use crate::rig::skeleton::Skeleton;
 use crate::skin::influences::{VertexInfluences, MAX_INFLUENCES};
 use crate::skin::mesh::Mesh;
-use crate::weights::bvh::Bvh;
+use crate::weights::bounds_tree::BoundsTree;
 use crate::weights::ldlt::Ldlt;
 use crate::weights::sparse::{conjugate_gradient, CsrMatrix};
 
@@ -386,12 +386,12 @@ enum Occluders {
         z: f32,
         edges: Vec<(u32, u32)>,
         positions: Vec<Vec3>,
-        hierarchy: Bvh,
+        hierarchy: BoundsTree,
     },
     Solid {
         triangles: Vec<[u32; 3]>,
         positions: Vec<Vec3>,
-        hierarchy: Bvh,
+        hierarchy: BoundsTree,
     },
 }
 
@@ -423,7 +423,7 @@ impl Occluders {
             Self::Flat {
                 z,
                 edges,
-                hierarchy: Bvh::new(&boxes),
+                hierarchy: BoundsTree::new(&boxes),
                 positions,
             }
         } else {
@@ -435,7 +435,7 @@ impl Occluders {
             let boxes: Vec<(Vec3, Vec3)> = triangles.iter().map(|t| span(t)).collect();
             Self::Solid {
                 triangles,
-                hierarchy: Bvh::new(&boxes),
+                hierarchy: BoundsTree::new(&boxes),
                 positions,
             }
         }

@@ -4,7 +4,7 @@
 //! Builds on [`crate::rig`] and [`crate::skin`].
 
 pub mod auto_weights;
-pub mod bvh;
+pub mod bounds_tree;
 pub mod ldlt;
 pub mod paint;
 pub mod sparse;

@@ -45,7 +45,7 @@ pub fn split_gltf(text: &str, stem: &str) -> (String, std::collections::HashMap<
         let name = format!("{stem}{index}.bin");
         files.insert(
             name.clone(),
-            skinlab::io::gltf::decode_base64(payload).unwrap(),
+            skinlab::formats::gltf::decode_base64(payload).unwrap(),
         );
         buffer["uri"] = name.into();
     }

@@ -26,7 +26,7 @@ fn seed_corpus() -> Result<(), String> {
     for target in TARGETS {
         std::fs::create_dir_all(corpus.join(target)).map_err(|e| format!("{target}: {e}"))?;
     }
-    for name in skinlab::io::examples::EXAMPLE_NAMES {
+    for name in skinlab::examples::listed_names() {
         let lab = skinlab::Lab::example(name).map_err(|e| e.to_string())?;
         for target in ["scene_json", "roundtrip"] {
             write(
@@ -40,7 +40,8 @@ fn seed_corpus() -> Result<(), String> {
         let text =
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         write(&corpus.join(format!("gltf/{name}.gltf")), text.as_bytes())?;
-        let glb = skinlab::io::glb::glb_from_embedded_gltf(&text).map_err(|e| e.to_string())?;
+        let glb = skinlab::formats::gltf::glb::glb_from_embedded_gltf(&text)
+            .map_err(|e| e.to_string())?;
         write(&corpus.join(format!("glb/{name}.glb")), &glb)?;
         write(&corpus.join(format!("roundtrip/{name}.glb")), &glb)?;
     }

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use glam::{Mat4, Quat, Vec3};
 use serde::Deserialize;
 
-use super::material;
 use crate::rig::pose::BoneTransform;
 
 #[derive(Deserialize)]
@@ -31,11 +30,11 @@ pub(super) struct Document {
     #[serde(default, rename = "extensionsRequired")]
     pub(super) extensions_required: Vec<String>,
     #[serde(default)]
-    pub(super) materials: Vec<material::MaterialJson>,
+    pub(super) materials: Vec<MaterialJson>,
     #[serde(default)]
-    pub(super) textures: Vec<material::TextureJson>,
+    pub(super) textures: Vec<TextureJson>,
     #[serde(default)]
-    pub(super) images: Vec<material::ImageJson>,
+    pub(super) images: Vec<ImageJson>,
 }
 
 /// Extensions a file may require and still be read: quantized attributes
@@ -246,4 +245,45 @@ pub(super) fn is_appearance_only(extension: &str) -> bool {
                 | "KHR_lights_punctual"
                 | "KHR_materials_variants"
         )
+}
+
+/// A material: only its base colour is read (glTF 2.0 §3.9.2).
+#[derive(Deserialize)]
+pub(super) struct MaterialJson {
+    #[serde(default, rename = "pbrMetallicRoughness")]
+    pub(super) pbr: Option<PbrJson>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct PbrJson {
+    #[serde(default = "white", rename = "baseColorFactor")]
+    pub(super) base_color_factor: [f32; 4],
+    #[serde(rename = "baseColorTexture")]
+    pub(super) base_color_texture: Option<TextureRef>,
+}
+
+/// glTF's default base colour factor.
+pub(super) fn white() -> [f32; 4] {
+    [1.0; 4]
+}
+
+#[derive(Deserialize)]
+pub(super) struct TextureRef {
+    pub(super) index: usize,
+    #[serde(default, rename = "texCoord")]
+    pub(super) tex_coord: usize,
+}
+
+#[derive(Deserialize)]
+pub(super) struct TextureJson {
+    pub(super) source: Option<usize>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct ImageJson {
+    pub(super) uri: Option<String>,
+    #[serde(rename = "mimeType")]
+    pub(super) mime_type: Option<String>,
+    #[serde(rename = "bufferView")]
+    pub(super) buffer_view: Option<usize>,
 }

@@ -8,11 +8,11 @@ use std::f32::consts::TAU;
 
 use glam::{Quat, Vec3};
 
-use super::clips::clip_docs;
-use super::examples::{bone_chain, MeshBuilder};
-use super::scene::SceneDoc;
+use super::builder::{bone_chain, MeshBuilder};
 use crate::rig::animation::{Animation, Clip, Interpolation};
 use crate::rig::pose::BoneTransform;
+use crate::scene::clip_doc::clip_docs;
+use crate::scene::doc::SceneDoc;
 
 /// One ring of a tube: its height, its radius and its vertices' weights.
 pub(super) struct Ring {

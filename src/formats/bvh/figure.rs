@@ -13,12 +13,12 @@ use glam::{Mat4, Quat, Vec3};
 use serde_json::{json, Value};
 
 use super::{parse_bvh, BvhError, Motion};
-use crate::io::glb::write_glb;
-use crate::io::gltf::read_glb;
-use crate::io::gltf_write::{
+use crate::formats::gltf::glb::write_glb;
+use crate::formats::gltf::read_glb;
+use crate::formats::gltf_write::{
     floats, Builder, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
 };
-use crate::io::scene::Scene;
+use crate::scene::Scene;
 
 /// Vertices around each capsule ring.
 const SIDES: usize = 8;

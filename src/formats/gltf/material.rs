@@ -10,51 +10,10 @@
 
 use std::collections::HashMap;
 
-use glam::Vec2;
-use serde::Deserialize;
-
 use super::accessors::{decode_base64, Buffers, Resources};
-use super::document::Document;
-use crate::io::scene::{BaseColour, BaseColourImage};
-
-#[derive(Deserialize)]
-pub(super) struct MaterialJson {
-    #[serde(default, rename = "pbrMetallicRoughness")]
-    pbr: Option<PbrJson>,
-}
-
-#[derive(Deserialize)]
-struct PbrJson {
-    #[serde(default = "white", rename = "baseColorFactor")]
-    base_color_factor: [f32; 4],
-    #[serde(rename = "baseColorTexture")]
-    base_color_texture: Option<TextureRef>,
-}
-
-fn white() -> [f32; 4] {
-    [1.0; 4]
-}
-
-#[derive(Deserialize)]
-struct TextureRef {
-    index: usize,
-    #[serde(default, rename = "texCoord")]
-    tex_coord: usize,
-}
-
-#[derive(Deserialize)]
-pub(super) struct TextureJson {
-    source: Option<usize>,
-}
-
-#[derive(Deserialize)]
-pub(super) struct ImageJson {
-    uri: Option<String>,
-    #[serde(rename = "mimeType")]
-    mime_type: Option<String>,
-    #[serde(rename = "bufferView")]
-    buffer_view: Option<usize>,
-}
+use super::document::{white, Document, ImageJson};
+use crate::scene::{BaseColour, BaseColourImage};
+use glam::Vec2;
 
 /// One primitive of the joined mesh: its material, its attributes and its
 /// vertex count.

@@ -3,7 +3,8 @@
 //! buffer 0. Reading checks every length against the bytes actually there;
 //! writing packs an embedded `.gltf` the way exporters do.
 
-use super::gltf::{decode_base64, GltfError, MAX_FILE_BYTES};
+use super::accessors::decode_base64;
+use super::{GltfError, MAX_FILE_BYTES};
 
 const MAGIC: u32 = 0x4654_6C67; // "glTF"
 const JSON: u32 = 0x4E4F_534A;

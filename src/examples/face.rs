@@ -4,11 +4,11 @@
 
 use glam::{Quat, Vec3};
 
-use super::clips::clip_docs;
-use super::examples::{bone, MeshBuilder};
-use super::scene::{MorphDoc, SceneDoc};
+use super::builder::{bone, MeshBuilder};
 use crate::rig::animation::{Animation, Clip, Interpolation};
 use crate::rig::pose::BoneTransform;
+use crate::scene::clip_doc::clip_docs;
+use crate::scene::doc::{MorphDoc, SceneDoc};
 
 /// Columns and rows of the face grid: a quad every 0.05 units, fine enough
 /// for eye, brow and mouth openings.
@@ -195,7 +195,7 @@ pub(super) fn face() -> SceneDoc {
 /// The word "mama" as a keyed clip: the visemes M, A, M, A as morph weight
 /// keys, and the jaw dropping along its own +Y on each A (the bones note:
 /// morphing and skinning acting together).
-fn say_mama(targets: usize) -> Vec<super::clips::ClipDoc> {
+fn say_mama(targets: usize) -> Vec<crate::scene::clip_doc::ClipDoc> {
     // [time s, viseme index (0 = A, 2 = M) or none, weight, jaw opening].
     const KEYS: [(f32, Option<usize>, f32, f32); 6] = [
         (0.0, None, 0.0, 0.0),

@@ -10,7 +10,9 @@
 use glam::{Mat4, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use super::scene::{validate_bone_transform, PoseDoc, SceneError};
+use super::pose_doc::{validate_bone_transform, PoseDoc};
+use super::validate::bone_transform;
+use super::SceneError;
 use crate::rig::animation::{
     Animation, BindSpace, Channel, Clip, Interpolation, Target, WeightsChannel,
 };
@@ -18,7 +20,6 @@ use crate::rig::path::{BezierPath, PathAnimation, Timing};
 use crate::rig::pose::{unit_rotation, BoneTransform};
 use crate::rig::skeleton::{first_non_finite, Skeleton};
 use crate::rig::speed_curve::SpeedCurve;
-use crate::scene::validate::bone_transform;
 
 /// One clip as written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -12,9 +12,10 @@ use glam::{Mat4, Quat, Vec3};
 use super::accessors::Buffers;
 use super::document::Document;
 use super::GltfError;
-use crate::io::scene::{BoneDoc, SceneError};
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::{SkeletonError, MAX_BONES};
+use crate::scene::doc::BoneDoc;
+use crate::scene::SceneError;
 
 /// The bones of a scene as they are found, and the palette entries bound
 /// so far.

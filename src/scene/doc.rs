@@ -1,27 +1,25 @@
-//! The scene JSON: the interchange format for a whole scene.
-//!
-//! [`SceneDoc`] is the authoring form, exactly as serde reads and writes it;
-//! [`Scene`] is the validated runtime form. Validation names the field and
-//! the index of the first problem, and a scene is built only when everything
-//! is valid: nothing is partly loaded.
+//! The scene's serialised form: [`SceneDoc`] is the raw document every
+//! reader builds (the scene JSON exactly as serde reads and writes it, and
+//! what the glTF and BVH readers and the examples fill in), validated once
+//! into the runtime [`Scene`]. Validation names the field and the index of
+//! the first problem, and a scene is built only when everything is valid:
+//! nothing is partly loaded.
 
 use glam::{Mat4, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use super::clips::{
+use super::clip_doc::{
     clip_docs, path_docs, validate_animation, validate_paths, ClipDoc, PathDoc, RigDoc,
 };
+use super::pose_doc::{pose_doc, validate_bone_transform, PoseDoc};
+use super::validate::{self, check_finite};
+use super::{MeshBinding, MeshPart, Scene, SceneError, MAX_MESHES, MAX_VERTICES};
 use crate::rig::limits::LimitDoc;
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::{Bone, Skeleton, SkeletonError};
-use crate::scene::validate::{self, check_finite};
-pub use crate::scene::{
-    BaseColour, BaseColourImage, MeshBinding, MeshPart, Scene, SceneError, MAX_MESHES, MAX_VERTICES,
-};
 use crate::skin::influences::VertexInfluences;
 use crate::skin::mesh::Mesh;
 use crate::skin::morph::MorphTarget;
-
 /// One bone as written in the scene JSON.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -92,17 +90,6 @@ pub struct MeshPartDoc {
     pub bone: Option<u32>,
 }
 
-/// One of the scene JSON's bulky lists, for [`Scene::bulk_json_chunk`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BulkList {
-    /// The mesh's positions, counted in vertices (three numbers each).
-    Positions,
-    /// The mesh's triangle corners, counted one by one.
-    Indices,
-    /// The influences, counted in vertices.
-    Influences,
-}
-
 /// The mesh as written in the scene JSON: flat arrays.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -112,21 +99,6 @@ pub struct MeshDoc {
     /// `a, b, c` per triangle.
     #[serde(default)]
     pub indices: Vec<u32>,
-}
-
-/// One bone's animation as written; missing fields are the identity.
-#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PoseDoc {
-    /// `[x, y, z, w]`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rotation: Option<[f32; 4]>,
-    /// `[x, y, z]`, in the bone's own frame.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub translation: Option<[f32; 3]>,
-    /// `[x, y, z]`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale: Option<[f32; 3]>,
 }
 
 /// The whole scene document, as DESIGN.md §2 describes it.
@@ -182,22 +154,6 @@ pub struct MorphDoc {
 }
 
 impl Scene {
-    /// Parses and validates scene JSON.
-    pub fn from_json(text: &str) -> Result<Self, SceneError> {
-        let doc: SceneDoc = serde_json::from_str(text).map_err(|error| {
-            let path = super::json_path::path_at(text, error.line(), error.column());
-            SceneError::Json {
-                path: if path.is_empty() {
-                    "document".to_owned()
-                } else {
-                    path
-                },
-                message: error.to_string(),
-            }
-        })?;
-        Self::from_doc(&doc)
-    }
-
     /// Validates a document and builds the runtime scene.
     pub fn from_doc(doc: &SceneDoc) -> Result<Self, SceneError> {
         let bones = doc
@@ -275,7 +231,7 @@ impl Scene {
     }
 
     /// The mesh as the document writes it.
-    fn to_doc_mesh(&self) -> MeshDoc {
+    pub(crate) fn to_doc_mesh(&self) -> MeshDoc {
         MeshDoc {
             positions: position_docs(&self.mesh.positions_model),
             indices: self.mesh.indices.clone(),
@@ -292,7 +248,7 @@ impl Scene {
 
     /// [`Scene::to_doc`] with `mesh` in place of the scene's own and no
     /// influences (callers that want them add them).
-    fn to_doc_with_mesh(&self, mesh: MeshDoc) -> SceneDoc {
+    pub(crate) fn to_doc_with_mesh(&self, mesh: MeshDoc) -> SceneDoc {
         SceneDoc {
             bones: self
                 .skeleton
@@ -338,103 +294,16 @@ impl Scene {
             meshes: mesh_part_docs(&self.meshes, self.mesh.vertex_count()),
         }
     }
-
-    /// The scene as pretty-printed JSON.
-    pub fn to_json(&self) -> String {
-        super::pretty_json::indent(&self.to_json_compact())
-    }
-
-    /// The same document without white space: less than half the text of
-    /// [`Scene::to_json`] (a 30,000-vertex character: 3.2 MB for 8.3 MB),
-    /// which is this re-indented; the page's autosave writes it in the
-    /// pieces of [`Scene::to_json_around_bulk`].
-    pub fn to_json_compact(&self) -> String {
-        // A SceneDoc holds only strings, numbers and arrays: serialising it
-        // cannot fail.
-        serde_json::to_string(&self.to_doc()).unwrap_or_default()
-    }
-
-    /// [`Scene::to_json_compact`] without its two bulky values, the mesh
-    /// and the influences: `(head, between, tail)` such that
-    /// `head + mesh + between + influences + tail` is the whole
-    /// ([`Scene::mesh_json`], [`Scene::influences_json`]). A lab's mesh never
-    /// changes and its influences change only when weights are edited, so
-    /// the page's autosave writes the mesh (two thirds of the text on
-    /// `dense`) once per scene, the influences when they changed, and only
-    /// these pieces after a pose change (a 1,000,000-vertex scene: kilobytes
-    /// instead of 40 MB of influences a drag).
-    pub fn to_json_around_bulk(&self) -> (String, String, String) {
-        // Neither bulky value is copied into this document: their empty
-        // stand-ins mark where their values go.
-        let doc = self.to_doc_with_mesh(MeshDoc::default());
-        let text = serde_json::to_string(&doc).unwrap_or_default();
-        // Top-level fields are written in order, `mesh` right before
-        // `influences`, and `bones` (before them) holds no key named "mesh";
-        // a string's quotes are escaped, so the pattern cannot start inside
-        // one.
-        let empty = format!(
-            "\"mesh\":{},\"influences\":[]",
-            serde_json::to_string(&MeshDoc::default()).unwrap_or_default()
-        );
-        match text.find(&empty) {
-            Some(at) => (
-                text[..at + "\"mesh\":".len()].to_owned(),
-                ",\"influences\":".to_owned(),
-                text[at + empty.len()..].to_owned(),
-            ),
-            None => (text, String::new(), String::new()),
-        }
-    }
-
-    /// The compact JSON of the influences alone (see
-    /// [`Scene::to_json_around_bulk`]).
-    pub fn influences_json(&self) -> String {
-        serde_json::to_string(&influence_docs(&self.influences)).unwrap_or_default()
-    }
-
-    /// Elements `first .. first + count` of one of the scene JSON's bulky
-    /// lists, as [`Scene::to_json_compact`] writes them, comma-separated,
-    /// without the brackets (clamped to the list's end). The page's
-    /// autosave writes a large mesh or its influences in such chunks, each
-    /// its own short task (a 1,000,000-vertex mesh at once is one task of
-    /// half a second), and puts the brackets around them itself:
-    /// `{"positions":[…],"indices":[…]}` is [`Scene::mesh_json`], `[…]` of
-    /// the influences [`Scene::influences_json`].
-    pub fn bulk_json_chunk(&self, list: BulkList, first: usize, count: usize) -> String {
-        let range = |len: usize| first.min(len)..first.saturating_add(count).min(len);
-        let text = match list {
-            BulkList::Positions => {
-                let vertices = range(self.mesh.positions_model.len());
-                serde_json::to_string(&position_docs(&self.mesh.positions_model[vertices]))
-            }
-            BulkList::Indices => {
-                serde_json::to_string(&self.mesh.indices[range(self.mesh.indices.len())])
-            }
-            BulkList::Influences => {
-                let vertices = range(self.influences.len());
-                serde_json::to_string(&influence_docs(&self.influences[vertices]))
-            }
-        }
-        .unwrap_or_default();
-        // Without the list's own brackets.
-        text[1..text.len() - 1].to_owned()
-    }
-
-    /// The compact JSON of the mesh alone (see
-    /// [`Scene::to_json_around_bulk`]).
-    pub fn mesh_json(&self) -> String {
-        serde_json::to_string(&self.to_doc_mesh()).unwrap_or_default()
-    }
 }
 
 /// Points as the document writes them: `x, y, z` after one another.
-fn position_docs(points: &[Vec3]) -> Vec<f32> {
+pub(crate) fn position_docs(points: &[Vec3]) -> Vec<f32> {
     points.iter().flat_map(|p| p.to_array()).collect()
 }
 
 /// Influences as the document writes them: each vertex's `(bone, weight)`
 /// pairs.
-fn influence_docs(influences: &[VertexInfluences]) -> Vec<Vec<(u32, f32)>> {
+pub(crate) fn influence_docs(influences: &[VertexInfluences]) -> Vec<Vec<(u32, f32)>> {
     influences
         .iter()
         .map(|vertex| {
@@ -535,14 +404,6 @@ fn validate_meshes(
             })
         })
         .collect()
-}
-
-fn pose_doc(transform: &BoneTransform) -> PoseDoc {
-    PoseDoc {
-        rotation: Some(transform.rotation.to_array()),
-        translation: Some(transform.translation.to_array()),
-        scale: Some(transform.scale.to_array()),
-    }
 }
 
 /// Offsets in triples, one per vertex, all finite.
@@ -655,12 +516,6 @@ fn validate_influences(
         influences.push(fitted);
     }
     Ok((influences, pruned_vertices))
-}
-
-/// Checks one bone's animation as written and fills missing fields with
-/// the identity (see [`crate::scene::validate::bone_transform`]).
-pub fn validate_bone_transform(field: &str, doc: &PoseDoc) -> Result<BoneTransform, SceneError> {
-    validate::bone_transform(field, doc.rotation, doc.translation, doc.scale)
 }
 
 fn validate_pose(docs: &[PoseDoc], bone_count: usize) -> Result<Vec<BoneTransform>, SceneError> {

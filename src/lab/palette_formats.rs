@@ -5,7 +5,7 @@ use glam::Vec3;
 
 use super::{morphs, Lab};
 use crate::skin::batches::{split_by_bone_budget, PaletteFormat};
-use crate::skin::formats::skin_with_format;
+use crate::skin::palette_formats::skin_with_format;
 use crate::skin::SkinningMethod;
 
 /// Vertex uniform vectors the mesh shader needs besides the palette: the

@@ -252,7 +252,7 @@ mod tests {
     use glam::Quat;
 
     use super::*;
-    use crate::io::bvh::Axis;
+    use crate::formats::bvh::Axis;
 
     const ARM: &str = "HIERARCHY
 ROOT hips

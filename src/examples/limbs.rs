@@ -7,9 +7,9 @@ use std::f32::consts::{FRAC_PI_2, PI};
 
 use glam::{Quat, Vec3};
 
-use super::examples::{bone, MeshBuilder};
-use super::scene::SceneDoc;
+use super::builder::{bone, MeshBuilder};
 use crate::rig::limits::{HingeDoc, LimitDoc};
+use crate::scene::doc::SceneDoc;
 
 fn hinge_z(min: f32, max: f32) -> LimitDoc {
     LimitDoc {

@@ -10,7 +10,8 @@ use super::document::Document;
 use super::material;
 use super::skins::Bones;
 use super::GltfError;
-use crate::io::scene::{MeshPartDoc, SceneError};
+use crate::scene::doc::MeshPartDoc;
+use crate::scene::SceneError;
 
 /// What the meshes of a scene hold, concatenated.
 pub(super) struct Geometry<'a> {
@@ -106,10 +107,10 @@ pub(super) fn read_meshes<'a>(
             // accessor's declaration.
             let position = attribute("POSITION")?;
             let declared = document.accessors.get(position).map_or(0, |a| a.count);
-            if (base as usize).saturating_add(declared) > crate::io::scene::MAX_VERTICES {
+            if (base as usize).saturating_add(declared) > crate::scene::MAX_VERTICES {
                 return Err(SceneError::TooManyVertices {
                     count: (base as usize).saturating_add(declared),
-                    max: crate::io::scene::MAX_VERTICES,
+                    max: crate::scene::MAX_VERTICES,
                 }
                 .into());
             }
@@ -119,10 +120,10 @@ pub(super) fn read_meshes<'a>(
                 .flat_map(|p| placement.transform_point3(Vec3::from_slice(p)).to_array())
                 .collect();
             let count = points.len() / 3;
-            if base as usize + count > crate::io::scene::MAX_VERTICES {
+            if base as usize + count > crate::scene::MAX_VERTICES {
                 return Err(SceneError::TooManyVertices {
                     count: base as usize + count,
-                    max: crate::io::scene::MAX_VERTICES,
+                    max: crate::scene::MAX_VERTICES,
                 }
                 .into());
             }

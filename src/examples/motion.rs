@@ -6,12 +6,12 @@ use std::f32::consts::{FRAC_PI_2, PI};
 
 use glam::{Quat, Vec3};
 
-use super::clips::{clip_docs, PathDoc, SpeedDoc};
-use super::examples::{bone, MeshBuilder};
+use super::builder::{bone, MeshBuilder};
 use super::limbs::strip_into;
-use super::scene::{BoneDoc, SceneDoc};
 use crate::rig::animation::{Animation, Clip, Interpolation};
 use crate::rig::pose::BoneTransform;
+use crate::scene::clip_doc::{clip_docs, PathDoc, SpeedDoc};
+use crate::scene::doc::{BoneDoc, SceneDoc};
 
 /// A clip of rotations about Z (degrees) and translations, keyed smooth.
 struct ClipBuilder {
@@ -51,7 +51,7 @@ impl ClipBuilder {
         self
     }
 
-    fn into_docs(self) -> Vec<super::clips::ClipDoc> {
+    fn into_docs(self) -> Vec<crate::scene::clip_doc::ClipDoc> {
         clip_docs(&Animation {
             clips: vec![self.clip],
         })

@@ -23,15 +23,15 @@
 use glam::{Mat4, Quat, Vec3};
 use serde_json::{json, Value};
 
-use super::glb::write_glb;
+use super::gltf::glb::write_glb;
 use super::gltf::GltfError;
 use super::gltf_write::{
     floats, Builder, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
 };
-use super::scene::{BaseColour, Scene};
 use crate::rig::animation::{Animation, Interpolation, WeightsChannel};
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::Skeleton;
+use crate::scene::{BaseColour, Scene};
 
 /// The mesh entry: its primitive, and the morph weights and target names
 /// when it has targets.

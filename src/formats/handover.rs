@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::scene::SceneDoc;
+use crate::scene::doc::SceneDoc;
 use crate::scene::{BaseColour, BaseColourImage, Scene, SceneError};
 
 /// The handover's JSON part.
@@ -162,8 +162,16 @@ fn base_colour(
 mod tests {
     use super::*;
 
+    /// Two bones along X and a strip of four vertices, two on each.
     fn two_bone() -> Scene {
-        crate::io::examples::example("two-bone").expect("a built-in example")
+        Scene::from_json(
+            r#"{"bones": [
+                {"name": "bone 1", "origin": [0, 0, 0], "orientation": [0, 0, -0.70710677, 0.70710677], "length": 2},
+                {"name": "bone 2", "parent": 0, "origin": [0, 0, 0], "orientation": [0, 0, 0, 1], "length": 2}],
+              "mesh": {"positions": [0, -0.5, 0, 0, 0.5, 0, 4, -0.5, 0, 4, 0.5, 0], "indices": [0, 2, 3, 0, 3, 1]},
+              "influences": [[[0, 1]], [[0, 1]], [[1, 1]], [[1, 1]]]}"#,
+        )
+        .expect("a valid two-bone scene")
     }
 
     #[test]

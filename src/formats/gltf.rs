@@ -19,6 +19,7 @@ mod accessors;
 mod animation;
 mod budget;
 mod document;
+pub mod glb;
 mod material;
 mod meshes;
 mod nodes;
@@ -36,8 +37,9 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Quat};
 
-use crate::io::scene::{MeshDoc, MorphDoc, Scene, SceneDoc, SceneError, MAX_MESHES};
 use crate::rig::animation::{Animation, BindSpace, Clip};
+use crate::scene::doc::{MeshDoc, MorphDoc, SceneDoc};
+use crate::scene::{Scene, SceneError, MAX_MESHES};
 
 /// Why a glTF file could not be read.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -162,7 +164,7 @@ pub fn read_gltf_files(text: &str, files: &HashMap<String, Vec<u8>>) -> Result<S
 /// length), a JSON chunk, then an optional binary chunk that is buffer 0.
 /// Every length is checked against the bytes actually there.
 pub fn read_glb(bytes: &[u8]) -> Result<Scene, GltfError> {
-    let (json, bin) = super::glb::chunks(bytes)?;
+    let (json, bin) = glb::chunks(bytes)?;
     let text = std::str::from_utf8(json)
         .map_err(|_| GltfError::Glb("the JSON chunk is not UTF-8 text".to_owned()))?;
     read_document(text, Resources { bin, files: None })

@@ -6,9 +6,9 @@
 
 use glam::{Quat, Vec3};
 
-use super::examples::{bone, MeshBuilder};
-use super::scene::{MeshPartDoc, SceneDoc};
+use super::builder::{bone, MeshBuilder};
 use crate::rig::limits::{HingeDoc, LimitDoc};
+use crate::scene::doc::{MeshPartDoc, SceneDoc};
 
 /// Where the arm's turntable sits, model space.
 pub const ROBOT_BASE: Vec3 = Vec3::new(-1.0, -1.4, 0.0);

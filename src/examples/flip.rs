@@ -10,12 +10,12 @@ use std::f32::consts::PI;
 
 use glam::{Quat, Vec3};
 
-use super::clips::{clip_docs, ChannelDoc};
-use super::examples::{bone, MeshBuilder};
-use super::scene::{MorphDoc, SceneDoc};
+use super::builder::{bone, MeshBuilder};
 use super::tubes::{tube_rings, Ring};
 use crate::rig::animation::{Animation, Clip, Interpolation};
 use crate::rig::pose::BoneTransform;
+use crate::scene::clip_doc::{clip_docs, ChannelDoc};
+use crate::scene::doc::{MorphDoc, SceneDoc};
 
 /// Seconds from the first key to the second.
 const FLIP_SECONDS: f32 = 2.0;

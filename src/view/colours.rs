@@ -21,26 +21,26 @@ pub const FLAT_FILL: [f32; 4] = [0.67, 0.80, 0.92, 1.0];
 pub const LIT_FILL: [f32; 4] = [0.86, 0.66, 0.50, 1.0];
 
 /// Bone `bone`'s colour; the palette repeats for long chains.
-pub fn bone_color(bone: u16) -> [f32; 3] {
+pub fn bone_colour(bone: u16) -> [f32; 3] {
     BONE_COLORS[usize::from(bone) % BONE_COLORS.len()]
 }
 
 /// Each vertex coloured by its bones' colours mixed by weight:
 /// `c = Σ w_i · colour(i)`; a free vertex is mid grey.
-pub fn blended_vertex_colors(influences: &[VertexInfluences]) -> Vec<f32> {
+pub fn blended_vertex_colours(influences: &[VertexInfluences]) -> Vec<f32> {
     let mut out = Vec::with_capacity(influences.len() * 3);
     for vertex in influences {
-        let mut color = if vertex.total_weight() > 0.0 {
+        let mut colour = if vertex.total_weight() > 0.0 {
             [0.0; 3]
         } else {
             [0.5; 3]
         };
         for (bone, weight) in vertex.pairs() {
-            for (channel, value) in color.iter_mut().zip(bone_color(bone)) {
+            for (channel, value) in colour.iter_mut().zip(bone_colour(bone)) {
                 *channel += weight * value;
             }
         }
-        out.extend(color);
+        out.extend(colour);
     }
     out
 }
@@ -75,7 +75,7 @@ pub fn viridis(t: f32) -> [f32; 3] {
 }
 
 /// Each vertex coloured by `bone`'s weight on the map, grey where it is 0.
-pub fn heat_colors(influences: &[VertexInfluences], bone: u16) -> Vec<f32> {
+pub fn heat_colours(influences: &[VertexInfluences], bone: u16) -> Vec<f32> {
     influences
         .iter()
         .flat_map(|vertex| {
@@ -91,7 +91,7 @@ pub fn heat_colors(influences: &[VertexInfluences], bone: u16) -> Vec<f32> {
 
 /// Each vertex coloured by its error on the map, scaled so the largest is
 /// the top of the map; grey where the error is zero.
-pub fn error_colors(errors: &[f32]) -> Vec<f32> {
+pub fn error_colours(errors: &[f32]) -> Vec<f32> {
     let largest = errors.iter().copied().fold(0.0, f32::max);
     errors
         .iter()
@@ -112,7 +112,7 @@ mod tests {
     #[test]
     fn zero_is_grey_and_small_is_dark_purple() {
         let (small, _) = VertexInfluences::from_pairs(&[(0, 0.02), (1, 0.98)]);
-        let colors = heat_colors(
+        let colours = heat_colours(
             &[
                 VertexInfluences::single(1),
                 small,
@@ -120,22 +120,22 @@ mod tests {
             ],
             0,
         );
-        assert_eq!(&colors[0..3], &ZERO_WEIGHT);
+        assert_eq!(&colours[0..3], &ZERO_WEIGHT);
         let distance = (0..3)
-            .map(|c| (colors[3 + c] - ZERO_WEIGHT[c]).abs())
+            .map(|c| (colours[3 + c] - ZERO_WEIGHT[c]).abs())
             .sum::<f32>();
         assert!(distance > 0.9, "a small weight is far from zero's grey");
-        assert_eq!(&colors[6..9], &VIRIDIS[10]);
+        assert_eq!(&colours[6..9], &VIRIDIS[10]);
         assert_eq!(viridis(0.5), VIRIDIS[5]);
     }
 
     #[test]
     fn a_half_and_half_vertex_mixes_two_colours() {
         let (half, _) = VertexInfluences::from_pairs(&[(0, 1.0), (1, 1.0)]);
-        let colors = blended_vertex_colors(&[half, VertexInfluences::NONE]);
+        let colours = blended_vertex_colours(&[half, VertexInfluences::NONE]);
         for k in 0..3 {
-            assert!((colors[k] - 0.5 * (BONE_COLORS[0][k] + BONE_COLORS[1][k])).abs() < 1e-6);
+            assert!((colours[k] - 0.5 * (BONE_COLORS[0][k] + BONE_COLORS[1][k])).abs() < 1e-6);
         }
-        assert_eq!(&colors[3..], &[0.5; 3]);
+        assert_eq!(&colours[3..], &[0.5; 3]);
     }
 }

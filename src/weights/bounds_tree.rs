@@ -20,34 +20,34 @@ struct Node {
 /// A hierarchy of axis-aligned boxes, split at the median of the longest
 /// axis of their centres.
 #[derive(Clone, Debug)]
-pub struct Bvh {
+pub struct BoundsTree {
     nodes: Vec<Node>,
     order: Vec<u32>,
 }
 
-impl Bvh {
+impl BoundsTree {
     /// Builds the hierarchy over `boxes[i] = (min, max)` of primitive `i`.
     pub fn new(boxes: &[(Vec3, Vec3)]) -> Self {
-        let mut bvh = Self {
+        let mut tree = Self {
             nodes: Vec::with_capacity(2 * boxes.len() / LEAF_SIZE + 1),
             order: (0..boxes.len() as u32).collect(),
         };
         if boxes.is_empty() {
-            return bvh;
+            return tree;
         }
         // An explicit stack of (node, first, end): no recursion depth to
         // worry about, whatever the mesh.
-        bvh.nodes.push(bounds(boxes, &bvh.order));
+        tree.nodes.push(bounds(boxes, &tree.order));
         let mut stack = vec![(0usize, 0usize, boxes.len())];
         while let Some((node, first, end)) = stack.pop() {
             let count = end - first;
             if count <= LEAF_SIZE {
-                bvh.nodes[node].first = first as u32;
-                bvh.nodes[node].count = count as u32;
+                tree.nodes[node].first = first as u32;
+                tree.nodes[node].count = count as u32;
                 continue;
             }
             let centre = |i: u32| (boxes[i as usize].0 + boxes[i as usize].1) * 0.5;
-            let (low, high) = bvh.order[first..end].iter().fold(
+            let (low, high) = tree.order[first..end].iter().fold(
                 (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
                 |(lo, hi), &i| (lo.min(centre(i)), hi.max(centre(i))),
             );
@@ -60,22 +60,22 @@ impl Bvh {
                 2
             };
             let middle = first + count / 2;
-            bvh.order[first..end].select_nth_unstable_by(count / 2, |&a, &b| {
+            tree.order[first..end].select_nth_unstable_by(count / 2, |&a, &b| {
                 centre(a)[axis].total_cmp(&centre(b)[axis])
             });
-            let left = bvh.nodes.len();
-            bvh.nodes.push(bounds(boxes, &bvh.order[first..middle]));
-            let right = bvh.nodes.len();
-            bvh.nodes.push(bounds(boxes, &bvh.order[middle..end]));
+            let left = tree.nodes.len();
+            tree.nodes.push(bounds(boxes, &tree.order[first..middle]));
+            let right = tree.nodes.len();
+            tree.nodes.push(bounds(boxes, &tree.order[middle..end]));
             // Inner nodes keep their children's indices apart: left is the
             // `first` of the pair below, right follows it.
-            bvh.nodes[node].first = left as u32;
-            bvh.nodes[node].count = 0;
+            tree.nodes[node].first = left as u32;
+            tree.nodes[node].count = 0;
             debug_assert_eq!(right, left + 1);
             stack.push((right, middle, end));
             stack.push((left, first, middle));
         }
-        bvh
+        tree
     }
 
     /// Whether `hit(i)` holds for some primitive `i` whose box the segment
@@ -166,7 +166,7 @@ mod tests {
                 }
             }
         }
-        let bvh = Bvh::new(&boxes);
+        let tree = BoundsTree::new(&boxes);
         let exact = |a: Vec3, b: Vec3, i: usize| {
             segment_meets_box(a, (b - a).recip(), boxes[i].0, boxes[i].1)
         };
@@ -184,7 +184,7 @@ mod tests {
             );
             let scanned: Vec<usize> = (0..boxes.len()).filter(|&i| exact(a, b, i)).collect();
             let mut offered = Vec::new();
-            assert!(!bvh.any_on_segment(a, b, |i| {
+            assert!(!tree.any_on_segment(a, b, |i| {
                 offered.push(i as usize);
                 false
             }));
@@ -193,7 +193,7 @@ mod tests {
             found.sort_unstable();
             assert_eq!(found, scanned, "segment {k}");
             if let Some(&first) = scanned.first() {
-                assert!(bvh.any_on_segment(a, b, |i| i as usize == first));
+                assert!(tree.any_on_segment(a, b, |i| i as usize == first));
             }
         }
         // Far fewer boxes offered than a scan tests.
@@ -202,6 +202,6 @@ mod tests {
 
     #[test]
     fn an_empty_hierarchy_hits_nothing() {
-        assert!(!Bvh::new(&[]).any_on_segment(Vec3::ZERO, Vec3::ONE, |_| true));
+        assert!(!BoundsTree::new(&[]).any_on_segment(Vec3::ZERO, Vec3::ONE, |_| true));
     }
 }

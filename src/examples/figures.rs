@@ -1,180 +1,22 @@
-//! The built-in scenes, shaped like the figures of the skinning note.
-//!
-//! Each example is built as a [`SceneDoc`] and validated like any loaded
-//! file, so the examples exercise the same path as user scenes.
+//! The skinning note's figures: the two-bone strip, the Y-junction whose
+//! fork tears unless weighted to both branches, the tube that shows the
+//! candy wrapper, the long chain, the fingers and the dense tube.
 
 use glam::{Quat, Vec2, Vec3};
 
+use super::builder::{bone, bone_chain, MeshBuilder};
 use super::tubes::{tube_rings, Ring};
-use crate::io::scene::{BoneDoc, MeshDoc, Scene, SceneDoc};
-
-/// The names `Lab.example` accepts, in the order the page lists them. It
-/// also builds `million` (the `dense` tube with 1,000,000 vertices, for
-/// `cargo xtask bench` and `?example=million`), which is in no list: each
-/// listed example is saved, exported and reloaded by the tests.
-pub const EXAMPLE_NAMES: [&str; 17] = [
-    "two-bone",
-    "two-bone-smooth",
-    "y-junction",
-    "y-junction-unweighted",
-    "tube",
-    "chain",
-    "tail",
-    "fingers",
-    "leg",
-    "arm",
-    "face",
-    "walk",
-    "path",
-    "dense",
-    "flip",
-    "capture",
-    "robot",
-];
-
-/// The motion capture the `capture` example reads (made by
-/// `tests/support/walk-bvh.mjs`; see `www/models/Walk/SOURCE.md`).
-const WALK_BVH: &str = include_str!("../../www/models/Walk/walk.bvh");
-
-/// The example read from a file (a BVH capture) rather than built: in the
-/// browser its reader lives in the converters' module, loaded when needed.
-pub const FILE_EXAMPLE: &str = "capture";
-
-/// Builds the example called `name`, or `None` for an unknown name.
-pub fn example(name: &str) -> Option<Scene> {
-    if name == FILE_EXAMPLE {
-        return capture().ok();
-    }
-    built_example(name)
-}
-
-/// The motion capture example: a BVH file, read as any dropped one is.
-pub fn capture() -> Result<Scene, super::bvh::BvhError> {
-    super::bvh::scene_from_bvh(WALK_BVH)
-}
-
-/// Builds the example called `name` without reading a file: every example
-/// but [`FILE_EXAMPLE`]; `None` for an unknown name.
-pub fn built_example(name: &str) -> Option<Scene> {
-    let doc = match name {
-        "two-bone" => two_bone(false),
-        "two-bone-smooth" => two_bone(true),
-        "y-junction" => y_junction(true),
-        "y-junction-unweighted" => y_junction(false),
-        "tube" => tube(),
-        "chain" => chain(CHAIN_BONES),
-        "tail" => super::tubes::tail(),
-        "fingers" => fingers(),
-        "leg" => super::limbs::leg(),
-        "arm" => super::limbs::arm(),
-        "face" => super::face::face(),
-        "walk" => super::motion::walk(),
-        "path" => super::motion::path(),
-        "dense" => dense_tube(DENSE_RINGS),
-        "million" => dense_tube(MILLION_RINGS),
-        "flip" => super::flip::flip(),
-        "robot" => super::robot::robot(),
-        _ => return None,
-    };
-    // The examples are fixed data covered by tests; a failure here is a bug
-    // in this file, reported as "unknown" rather than a panic in the page.
-    Scene::from_doc(&doc).ok()
-}
+use crate::scene::doc::SceneDoc;
 
 /// Bones in the `chain` example: more than a uniform array of matrices can
 /// hold on most GPUs, so the palette must travel another way.
 pub const CHAIN_BONES: usize = 300;
 
-/// Collects triangles, turning each so its face normal points along
-/// `outward` (counter-clockwise seen from there).
-#[derive(Default)]
-pub(super) struct MeshBuilder {
-    positions: Vec<Vec3>,
-    indices: Vec<u32>,
-    influences: Vec<Vec<(u32, f32)>>,
-}
-
-impl MeshBuilder {
-    pub(super) fn vertex(&mut self, position: Vec3, influences: Vec<(u32, f32)>) -> u32 {
-        self.positions.push(position);
-        self.influences.push(influences);
-        (self.positions.len() - 1) as u32
-    }
-
-    pub(super) fn triangle(&mut self, [a, b, c]: [u32; 3], outward: Vec3) {
-        let [pa, pb, pc] = [a, b, c].map(|v| self.positions[v as usize]);
-        if (pb - pa).cross(pc - pa).dot(outward) >= 0.0 {
-            self.indices.extend([a, b, c]);
-        } else {
-            self.indices.extend([a, c, b]);
-        }
-    }
-
-    /// The quad `a b c d` (in order around its edge) as two triangles.
-    /// Vertices so far.
-    pub(super) fn vertex_count(&self) -> usize {
-        self.positions.len()
-    }
-
-    /// Moves the vertices `range` by `offset`.
-    pub(super) fn shift(&mut self, range: std::ops::Range<usize>, offset: Vec3) {
-        for position in &mut self.positions[range] {
-            *position += offset;
-        }
-    }
-
-    pub(super) fn quad(&mut self, [a, b, c, d]: [u32; 4], outward: Vec3) {
-        self.triangle([a, b, c], outward);
-        self.triangle([a, c, d], outward);
-    }
-
-    pub(super) fn into_doc(self, bones: Vec<BoneDoc>) -> SceneDoc {
-        SceneDoc {
-            bones,
-            mesh: MeshDoc {
-                positions: self.positions.iter().flat_map(|p| p.to_array()).collect(),
-                indices: self.indices,
-            },
-            influences: self.influences,
-            pose: Vec::new(),
-            morphs: Vec::new(),
-            morph_weights: Vec::new(),
-            animations: Vec::new(),
-            rig: None,
-            paths: Vec::new(),
-            meshes: Vec::new(),
-        }
-    }
-}
-
-/// `count` bones of `length` in a straight line up +Y, each the child of
-/// the one before, named `"{prefix} 1"`, `"{prefix} 2"`, ….
-pub(super) fn bone_chain(prefix: &str, count: usize, length: f32) -> Vec<BoneDoc> {
-    (0..count)
-        .map(|k| {
-            let parent = k.checked_sub(1).map(|p| p as u32);
-            bone(
-                &format!("{prefix} {}", k + 1),
-                parent,
-                Quat::IDENTITY,
-                length,
-            )
-        })
-        .collect()
-}
-
-pub(super) fn bone(name: &str, parent: Option<u32>, orientation: Quat, length: f32) -> BoneDoc {
-    BoneDoc {
-        orientation: orientation.to_array(),
-        ..BoneDoc::plain(name, parent, [0.0; 3], length)
-    }
-}
-
 /// The skinning note's strip: two bones of length 2 lying along +X, a strip of 9 × 2
 /// vertices around them. Rigid: the vertices left of the joint belong to
 /// bone 1, the rest to bone 2. Smooth: bone 2's weight rises linearly from 0
 /// at x = 1 to 1 at x = 3.
-fn two_bone(smooth: bool) -> SceneDoc {
+pub(crate) fn two_bone(smooth: bool) -> SceneDoc {
     let mut mesh = MeshBuilder::default();
     let mut columns = Vec::new();
     for column in 0..=8 {
@@ -209,7 +51,7 @@ fn two_bone(smooth: bool) -> SceneDoc {
 /// 2 leaving its tip at ±40°. The fork vertex, where the branches' inner
 /// edges meet, belongs to both branches (weighted) or to the left one only
 /// (unweighted), which makes it tear when the right branch bends.
-fn y_junction(fork_weighted: bool) -> SceneDoc {
+pub(crate) fn y_junction(fork_weighted: bool) -> SceneDoc {
     let half_angle = 40_f32.to_radians();
     let half_width = 0.5;
     let mut mesh = MeshBuilder::default();
@@ -278,7 +120,7 @@ pub const TUBE_RADIUS: f32 = 0.5;
 /// length 2, 17 rings of 24 vertices. Bone 2's weight rises linearly from 0
 /// at y = 1 to 1 at y = 3, so the joint ring is half and half: twisting bone
 /// 2 by 180° collapses it under LBS (the candy wrapper) and not under DQS.
-fn tube() -> SceneDoc {
+pub(crate) fn tube() -> SceneDoc {
     let mut mesh = MeshBuilder::default();
     let rings = (0..TUBE_RINGS).map(|ring| {
         let y = ring as f32 * 0.25;
@@ -301,10 +143,10 @@ fn tube() -> SceneDoc {
 }
 
 /// Rings and segments of the `dense` tube: 400 × 250 = 100,000 vertices.
-const DENSE_RINGS: usize = 400;
+pub(crate) const DENSE_RINGS: usize = 400;
 /// Rings of the `million` tube: 4,000 × 250 = 1,000,000 vertices, the most
 /// a scene may hold.
-const MILLION_RINGS: usize = 4_000;
+pub(crate) const MILLION_RINGS: usize = 4_000;
 const DENSE_SEGMENTS: usize = 250;
 /// Bones along the `dense` tube, each `DENSE_BONE_LENGTH` long.
 const DENSE_BONES: usize = 4;
@@ -314,7 +156,7 @@ const DENSE_BONE_LENGTH: f32 = 2.0;
 /// ring blended linearly between the two nearest bones' middles: big enough
 /// that the cost of skinning on the CPU shows in the page and the
 /// benchmarks.
-fn dense_tube(ring_count: usize) -> SceneDoc {
+pub(crate) fn dense_tube(ring_count: usize) -> SceneDoc {
     let mut mesh = MeshBuilder::default();
     let height = DENSE_BONES as f32 * DENSE_BONE_LENGTH;
     let rings = (0..ring_count).map(|ring| {
@@ -339,7 +181,7 @@ fn dense_tube(ring_count: usize) -> SceneDoc {
 
 /// A strip along +Y driven by a chain of `bones` short bones, each vertex
 /// row blended between the two nearest bones: a stress test for the palette.
-fn chain(bones: usize) -> SceneDoc {
+pub(crate) fn chain(bones: usize) -> SceneDoc {
     let bone_length = 0.05;
     let mut mesh = MeshBuilder::default();
     let mut rows = Vec::new();
@@ -368,7 +210,7 @@ fn chain(bones: usize) -> SceneDoc {
 /// ends well before its tip, so the tip's inner edge is nearer to the middle
 /// finger's bone: weighting by nearest bone hands it to the wrong finger.
 /// The scene ships with each region bound to its own bone.
-fn fingers() -> SceneDoc {
+pub(crate) fn fingers() -> SceneDoc {
     let mut mesh = MeshBuilder::default();
     let palm_columns = [-1.0, -0.9, -0.5, -0.1, 0.1, 0.5, 0.9, 1.0];
     let mut palm_rows = Vec::new();
@@ -417,55 +259,4 @@ fn fingers() -> SceneDoc {
     let mut index = bone("index finger", Some(0), Quat::IDENTITY, 1.2);
     index.origin = [0.5, 0.0, 0.0];
     mesh.into_doc(vec![bone("palm", None, Quat::IDENTITY, 1.0), middle, index])
-}
-
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    #[test]
-    fn every_example_builds() {
-        for name in EXAMPLE_NAMES {
-            let scene = example(name).unwrap_or_else(|| panic!("{name} builds"));
-            assert!(scene.mesh.vertex_count() > 0, "{name}");
-            assert!(
-                scene.mesh.normals_model.iter().all(|n| n.z > 0.99)
-                    || matches!(name, "tube" | "dense" | "tail" | "flip" | "capture"),
-                "{name}: flat examples face the viewer"
-            );
-        }
-        assert!(example("no-such").is_none());
-    }
-
-    #[test]
-    fn the_fork_is_shared_only_when_weighted() {
-        let weighted = example("y-junction").unwrap();
-        let unweighted = example("y-junction-unweighted").unwrap();
-        let fork = fork_vertex(&weighted);
-        assert_eq!(weighted.influences[fork].weight_of(1), 0.5);
-        assert_eq!(weighted.influences[fork].weight_of(2), 0.5);
-        assert_eq!(unweighted.influences[fork].weight_of(1), 1.0);
-    }
-
-    /// The fork: the vertex bound to a branch that lies on the Y axis.
-    pub(crate) fn fork_vertex(scene: &Scene) -> usize {
-        scene
-            .mesh
-            .positions_model
-            .iter()
-            .position(|p| p.x.abs() < 1e-6 && p.y > 2.0)
-            .unwrap()
-    }
-}
-
-#[cfg(test)]
-mod million_tests {
-    use super::*;
-
-    #[test]
-    fn the_million_tube_holds_the_most_a_scene_may() {
-        let scene = example("million").unwrap();
-        assert_eq!(scene.mesh.vertex_count(), crate::scene::MAX_VERTICES);
-        assert!(!EXAMPLE_NAMES.contains(&"million"));
-    }
 }
