@@ -67,7 +67,7 @@ fn measure<T>(name: &str, key: &str, step: impl FnOnce() -> T) -> T {
 }
 
 fn main() {
-    let mut lab = measure("million: build the example (Lab::example)", "build", || {
+    let lab = measure("million: build the example (Lab::example)", "build", || {
         Lab::example("million").unwrap()
     });
     println!(

@@ -71,7 +71,7 @@ proptest! {
     #[test]
     fn a_damaged_scene_never_panics(picks in proptest::collection::vec((any::<prop::sample::Index>(), damaged()), 1..4)) {
         let text = damage(&Lab::example("y-junction").unwrap().scene_json(), &picks);
-        if let Ok(mut lab) = Lab::from_json(&text) {
+        if let Ok(lab) = Lab::from_json(&text) {
             let _ = lab.skinned_positions(SkinningMethod::Dqs);
         }
     }
@@ -80,7 +80,7 @@ proptest! {
     fn a_damaged_gltf_never_panics(picks in proptest::collection::vec((any::<prop::sample::Index>(), damaged()), 1..4)) {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("www/models/SimpleSkin/SimpleSkin.gltf");
         let text = damage(&std::fs::read_to_string(path).unwrap(), &picks);
-        if let Ok(mut lab) = Lab::from_gltf(&text) {
+        if let Ok(lab) = Lab::from_gltf(&text) {
             let _ = lab.skinned_positions(SkinningMethod::Lbs);
         }
     }

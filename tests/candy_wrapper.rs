@@ -26,8 +26,8 @@ fn half_twist_collapses_lbs_and_keeps_dqs() {
         [1.0; 3],
     )
     .unwrap();
-    let lbs = joint_ring_radius(lab.skinned_positions(SkinningMethod::Lbs)) / TUBE_RADIUS;
-    let dqs = joint_ring_radius(lab.skinned_positions(SkinningMethod::Dqs)) / TUBE_RADIUS;
+    let lbs = joint_ring_radius(&lab.skinned_positions(SkinningMethod::Lbs)) / TUBE_RADIUS;
+    let dqs = joint_ring_radius(&lab.skinned_positions(SkinningMethod::Dqs)) / TUBE_RADIUS;
     println!(
         "tube twisted 180°: joint-ring radius LBS {:.1}% of rest, DQS {:.1}% of rest",
         lbs * 100.0,

@@ -18,11 +18,11 @@ fn worst_difference(a: &[Vec3], b: &[Vec3]) -> f32 {
 /// Exports `lab`, reads the file back and compares both methods.
 fn round_trip(name: &str, lab: &mut Lab, tolerance: f32) {
     let glb = lab.to_glb().unwrap();
-    let mut back = Lab::from_glb(&glb).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let back = Lab::from_glb(&glb).unwrap_or_else(|e| panic!("{name}: {e}"));
     for method in [SkinningMethod::Lbs, SkinningMethod::Dqs] {
         let worst = worst_difference(
-            lab.skinned_positions(method),
-            back.skinned_positions(method),
+            &lab.skinned_positions(method),
+            &back.skinned_positions(method),
         );
         println!(
             "{name} ({method:?}): {} bytes, worst difference {worst:.2e}",
@@ -98,7 +98,7 @@ fn a_vertex_no_bone_moves_stays_put_after_export() {
     )
     .unwrap();
     round_trip("two-bone, vertex 3 unweighted", &mut lab, 1e-5);
-    let mut back = Lab::from_glb(&lab.to_glb().unwrap()).unwrap();
+    let back = Lab::from_glb(&lab.to_glb().unwrap()).unwrap();
     let rest = lab.scene().mesh.positions_model[3];
     assert!(back.skinned_positions(SkinningMethod::Lbs)[3].abs_diff_eq(rest, 1e-6));
 }
@@ -132,8 +132,8 @@ fn every_clip_of_every_model_survives_export_between_its_keys_too() {
                 original.set_animation_time(clip, time).unwrap();
                 back.set_animation_time(clip, time).unwrap();
                 worst = worst.max(worst_difference(
-                    original.skinned_positions(SkinningMethod::Lbs),
-                    back.skinned_positions(SkinningMethod::Lbs),
+                    &original.skinned_positions(SkinningMethod::Lbs),
+                    &back.skinned_positions(SkinningMethod::Lbs),
                 ));
             }
             println!("{name} clip {clip}: worst {worst:.2e} over 38 times (model size {size})");

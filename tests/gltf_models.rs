@@ -359,7 +359,7 @@ fn each_model_opens_in_its_default_node_pose_as_gltf_skins_it() {
                     .sum()
             })
             .collect();
-        let mut lab = Lab::from_gltf(&text).unwrap();
+        let lab = Lab::from_gltf(&text).unwrap();
         let moved = lab.bone_pose(1).unwrap() != skinlab::BoneTransform::IDENTITY;
         let skinned = lab.skinned_positions(SkinningMethod::Lbs);
         let scale = expected
@@ -419,7 +419,7 @@ fn every_skinned_mesh_is_read_and_unknown_required_extensions_are_refused() {
     let accessor = doc["accessors"].as_array().unwrap().len() - 1;
     doc["meshes"][2]["primitives"][0]["attributes"]["WEIGHTS_0"] = accessor.into();
 
-    let mut lab = Lab::from_gltf(&doc.to_string()).unwrap();
+    let lab = Lab::from_gltf(&doc.to_string()).unwrap();
     println!("three skinned meshes: {} vertices", lab.vertex_count());
     assert_eq!(
         lab.vertex_count(),

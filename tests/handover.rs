@@ -29,8 +29,8 @@ fn assert_survives_handover(name: &str, scene: Scene) {
         glb_from_scene(&scene).unwrap(),
         "{name}: the exported .glb differs"
     );
-    let mut original = Lab::new(scene);
-    let mut read = Lab::new(back);
+    let original = Lab::new(scene);
+    let read = Lab::new(back);
     for method in [SkinningMethod::Lbs, SkinningMethod::Dqs] {
         assert_eq!(
             original.skinned_positions(method),

@@ -437,7 +437,7 @@ fn the_goose_step_dips_and_drags_where_ik_keeps_the_foot_on_the_ground() {
 #[test]
 fn the_arm_reaches_the_rim_of_its_cup_within_its_limits() {
     use skinlab::lab::{IkGoal, Lab};
-    let mut lab = Lab::example("arm").unwrap();
+    let lab = Lab::example("arm").unwrap();
     assert_eq!(lab.bone_count(), 5);
     // The cup's bone stands upright from its base to its rim.
     let frames = lab.model_from_bone_posed().to_vec();

@@ -94,7 +94,7 @@ fn morph_weights_are_one_undo_step_and_survive_the_scene_json() {
     lab.checkpoint();
     lab.set_morph_weights(&[0.25, 0.75]).unwrap();
     let saved = lab.scene_json();
-    let mut back = Lab::from_json(&saved).unwrap();
+    let back = Lab::from_json(&saved).unwrap();
     assert_eq!(back.morph_weights(), [0.25, 0.75]);
     assert_eq!(
         back.skinned_positions(SkinningMethod::Lbs),

@@ -117,7 +117,7 @@ proptest! {
         lab.skinned(method);
         for (x, y, bone) in dabs {
             lab.paint_dab(&points, &paintable, bone, Vec2::new(x, y) * 100.0, &brush, false).unwrap();
-            let mut whole = skinlab::Lab::new(lab.scene().clone());
+            let whole = skinlab::Lab::new(lab.scene().clone());
             let (positions, normals) = lab.skinned(method);
             let (expected_positions, expected_normals) = whole.skinned(method);
             prop_assert_eq!(positions, expected_positions);

@@ -16,7 +16,7 @@ impl Lab {
     }
 
     /// Every bone's origin (its joint), model space, as posed now.
-    pub fn joint_positions(&mut self) -> Vec<Vec3> {
+    pub fn joint_positions(&self) -> Vec<Vec3> {
         self.model_from_bone_posed()
             .iter()
             .map(|frame| frame.w_axis.truncate())

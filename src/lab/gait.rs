@@ -69,13 +69,18 @@ impl Lab {
     /// The ankle's path over one cycle of `gait` at `samples` phases, and
     /// how far it strays from the ground; the pose is left as it was.
     pub fn gait_trace(
-        &mut self,
+        &self,
         gait: Gait,
         tip: usize,
         samples: usize,
     ) -> Result<GaitTrace, EditError> {
         let ([upper, _], stride) = self.stride_of(tip)?;
-        let saved = self.scene.pose.clone();
+        // The trace poses a copy of the scene, so that reading it leaves
+        // this lab as it is.
+        let mut scratch = Lab::new(self.scene.clone());
+        scratch.stretch.clone_from(&self.stretch);
+        scratch.settings.limit_posing = self.settings.limit_posing;
+        scratch.changed();
         let frame = self.unanimated_frame(upper)?;
         let length = self.scene.skeleton.bones()[tip].length;
         let mut trace = GaitTrace {
@@ -88,11 +93,11 @@ impl Lab {
         let mut result = Ok(());
         for k in 0..samples.max(1) {
             let phase = k as f32 / samples.max(1) as f32;
-            result = self.pose_gait(gait, tip, phase);
+            result = scratch.pose_gait(gait, tip, phase);
             if result.is_err() {
                 break;
             }
-            let ankle = self.model_from_bone_posed()[tip].transform_point3(Vec3::Y * length);
+            let ankle = scratch.model_from_bone_posed()[tip].transform_point3(Vec3::Y * length);
             // Height above the ground in the hip's frame (y points down).
             let height = stride.ground - frame.inverse().transform_point3(ankle).y;
             if stride.in_stance(phase) {
@@ -102,8 +107,6 @@ impl Lab {
             }
             trace.ankle_model.push(ankle);
         }
-        self.scene.pose = saved;
-        self.changed();
         result.map(|()| trace)
     }
 }

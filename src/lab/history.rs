@@ -66,6 +66,28 @@ fn bytes_held(steps: &[Snapshot]) -> usize {
     total
 }
 
+/// The undo and redo steps and the bytes they may hold.
+#[derive(Clone, Debug)]
+pub(super) struct History {
+    pub(super) undo_stack: Vec<Snapshot>,
+    pub(super) redo_stack: Vec<Snapshot>,
+    /// Undo steps forgotten to stay within the byte budget.
+    pub(super) undo_dropped: usize,
+    /// Bytes the undo steps may hold.
+    pub(super) undo_budget: usize,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        Self {
+            undo_stack: Vec::new(),
+            redo_stack: Vec::new(),
+            undo_dropped: 0,
+            undo_budget: UNDO_BUDGET_BYTES,
+        }
+    }
+}
+
 impl Lab {
     /// The current state, sharing the weights of `beside` when they are the
     /// same.
@@ -109,65 +131,67 @@ impl Lab {
 
     /// Bytes the undo and redo steps hold now.
     pub fn undo_bytes(&self) -> usize {
-        bytes_held(&self.undo_stack) + bytes_held(&self.redo_stack)
+        bytes_held(&self.history.undo_stack) + bytes_held(&self.history.redo_stack)
     }
 
     /// Sets the bytes the undo steps may hold (default
     /// [`UNDO_BUDGET_BYTES`]); applies from the next checkpoint.
     pub fn set_undo_budget(&mut self, bytes: usize) {
-        self.undo_budget = bytes;
+        self.history.undo_budget = bytes;
     }
 
     /// Undo steps forgotten so far to stay within the byte budget.
     pub fn undo_steps_dropped(&self) -> usize {
-        self.undo_dropped
+        self.history.undo_dropped
     }
 
     /// Records the current pose and weights as one undo step, before an edit
     /// (a drag, a stroke) begins. Clears the redo steps.
     pub fn checkpoint(&mut self) {
-        let snapshot = self.snapshot(self.undo_stack.last());
-        if self.undo_stack.last() == Some(&snapshot) {
+        let snapshot = self.snapshot(self.history.undo_stack.last());
+        if self.history.undo_stack.last() == Some(&snapshot) {
             return;
         }
-        if self.undo_stack.len() == UNDO_DEPTH {
-            self.undo_stack.remove(0);
+        if self.history.undo_stack.len() == UNDO_DEPTH {
+            self.history.undo_stack.remove(0);
         }
-        self.undo_stack.push(snapshot);
-        self.redo_stack.clear();
+        self.history.undo_stack.push(snapshot);
+        self.history.redo_stack.clear();
         // The newest step always stays, however large.
-        while self.undo_stack.len() > 1 && bytes_held(&self.undo_stack) > self.undo_budget {
-            self.undo_stack.remove(0);
-            self.undo_dropped += 1;
+        while self.history.undo_stack.len() > 1
+            && bytes_held(&self.history.undo_stack) > self.history.undo_budget
+        {
+            self.history.undo_stack.remove(0);
+            self.history.undo_dropped += 1;
         }
     }
 
     /// Whether there is a step to undo.
     pub fn can_undo(&self) -> bool {
-        !self.undo_stack.is_empty()
+        !self.history.undo_stack.is_empty()
     }
 
     /// Whether there is a step to redo.
     pub fn can_redo(&self) -> bool {
-        !self.redo_stack.is_empty()
+        !self.history.redo_stack.is_empty()
     }
 
     /// Goes back to the last checkpoint; false if there is none.
     pub fn undo(&mut self) -> bool {
-        let Some(previous) = self.undo_stack.pop() else {
+        let Some(previous) = self.history.undo_stack.pop() else {
             return false;
         };
-        self.redo_stack.push(self.snapshot(Some(&previous)));
+        self.history.redo_stack.push(self.snapshot(Some(&previous)));
         self.restore(previous);
         true
     }
 
     /// Re-applies what the last undo took back; false if there is nothing.
     pub fn redo(&mut self) -> bool {
-        let Some(next) = self.redo_stack.pop() else {
+        let Some(next) = self.history.redo_stack.pop() else {
             return false;
         };
-        self.undo_stack.push(self.snapshot(Some(&next)));
+        self.history.undo_stack.push(self.snapshot(Some(&next)));
         self.restore(next);
         true
     }

@@ -54,13 +54,13 @@ impl Lab {
 
     /// Whether bones turned by hand are kept within their limits.
     pub fn limits_posing(&self) -> bool {
-        self.limit_posing
+        self.settings.limit_posing
     }
 
     /// Keeps bones turned by hand (drags, keys, [`Lab::set_bone_transform`])
     /// within their limits, or not.
     pub fn set_limits_posing(&mut self, on: bool) {
-        self.limit_posing = on;
+        self.settings.limit_posing = on;
     }
 
     /// Solves `goal` on the pose, within every limit: see [`IkGoal`].
@@ -111,7 +111,7 @@ pub const LIMIT_OUTLINE_SAMPLES: usize = 33;
 impl Lab {
     /// Bone `bone`'s frame before its own animation, `F = R'_i · A_i⁻¹`:
     /// the frame its limit is stated in, model space.
-    pub(super) fn unanimated_frame(&mut self, bone: usize) -> Result<Mat4, EditError> {
+    pub(super) fn unanimated_frame(&self, bone: usize) -> Result<Mat4, EditError> {
         self.model_from_bone_unanimated(bone)
     }
 
@@ -142,7 +142,7 @@ impl Lab {
     /// angle range can point the bone (its ends are the handles that set
     /// them); for a cone the rim of directions at its half-angle. Empty for
     /// a free joint.
-    pub fn limit_outline(&mut self, bone: usize, radius: f32) -> Result<Vec<Vec3>, EditError> {
+    pub fn limit_outline(&self, bone: usize, radius: f32) -> Result<Vec<Vec3>, EditError> {
         let Some(limit) = self.limit(bone)? else {
             return Ok(Vec::new());
         };
@@ -169,7 +169,7 @@ impl Lab {
     /// from the reference direction to `F⁻¹ (p − o)`; for a cone the angle
     /// between +Y and `F⁻¹ (p − o)`. What dragging a limit's handle sets.
     pub fn limit_angle_toward(
-        &mut self,
+        &self,
         bone: usize,
         point_model: Vec3,
     ) -> Result<Option<f32>, EditError> {

@@ -7,9 +7,8 @@ use crate::skin::SkinningMethod;
 impl Lab {
     /// The volume the skin encloses in the current pose, skinned by
     /// `method` (open ends closed by fans), model units³.
-    pub fn volume(&mut self, method: SkinningMethod) -> f32 {
-        self.skin(method);
-        enclosed_volume(&self.skinned_positions, &self.scene.mesh.indices)
+    pub fn volume(&self, method: SkinningMethod) -> f32 {
+        enclosed_volume(&self.skinned_positions(method), &self.scene.mesh.indices)
     }
 
     /// What one keyframe costs, bytes, stored two ways (the engine note's

@@ -6,6 +6,7 @@
 
 mod animate;
 mod capture;
+mod derived;
 mod dynamics;
 mod gait;
 mod history;
@@ -21,16 +22,15 @@ pub use history::{UNDO_BUDGET_BYTES, UNDO_DEPTH};
 pub use ik::{IkGoal, DEFAULT_IK_ITERATIONS, LIMIT_OUTLINE_SAMPLES};
 pub use palette_formats::{FormatFigures, OTHER_UNIFORM_VECTORS};
 
+use std::borrow::Cow;
+
 use glam::{Mat4, Quat, Vec3};
 
-use crate::rig::pose::{pose_to_model_stretched, skinning_palette, BoneTransform};
+use crate::rig::pose::BoneTransform;
 use crate::scene::validate::bone_transform;
 use crate::scene::{Scene, SceneError};
 use crate::skin::dual_quat::RigidScale;
-use crate::skin::influences::VertexInfluences;
-use crate::skin::skinning::{
-    dqs_palette, dqs_vertex, is_rigid, lbs_palette, lbs_vertex, skin_dqs, skin_lbs_rows, MatrixRows,
-};
+use crate::skin::skinning::{dqs_vertex, is_rigid, lbs_vertex};
 pub use crate::skin::SkinningMethod;
 
 impl std::str::FromStr for SkinningMethod {
@@ -156,54 +156,49 @@ pub enum EditError {
     Ik(#[from] crate::rig::chain_ik::IkError),
 }
 
-/// A scene with its pose and skinning buffers, recomputed lazily.
+/// A scene with its pose, the data derived from them, the undo history and
+/// the editing settings. Every change runs the cheap jobs of
+/// [`derived::Derived`] at once, so every read takes `&self`.
 #[derive(Clone, Debug)]
 pub struct Lab {
     scene: Scene,
-    model_from_bone_posed: Vec<Mat4>,
-    palette: Vec<Mat4>,
-    /// The palette as rows, what the fast LBS loop reads.
-    lbs_palette: Vec<MatrixRows>,
-    dqs_palette: Vec<RigidScale>,
-    skinned_positions: Vec<Vec3>,
-    skinned_normals: Vec<Vec3>,
-    skinned_with: Option<SkinningMethod>,
-    /// The base morphed by the current weights, when any is not zero.
-    morphed: crate::skin::mesh::Mesh,
-    morphed_current: bool,
-    palette_current: bool,
+    /// Each bone's stretch along its own +Y from stretchy IK (1: none):
+    /// part of the pose, kept beside the scene's `A_i`.
+    stretch: Vec<f32>,
+    derived: derived::Derived,
+    revisions: Revisions,
+    history: history::History,
+    settings: Settings,
+    weight_editing: weights::WeightEditing,
+    /// The swinging bones, when any swing.
+    dynamics: Option<crate::rig::dynamics::Dynamics>,
+}
+
+/// The counters a renderer and the autosave compare to know what changed.
+#[derive(Clone, Debug)]
+struct Revisions {
+    /// Grows by one on every change.
     revision: u64,
+    /// Grows when the weights change.
     influences_revision: u64,
     /// Grows whenever the skinned mesh may have changed anywhere (not when
     /// a dab skins again only the vertices it changed).
     skinning_epoch: u64,
+    /// A number no other lab in this process has.
     id: u64,
-    undo_stack: Vec<history::Snapshot>,
-    redo_stack: Vec<history::Snapshot>,
-    /// Undo steps forgotten to stay within the byte budget.
-    undo_dropped: usize,
-    /// Bytes the undo steps may hold.
-    undo_budget: usize,
+}
+
+/// How edits are made.
+#[derive(Clone, Debug)]
+struct Settings {
     /// Whether hand posing keeps to the joint limits.
     limit_posing: bool,
+    /// Bones whose weights the brushes leave alone.
     locked: Vec<bool>,
-    topology: weights::Topology,
-    /// The weights the share link's edits are counted from (the scene as
-    /// it opened), when kept.
-    weights_baseline: Option<Vec<VertexInfluences>>,
-    /// Buffers a brush dab reuses, so a stroke does not allocate per dab.
-    dab_scratch: crate::weights::paint::DabScratch,
-    /// The weights skinning uses when they differ from the stored ones
-    /// (capped, 8-bit); see `weights::derive_skinning_influences`.
-    quantised: Option<Vec<VertexInfluences>>,
     /// The engine note's 8-bit weights on.
     eight_bit: bool,
     /// At most this many influences per vertex in skinning (1–4).
     influence_cap: usize,
-    /// The swinging bones, when any swing.
-    dynamics: Option<crate::rig::dynamics::Dynamics>,
-    /// Each bone's stretch along its own +Y from stretchy IK (1: none).
-    stretch: Vec<f32>,
 }
 
 static NEXT_LAB_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -212,49 +207,41 @@ impl Lab {
     /// Wraps a validated scene.
     pub fn new(scene: Scene) -> Self {
         let bones = scene.skeleton.len();
-        let vertices = scene.mesh.vertex_count();
+        let mut derived = derived::Derived::new(&scene);
+        let stretch = vec![1.0; bones];
+        derived.pose_job(&scene, &stretch);
+        derived.morph_job(&scene);
         Self {
-            scene,
-            model_from_bone_posed: vec![Mat4::IDENTITY; bones],
-            palette: vec![Mat4::IDENTITY; bones],
-            lbs_palette: vec![MatrixRows::from_affine(&Mat4::IDENTITY); bones],
-            dqs_palette: vec![RigidScale::from_affine(&Mat4::IDENTITY); bones],
-            skinned_positions: vec![Vec3::ZERO; vertices],
-            skinned_normals: vec![Vec3::ZERO; vertices],
-            skinned_with: None,
-            palette_current: false,
-            revision: 0,
-            influences_revision: 0,
-            skinning_epoch: 0,
-            id: NEXT_LAB_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            undo_stack: Vec::new(),
-            redo_stack: Vec::new(),
-            undo_dropped: 0,
-            undo_budget: UNDO_BUDGET_BYTES,
-            limit_posing: false,
-            locked: vec![false; bones],
-            topology: weights::Topology::default(),
-            weights_baseline: None,
-            dab_scratch: Default::default(),
-            quantised: None,
-            eight_bit: false,
-            influence_cap: crate::skin::influences::MAX_INFLUENCES,
-            morphed: crate::skin::mesh::Mesh::new(Vec::new(), Vec::new()),
-            morphed_current: false,
+            derived,
+            stretch,
+            revisions: Revisions {
+                revision: 0,
+                influences_revision: 0,
+                skinning_epoch: 0,
+                id: NEXT_LAB_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            },
+            history: history::History::default(),
+            settings: Settings {
+                limit_posing: false,
+                locked: vec![false; bones],
+                eight_bit: false,
+                influence_cap: crate::skin::influences::MAX_INFLUENCES,
+            },
+            weight_editing: weights::WeightEditing::default(),
             dynamics: None,
-            stretch: vec![1.0; bones],
+            scene,
         }
     }
 
     /// A number no other lab in this process has: with [`Lab::revision`] it
     /// tells a renderer whether what it uploaded is still current.
     pub fn id(&self) -> u64 {
-        self.id
+        self.revisions.id
     }
 
     /// `F_i = R'_i · A_i⁻¹ = C'_p(i) · T(origin_i) · O_i`: bone `i`'s posed
     /// frame without its own animation, the frame a drag rotates in.
-    pub fn model_from_bone_unanimated(&mut self, bone: usize) -> Result<Mat4, EditError> {
+    pub fn model_from_bone_unanimated(&self, bone: usize) -> Result<Mat4, EditError> {
         self.check_bone(bone)?;
         let animation = self.scene.skeleton.bones()[bone].animated(&self.scene.pose[bone]);
         let unstretch = Mat4::from_scale(Vec3::new(1.0, 1.0 / self.stretch[bone], 1.0));
@@ -349,7 +336,7 @@ impl Lab {
     /// Grows by one on every change; a renderer compares it to know when to
     /// draw again.
     pub fn revision(&self) -> u64 {
-        self.revision
+        self.revisions.revision
     }
 
     /// Grows whenever the skinned mesh may have changed anywhere; between
@@ -357,15 +344,17 @@ impl Lab {
     /// their [`Lab::last_dab_changed`] vertices: a brush that projected the
     /// mesh need only project those again.
     pub fn skinning_epoch(&self) -> u64 {
-        self.skinning_epoch
+        self.revisions.skinning_epoch
     }
 
+    /// Counts a change and runs the pose and morph jobs; the skinned mesh
+    /// is made again when next asked for.
     fn changed(&mut self) {
-        self.revision += 1;
-        self.skinning_epoch += 1;
-        self.palette_current = false;
-        self.skinned_with = None;
-        self.morphed_current = false;
+        self.revisions.revision += 1;
+        self.revisions.skinning_epoch += 1;
+        self.derived.skinned_with = None;
+        self.derived.pose_job(&self.scene, &self.stretch);
+        self.derived.morph_job(&self.scene);
     }
 
     /// A change of the weights at `vertices` alone (the pose, morphs and
@@ -374,17 +363,17 @@ impl Lab {
     /// skinned on its own (the same four-lane kernel, so the same bits as
     /// skinning them all).
     fn weights_changed_at(&mut self, vertices: &[u32]) {
-        let Some(method) = self.skinned_with else {
+        let Some(method) = self.derived.skinned_with else {
             self.changed();
             return;
         };
-        self.revision += 1;
-        let rigid = method == SkinningMethod::Dqs && is_rigid(&self.dqs_palette);
+        self.revisions.revision += 1;
+        let rigid = method == SkinningMethod::Dqs && is_rigid(&self.derived.dqs_palette);
         for &vertex in vertices {
             let vertex = vertex as usize;
             let (position, normal) = self.skin_one(method, vertex, rigid);
-            self.skinned_positions[vertex] = position;
-            self.skinned_normals[vertex] = normal;
+            self.derived.skinned_positions[vertex] = position;
+            self.derived.skinned_normals[vertex] = normal;
         }
     }
 
@@ -393,15 +382,21 @@ impl Lab {
     /// `(position, normal)`, the bits the whole-mesh loop gives it (the
     /// same four-lane kernel). `rigid`: the DQS palette has no scale.
     fn skin_one(&self, method: SkinningMethod, vertex: usize, rigid: bool) -> (Vec3, Vec3) {
-        let mesh = morphs::skinning_base(&self.scene, &self.morphed);
-        let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
+        let mesh = self.derived.skinning_base(&self.scene);
+        let influences = self.derived.skinning_influences(&self.scene);
         let (position, normal) = (mesh.positions_model[vertex], mesh.normals_model[vertex]);
         let influence = &influences[vertex];
         match method {
-            SkinningMethod::Lbs => lbs_vertex(position, normal, influence, &self.lbs_palette),
-            SkinningMethod::Dqs => {
-                dqs_vertex(position, normal, influence, &self.dqs_palette, rigid)
+            SkinningMethod::Lbs => {
+                lbs_vertex(position, normal, influence, &self.derived.lbs_palette)
             }
+            SkinningMethod::Dqs => dqs_vertex(
+                position,
+                normal,
+                influence,
+                &self.derived.dqs_palette,
+                rigid,
+            ),
         }
     }
 
@@ -455,7 +450,7 @@ impl Lab {
     ) -> Result<(), EditError> {
         self.check_bone(bone)?;
         let mut transform = transform;
-        if let (true, Some(limit)) = (self.limit_posing, self.scene.limits[bone]) {
+        if let (true, Some(limit)) = (self.settings.limit_posing, self.scene.limits[bone]) {
             transform.rotation = limit.clamp(transform.rotation);
         }
         self.scene.pose[bone] = transform;
@@ -536,118 +531,67 @@ impl Lab {
         self.changed();
     }
 
-    fn update_palette(&mut self) {
-        if self.palette_current {
-            return;
-        }
-        pose_to_model_stretched(
-            &self.scene.skeleton,
-            &self.scene.pose,
-            &self.stretch,
-            &mut self.model_from_bone_posed,
-        );
-        skinning_palette(
-            &self.scene.skeleton,
-            &self.model_from_bone_posed,
-            &mut self.palette,
-        );
-        lbs_palette(&self.palette, &mut self.lbs_palette);
-        dqs_palette(&self.palette, &mut self.dqs_palette);
-        self.palette_current = true;
-    }
-
     /// `R'_i` for every bone: the posed own frames, model space.
-    pub fn model_from_bone_posed(&mut self) -> &[Mat4] {
-        self.update_palette();
-        &self.model_from_bone_posed
+    pub fn model_from_bone_posed(&self) -> &[Mat4] {
+        &self.derived.model_from_bone_posed
     }
 
     /// The palette `M_i = R'_i · R_i⁻¹` for every bone.
-    pub fn palette(&mut self) -> &[Mat4] {
-        self.update_palette();
-        &self.palette
+    pub fn palette(&self) -> &[Mat4] {
+        &self.derived.palette
     }
 
     /// Both palettes at once, `M_i` and its DQS split, for a renderer that
     /// uploads one of them without copying either.
-    pub fn palettes(&mut self) -> (&[Mat4], &[RigidScale]) {
-        self.update_palette();
-        (&self.palette, &self.dqs_palette)
+    pub fn palettes(&self) -> (&[Mat4], &[RigidScale]) {
+        (&self.derived.palette, &self.derived.dqs_palette)
     }
 
     /// The palette split for DQS, one entry per bone.
-    pub fn dqs_palette(&mut self) -> &[RigidScale] {
-        self.update_palette();
-        &self.dqs_palette
+    pub fn dqs_palette(&self) -> &[RigidScale] {
+        &self.derived.dqs_palette
     }
 
     /// `M_i` of one bone.
-    pub fn skinning_matrix(&mut self, bone: usize) -> Result<Mat4, EditError> {
+    pub fn skinning_matrix(&self, bone: usize) -> Result<Mat4, EditError> {
         self.check_bone(bone)?;
         Ok(self.palette()[bone])
     }
 
-    /// The CPU reference: every vertex skinned by `method`, model space.
-    pub fn skinned_positions(&mut self, method: SkinningMethod) -> &[Vec3] {
-        self.skin(method);
-        &self.skinned_positions
+    /// The skinning job: skins the whole mesh by `method` and keeps the
+    /// result until the next change, so that the reads below borrow it
+    /// instead of skinning again. A caller that reads the skinned mesh
+    /// often (a brush, a renderer's overlay) runs it first.
+    pub fn skin(&mut self, method: SkinningMethod) {
+        self.derived.skin_job(&self.scene, method);
+    }
+
+    /// The CPU reference: every vertex skinned by `method`, model space
+    /// (the skinning job's result when current, otherwise skinned now).
+    pub fn skinned_positions(&self, method: SkinningMethod) -> Cow<'_, [Vec3]> {
+        self.derived.skinned(&self.scene, method).0
     }
 
     /// Skinned positions and normals together, model space.
-    pub fn skinned(&mut self, method: SkinningMethod) -> (&[Vec3], &[Vec3]) {
-        self.skin(method);
-        (&self.skinned_positions, &self.skinned_normals)
+    pub fn skinned(&self, method: SkinningMethod) -> (Cow<'_, [Vec3]>, Cow<'_, [Vec3]>) {
+        self.derived.skinned(&self.scene, method)
     }
 
     /// The skinned normals matching [`Lab::skinned_positions`].
-    pub fn skinned_normals(&mut self, method: SkinningMethod) -> &[Vec3] {
-        self.skin(method);
-        &self.skinned_normals
+    pub fn skinned_normals(&self, method: SkinningMethod) -> Cow<'_, [Vec3]> {
+        self.derived.skinned(&self.scene, method).1
     }
 
     /// One vertex skinned by `method`, without skinning the rest of the
     /// mesh (the whole mesh's result when it is current anyway): what the
     /// page needs per frame for a selected vertex.
-    pub fn skinned_vertex(
-        &mut self,
-        method: SkinningMethod,
-        vertex: usize,
-    ) -> Result<Vec3, EditError> {
+    pub fn skinned_vertex(&self, method: SkinningMethod, vertex: usize) -> Result<Vec3, EditError> {
         self.check_vertex(vertex)?;
-        if self.skinned_with == Some(method) {
-            return Ok(self.skinned_positions[vertex]);
+        if self.derived.skinned_with == Some(method) {
+            return Ok(self.derived.skinned_positions[vertex]);
         }
-        self.update_palette();
-        self.update_morphed();
-        let rigid = method == SkinningMethod::Dqs && is_rigid(&self.dqs_palette);
+        let rigid = method == SkinningMethod::Dqs && is_rigid(&self.derived.dqs_palette);
         Ok(self.skin_one(method, vertex, rigid).0)
-    }
-
-    fn skin(&mut self, method: SkinningMethod) {
-        if self.skinned_with == Some(method) {
-            return;
-        }
-        self.update_palette();
-        self.update_morphed();
-        let mesh = morphs::skinning_base(&self.scene, &self.morphed);
-        let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
-        match method {
-            SkinningMethod::Lbs => skin_lbs_rows(
-                mesh,
-                influences,
-                &self.lbs_palette,
-                &mut self.skinned_positions,
-                &mut self.skinned_normals,
-            ),
-            SkinningMethod::Dqs => skin_dqs(
-                mesh,
-                influences,
-                &self.dqs_palette,
-                &mut self.skinned_positions,
-                &mut self.skinned_normals,
-            ),
-        }
-        self.skinned_with = Some(method);
     }
 }
 

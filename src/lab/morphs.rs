@@ -1,9 +1,7 @@
 //! Morph weights on the lab: the base it skins is `B + Σ m_k D_k`.
 
 use super::{EditError, Lab};
-use crate::scene::{Scene, SceneError};
-use crate::skin::mesh::Mesh;
-use crate::skin::morph::{any_active, morph};
+use crate::scene::SceneError;
 
 impl Lab {
     /// The morph targets' names, in order.
@@ -36,32 +34,5 @@ impl Lab {
         self.scene.morph_weights.copy_from_slice(weights);
         self.changed();
         Ok(())
-    }
-
-    /// Recomputes the morphed base when the weights changed.
-    pub(super) fn update_morphed(&mut self) {
-        if self.morphed_current {
-            return;
-        }
-        if any_active(&self.scene.morph_weights) {
-            morph(
-                &self.scene.mesh,
-                &self.scene.morphs,
-                &self.scene.morph_weights,
-                &mut self.morphed,
-            );
-        }
-        self.morphed_current = true;
-    }
-}
-
-/// The mesh skinning starts from: the morphed base, or the rest mesh when
-/// no weight is set (a free function so the caller can borrow its output
-/// buffers at the same time). Call `Lab::update_morphed` first.
-pub(super) fn skinning_base<'a>(scene: &'a Scene, morphed: &'a Mesh) -> &'a Mesh {
-    if any_active(&scene.morph_weights) {
-        morphed
-    } else {
-        &scene.mesh
     }
 }

@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 
-use super::{morphs, Lab};
+use super::Lab;
 use crate::skin::batches::{split_by_bone_budget, PaletteFormat};
 use crate::skin::palette_formats::skin_with_format;
 use crate::skin::SkinningMethod;
@@ -34,19 +34,21 @@ pub struct FormatFigures {
 impl Lab {
     /// Positions as the shader computes them with `format` (the CPU
     /// reference of that format).
-    pub fn format_positions(&mut self, format: PaletteFormat) -> Vec<Vec3> {
-        self.update_palette();
-        self.update_morphed();
-        let mesh = morphs::skinning_base(&self.scene, &self.morphed);
-        let influences = self.quantised.as_deref().unwrap_or(&self.scene.influences);
+    pub fn format_positions(&self, format: PaletteFormat) -> Vec<Vec3> {
+        let mesh = self.derived.skinning_base(&self.scene);
+        let influences = self
+            .derived
+            .quantised
+            .as_deref()
+            .unwrap_or(&self.scene.influences);
         let count = mesh.vertex_count();
         let (mut positions, mut normals) = (vec![Vec3::ZERO; count], vec![Vec3::ZERO; count]);
         skin_with_format(
             format,
             mesh,
             influences,
-            &self.palette,
-            &self.dqs_palette,
+            &self.derived.palette,
+            &self.derived.dqs_palette,
             &mut positions,
             &mut normals,
         );
@@ -56,12 +58,12 @@ impl Lab {
     /// The largest distance between `format`'s positions and the full
     /// matrices' (LBS with `mat4`), model units: zero for the matrix
     /// formats, the lost scale for the others.
-    pub fn format_error(&mut self, format: PaletteFormat) -> f32 {
+    pub fn format_error(&self, format: PaletteFormat) -> f32 {
         let found = self.format_positions(format);
         let reference = self.skinned_positions(SkinningMethod::Lbs);
         found
             .iter()
-            .zip(reference)
+            .zip(reference.iter())
             .map(|(a, b)| a.distance(*b))
             .fold(0.0, f32::max)
     }

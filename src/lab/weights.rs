@@ -33,10 +33,32 @@ struct Mirror {
     bones: Vec<u16>,
 }
 
+/// What weight editing keeps between dabs: the mesh's neighbours and
+/// mirror (built when first needed), the share link's baseline and the
+/// buffers a dab reuses.
+#[derive(Clone, Debug, Default)]
+pub(super) struct WeightEditing {
+    pub(super) topology: Topology,
+    /// The weights the share link's edits are counted from (the scene as
+    /// it opened), when kept.
+    pub(super) weights_baseline: Option<Vec<VertexInfluences>>,
+    /// Buffers a brush dab reuses, so a stroke does not allocate per dab.
+    pub(super) dab_scratch: crate::weights::paint::DabScratch,
+}
+
+/// The size mirror matching measures its tolerance in: the largest
+/// coordinate of the mesh, at least 1.
+fn mirror_scale(positions_model: &[Vec3]) -> f32 {
+    positions_model
+        .iter()
+        .fold(0.0_f32, |m, p| m.max(p.abs().max_element()))
+        .max(1.0)
+}
+
 impl Lab {
     pub(super) fn influences_changed(&mut self) {
         self.derive_skinning_influences();
-        self.influences_revision += 1;
+        self.revisions.influences_revision += 1;
     }
 
     /// The weights skinning uses when they differ from the stored ones:
@@ -44,17 +66,17 @@ impl Lab {
     /// (the engine note's influence cap), then, with 8-bit weights on, their
     /// `unorm8` round trip.
     fn derive_skinning_influences(&mut self) {
-        if !self.eight_bit && self.influence_cap >= MAX_INFLUENCES {
-            self.quantised = None;
+        if !self.settings.eight_bit && self.settings.influence_cap >= MAX_INFLUENCES {
+            self.derived.quantised = None;
             return;
         }
         let capped: Vec<VertexInfluences> = self
             .scene
             .influences
             .iter()
-            .map(|vertex| cap_influences(vertex, self.influence_cap))
+            .map(|vertex| cap_influences(vertex, self.settings.influence_cap))
             .collect();
-        self.quantised = Some(if self.eight_bit {
+        self.derived.quantised = Some(if self.settings.eight_bit {
             quantised_influences(&capped)
         } else {
             capped
@@ -65,29 +87,27 @@ impl Lab {
     /// on the GPU; the stored weights are not changed.
     pub fn set_influence_cap(&mut self, cap: usize) {
         let cap = cap.clamp(1, MAX_INFLUENCES);
-        if cap == self.influence_cap {
+        if cap == self.settings.influence_cap {
             return;
         }
-        self.influence_cap = cap;
+        self.settings.influence_cap = cap;
         self.derive_skinning_influences();
-        self.influences_revision += 1;
+        self.revisions.influences_revision += 1;
         self.changed();
     }
 
     /// The influence cap, 4 when off.
     pub fn influence_cap(&self) -> usize {
-        self.influence_cap
+        self.settings.influence_cap
     }
 
     /// Per vertex, the distance between the vertex skinned with its stored
     /// weights and with the weights skinning uses (capped, 8-bit): the
     /// error the GPU limits cost in this pose.
-    pub fn influence_errors(&mut self, method: SkinningMethod) -> Vec<f32> {
+    pub fn influence_errors(&self, method: SkinningMethod) -> Vec<f32> {
         let used = self.skinning_influences().to_vec();
         let stored = self.scene.influences.clone();
-        self.update_palette();
-        self.update_morphed();
-        let mesh = super::morphs::skinning_base(&self.scene, &self.morphed);
+        let mesh = self.derived.skinning_base(&self.scene);
         let count = mesh.vertex_count();
         let (mut exact, mut approximate, mut normals) = (
             vec![Vec3::ZERO; count],
@@ -96,12 +116,20 @@ impl Lab {
         );
         for (influences, out) in [(&stored, &mut exact), (&used, &mut approximate)] {
             match method {
-                SkinningMethod::Lbs => {
-                    skin_lbs_rows(mesh, influences, &self.lbs_palette, out, &mut normals)
-                }
-                SkinningMethod::Dqs => {
-                    skin_dqs(mesh, influences, &self.dqs_palette, out, &mut normals)
-                }
+                SkinningMethod::Lbs => skin_lbs_rows(
+                    mesh,
+                    influences,
+                    &self.derived.lbs_palette,
+                    out,
+                    &mut normals,
+                ),
+                SkinningMethod::Dqs => skin_dqs(
+                    mesh,
+                    influences,
+                    &self.derived.dqs_palette,
+                    out,
+                    &mut normals,
+                ),
             }
         }
         exact
@@ -114,7 +142,7 @@ impl Lab {
     /// Grows by one whenever the weights change (not the pose): the renderer
     /// re-uploads joint indices and weights only then.
     pub fn influences_revision(&self) -> u64 {
-        self.influences_revision
+        self.revisions.influences_revision
     }
 
     /// Vertex `vertex`'s (bone, weight) pairs, normalised, largest first.
@@ -140,21 +168,21 @@ impl Lab {
 
     /// The vertices whose weights the last dab changed (one may repeat).
     pub fn last_dab_changed(&self) -> &[u32] {
-        self.dab_scratch.changed_vertices()
+        self.weight_editing.dab_scratch.changed_vertices()
     }
 
     /// Keeps the weights as they are now as the baseline
     /// [`Lab::weight_edits`] compares with: the scene as it opened, for the
     /// share link.
     pub fn keep_weights_as_baseline(&mut self) {
-        self.weights_baseline = Some(self.scene.influences.clone());
+        self.weight_editing.weights_baseline = Some(self.scene.influences.clone());
     }
 
     /// The vertices whose weights differ from the baseline, increasing,
     /// each with its pairs as [`Lab::influences`] lists them; nothing
     /// without a baseline. One pass over the slots, no copy out of the core.
     pub fn weight_edits(&self) -> Vec<WeightEdit> {
-        let Some(baseline) = &self.weights_baseline else {
+        let Some(baseline) = &self.weight_editing.weights_baseline else {
             return Vec::new();
         };
         self.scene
@@ -195,19 +223,20 @@ impl Lab {
     /// change a locked bone's weights.
     pub fn set_locked(&mut self, bone: usize, locked: bool) -> Result<(), EditError> {
         self.check_bone(bone)?;
-        self.locked[bone] = locked;
+        self.settings.locked[bone] = locked;
         Ok(())
     }
 
     /// Which bones are locked.
     pub fn locked(&self) -> &[bool] {
-        &self.locked
+        &self.settings.locked
     }
 
     /// The mesh's neighbours, built on first use.
     fn neighbours(&mut self) -> &[Vec<u32>] {
         let mesh = &self.scene.mesh;
-        self.topology
+        self.weight_editing
+            .topology
             .neighbours
             .get_or_insert_with(|| triangle_neighbours(mesh.vertex_count(), &mesh.indices))
     }
@@ -215,13 +244,9 @@ impl Lab {
     /// The mirror maps, built on first use.
     fn mirror(&mut self) -> &Mirror {
         let scene = &self.scene;
-        self.topology.mirror.get_or_insert_with(|| {
+        self.weight_editing.topology.mirror.get_or_insert_with(|| {
             let mesh = &scene.mesh;
-            let scale = mesh
-                .positions_model
-                .iter()
-                .fold(0.0_f32, |m, p| m.max(p.abs().max_element()))
-                .max(1.0);
+            let scale = mirror_scale(&mesh.positions_model);
             let (origins, tips): (Vec<Vec3>, Vec<Vec3>) =
                 crate::weights::auto_weights::bone_segments(&scene.skeleton)
                     .into_iter()
@@ -233,9 +258,21 @@ impl Lab {
         })
     }
 
-    /// Each bone's mirror across x = 0 (itself if it has none).
-    pub fn mirror_bones(&mut self) -> Vec<u16> {
-        self.mirror().bones.clone()
+    /// Each bone's mirror across x = 0 (itself if it has none): the mirror
+    /// maps' when built, otherwise found now from the bones alone.
+    pub fn mirror_bones(&self) -> Vec<u16> {
+        if let Some(mirror) = &self.weight_editing.topology.mirror {
+            return mirror.bones.clone();
+        }
+        let (origins, tips): (Vec<Vec3>, Vec<Vec3>) =
+            crate::weights::auto_weights::bone_segments(&self.scene.skeleton)
+                .into_iter()
+                .unzip();
+        mirror_bones(
+            &origins,
+            &tips,
+            1e-4 * mirror_scale(&self.scene.mesh.positions_model),
+        )
     }
 
     /// Paints one dab of `brush` at `centre` on `bone`'s weights. `points`
@@ -265,13 +302,13 @@ impl Lab {
         if mirror {
             self.mirror();
         }
-        let topology = &self.topology;
+        let topology = &self.weight_editing.topology;
         let target = PaintTarget {
             points,
             paintable,
             // Read only by the smoothing brush, which built them above.
             neighbours: topology.neighbours.as_deref().unwrap_or_default(),
-            locked: &self.locked,
+            locked: &self.settings.locked,
             mirror: topology
                 .mirror
                 .as_ref()
@@ -284,13 +321,13 @@ impl Lab {
             bone as u16,
             centre,
             brush,
-            &mut self.dab_scratch,
+            &mut self.weight_editing.dab_scratch,
         );
         if report.touched > 0 {
             self.influences_changed();
             // A stroke's dab changes a few hundred vertices: those alone
             // are skinned again, not the whole mesh before the next dab.
-            let changed = self.dab_scratch.changed_vertices().to_vec();
+            let changed = self.weight_editing.dab_scratch.changed_vertices().to_vec();
             self.weights_changed_at(&changed);
         }
         Ok(report)
@@ -378,50 +415,59 @@ impl Lab {
     /// stored ones, `w = round(255 w) / 255` with the sum kept at 255; the
     /// stored `f32` weights are not changed.
     pub fn set_quantised(&mut self, on: bool) {
-        if on == self.eight_bit {
+        if on == self.settings.eight_bit {
             return;
         }
-        self.eight_bit = on;
+        self.settings.eight_bit = on;
         self.derive_skinning_influences();
-        self.influences_revision += 1;
+        self.revisions.influences_revision += 1;
         self.changed();
     }
 
     /// Whether 8-bit weights are on.
     pub fn is_quantised(&self) -> bool {
-        self.eight_bit
+        self.settings.eight_bit
     }
 
     /// The weights the skinning uses: the stored ones, or their `unorm8`
     /// round trip when 8-bit weights are on.
     pub fn skinning_influences(&self) -> &[VertexInfluences] {
-        self.quantised.as_deref().unwrap_or(&self.scene.influences)
+        self.derived
+            .quantised
+            .as_deref()
+            .unwrap_or(&self.scene.influences)
     }
 
     /// What 8-bit weights cost in the current pose: the weight error, and
     /// the largest distance between a vertex skinned with `f32` and with
     /// `unorm8` weights.
-    pub fn quantisation_error(&mut self, method: SkinningMethod) -> (QuantisationReport, f32) {
+    pub fn quantisation_error(&self, method: SkinningMethod) -> (QuantisationReport, f32) {
         let report = quantisation_report(&self.scene.influences);
-        self.update_palette();
         let rounded = quantised_influences(&self.scene.influences);
         let count = self.vertex_count();
         let mut exact = vec![Vec3::ZERO; count];
         let mut approximate = vec![Vec3::ZERO; count];
         let mut normals = vec![Vec3::ZERO; count];
-        self.update_morphed();
-        let mesh = super::morphs::skinning_base(&self.scene, &self.morphed);
+        let mesh = self.derived.skinning_base(&self.scene);
         for (influences, out) in [
             (&self.scene.influences, &mut exact),
             (&rounded, &mut approximate),
         ] {
             match method {
-                SkinningMethod::Lbs => {
-                    skin_lbs_rows(mesh, influences, &self.lbs_palette, out, &mut normals)
-                }
-                SkinningMethod::Dqs => {
-                    skin_dqs(mesh, influences, &self.dqs_palette, out, &mut normals)
-                }
+                SkinningMethod::Lbs => skin_lbs_rows(
+                    mesh,
+                    influences,
+                    &self.derived.lbs_palette,
+                    out,
+                    &mut normals,
+                ),
+                SkinningMethod::Dqs => skin_dqs(
+                    mesh,
+                    influences,
+                    &self.derived.dqs_palette,
+                    out,
+                    &mut normals,
+                ),
             }
         }
         let worst = exact

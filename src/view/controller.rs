@@ -305,6 +305,9 @@ impl Controller {
         size: Vec2,
         point: Vec2,
     ) -> Option<usize> {
+        // The skinning job keeps its result for the frames until the next
+        // change: a hover over the mesh does not skin it again.
+        lab.skin(self.method);
         lab.skinned_positions(self.method)
             .iter()
             .enumerate()
@@ -524,6 +527,9 @@ impl Controller {
             (self.projected == Some(now)).then(|| lab.last_dab_changed().to_vec());
         let flat = view.flat();
         let (eye, toward_eye) = (now.camera.eye(), now.camera.toward_eye());
+        // Kept by the skinning job, and brought up to date in place by each
+        // dab at the vertices it changed.
+        lab.skin(self.method);
         let (positions, normals) = lab.skinned(self.method);
         let project = |vertex: usize| {
             let (position, normal) = (positions[vertex], normals[vertex]);

@@ -45,7 +45,7 @@ impl JsLab {
     /// Positions as the shader computes them with palette format `format`
     /// (`"mat4"`, `"mat4x3"`, `"quat-translation"`, `"dual-quat"`).
     #[wasm_bindgen(js_name = formatPositions)]
-    pub fn format_positions(&mut self, format: &str) -> Result<js_sys::Float32Array, JsError> {
+    pub fn format_positions(&self, format: &str) -> Result<js_sys::Float32Array, JsError> {
         let format = palette_format("formatPositions", format)?;
         let positions = self.inner.format_positions(format);
         Ok(js_sys::Float32Array::from(bytemuck::cast_slice::<
@@ -57,7 +57,7 @@ impl JsLab {
     /// The largest distance, model units, between `format`'s positions and
     /// the full matrices': what dropping scale costs in this pose.
     #[wasm_bindgen(js_name = formatError)]
-    pub fn format_error(&mut self, format: &str) -> Result<f32, JsError> {
+    pub fn format_error(&self, format: &str) -> Result<f32, JsError> {
         let format = palette_format("formatError", format)?;
         Ok(self.inner.format_error(format))
     }
@@ -80,7 +80,7 @@ impl JsLab {
     /// Per vertex, how far the cap and 8-bit weights move it in this pose
     /// (`"lbs"` or `"dqs"`), against the stored weights.
     #[wasm_bindgen(js_name = influenceErrors)]
-    pub fn influence_errors(&mut self, method: &str) -> Result<js_sys::Float32Array, JsError> {
+    pub fn influence_errors(&self, method: &str) -> Result<js_sys::Float32Array, JsError> {
         let method = method.parse().map_err(|e| js_error("influenceErrors", e))?;
         Ok(js_sys::Float32Array::from(
             self.inner.influence_errors(method).as_slice(),

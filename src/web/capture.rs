@@ -21,7 +21,7 @@ impl JsLab {
     /// Every bone's origin (its joint) as posed now, model space: `x, y, z`
     /// per bone in a `Float32Array`.
     #[wasm_bindgen(js_name = jointPositions)]
-    pub fn joint_positions(&mut self) -> js_sys::Float32Array {
+    pub fn joint_positions(&self) -> js_sys::Float32Array {
         float_array(&self.inner.joint_positions())
     }
 

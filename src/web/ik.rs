@@ -77,14 +77,14 @@ impl JsLab {
     /// Where bone `bone`'s end is in the current pose, `R'_i · (0, length,
     /// 0)`, model space: `[x, y, z]`.
     #[wasm_bindgen(js_name = boneEnd)]
-    pub fn bone_end(&mut self, bone: f64) -> Result<Vec<f32>, JsError> {
+    pub fn bone_end(&self, bone: f64) -> Result<Vec<f32>, JsError> {
         self.bone_point("boneEnd", bone, 1.0)
     }
 
     /// Where bone `bone`'s origin is in the current pose, `R'_i · 0`, model
     /// space: `[x, y, z]`.
     #[wasm_bindgen(js_name = boneOrigin)]
-    pub fn bone_origin(&mut self, bone: f64) -> Result<Vec<f32>, JsError> {
+    pub fn bone_origin(&self, bone: f64) -> Result<Vec<f32>, JsError> {
         self.bone_point("boneOrigin", bone, 0.0)
     }
 
@@ -92,11 +92,7 @@ impl JsLab {
     /// as flat `[x, y, z, …]`: a hinge's arc from min to max, a cone's rim;
     /// empty for a free joint.
     #[wasm_bindgen(js_name = limitOutline)]
-    pub fn limit_outline(
-        &mut self,
-        bone: f64,
-        radius: f32,
-    ) -> Result<js_sys::Float32Array, JsError> {
+    pub fn limit_outline(&self, bone: f64, radius: f32) -> Result<js_sys::Float32Array, JsError> {
         const METHOD: &str = "limitOutline";
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
         let points = self
@@ -110,7 +106,7 @@ impl JsLab {
     /// point `[x, y, z]`: a hinge's angle about its axis, a cone's angle off
     /// the rest direction; `undefined` for a free joint.
     #[wasm_bindgen(js_name = limitAngleToward)]
-    pub fn limit_angle_toward(&mut self, bone: f64, point: &[f32]) -> Result<Option<f32>, JsError> {
+    pub fn limit_angle_toward(&self, bone: f64, point: &[f32]) -> Result<Option<f32>, JsError> {
         const METHOD: &str = "limitAngleToward";
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
         let [x, y, z] = point else {
@@ -141,7 +137,7 @@ impl JsLab {
     /// lowest height in the swing (below 0: through the ground). The pose is
     /// left as it was.
     #[wasm_bindgen(js_name = gaitTrace)]
-    pub fn gait_trace(&mut self, gait: &str, tip: f64, samples: f64) -> Result<JsValue, JsError> {
+    pub fn gait_trace(&self, gait: &str, tip: f64, samples: f64) -> Result<JsValue, JsError> {
         const METHOD: &str = "gaitTrace";
         let gait: Gait = gait.parse().map_err(|e: String| js_error(METHOD, e))?;
         let tip = index_from_f64("tip", tip).map_err(|e| js_error(METHOD, e))?;
@@ -208,7 +204,7 @@ impl JsLab {
 
 impl JsLab {
     /// `R'_i · (0, along · length, 0)`: a point on bone `bone`, model space.
-    fn bone_point(&mut self, method: &str, bone: f64, along: f32) -> Result<Vec<f32>, JsError> {
+    fn bone_point(&self, method: &str, bone: f64, along: f32) -> Result<Vec<f32>, JsError> {
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(method, e))?;
         self.inner
             .bone_pose(bone)

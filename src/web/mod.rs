@@ -398,17 +398,17 @@ impl JsLab {
     /// The CPU reference: `x, y, z` per vertex, skinned by `"lbs"` or
     /// `"dqs"`.
     #[wasm_bindgen(js_name = skinnedPositions)]
-    pub fn skinned_positions(&mut self, method: &str) -> Result<js_sys::Float32Array, JsError> {
+    pub fn skinned_positions(&self, method: &str) -> Result<js_sys::Float32Array, JsError> {
         let method: SkinningMethod = method
             .parse()
             .map_err(|e| js_error("skinnedPositions", e))?;
-        Ok(float_array(self.inner.skinned_positions(method)))
+        Ok(float_array(&self.inner.skinned_positions(method)))
     }
 
     /// One vertex skinned by `"lbs"` or `"dqs"`, `[x, y, z]`, without
     /// skinning the rest of the mesh.
     #[wasm_bindgen(js_name = skinnedVertex)]
-    pub fn skinned_vertex(&mut self, method: &str, vertex: f64) -> Result<Vec<f32>, JsError> {
+    pub fn skinned_vertex(&self, method: &str, vertex: f64) -> Result<Vec<f32>, JsError> {
         const METHOD: &str = "skinnedVertex";
         let method: SkinningMethod = method.parse().map_err(|e| js_error(METHOD, e))?;
         let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error(METHOD, e))?;
@@ -420,14 +420,14 @@ impl JsLab {
 
     /// The skinned normals matching [`JsLab::skinned_positions`].
     #[wasm_bindgen(js_name = skinnedNormals)]
-    pub fn skinned_normals(&mut self, method: &str) -> Result<js_sys::Float32Array, JsError> {
+    pub fn skinned_normals(&self, method: &str) -> Result<js_sys::Float32Array, JsError> {
         let method: SkinningMethod = method.parse().map_err(|e| js_error("skinnedNormals", e))?;
-        Ok(float_array(self.inner.skinned_normals(method)))
+        Ok(float_array(&self.inner.skinned_normals(method)))
     }
 
     /// `M_i = R'_i · R_i⁻¹` of bone `bone`: 16 numbers, column-major.
     #[wasm_bindgen(js_name = skinningMatrix)]
-    pub fn skinning_matrix(&mut self, bone: f64) -> Result<Vec<f32>, JsError> {
+    pub fn skinning_matrix(&self, bone: f64) -> Result<Vec<f32>, JsError> {
         const METHOD: &str = "skinningMatrix";
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
         let matrix = self
@@ -492,7 +492,7 @@ impl JsLab {
 
     /// `R'_i`: bone `bone`'s own frame in model space, posed.
     #[wasm_bindgen(js_name = posedFrame)]
-    pub fn posed_frame(&mut self, bone: f64) -> Result<Vec<f32>, JsError> {
+    pub fn posed_frame(&self, bone: f64) -> Result<Vec<f32>, JsError> {
         const METHOD: &str = "posedFrame";
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
         self.inner
@@ -734,7 +734,7 @@ impl JsLab {
     /// `{inBoneRest: Q = R_i⁻¹ P, inBoneAnimated: T = A_i Q, inModelPosed:
     /// Z = C'_p · T(origin) · O · T}`, each `[x, y, z]`.
     #[wasm_bindgen(js_name = threeSteps)]
-    pub fn three_steps(&mut self, bone: f64, vertex: f64) -> Result<JsValue, JsError> {
+    pub fn three_steps(&self, bone: f64, vertex: f64) -> Result<JsValue, JsError> {
         const METHOD: &str = "threeSteps";
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
         let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error(METHOD, e))?;
@@ -769,7 +769,7 @@ impl JsLab {
     /// `method` (default `lbs`): `{maxWeightError, meanWeightError,
     /// maxPositionError}`, the last in model units.
     #[wasm_bindgen(js_name = quantisationReport)]
-    pub fn quantisation_report(&mut self, method: Option<String>) -> Result<JsValue, JsError> {
+    pub fn quantisation_report(&self, method: Option<String>) -> Result<JsValue, JsError> {
         const METHOD: &str = "quantisationReport";
         let method: SkinningMethod = method
             .as_deref()

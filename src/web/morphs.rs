@@ -36,7 +36,7 @@ impl JsLab {
 
     /// The volume the skin encloses in the current pose, skinned by
     /// `method` (`"lbs"` or `"dqs"`); open ends are closed by fans.
-    pub fn volume(&mut self, method: &str) -> Result<f32, JsError> {
+    pub fn volume(&self, method: &str) -> Result<f32, JsError> {
         let method = method.parse().map_err(|e| js_error("volume", e))?;
         Ok(self.inner.volume(method))
     }
