@@ -3,7 +3,7 @@
 // requests, the bundle as one; what is imported only when needed, such as
 // the video muxers, stays in chunks of its own), and every text and wasm
 // file precompressed beside itself as .br (brotli, quality 11) and .gz
-// (gzip -9), for `cargo xtask serve --dist` or any server that sends
+// (gzip -9), for `cargo xtask serve` or any server that sends
 // precompressed files.
 //
 // Usage: node xtask/dist-bundle.mjs <www dir> <dist dir>

@@ -1,7 +1,7 @@
 // The first frame: milliseconds from navigation to the first frame drawn of
 // the two-bone example, in headless Chromium from a local server — www/ as
 // it is (49 modules) and dist/ (one bundle, precompressed, sent as brotli by
-// `cargo xtask serve --dist`'s server). Median of 7 fresh loads each (the
+// `cargo xtask serve`'s server). Median of 7 fresh loads each (the
 // browser cache is bypassed: every load is a new context). Run by
 // `cargo xtask bench`, which starts the servers.
 //

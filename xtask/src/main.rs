@@ -17,10 +17,12 @@ usage: cargo xtask <command>
 
 commands:
   build          build the wasm in release mode and run wasm-bindgen into www/pkg/
-  serve [PORT]   build, then serve www/ on http://127.0.0.1:PORT/ (default 8000)
-  serve --dist [PORT]
-                 build dist/ and serve it, sending the precompressed .br or .gz copies
-  test           fmt, clippy, native tests, wasm build, Node tests, browser tests
+                 (a second build with nothing changed takes a second)
+  serve [PORT]   build dist/, the bundled page, and serve it on http://127.0.0.1:PORT/
+                 (default 8000), sending the precompressed .br or .gz copies
+  serve --dev [PORT]
+                 build, then serve the unbundled www/, whose modules a reload re-reads
+  test           fmt, clippy, native tests, wasm build, Node tests, browser tests, each timed
   bench          skinning natively, as wasm and in three.js; a brush dab; wasm size; the page's frame time
   dist           write dist/, a self-contained static copy of the page with relative paths
   dist --single-file
@@ -33,9 +35,16 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("build") => build(),
         Some("serve") => {
-            // `serve --dist` serves the bundled, precompressed dist/.
-            let from_dist = args.get(1).is_some_and(|a| a == "--dist");
-            let port_arg = args.get(if from_dist { 2 } else { 1 });
+            // The bundled, precompressed dist/ by default (its first frame
+            // comes about twice as soon as www/'s); `--dev` serves www/.
+            // `--dist`, the old spelling of the default, is still taken.
+            let flag = args.get(1).filter(|a| a.starts_with("--"));
+            if let Some(flag) = flag.filter(|f| *f != "--dev" && *f != "--dist") {
+                eprintln!("xtask: serve: unknown option {flag} (known: --dev)");
+                return ExitCode::from(2);
+            }
+            let from_dist = flag.is_none_or(|f| f != "--dev");
+            let port_arg = args.get(if flag.is_some() { 2 } else { 1 });
             let port = port_arg.map_or(Ok(8000), |p| {
                 p.parse::<u16>().map_err(|e| format!("port {p}: {e}"))
             });
@@ -106,16 +115,22 @@ pub fn run_in(dir: &Path, program: &str, args: &[&str]) -> Result<(), String> {
 /// Builds `www/pkg/` from the crate: release wasm, then wasm-bindgen, for
 /// the page's module (`skinlab`) and the file readers' (`skinlab-converters`,
 /// loaded when a file is opened or exported).
+///
+/// A second build with nothing changed takes seconds: each module has its
+/// own target folder, since the core is built with its `page` feature for
+/// one and without it for the other, and in one folder each build would
+/// overwrite the other's core and rebuild it; wasm-bindgen and wasm-opt run
+/// only when the wasm cargo made differs from the one they last bound
+/// (`www/pkg/.ARTEFACT.stamp` holds its hash).
 fn build() -> Result<(), String> {
     tools::ensure_wasm_target()?;
     tools::ensure_wasm_bindgen()?;
     let out_dir = root().join("www/pkg");
-    // One cargo run per module: built together, cargo would unify the core's
-    // features and link the page's API into the readers' module too.
     for (package, artefact) in [
         ("skinlab", "skinlab"),
         ("skinlab-converters", "skinlab_converters"),
     ] {
+        let target_dir = format!("target/wasm-{package}");
         run(
             "cargo",
             &[
@@ -126,11 +141,30 @@ fn build() -> Result<(), String> {
                 "--release",
                 "--target",
                 "wasm32-unknown-unknown",
+                "--target-dir",
+                &target_dir,
             ],
         )?;
         let wasm = root().join(format!(
-            "target/wasm32-unknown-unknown/release/{artefact}.wasm"
+            "{target_dir}/wasm32-unknown-unknown/release/{artefact}.wasm"
         ));
+        let bytes = std::fs::read(&wasm).map_err(|e| format!("{}: {e}", wasm.display()))?;
+        let stamp = out_dir.join(format!(".{artefact}.stamp"));
+        let key = format!(
+            "{:016x} wasm-bindgen {}",
+            content_hash(&bytes),
+            tools::locked_wasm_bindgen_version()?
+        );
+        let outputs = [
+            out_dir.join(format!("{artefact}.js")),
+            out_dir.join(format!("{artefact}_bg.wasm")),
+        ];
+        if outputs.iter().all(|p| p.exists())
+            && std::fs::read_to_string(&stamp).is_ok_and(|s| s == key)
+        {
+            println!("{artefact}: the wasm is unchanged; wasm-bindgen and wasm-opt skipped");
+            continue;
+        }
         run(
             &tools::wasm_bindgen_program(),
             &[
@@ -143,8 +177,19 @@ fn build() -> Result<(), String> {
             ],
         )?;
         optimise_wasm(&out_dir.join(format!("{artefact}_bg.wasm")))?;
+        std::fs::write(&stamp, key).map_err(|e| format!("{}: {e}", stamp.display()))?;
     }
     vendor_decoders()
+}
+
+/// A 64-bit hash of `bytes`: `DefaultHasher::new()` has fixed keys, so the
+/// same bytes hash the same in every run built by one toolchain (another
+/// toolchain at worst binds once more).
+fn content_hash(bytes: &[u8]) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = std::hash::DefaultHasher::new();
+    hasher.write(bytes);
+    hasher.finish()
 }
 
 /// Copies the official geometry decoders and the video muxers and GIF

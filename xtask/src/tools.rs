@@ -27,7 +27,7 @@ pub fn ensure_wasm_target() -> Result<(), String> {
 }
 
 /// The `wasm-bindgen` version `Cargo.lock` pins.
-fn locked_wasm_bindgen_version() -> Result<String, String> {
+pub fn locked_wasm_bindgen_version() -> Result<String, String> {
     let lock = std::fs::read_to_string(root().join("Cargo.lock"))
         .map_err(|e| format!("Cargo.lock: {e}"))?;
     let mut lines = lock.lines();
