@@ -148,6 +148,14 @@ pub enum EditError {
         /// [`crate::rig::key_reduction::MAX_REDUCED_FRAMES`].
         max: usize,
     },
+    /// A pose whose transforms are finite but whose product is not: a
+    /// translation near `f32`'s largest on two chained bones overflows the
+    /// posed frame `R'_i`, and every vertex on it would land at infinity.
+    #[error("the pose puts bone {bone} beyond the range of f32: its posed frame is not finite")]
+    PoseOverflows {
+        /// The first bone whose posed frame is not finite.
+        bone: usize,
+    },
     /// A value failed the same check a scene file would.
     #[error(transparent)]
     Invalid(#[from] SceneError),
@@ -453,9 +461,28 @@ impl Lab {
         if let (true, Some(limit)) = (self.settings.limit_posing, self.scene.limits[bone]) {
             transform.rotation = limit.clamp(transform.rotation);
         }
+        let before = self.scene.pose[bone];
         self.scene.pose[bone] = transform;
         self.changed();
-        Ok(())
+        self.refuse_overflow(&[(bone, before)])
+    }
+
+    /// Puts the bones of `before` back as they were, and says so, when the
+    /// pose just set overflows a posed frame ([`EditError::PoseOverflows`]).
+    fn refuse_overflow(&mut self, before: &[(usize, BoneTransform)]) -> Result<(), EditError> {
+        let Some(bone) = self
+            .derived
+            .model_from_bone_posed
+            .iter()
+            .position(|frame| !frame.is_finite())
+        else {
+            return Ok(());
+        };
+        for &(index, transform) in before {
+            self.scene.pose[index] = transform;
+        }
+        self.changed();
+        Err(EditError::PoseOverflows { bone })
     }
 
     /// Turns bone `bone` and its parent so that `bone`'s tip reaches
@@ -512,10 +539,11 @@ impl Lab {
                 Some(pose.scale.to_array()),
             )?;
         }
+        let before = [(upper, self.scene.pose[upper]), (bone, self.scene.pose[bone])];
         self.scene.pose[upper] = upper_pose;
         self.scene.pose[bone] = lower_pose;
         self.changed();
-        Ok(())
+        self.refuse_overflow(&before)
     }
 
     /// Bone `bone`'s animation.
@@ -720,5 +748,24 @@ mod tests {
             assert_eq!(one, all, "{method:?}");
         }
         assert!(lab.skinned_vertex(SkinningMethod::Lbs, 99_999).is_err());
+    }
+
+    #[test]
+    fn a_pose_that_overflows_the_posed_frames_is_refused_and_undone() {
+        let mut lab = Lab::example("two-bone").unwrap();
+        let huge = [3e38, 0.0, 0.0];
+        lab.set_bone_pose(0, [0.0, 0.0, 0.0, 1.0], huge, [1.0; 3])
+            .unwrap();
+        let before = lab.bone_pose(1).unwrap();
+        let error = lab
+            .set_bone_pose(1, [0.0, 0.0, 0.0, 1.0], huge, [1.0; 3])
+            .unwrap_err();
+        assert_eq!(error, EditError::PoseOverflows { bone: 1 });
+        assert!(error.to_string().contains("bone 1"), "{error}");
+        assert_eq!(lab.bone_pose(1).unwrap(), before);
+        assert!(lab
+            .skinned_positions(SkinningMethod::Lbs)
+            .iter()
+            .all(|p| p.is_finite()));
     }
 }

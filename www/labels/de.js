@@ -294,7 +294,7 @@ export const DE = {
   'tip.redo': 'Wiederholen (Strg+Umschalt+Z)',
   'tip.share': 'Einen Link auf genau das kopieren, was zu sehen ist',
   'aria.view': 'Skinning-Ansicht: einen Bone ziehen, um ihn zu drehen',
-  'aria.ik-target': 'IK-Ziel: es ziehen',
+  'aria.ik-target': 'IK-Ziel: es ziehen oder mit den Pfeiltasten bewegen',
   'aria.paths': 'Der Pfad: seine runden Griffe ziehen',
   'aria.ik-layer': 'Das Dreieck des Kosinussatzes, die Grenze des gewählten Bones (ihre Griffe ziehen) und die Ketten des Wettlaufs',
   'alt.still-image': 'Das letzte Bild, bevor die Grafik angehalten wurde',

@@ -295,7 +295,7 @@ export const EN = {
   'tip.redo': 'Redo (Ctrl+Shift+Z)',
   'tip.share': 'Copy a link to exactly what is on screen',
   'aria.view': 'Skinning view: drag a bone to turn it',
-  'aria.ik-target': 'IK target: drag it',
+  'aria.ik-target': 'IK target: drag it, or move it with the arrow keys',
   'aria.paths': 'The path: drag its round handles',
   'aria.ik-layer': 'The law-of-cosines triangle, the selected bone\'s limit (drag its handles) and the race\'s chains',
   'alt.still-image': 'The last frame before the graphics were paused',

@@ -354,6 +354,19 @@ export function createIkMode(app) {
   const end = () => { dragging = false; };
   handle.addEventListener('pointerup', end);
   handle.addEventListener('pointercancel', end);
+  // The arrow keys move the target across the screen (12 px a press, 2 px
+  // with Shift), so the ring is a control for the keyboard too.
+  const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  handle.addEventListener('keydown', (event) => {
+    const direction = ARROWS[event.key];
+    if (!direction || !target) return;
+    event.preventDefault();
+    const step = event.shiftKey ? 2 : 12;
+    const [x, y] = app.viewer.screenPointOf(new Float32Array(target));
+    app.lab.checkpoint();
+    target = Array.from(app.viewer.modelPointAt(x + direction[0] * step, y + direction[1] * step, new Float32Array(target)));
+    solve();
+  });
 
   $('#ik-method').addEventListener('change', solve);
   $('#ik-stretch').addEventListener('input', () => { app.lab.checkpoint(); solve(); });
