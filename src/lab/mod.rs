@@ -539,7 +539,10 @@ impl Lab {
                 Some(pose.scale.to_array()),
             )?;
         }
-        let before = [(upper, self.scene.pose[upper]), (bone, self.scene.pose[bone])];
+        let before = [
+            (upper, self.scene.pose[upper]),
+            (bone, self.scene.pose[bone]),
+        ];
         self.scene.pose[upper] = upper_pose;
         self.scene.pose[bone] = lower_pose;
         self.changed();
