@@ -12,7 +12,7 @@ use skinlab::skin::skinning::{skin_dqs, skin_lbs};
 use skinlab::{Lab, SkinningMethod};
 
 #[test]
-fn bones_per_draw_in_seed_003s_budget() {
+fn bones_per_draw_in_the_engine_notes_budget() {
     for reserved in [16, 32] {
         let figures: Vec<String> = PaletteFormat::ALL
             .iter()

@@ -103,7 +103,7 @@ fn the_fork_tears_unless_weighted_to_both_branches() {
 }
 
 #[test]
-fn seed_000_strip_bone_1_stays_put() {
+fn the_skinning_notes_strip_bone_1_stays_put() {
     let mut lab = Lab::example("two-bone").unwrap();
     let rest = lab.scene().mesh.positions_model.clone();
     let bone_1: Vec<usize> = (0..rest.len())

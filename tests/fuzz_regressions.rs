@@ -1,6 +1,9 @@
-//! Inputs the fuzzer (`cargo xtask fuzz`) once crashed on, replayed: each
-//! must now give an error or a scene, never a panic. The files live in
-//! `tests/fuzz_regressions/TARGET/`, copied there by the fuzz command.
+//! Hostile inputs for each fuzz target, replayed: each must give an error
+//! or a scene, never a panic. The files live in
+//! `tests/fuzz_regressions/TARGET/`: those `tests/support/hostile-inputs.py`
+//! wrote (lying lengths, counts of 2³¹, cycles, truncations, overflowing
+//! numbers; the round trip's are valid files), and any input the fuzzer
+//! (`cargo xtask fuzz`) crashes on, which the fuzz command copies there.
 
 use std::path::Path;
 
@@ -65,4 +68,33 @@ fn every_kept_crash_input_is_now_read_safely() {
         replayed += 1;
     }
     println!("{replayed} fuzz regression inputs replayed");
+    // A folder that is missing or empty would pass by replaying nothing.
+    for target in ["scene_json", "gltf", "glb", "roundtrip"] {
+        assert!(
+            !inputs(target).is_empty(),
+            "tests/fuzz_regressions/{target}/ holds no input to replay"
+        );
+    }
+    let hostile = ["scene_json", "gltf", "glb"]
+        .iter()
+        .map(|t| inputs(t).len())
+        .sum::<usize>();
+    assert_eq!(replayed, hostile + inputs("roundtrip").len());
+}
+
+#[test]
+fn the_kept_hostile_files_are_refused_and_the_round_trip_files_read() {
+    for (name, bytes) in inputs("gltf") {
+        assert!(
+            Lab::from_gltf(&String::from_utf8_lossy(&bytes)).is_err(),
+            "gltf/{name} is refused"
+        );
+    }
+    for (name, bytes) in inputs("glb") {
+        assert!(Lab::from_glb(&bytes).is_err(), "glb/{name} is refused");
+    }
+    for (name, bytes) in inputs("roundtrip") {
+        let lab = Lab::from_glb(&bytes).unwrap_or_else(|e| panic!("roundtrip/{name}: {e}"));
+        assert!(lab.vertex_count() > 0, "roundtrip/{name}");
+    }
 }

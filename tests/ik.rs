@@ -81,7 +81,7 @@ fn angle_about_z(q: Quat) -> f32 {
 }
 
 #[test]
-fn analytic_equals_seed_004s_closed_formula_on_planar_chains() {
+fn analytic_equals_the_animation_talks_closed_formula_on_planar_chains() {
     // The animation talk: θ2 = arccos((x² + y² − l1² − l2²) / (2 l1 l2)),
     // θ1 = atan2(y, x) − atan2(l2 sin θ2, l1 + l2 cos θ2), angles from +X.
     let along_x = Quat::from_rotation_z(-FRAC_PI_2);

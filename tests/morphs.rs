@@ -1,4 +1,4 @@
-//! Morph targets before skinning (the bones note, DESIGN §7): zero weights give
+//! Morph targets before skinning (the bones note): zero weights give
 //! the skinned base, one weight the target, two weights add, morph-then-skin
 //! matches a hand computation, and bad morph data is refused by name.
 #![allow(clippy::unwrap_used)]

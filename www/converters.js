@@ -6,7 +6,7 @@
 // bytes (src/formats/handover.rs: scene JSON and what it does not carry).
 //
 // This module puts the readers on the `Lab` class, under the names the
-// page's API has always had (DESIGN §4, §7): `Lab.fromGltf(text)`,
+// page's API has always had: `Lab.fromGltf(text)`,
 // `Lab.fromGlb(bytes)`, `Lab.fromGltfFiles(text, files)`,
 // `Lab.fromBvh(text)`, `lab.toGlb()`, and `Lab.example('capture')`. They
 // are synchronous once the module is loaded: `await loadConverters()` (in

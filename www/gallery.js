@@ -47,7 +47,7 @@ export async function modelLab(name) {
   return Lab.fromGltf(texts.get(name));
 }
 
-// The gallery on the Lab class itself (DESIGN §4): `Lab.modelNames()` and
+// The gallery on the Lab class itself: `Lab.modelNames()` and
 // `Lab.model(name)`. The models are files beside the page, not inside the
 // wasm (the Fox alone is 240 KB), so `Lab.model` fetches and resolves to a
 // new Lab: `await Lab.model('fox')`.

@@ -102,7 +102,7 @@ mod tests {
     use crate::rig::pose::BoneTransform;
 
     #[test]
-    fn seed_003s_budget_carries_about_80_bones_of_4x3() {
+    fn the_engine_notes_budget_carries_about_80_bones_of_4x3() {
         let lab = Lab::example("chain").unwrap();
         let figures = lab.format_figures(256);
         let per_draw: Vec<usize> = figures.iter().map(|f| f.bones_per_draw).collect();

@@ -166,7 +166,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_000_bone_2_turned_90_degrees() {
+    fn skinning_note_bone_2_turned_90_degrees() {
         // Strip along +Y, two bones of length 2; bone 2 turned 90° about Z.
         let skeleton = chain(&[2.0, 2.0]);
         let pose = [

@@ -64,7 +64,7 @@ pub struct RigDoc {
     pub fixed: Vec<bool>,
 }
 
-/// A path as written (DESIGN.md §7 "Path animation").
+/// A path as written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PathDoc {

@@ -101,7 +101,8 @@ pub struct MeshDoc {
     pub indices: Vec<u32>,
 }
 
-/// The whole scene document, as DESIGN.md §2 describes it.
+/// The whole scene document: bones, mesh, influences, pose, morph targets,
+/// clips, paths and the meshes' bindings.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SceneDoc {

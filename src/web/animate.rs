@@ -1,5 +1,5 @@
-//! The JS API of keyframe clips and paths (DESIGN §7 "Keyframes", "Path
-//! animation"): play a clip, author keys, ride Bézier paths.
+//! The JS API of keyframe clips and paths: play a clip, author keys, ride
+//! Bézier paths.
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};

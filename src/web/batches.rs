@@ -1,4 +1,4 @@
-//! The JS API of the engine note's GPU limits (DESIGN §7): the draw-call split
+//! The JS API of the engine note's GPU limits: the draw-call split
 //! `lab.splitByBoneBudget(maxBones)` → `[{bones, triangles}]`, and the
 //! palette formats: `lab.formatPositions(format)`, `lab.formatError(format)`,
 //! `lab.formatFigures(budget)`.

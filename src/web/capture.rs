@@ -1,4 +1,4 @@
-//! The JS API of motion capture (DESIGN §7): `jointPositions`,
+//! The JS API of motion capture: `jointPositions`,
 //! `reduceKeys` (`Lab.fromBvh` is in the file readers' module).
 
 use serde::Serialize;

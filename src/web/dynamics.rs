@@ -1,4 +1,4 @@
-//! The JS API of swinging limbs (DESIGN §7): `lab.setDynamics`,
+//! The JS API of swinging limbs: `lab.setDynamics`,
 //! `lab.stepDynamics`, `lab.clearDynamics`, `lab.dynamicsSpeeds`.
 
 use glam::Vec3;

@@ -1,4 +1,4 @@
-//! The JS API of joint limits and chain IK (DESIGN §7): `lab.setLimits`,
+//! The JS API of joint limits and chain IK: `lab.setLimits`,
 //! `lab.limits`, `lab.solveIk`, `lab.setLimitsPosing`.
 
 use glam::Vec3;
@@ -117,8 +117,8 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
-    /// Poses the two-bone leg ending at `tip` at `phase` (0–1) of seed
-    /// 004's walk cycle by `gait`: `"goose"` (hip angle over time, rigid
+    /// Poses the two-bone leg ending at `tip` at `phase` (0–1) of the
+    /// animation talk's walk cycle by `gait`: `"goose"` (hip angle over time, rigid
     /// knee), `"hip-knee"` (hip and knee angles over time) or `"ik"` (the
     /// ankle's path over time, hip and knee by the analytic solver).
     #[wasm_bindgen(js_name = poseGait)]

@@ -1,4 +1,4 @@
-//! The JS API of morph targets (DESIGN §7): `lab.morphNames()`,
+//! The JS API of morph targets: `lab.morphNames()`,
 //! `lab.morphWeights()`, `lab.setMorphWeights([…])`; and the enclosed
 //! volume, `lab.volume(method)` and `lab.restVolume()`.
 

@@ -1,4 +1,4 @@
-//! The JS API of lip-sync (DESIGN §7): `Lab.visemeTrack`, `lab.sayText`.
+//! The JS API of lip-sync: `Lab.visemeTrack`, `lab.sayText`.
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;

@@ -44,7 +44,8 @@ export async function serveStatic(dir) {
 }
 
 /**
- * Launches the system Chromium headless with the flags DESIGN.md §5 lists;
+ * Launches the system Chromium headless with the flags a closed network needs (no
+ * background networking, component updates, sync or QUIC);
  * `gpuCompositing` instead lets the compositor use the (SwiftShader) GPU,
  * as on a machine with a graphics card: with `--disable-gpu` the page's
  * WebGL frames are read back to a software compositor, which blocks the

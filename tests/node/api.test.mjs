@@ -1,4 +1,4 @@
-// The JS API of DESIGN.md §4, driven in Node against the real wasm.
+// The page's JS API, the names other code relies on, driven in Node against the real wasm.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Lab, aboutZ, aboutY, vertexOf } from './wasm.mjs';
