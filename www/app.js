@@ -187,7 +187,7 @@ function drawFrame() {
     return;
   }
   // A request to pick a bone goes as soon as one is picked.
-  if (noticeAsks === 'needBone' && viewer.selectedBone() >= 0) hideNotice();
+  if (noticeAsks === 'needBone' && viewer.selectedBone() !== null) hideNotice();
   controls.update();
   boneList.update();
   vertexPanel.update();
@@ -275,8 +275,8 @@ function setLab(next, name, baselineKept = false) {
   if (lab && lab !== next) lab.free();
   lab = next;
   exampleName = name;
-  viewer.selectBone(lab, -1);
-  viewer.selectVertex(lab, -1);
+  viewer.selectBone(lab, null);
+  viewer.selectVertex(lab, null);
   viewer.frameScene(lab, settings.view ?? 'auto');
   showDenseAsSkin();
   autosave?.opened();
@@ -471,7 +471,7 @@ async function restoreState(state) {
   // What the link's edits are counted against: the scene as it opens.
   next.keepWeightsAsBaseline();
   for (const [bone, ...numbers] of state.p ?? []) {
-    next.setBonePose(bone, numbers.slice(0, 4), numbers.slice(4, 7), numbers.slice(7, 10));
+    next.setBonePose(bone, { rotation: numbers.slice(0, 4), translation: numbers.slice(4, 7), scale: numbers.slice(7, 10) });
   }
   // Links made before the edits travelled as bytes list them as JSON.
   for (const [vertex, pairs] of state.w ?? []) next.setInfluences(vertex, pairs);
@@ -646,8 +646,8 @@ async function start() {
     inputTimes: () => canvas.inputTimes(),
     gpuSkinnedPositions: (method) => viewer.gpuSkinnedPositions(lab, method),
     gpuSkinnedNormals: (method) => viewer.gpuSkinnedNormals(lab, method),
-    boneScreenPoint(bone) { const [x, y] = viewer.boneScreenPoint(lab, bone); return { x, y }; },
-    vertexScreenPoint(vertex) { const [x, y] = viewer.vertexScreenPoint(lab, vertex); return { x, y }; },
+    boneScreenPoint: (bone) => viewer.boneScreenPoint(lab, bone),
+    vertexScreenPoint: (vertex) => viewer.vertexScreenPoint(lab, vertex),
     undo: controls.undo,
     redo: controls.redo,
     resetPose: controls.resetPose,
@@ -660,8 +660,8 @@ async function start() {
     exportJson: files.exportJson,
     exportGlb: files.exportGlb,
     loadProgress: files.loadProgress,
-    /** Loads files as the file picker does; `{trapForTest: true}` makes the reader trap (for the test that the page survives). */
-    loadFiles: (list, options) => files.importFiles(list, options),
+    /** Loads files as the file picker does. */
+    loadFiles: (list) => files.importFiles(list),
     play: player.play,
     pause: player.pause,
     playing: player.playing,

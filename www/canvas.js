@@ -40,16 +40,16 @@ export function createCanvas(app) {
       canvas.focus();
       // A click on a vertex (not on a bone) shows its weights.
       if (viewer.tool() === 'pose' && event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey
-        && viewer.pickBone(lab, x, y) < 0) {
+        && viewer.pickBone(lab, x, y) === null) {
         const vertex = viewer.pickVertex(lab, x, y);
         viewer.selectVertex(lab, vertex);
-        if (vertex >= 0) {
+        if (vertex !== null) {
           app.requestRender();
           return;
         }
       }
       if (event.button === 0) app.beforeDrag();
-      const began = viewer.pointerDown(lab, x, y, event.button, event.shiftKey, event.altKey || event.ctrlKey);
+      const began = viewer.pointerDown(lab, { x, y, button: event.button, shift: event.shiftKey, reach: event.altKey || event.ctrlKey });
       if (began === 'none') {
         app.showNotice(t('needBone'), 'info', 'needBone');
         return;

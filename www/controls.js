@@ -68,7 +68,7 @@ export function createControls(app) {
     else if (key === 'r') resetPose();
     else if (key === 'arrowleft' || key === 'arrowright') {
       // Turn the selected bone, 5° a press (1° with Shift).
-      const step = (event.shiftKey ? 1 : 5) * (key === 'arrowleft' ? 1 : -1);
+      const step = (event.shiftKey ? 1 : 5) * (key === 'arrowleft' ? 1 : -1) * (Math.PI / 180);
       if (app.viewer.turnSelected(app.lab, step)) {
         event.preventDefault();
         app.requestRender();
@@ -76,7 +76,7 @@ export function createControls(app) {
     } else if (key === 'pageup' || key === 'pagedown') {
       const count = app.lab.boneCount();
       const current = app.viewer.selectedBone();
-      const next = current < 0 ? 0 : (current + (key === 'pagedown' ? 1 : count - 1)) % count;
+      const next = current === null ? 0 : (current + (key === 'pagedown' ? 1 : count - 1)) % count;
       event.preventDefault();
       app.selectBone(next);
     } else if (key === 'p') app.setTool('pose');

@@ -151,7 +151,7 @@ export function createFiles(app) {
    * .bin buffers) chosen or dropped together. The main file is the scene or
    * glTF among them; a bad or incomplete set leaves the scene as it was.
    */
-  async function importFiles(fileList, { trapForTest = false } = {}) {
+  async function importFiles(fileList) {
     const files = [...fileList];
     const main = files.find((file) => /\.(gltf|glb|vrm|json|bvh)$/i.test(file.name)) ?? files[0];
     if (!main) return;
@@ -200,7 +200,7 @@ export function createFiles(app) {
       }
       // Read once by a worker's own core first: a file that makes the
       // reader trap ends that worker, not the page and its scene.
-      const trial = await preflight({ ...job, trapForTest });
+      const trial = await preflight(job);
       if (!trial.ok) {
         const reason = trial.trapped ? t('msg.trapped', { error: trial.message }) : trial.message;
         app.showNotice(t('msg.loadFailed', { name: main.name, error: reason }), 'error');

@@ -141,7 +141,7 @@ export const LESSONS = [
           de: 'Bone 2 ist um 60° gedreht. Einen Vertex auf der rechten Hälfte (von Bone 2) anklicken.' },
         notice: { en: 'The panel shows the three steps: Q = R⁻¹P into the bone’s rest frame, T = A·Q animated there, Z back out through the re-posed parent.',
           de: 'Das Panel zeigt die drei Schritte: Q = R⁻¹P ins Ruhesystem des Bones, T = A·Q dort animiert, Z über den neu posierten Vater zurück.' },
-        check: (s) => s.selectedVertex() >= 0 && s.lab.influences(s.selectedVertex()).some(([bone]) => bone === 1),
+        check: (s) => s.selectedVertex() !== null && s.lab.influences(s.selectedVertex()).some(([bone]) => bone === 1),
       },
       {
         example: 'two-bone',

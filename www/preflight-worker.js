@@ -25,7 +25,6 @@ self.onmessage = async ({ data }) => {
   try {
     ready ??= init(data.wasm ? { module_or_path: data.wasm } : undefined);
     await ready;
-    if (data.trapForTest) Lab.trapForTest();
     const scene = await converted(data);
     const lab = scene ? Lab.fromHandover(scene) : Lab.fromSceneJson(data.text);
     lab.free();

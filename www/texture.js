@@ -50,7 +50,7 @@ export async function loadBaseColour(lab, viewer, stillShown, warn) {
     const context = canvas.getContext('2d');
     context.drawImage(bitmap, 0, 0);
     const { data } = context.getImageData(0, 0, width, height);
-    viewer.setBaseColourPixels(lab, width, height, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    viewer.setBaseColourPixels(lab, { width, height, pixels: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
     return { width, height };
   } finally {
     // A refused or used bitmap gives its memory back at once.

@@ -73,7 +73,14 @@ impl Lab {
             weights.sample(time, &mut self.scene.morph_weights);
         }
         self.changed();
+        self.clip_time = Some((clip, time));
         Ok(())
+    }
+
+    /// The clip and time [`Lab::set_animation_time`] last posed, or `None`
+    /// once anything else has changed.
+    pub fn animation_time(&self) -> Option<(usize, f32)> {
+        self.clip_time
     }
 
     /// Keys the current morph weights in `clip` at `time`.

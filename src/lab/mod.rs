@@ -180,6 +180,9 @@ pub struct Lab {
     weight_editing: weights::WeightEditing,
     /// The swinging bones, when any swing.
     dynamics: Option<crate::rig::dynamics::Dynamics>,
+    /// The clip and time [`Lab::set_animation_time`] posed, until the next
+    /// other change.
+    clip_time: Option<(usize, f32)>,
 }
 
 /// The counters a renderer and the autosave compare to know what changed.
@@ -237,6 +240,7 @@ impl Lab {
             },
             weight_editing: weights::WeightEditing::default(),
             dynamics: None,
+            clip_time: None,
             scene,
         }
     }
@@ -360,6 +364,7 @@ impl Lab {
     fn changed(&mut self) {
         self.revisions.revision += 1;
         self.revisions.skinning_epoch += 1;
+        self.clip_time = None;
         self.derived.skinned_with = None;
         self.derived.pose_job(&self.scene, &self.stretch);
         self.derived.morph_job(&self.scene);

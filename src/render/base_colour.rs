@@ -15,6 +15,8 @@ pub const MAX_TEXTURE_SIDE: u32 = 2048;
 #[derive(Default)]
 pub struct BaseColourGpu {
     texture: Option<(u64, glow::Texture)>,
+    /// The texture's width and height, pixels.
+    size: [u32; 2],
 }
 
 impl BaseColourGpu {
@@ -72,8 +74,16 @@ impl BaseColourGpu {
             );
             gl.active_texture(glow::TEXTURE0);
             self.texture = Some((lab_id, texture));
+            self.size = [width, height];
         }
         Ok(())
+    }
+
+    /// The width and height of lab `lab_id`'s texture, when it has one.
+    pub fn size_for(&self, lab_id: u64) -> Option<[u32; 2]> {
+        self.texture
+            .filter(|(id, _)| *id == lab_id)
+            .map(|_| self.size)
     }
 
     /// Binds the texture for lab `lab_id` to `program`'s `u_base_colour`,

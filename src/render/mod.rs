@@ -522,6 +522,11 @@ impl Renderer {
         self.morphs.dropped()
     }
 
+    /// The width and height of lab `lab_id`'s base colour texture.
+    pub fn base_colour_size(&self, lab_id: u64) -> Option<[u32; 2]> {
+        self.base_colour.size_for(lab_id)
+    }
+
     /// Uploads `width × height` RGBA pixels as lab `lab_id`'s base colour
     /// texture (see [`base_colour::BaseColourGpu::upload`]).
     pub fn set_base_colour_pixels(

@@ -5,7 +5,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use super::{js_error, JsLab};
+use super::{js_error, nullable, options, JsLab};
 use crate::lab::index_from_f64;
 use crate::rig::animation::Interpolation;
 use crate::rig::path::Timing;
@@ -128,6 +128,32 @@ struct KeyframeBytesView {
     bone_bytes: usize,
 }
 
+/// `lab.moveKey`'s times: `{from, to}`, seconds.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveOptions {
+    from: f32,
+    to: f32,
+}
+
+/// `lab.setKey`'s key: `{time, interpolation?}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeyOptions {
+    time: f32,
+    #[serde(default)]
+    interpolation: Option<String>,
+}
+
+/// `lab.setPathSpeedPoint`'s point: `{time, distance}` (seconds, the
+/// fraction of the length).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpeedPointOptions {
+    time: f32,
+    distance: f32,
+}
+
 #[wasm_bindgen(js_class = Lab)]
 impl JsLab {
     /// The names of the scene's clips.
@@ -156,26 +182,37 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
+    /// `{clip, time}` as `setAnimationTime` last posed them, or `null` once
+    /// anything else has changed.
+    #[wasm_bindgen(js_name = animationTime)]
+    pub fn animation_time(&self) -> JsValue {
+        nullable(self.inner.animation_time().map(|(clip, time)| {
+            let view = js_sys::Object::new();
+            // Setting a key on a fresh plain object cannot fail.
+            let _ = js_sys::Reflect::set(&view, &"clip".into(), &(clip as u32).into());
+            let _ = js_sys::Reflect::set(&view, &"time".into(), &time.into());
+            JsValue::from(view)
+        }))
+    }
+
     /// Adds an empty clip; returns its index.
     #[wasm_bindgen(js_name = addAnimation)]
     pub fn add_animation(&mut self, name: &str) -> usize {
         self.inner.add_animation(name)
     }
 
-    /// Keys bone `bone`'s current animation `A_i` at `time` in `clip`;
-    /// `interpolation` is `"step"`, `"linear"` (the default) or `"smooth"`
+    /// Keys bone `bone`'s current animation `A_i` in `clip` at `{time,
+    /// interpolation?}`; `interpolation` is `"step"`, `"linear"` (the default) or `"smooth"`
     /// (CUBICSPLINE with Catmull-Rom tangents), for all the bone's keys.
     #[wasm_bindgen(js_name = setKey)]
-    pub fn set_key(
-        &mut self,
-        clip: f64,
-        bone: f64,
-        time: f32,
-        interpolation_name: Option<String>,
-    ) -> Result<(), JsError> {
+    pub fn set_key(&mut self, clip: f64, bone: f64, key: JsValue) -> Result<(), JsError> {
         const METHOD: &str = "setKey";
         let clip = index(METHOD, "clip", clip)?;
         let bone = index(METHOD, "bone", bone)?;
+        let KeyOptions {
+            time,
+            interpolation: interpolation_name,
+        } = options(METHOD, key)?;
         let how = interpolation(METHOD, interpolation_name)?;
         self.inner
             .set_key(clip, bone, time, how)
@@ -192,11 +229,12 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
-    /// Moves bone `bone`'s key from `from` to `to` seconds.
+    /// Moves bone `bone`'s key by `{from, to}`, seconds.
     #[wasm_bindgen(js_name = moveKey)]
-    pub fn move_key(&mut self, clip: f64, bone: f64, from: f32, to: f32) -> Result<bool, JsError> {
+    pub fn move_key(&mut self, clip: f64, bone: f64, times: JsValue) -> Result<bool, JsError> {
         const METHOD: &str = "moveKey";
         let (clip, bone) = (index(METHOD, "clip", clip)?, index(METHOD, "bone", bone)?);
+        let MoveOptions { from, to } = options(METHOD, times)?;
         self.inner
             .move_key(clip, bone, from, to)
             .map_err(|e| js_error(METHOD, e))
@@ -213,14 +251,14 @@ impl JsLab {
     }
 
     /// How bone `bone`'s keys interpolate: `"STEP"`, `"LINEAR"`,
-    /// `"CUBICSPLINE"`, or `undefined` without keys.
+    /// `"CUBICSPLINE"`, or `null` without keys.
     #[wasm_bindgen(js_name = keyInterpolation)]
-    pub fn key_interpolation(&self, clip: f64, bone: f64) -> Result<Option<String>, JsError> {
+    pub fn key_interpolation(&self, clip: f64, bone: f64) -> Result<JsValue, JsError> {
         const METHOD: &str = "keyInterpolation";
         let (clip, bone) = (index(METHOD, "clip", clip)?, index(METHOD, "bone", bone)?);
         self.inner
             .key_interpolation(clip, bone)
-            .map(|how| how.map(|how| interpolation_name(how).to_owned()))
+            .map(|how| nullable(how.map(interpolation_name)))
             .map_err(|e| js_error(METHOD, e))
     }
 
@@ -421,18 +459,18 @@ impl JsLab {
     }
 
     /// Drags point `point` of path `path`'s characteristic curve toward
-    /// `(time, distance)`; it stops between its neighbours, so the curve
+    /// `{time, distance}`; it stops between its neighbours, so the curve
     /// stays monotone. Returns `[time, distance]` where it went.
     #[wasm_bindgen(js_name = setPathSpeedPoint)]
     pub fn set_path_speed_point(
         &mut self,
         path: f64,
         point: f64,
-        time: f32,
-        distance: f32,
+        at: JsValue,
     ) -> Result<Vec<f32>, JsError> {
         const METHOD: &str = "setPathSpeedPoint";
         let (path, point) = (index(METHOD, "path", path)?, index(METHOD, "point", point)?);
+        let SpeedPointOptions { time, distance } = options(METHOD, at)?;
         self.inner
             .set_path_speed_point(path, point, time, distance)
             .map(|(t, d)| vec![t, d])

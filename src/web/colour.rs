@@ -4,6 +4,7 @@
 //! the GPU.
 
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::viewer::Viewer;
 use super::{js_error, JsLab};
@@ -49,18 +50,40 @@ impl JsLab {
 
 #[wasm_bindgen]
 impl Viewer {
-    /// Uploads `width × height` RGBA pixels (rows from the top, as an
+    /// Uploads `{width, height, pixels}` (RGBA, rows from the top, as an
     /// `ImageData` holds them) as `lab`'s base colour texture; the skin is
     /// drawn with it (times the factor) in the plain skin view.
     #[wasm_bindgen(js_name = setBaseColourPixels)]
-    pub fn set_base_colour_pixels(
-        &mut self,
-        lab: &JsLab,
-        width: u32,
-        height: u32,
-        pixels: &[u8],
-    ) -> Result<(), JsError> {
-        self.upload_base_colour(lab.inner.id(), width, height, pixels)
-            .map_err(|e| js_error("setBaseColourPixels", e))
+    pub fn set_base_colour_pixels(&mut self, lab: &JsLab, image: JsValue) -> Result<(), JsError> {
+        const METHOD: &str = "setBaseColourPixels";
+        let number = |key: &str| {
+            js_sys::Reflect::get(&image, &key.into())
+                .ok()
+                .and_then(|v| v.as_f64())
+                .filter(|v| v.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(v))
+                .map(|v| v as u32)
+                .ok_or_else(|| js_error(METHOD, format!("{key}: a whole number of pixels")))
+        };
+        let (width, height) = (number("width")?, number("height")?);
+        let pixels = js_sys::Reflect::get(&image, &"pixels".into())
+            .ok()
+            .filter(|p| {
+                p.is_instance_of::<js_sys::Uint8Array>()
+                    || p.is_instance_of::<js_sys::Uint8ClampedArray>()
+            })
+            .map(|p| js_sys::Uint8Array::new(&p))
+            .ok_or_else(|| js_error(METHOD, "pixels: a Uint8Array or Uint8ClampedArray"))?;
+        self.upload_base_colour(lab.inner.id(), width, height, &pixels.to_vec())
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// The size of `lab`'s base colour texture on the GPU, `[width,
+    /// height]` pixels, or `null` before one is set.
+    #[wasm_bindgen(js_name = baseColourPixelsSize)]
+    pub fn base_colour_pixels_size(&self, lab: &JsLab) -> JsValue {
+        super::nullable(
+            self.base_colour_size(lab.inner.id())
+                .map(|size| js_sys::Uint32Array::from(&size[..])),
+        )
     }
 }

@@ -2,14 +2,14 @@
 //! `lab.stepDynamics`, `lab.clearDynamics`, `lab.dynamicsSpeeds`.
 
 use glam::Vec3;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use super::{js_error, JsLab};
 use crate::rig::dynamics::DynamicsSettings;
 
 /// `{bones, gravity?, damping?, stiffness?}`.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct DynamicsView {
     bones: Vec<u32>,
@@ -27,6 +27,21 @@ fn earth() -> [f32; 3] {
 
 #[wasm_bindgen(js_class = Lab)]
 impl JsLab {
+    /// The swinging bones' settings as `setDynamics` took them, or `null`
+    /// when none swing.
+    pub fn dynamics(&self) -> Result<JsValue, JsError> {
+        let Some(settings) = self.inner.dynamics() else {
+            return Ok(JsValue::NULL);
+        };
+        let view = DynamicsView {
+            bones: settings.bones.iter().map(|&b| b as u32).collect(),
+            gravity: settings.gravity.to_array(),
+            damping: settings.damping,
+            stiffness: settings.stiffness,
+        };
+        serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("dynamics", e))
+    }
+
     /// Lets `bones` swing: `{bones: [...], gravity: [x, y, z] (default
     /// [0, −9.81, 0]), damping (per second), stiffness (per second², the
     /// pull toward the pose a clip or the hand gives)}`.

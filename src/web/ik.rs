@@ -5,7 +5,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use super::{float_array, js_error, JsLab};
+use super::{float_array, js_error, nullable, point_array, JsLab};
 use crate::lab::{index_from_f64, IkGoal};
 use crate::rig::gait::Gait;
 use crate::rig::limits::LimitDoc;
@@ -77,14 +77,14 @@ impl JsLab {
     /// Where bone `bone`'s end is in the current pose, `R'_i · (0, length,
     /// 0)`, model space: `[x, y, z]`.
     #[wasm_bindgen(js_name = boneEnd)]
-    pub fn bone_end(&self, bone: f64) -> Result<Vec<f32>, JsError> {
+    pub fn bone_end(&self, bone: f64) -> Result<js_sys::Array, JsError> {
         self.bone_point("boneEnd", bone, 1.0)
     }
 
     /// Where bone `bone`'s origin is in the current pose, `R'_i · 0`, model
     /// space: `[x, y, z]`.
     #[wasm_bindgen(js_name = boneOrigin)]
-    pub fn bone_origin(&self, bone: f64) -> Result<Vec<f32>, JsError> {
+    pub fn bone_origin(&self, bone: f64) -> Result<js_sys::Array, JsError> {
         self.bone_point("boneOrigin", bone, 0.0)
     }
 
@@ -104,9 +104,9 @@ impl JsLab {
 
     /// The limit angle (radians) that points bone `bone` toward the model
     /// point `[x, y, z]`: a hinge's angle about its axis, a cone's angle off
-    /// the rest direction; `undefined` for a free joint.
+    /// the rest direction; `null` for a free joint.
     #[wasm_bindgen(js_name = limitAngleToward)]
-    pub fn limit_angle_toward(&self, bone: f64, point: &[f32]) -> Result<Option<f32>, JsError> {
+    pub fn limit_angle_toward(&self, bone: f64, point: &[f32]) -> Result<JsValue, JsError> {
         const METHOD: &str = "limitAngleToward";
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
         let [x, y, z] = point else {
@@ -114,6 +114,7 @@ impl JsLab {
         };
         self.inner
             .limit_angle_toward(bone, Vec3::new(*x, *y, *z))
+            .map(nullable)
             .map_err(|e| js_error(METHOD, e))
     }
 
@@ -156,6 +157,12 @@ impl JsLab {
             .and_then(|_| set("swingClearance", &trace.swing_clearance.into()))
             .map_err(|_| js_error(METHOD, "could not build the result"))?;
         Ok(view.into())
+    }
+
+    /// Whether bones posed by hand keep within their limits.
+    #[wasm_bindgen(js_name = limitsPosing)]
+    pub fn limits_posing(&self) -> bool {
+        self.inner.limits_posing()
     }
 
     /// Keeps bones posed by hand within their limits (`true`) or not.
@@ -204,7 +211,7 @@ impl JsLab {
 
 impl JsLab {
     /// `R'_i · (0, along · length, 0)`: a point on bone `bone`, model space.
-    fn bone_point(&self, method: &str, bone: f64, along: f32) -> Result<Vec<f32>, JsError> {
+    fn bone_point(&self, method: &str, bone: f64, along: f32) -> Result<js_sys::Array, JsError> {
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(method, e))?;
         self.inner
             .bone_pose(bone)
@@ -212,6 +219,6 @@ impl JsLab {
         let length = self.inner.scene().skeleton.bones()[bone].length;
         let local = Vec3::new(0.0, along * length, 0.0);
         let point = self.inner.model_from_bone_posed()[bone].transform_point3(local);
-        Ok(point.to_array().to_vec())
+        Ok(point_array(&point.to_array()))
     }
 }

@@ -19,6 +19,7 @@ pub use viewer::Viewer;
 
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::examples::listed_names;
 use crate::lab::{fixed_from_f64, index_from_f64, EditError, Lab, SkinningMethod};
@@ -29,6 +30,54 @@ pub(crate) fn js_error(method: &str, error: impl std::fmt::Display) -> JsError {
 
 /// `x, y, z` per point as a new `Float32Array`: one copy out of the wasm
 /// memory, no intermediate buffer.
+/// Reads an options object into `T` (unknown keys refused, so a misspelt
+/// option is an error rather than ignored), naming `method` in the error.
+pub(crate) fn options<T: serde::de::DeserializeOwned>(
+    method: &str,
+    value: JsValue,
+) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| js_error(method, format!("options: {e}")))
+}
+
+/// A point as the API hands it out: a plain array, `[x, y]` (CSS pixels)
+/// or `[x, y, z]` (model space). Bulk data (every vertex) goes as typed
+/// arrays instead.
+pub(crate) fn point_array(values: &[f32]) -> js_sys::Array {
+    values.iter().map(|&v| JsValue::from(v)).collect()
+}
+
+/// `lab.paintDab`'s options (the points are read apart, as a typed array).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DabView {
+    bone: f64,
+    at: [f32; 2],
+    radius: f32,
+    strength: f32,
+    #[serde(default = "smooth")]
+    falloff: String,
+    #[serde(default = "add")]
+    mode: String,
+    #[serde(default)]
+    value: f32,
+    #[serde(default)]
+    mirror: bool,
+}
+
+fn smooth() -> String {
+    "smooth".to_owned()
+}
+
+fn add() -> String {
+    "add".to_owned()
+}
+
+/// `Some(value)` as the value and `None` as `null`: the API's one "none"
+/// (wasm-bindgen's own `Option` return would give `undefined`).
+pub(crate) fn nullable<T: Into<JsValue>>(value: Option<T>) -> JsValue {
+    value.map_or(JsValue::NULL, Into::into)
+}
+
 fn float_array(points: &[glam::Vec3]) -> js_sys::Float32Array {
     js_sys::Float32Array::from(bytemuck::cast_slice::<glam::Vec3, f32>(points))
 }
@@ -123,15 +172,6 @@ impl JsLab {
         Lab::from_json(text)
             .map(|inner| JsLab { inner })
             .map_err(|error| js_error("fromSceneJson", error))
-    }
-
-    /// Stops this WebAssembly instance with a trap (`unreachable`), as an
-    /// out-of-memory or a bug inside a load would: for the browser test
-    /// that a trap while a file is read leaves the page's scene and core
-    /// untouched (the file is read in a worker's instance first).
-    #[wasm_bindgen(js_name = trapForTest)]
-    pub fn trap_for_test() {
-        core::arch::wasm32::unreachable()
     }
 
     /// A built-in example: `two-bone`, `two-bone-smooth`, `y-junction`,
@@ -266,11 +306,11 @@ impl JsLab {
 
     /// Each bone's parent index, or -1 for the root.
     #[wasm_bindgen(js_name = boneParents)]
-    pub fn bone_parents(&self) -> Vec<i32> {
+    pub fn bone_parents(&self) -> js_sys::Array {
         let bones = self.inner.scene().skeleton.bones();
         bones
             .iter()
-            .map(|b| b.parent.map_or(-1, i32::from))
+            .map(|b| nullable(b.parent.map(u32::from)))
             .collect()
     }
 
@@ -294,31 +334,44 @@ impl JsLab {
     }
 
     /// Sets bone `bone`'s animation `A_i = T(translation) · Rot(rotation) ·
-    /// S(scale)`; `translation` and `scale` may be omitted.
+    /// S(scale)` from `{rotation: [x, y, z, w], translation: [x, y, z],
+    /// scale: [x, y, z]}`, the form `bonePose` gives; a missing field is
+    /// the identity.
     #[wasm_bindgen(js_name = setBonePose)]
-    pub fn set_bone_pose(
-        &mut self,
-        bone: f64,
-        rotation: JsValue,
-        translation: JsValue,
-        scale: JsValue,
-    ) -> Result<(), JsError> {
+    pub fn set_bone_pose(&mut self, bone: f64, pose: JsValue) -> Result<(), JsError> {
         const METHOD: &str = "setBonePose";
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
-        let rotation = fixed_from_f64::<4>("rotation", &numbers(METHOD, "rotation", rotation)?)
+        if !pose.is_object() {
+            return Err(js_error(
+                METHOD,
+                "the pose is {rotation, translation, scale}",
+            ));
+        }
+        const FIELDS: [&str; 3] = ["rotation", "translation", "scale"];
+        if let Some(key) = js_sys::Object::keys(pose.unchecked_ref::<js_sys::Object>())
+            .iter()
+            .filter_map(|key| key.as_string())
+            .find(|key| !FIELDS.contains(&key.as_str()))
+        {
+            return Err(js_error(
+                METHOD,
+                format!("unknown field '{key}'; the pose is {{rotation, translation, scale}}"),
+            ));
+        }
+        let field = |key: &str, identity: &[f64]| -> Result<Vec<f64>, JsError> {
+            let value = js_sys::Reflect::get(&pose, &key.into()).unwrap_or(JsValue::UNDEFINED);
+            if value.is_undefined() || value.is_null() {
+                Ok(identity.to_vec())
+            } else {
+                numbers(METHOD, key, value)
+            }
+        };
+        let rotation = fixed_from_f64::<4>("rotation", &field("rotation", &[0.0, 0.0, 0.0, 1.0])?)
             .map_err(|e| js_error(METHOD, e))?;
-        let translation = if translation.is_undefined() || translation.is_null() {
-            [0.0; 3]
-        } else {
-            fixed_from_f64::<3>("translation", &numbers(METHOD, "translation", translation)?)
-                .map_err(|e| js_error(METHOD, e))?
-        };
-        let scale = if scale.is_undefined() || scale.is_null() {
-            [1.0; 3]
-        } else {
-            fixed_from_f64::<3>("scale", &numbers(METHOD, "scale", scale)?)
-                .map_err(|e| js_error(METHOD, e))?
-        };
+        let translation = fixed_from_f64::<3>("translation", &field("translation", &[0.0; 3])?)
+            .map_err(|e| js_error(METHOD, e))?;
+        let scale = fixed_from_f64::<3>("scale", &field("scale", &[1.0; 3])?)
+            .map_err(|e| js_error(METHOD, e))?;
         self.inner
             .set_bone_pose(bone, rotation, translation, scale)
             .map_err(|e| js_error(METHOD, e))
@@ -408,13 +461,13 @@ impl JsLab {
     /// One vertex skinned by `"lbs"` or `"dqs"`, `[x, y, z]`, without
     /// skinning the rest of the mesh.
     #[wasm_bindgen(js_name = skinnedVertex)]
-    pub fn skinned_vertex(&self, method: &str, vertex: f64) -> Result<Vec<f32>, JsError> {
+    pub fn skinned_vertex(&self, method: &str, vertex: f64) -> Result<js_sys::Array, JsError> {
         const METHOD: &str = "skinnedVertex";
         let method: SkinningMethod = method.parse().map_err(|e| js_error(METHOD, e))?;
         let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error(METHOD, e))?;
         self.inner
             .skinned_vertex(method, vertex)
-            .map(|p| p.to_array().to_vec())
+            .map(|p| point_array(&p.to_array()))
             .map_err(|e| js_error(METHOD, e))
     }
 
@@ -679,31 +732,37 @@ impl JsLab {
             .map_err(|e| js_error("setInfluenceArrays", e))
     }
 
-    /// Paints one dab on `bone`'s weights, as the page's brush does: `points`
-    /// holds `x, y` per vertex in the brush's space (screen pixels), the
-    /// brush sits at `(x, y)` with `radius`, `strength`, `falloff`
-    /// (`smooth`, `linear`, `constant`) and `mode` (`add`, `subtract`, `set`,
-    /// `smooth`; `value` is the target of `set`). Returns how many vertices
-    /// changed.
+    /// Paints one dab on a bone's weights, as the page's brush does:
+    /// `{points, bone, at: [x, y], radius, strength, falloff?, mode?,
+    /// value?, mirror?}`. `points` (a `Float32Array` or array) holds `x, y`
+    /// per vertex in the brush's space (screen pixels), the brush sits at
+    /// `at`; `falloff` is `smooth` (default), `linear` or `constant`, `mode`
+    /// `add` (default), `subtract`, `set` (to `value`) or `smooth`. Returns
+    /// how many vertices changed.
     #[wasm_bindgen(js_name = paintDab)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn paint_dab(
-        &mut self,
-        points: &[f32],
-        bone: f64,
-        x: f32,
-        y: f32,
-        radius: f32,
-        strength: f32,
-        falloff: &str,
-        mode: &str,
-        value: f32,
-        mirror: bool,
-    ) -> Result<u32, JsError> {
+    pub fn paint_dab(&mut self, options: JsValue) -> Result<u32, JsError> {
         const METHOD: &str = "paintDab";
-        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
-        let brush = crate::weights::paint::Brush::parse(radius, strength, falloff, mode, value)
-            .map_err(|e| js_error(METHOD, e))?;
+        let points = js_sys::Reflect::get(&options, &"points".into())
+            .ok()
+            .filter(|p| js_sys::Array::is_array(p) || p.is_instance_of::<js_sys::Float32Array>())
+            .map(|p| js_sys::Float32Array::new(&p).to_vec())
+            .ok_or_else(|| {
+                js_error(
+                    METHOD,
+                    "points: a Float32Array or an array of x, y per vertex",
+                )
+            })?;
+        let dab: DabView =
+            serde_wasm_bindgen::from_value(options).map_err(|e| js_error(METHOD, e))?;
+        let bone = index_from_f64("bone", dab.bone).map_err(|e| js_error(METHOD, e))?;
+        let brush = crate::weights::paint::Brush::parse(
+            dab.radius,
+            dab.strength,
+            &dab.falloff,
+            &dab.mode,
+            dab.value,
+        )
+        .map_err(|e| js_error(METHOD, e))?;
         if points.len() != 2 * self.inner.vertex_count() {
             return Err(js_error(
                 METHOD,
@@ -722,9 +781,9 @@ impl JsLab {
                 &points,
                 &paintable,
                 bone,
-                glam::Vec2::new(x, y),
+                glam::Vec2::from_array(dab.at),
                 &brush,
-                mirror,
+                dab.mirror,
             )
             .map_err(|e| js_error(METHOD, e))?;
         Ok(report.touched as u32)

@@ -28,20 +28,33 @@ fn angles(method: &str, what: &str, values: &[f64]) -> Result<DVec3, JsError> {
     }
 }
 
+/// `Lab.rotationSamples`'s request: `{method, from, to, steps}`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SamplesOptions {
+    method: String,
+    from: Vec<f64>,
+    to: Vec<f64>,
+    steps: f64,
+}
+
 #[wasm_bindgen(js_class = Lab)]
 impl JsLab {
-    /// `steps` orientations between the Euler angles `from` and `to`
-    /// (`R(x, y, z) = R_z(z)·R_y(y)·R_x(x)`, radians) found by `method`:
+    /// `{method, from, to, steps}`: `steps` orientations between the Euler
+    /// angles `from` and `to` (`R(x, y, z) = R_z(z)·R_y(y)·R_x(x)`, radians)
+    /// found by `method`:
     /// `"matrix"` (entries blended), `"euler"` (angles blended) or
     /// `"slerp"`; each `{t, matrix, determinant, orthonormalityError}`.
     #[wasm_bindgen(js_name = rotationSamples)]
-    pub fn rotation_samples(
-        method: &str,
-        from: Vec<f64>,
-        to: Vec<f64>,
-        steps: f64,
-    ) -> Result<JsValue, JsError> {
+    pub fn rotation_samples(request: JsValue) -> Result<JsValue, JsError> {
         const METHOD: &str = "rotationSamples";
+        let SamplesOptions {
+            method,
+            from,
+            to,
+            steps,
+        } = super::options(METHOD, request)?;
+        let method = method.as_str();
         let how = RotationMethod::from_name(method).ok_or_else(|| {
             js_error(
                 METHOD,

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext, WebGlContextAttributes};
 
-use super::{js_error, JsLab};
+use super::{js_error, nullable, options, point_array, JsLab};
 use crate::lab::{index_from_f64, SkinningMethod};
 use crate::render::{FrameSettings, Renderer, WeightView};
 use crate::view::camera::{Camera, Projection};
@@ -17,6 +17,41 @@ use crate::view::controller::{Button, Modifiers, Tool, ViewPort};
 use crate::view::state::ViewState;
 use crate::view::svg::{figure_of, svg_elements, SvgView};
 use crate::weights::paint::Brush;
+
+/// `viewer.pointerDown`'s press.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PressOptions {
+    x: f32,
+    y: f32,
+    button: i32,
+    #[serde(default)]
+    shift: bool,
+    #[serde(default)]
+    reach: bool,
+}
+
+/// `viewer.setBrush`'s brush.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BrushOptions {
+    radius: f32,
+    strength: f32,
+    #[serde(default = "smooth")]
+    falloff: String,
+    #[serde(default = "add")]
+    mode: String,
+    #[serde(default)]
+    value: f32,
+}
+
+fn smooth() -> String {
+    "smooth".to_owned()
+}
+
+fn add() -> String {
+    "add".to_owned()
+}
 
 /// The rendered view of a lab on one canvas.
 #[wasm_bindgen]
@@ -151,6 +186,12 @@ impl Viewer {
         };
     }
 
+    /// The size factor of points and lines (1 to 3).
+    #[wasm_bindgen(js_name = markScale)]
+    pub fn mark_scale(&self) -> f32 {
+        self.state.mark_scale
+    }
+
     /// Shows LBS (left) and DQS (right) side by side, or one view.
     #[wasm_bindgen(js_name = setCompare)]
     pub fn set_compare(&mut self, on: bool) {
@@ -273,19 +314,27 @@ impl Viewer {
     }
 
     /// Whether a layer is shown.
-    pub fn overlay(&mut self, name: &str) -> Result<bool, JsError> {
-        self.overlay_flag(name)
-            .map(|flag| *flag)
-            .ok_or_else(|| js_error("overlay", format!("unknown overlay '{name}'")))
+    pub fn overlay(&self, name: &str) -> Result<bool, JsError> {
+        let overlays = &self.state.overlays;
+        Ok(match name {
+            "mesh" => overlays.mesh,
+            "wireframe" => overlays.wireframe,
+            "dots" => overlays.dots,
+            "bones" => overlays.bones,
+            "ownFrames" => overlays.own_frames,
+            "childFrames" => overlays.child_frames,
+            "ghost" => overlays.ghost,
+            _ => return Err(js_error("overlay", format!("unknown overlay '{name}'"))),
+        })
     }
 
-    /// Highlights bone `bone`; -1 selects none.
+    /// Highlights bone `bone`; `null` selects none.
     #[wasm_bindgen(js_name = selectBone)]
-    pub fn select_bone(&mut self, lab: &JsLab, bone: f64) -> Result<(), JsError> {
-        if bone == -1.0 {
+    pub fn select_bone(&mut self, lab: &JsLab, bone: Option<f64>) -> Result<(), JsError> {
+        let Some(bone) = bone else {
             self.state.controller.select(None);
             return Ok(());
-        }
+        };
         let bone = index_from_f64("bone", bone).map_err(|e| js_error("selectBone", e))?;
         lab.inner
             .bone_pose(bone)
@@ -294,15 +343,19 @@ impl Viewer {
         Ok(())
     }
 
-    /// The highlighted bone, or -1.
+    /// The highlighted bone, or `null`.
     #[wasm_bindgen(js_name = selectedBone)]
-    pub fn selected_bone(&self) -> i32 {
-        self.state.controller.selected().map_or(-1, |b| b as i32)
+    pub fn selected_bone(&self) -> JsValue {
+        nullable(self.state.controller.selected().map(|b| b as u32))
     }
 
     /// A point where a press grabs bone `bone`: `[x, y]` in CSS pixels.
     #[wasm_bindgen(js_name = boneScreenPoint)]
-    pub fn bone_screen_point(&mut self, lab: &mut JsLab, bone: f64) -> Result<Vec<f32>, JsError> {
+    pub fn bone_screen_point(
+        &mut self,
+        lab: &mut JsLab,
+        bone: f64,
+    ) -> Result<js_sys::Array, JsError> {
         let bone = index_from_f64("bone", bone).map_err(|e| js_error("boneScreenPoint", e))?;
         lab.inner
             .bone_pose(bone)
@@ -313,13 +366,17 @@ impl Viewer {
             .controller
             .bone_grab_point(&mut lab.inner, &self.state.camera, size, bone)
             .unwrap_or(Vec2::splat(-1.0));
-        Ok(point.to_array().to_vec())
+        Ok(point_array(&point.to_array()))
     }
 
     /// Where vertex `vertex`, skinned as drawn, appears: `[x, y]` in CSS
     /// pixels.
     #[wasm_bindgen(js_name = vertexScreenPoint)]
-    pub fn vertex_screen_point(&self, lab: &mut JsLab, vertex: f64) -> Result<Vec<f32>, JsError> {
+    pub fn vertex_screen_point(
+        &self,
+        lab: &mut JsLab,
+        vertex: f64,
+    ) -> Result<js_sys::Array, JsError> {
         let vertex =
             index_from_f64("vertex", vertex).map_err(|e| js_error("vertexScreenPoint", e))?;
         let position = lab
@@ -336,18 +393,18 @@ impl Viewer {
                     format!("vertex {vertex} is behind the camera"),
                 )
             })?;
-        Ok(point.to_array().to_vec())
+        Ok(point_array(&point.to_array()))
     }
 
     /// Where the model-space point `point` (`[x, y, z]`) appears: `[x, y]`
     /// in CSS pixels, or an error behind the camera.
     #[wasm_bindgen(js_name = screenPointOf)]
-    pub fn screen_point_of(&self, point: &[f32]) -> Result<Vec<f32>, JsError> {
+    pub fn screen_point_of(&self, point: &[f32]) -> Result<js_sys::Array, JsError> {
         let point = model_point("screenPointOf", point)?;
         self.state
             .camera
             .screen_from_model(point, self.viewport_css())
-            .map(|p| p.to_array().to_vec())
+            .map(|p| point_array(&p.to_array()))
             .ok_or_else(|| js_error("screenPointOf", "the point is behind the camera"))
     }
 
@@ -376,7 +433,7 @@ impl Viewer {
     /// The model-space point under `(x, y)` on the plane through `anchor`
     /// (`[x, y, z]`) facing the viewer: where a dragged handle goes.
     #[wasm_bindgen(js_name = modelPointAt)]
-    pub fn model_point_at(&self, x: f32, y: f32, anchor: &[f32]) -> Result<Vec<f32>, JsError> {
+    pub fn model_point_at(&self, x: f32, y: f32, anchor: &[f32]) -> Result<js_sys::Array, JsError> {
         let anchor = model_point("modelPointAt", anchor)?;
         let size = self.viewport_css();
         let at = self
@@ -385,42 +442,43 @@ impl Viewer {
             .screen_from_model(anchor, size)
             .ok_or_else(|| js_error("modelPointAt", "the anchor is behind the camera"))?;
         let delta = self.local_point(x, y) - at;
-        Ok(
-            (anchor + self.state.camera.model_delta(delta, anchor, size))
-                .to_array()
-                .to_vec(),
+        Ok(point_array(
+            &(anchor + self.state.camera.model_delta(delta, anchor, size)).to_array(),
+        ))
+    }
+
+    /// The bone under `(x, y)`, or `null`.
+    #[wasm_bindgen(js_name = pickBone)]
+    pub fn pick_bone(&mut self, lab: &mut JsLab, x: f32, y: f32) -> JsValue {
+        let (size, point) = (self.viewport_css(), self.local_point(x, y));
+        nullable(
+            self.state
+                .controller
+                .bone_at(&mut lab.inner, &self.state.camera, size, point)
+                .map(|b| b as u32),
         )
     }
 
-    /// The bone under `(x, y)`, or -1.
-    #[wasm_bindgen(js_name = pickBone)]
-    pub fn pick_bone(&mut self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
-        let (size, point) = (self.viewport_css(), self.local_point(x, y));
-        self.state
-            .controller
-            .bone_at(&mut lab.inner, &self.state.camera, size, point)
-            .map_or(-1, |b| b as i32)
-    }
-
-    /// Starts a drag at `(x, y)` with DOM button `button`: see
-    /// [`Controller::pointer_down`]. `reach` is Alt or Ctrl. Returns what
-    /// began: `none`, `rotate`, `move`, `reach`, `orbit`, `pan` or `paint`.
+    /// Starts a drag as `{x, y, button, shift?, reach?}` says: at `(x, y)`
+    /// with DOM button `button` (see [`Controller::pointer_down`]); `reach`
+    /// is Alt or Ctrl. Returns what began: `none`, `rotate`, `move`,
+    /// `reach`, `orbit`, `pan` or `paint`.
     #[wasm_bindgen(js_name = pointerDown)]
-    pub fn pointer_down(
-        &mut self,
-        lab: &mut JsLab,
-        x: f32,
-        y: f32,
-        button: i32,
-        shift: bool,
-        reach: bool,
-    ) -> String {
+    pub fn pointer_down(&mut self, lab: &mut JsLab, press: JsValue) -> Result<String, JsError> {
+        let PressOptions {
+            x,
+            y,
+            button,
+            shift,
+            reach,
+        } = options("pointerDown", press)?;
         let point = self.local_point(x, y);
         let view = ViewPort {
             size: self.viewport_css(),
             camera: &mut self.state.camera,
         };
-        self.state
+        Ok(self
+            .state
             .controller
             .pointer_down(
                 &mut lab.inner,
@@ -430,7 +488,7 @@ impl Viewer {
                 Modifiers { shift, reach },
             )
             .name()
-            .to_owned()
+            .to_owned())
     }
 
     /// Continues the drag to `(x, y)`; true if anything changed.
@@ -472,19 +530,20 @@ impl Viewer {
         .to_owned()
     }
 
-    /// Sets the brush: radius in CSS pixels, strength 0..1, falloff
-    /// (`smooth`, `linear`, `constant`), mode (`add`, `subtract`, `set`,
-    /// `smooth`) and the target value of `set`.
+    /// Sets the brush from `{radius, strength, falloff?, mode?, value?}`:
+    /// radius in CSS pixels, strength 0..1, falloff (`smooth` by default,
+    /// `linear`, `constant`), mode (`add` by default, `subtract`, `set`,
+    /// `smooth`) and the target value of `set`; `brush()` gives it back.
     #[wasm_bindgen(js_name = setBrush)]
-    pub fn set_brush(
-        &mut self,
-        radius: f32,
-        strength: f32,
-        falloff: &str,
-        mode: &str,
-        value: f32,
-    ) -> Result<(), JsError> {
-        self.state.controller.brush = Brush::parse(radius, strength, falloff, mode, value)
+    pub fn set_brush(&mut self, brush: JsValue) -> Result<(), JsError> {
+        let BrushOptions {
+            radius,
+            strength,
+            falloff,
+            mode,
+            value,
+        } = options("setBrush", brush)?;
+        self.state.controller.brush = Brush::parse(radius, strength, &falloff, &mode, value)
             .map_err(|e| js_error("setBrush", e))?;
         Ok(())
     }
@@ -499,6 +558,29 @@ impl Viewer {
     #[wasm_bindgen(js_name = setMirror)]
     pub fn set_mirror(&mut self, on: bool) {
         self.state.controller.mirror = on;
+    }
+
+    /// Whether strokes paint the X-mirror too.
+    pub fn mirror(&self) -> bool {
+        self.state.controller.mirror
+    }
+
+    /// The brush: `{radius, strength, falloff, mode, value}`, as
+    /// [`Viewer::set_brush`] takes it.
+    pub fn brush(&self) -> JsValue {
+        let brush = &self.state.controller.brush;
+        let view = js_sys::Object::new();
+        for (key, value) in [
+            ("radius", JsValue::from(brush.radius)),
+            ("strength", JsValue::from(brush.strength)),
+            ("falloff", JsValue::from(brush.falloff.name())),
+            ("mode", JsValue::from(brush.mode.name())),
+            ("value", JsValue::from(brush.value)),
+        ] {
+            // Setting a key on a fresh plain object cannot fail.
+            let _ = js_sys::Reflect::set(&view, &key.into(), &value);
+        }
+        view.into()
     }
 
     /// Influences pruned during the last stroke (to keep four per vertex).
@@ -544,23 +626,25 @@ impl Viewer {
         .to_owned()
     }
 
-    /// The vertex drawn nearest to `(x, y)` within 12 CSS pixels, or -1.
+    /// The vertex drawn nearest to `(x, y)` within 12 CSS pixels, or `null`.
     #[wasm_bindgen(js_name = pickVertex)]
-    pub fn pick_vertex(&self, lab: &mut JsLab, x: f32, y: f32) -> i32 {
+    pub fn pick_vertex(&self, lab: &mut JsLab, x: f32, y: f32) -> JsValue {
         let (size, point) = (self.viewport_css(), self.local_point(x, y));
-        self.state
-            .controller
-            .vertex_at(&mut lab.inner, &self.state.camera, size, point)
-            .map_or(-1, |v| v as i32)
+        nullable(
+            self.state
+                .controller
+                .vertex_at(&mut lab.inner, &self.state.camera, size, point)
+                .map(|v| v as u32),
+        )
     }
 
-    /// Marks vertex `vertex` (its list shows in the panel); -1 for none.
+    /// Marks vertex `vertex` (its list shows in the panel); `null` for none.
     #[wasm_bindgen(js_name = selectVertex)]
-    pub fn select_vertex(&mut self, lab: &JsLab, vertex: f64) -> Result<(), JsError> {
-        if vertex == -1.0 {
+    pub fn select_vertex(&mut self, lab: &JsLab, vertex: Option<f64>) -> Result<(), JsError> {
+        let Some(vertex) = vertex else {
             self.state.selected_vertex = None;
             return Ok(());
-        }
+        };
         let vertex = index_from_f64("vertex", vertex).map_err(|e| js_error("selectVertex", e))?;
         lab.inner
             .influences(vertex)
@@ -569,22 +653,20 @@ impl Viewer {
         Ok(())
     }
 
-    /// The marked vertex, or -1.
+    /// The marked vertex, or `null`.
     #[wasm_bindgen(js_name = selectedVertex)]
-    pub fn selected_vertex(&self) -> i32 {
-        self.state.selected_vertex.map_or(-1, |v| v as i32)
+    pub fn selected_vertex(&self) -> JsValue {
+        nullable(self.state.selected_vertex.map(|v| v as u32))
     }
 
-    /// Turns the selected bone by `degrees` about the view axis
+    /// Turns the selected bone by `radians` about the view axis
     /// (counter-clockwise as seen), as one undo step: the keyboard's way to
     /// pose. False when no bone is selected.
     #[wasm_bindgen(js_name = turnSelected)]
-    pub fn turn_selected(&mut self, lab: &mut JsLab, degrees: f32) -> bool {
-        self.state.controller.turn_selected(
-            &mut lab.inner,
-            &self.state.camera,
-            degrees.to_radians(),
-        )
+    pub fn turn_selected(&mut self, lab: &mut JsLab, radians: f32) -> bool {
+        self.state
+            .controller
+            .turn_selected(&mut lab.inner, &self.state.camera, radians)
     }
 
     /// Ends the drag.
@@ -675,6 +757,24 @@ impl Viewer {
         self.renderer.switches.force_palette_texture = on;
     }
 
+    /// Whether the palette goes by texture even where uniforms would do.
+    #[wasm_bindgen(js_name = paletteTexture)]
+    pub fn palette_texture(&self) -> bool {
+        self.renderer.switches.force_palette_texture
+    }
+
+    /// Whether joint indices go as `uint8` where the skeleton allows.
+    #[wasm_bindgen(js_name = jointBytes)]
+    pub fn joint_bytes(&self) -> bool {
+        self.renderer.switches.joint_bytes
+    }
+
+    /// The most bones per draw call, or 0 when the skin is drawn in one.
+    #[wasm_bindgen(js_name = batchLimit)]
+    pub fn batch_limit(&self) -> usize {
+        self.renderer.switches.batch_limit.unwrap_or(0)
+    }
+
     /// Sends joint indices as `uint8` (`true`, up to 256 bones; more fall
     /// back to `uint16`) or `uint16`.
     #[wasm_bindgen(js_name = setJointBytes)]
@@ -761,6 +861,10 @@ fn model_point(method: &str, values: &[f32]) -> Result<Vec3, JsError> {
 
 impl Viewer {
     /// Uploads lab `lab_id`'s base colour pixels (see `colour.rs`).
+    pub(super) fn base_colour_size(&self, lab_id: u64) -> Option<[u32; 2]> {
+        self.renderer.base_colour_size(lab_id)
+    }
+
     pub(super) fn upload_base_colour(
         &mut self,
         lab_id: u64,

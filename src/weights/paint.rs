@@ -19,6 +19,15 @@ pub enum Falloff {
 }
 
 impl Falloff {
+    /// Its name as [`Brush::parse`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Smooth => "smooth",
+            Self::Linear => "linear",
+            Self::Constant => "constant",
+        }
+    }
+
     /// The factor at relative distance `t = d / r`; zero outside the brush.
     pub fn factor(self, t: f32) -> f32 {
         if !(0.0..=1.0).contains(&t) {
@@ -44,6 +53,18 @@ pub enum PaintMode {
     Set,
     /// `w + (mean of neighbours' w − w) · s`.
     Smooth,
+}
+
+impl PaintMode {
+    /// Its name as [`Brush::parse`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Add => "add",
+            Self::Subtract => "subtract",
+            Self::Set => "set",
+            Self::Smooth => "smooth",
+        }
+    }
 }
 
 /// A weight brush.

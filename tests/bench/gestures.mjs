@@ -38,15 +38,19 @@ export async function gesture(page, tag, moves) {
       const rect = document.querySelector('#view').getBoundingClientRect();
       for (let v = 0; v < lab.vertexCount(); v += 97) {
         const p = skinlab.vertexScreenPoint(v);
-        const d = Math.hypot(p.x - rect.width / 2, p.y - rect.height / 2);
+        const d = Math.hypot(p[0] - rect.width / 2, p[1] - rect.height / 2);
         if (d < bestDistance) { bestDistance = d; best = v; }
       }
       skinlab.selectBone(lab.influences(best)[0][0]);
       skinlab.setTool('paint');
       skinlab.setBrush({ radius: 60, strength: 0.3, mode: 'add' });
-      return skinlab.vertexScreenPoint(best);
+      const [x, y] = skinlab.vertexScreenPoint(best);
+      return { x, y };
     })
-    : await page.evaluate(() => window.skinlab.boneScreenPoint(2));
+    : await page.evaluate(() => {
+      const [x, y] = window.skinlab.boneScreenPoint(2);
+      return { x, y };
+    });
   const revision = () => page.evaluate(() => window.skinlab.lab.revision());
   const before = await revision();
   await page.mouse.move(box.x + grab.x, box.y + grab.y);

@@ -23,11 +23,11 @@ try {
   const box = await page.locator('#view').boundingBox();
   const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(2));
   const drawn = () => page.evaluate(() => window.skinlab.framesRendered());
-  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.move(box.x + grab[0], box.y + grab[1]);
   await page.mouse.down();
   for (let k = 1; k <= MOVES; k++) {
     const before = await drawn();
-    await page.mouse.move(box.x + grab.x + 100 * Math.sin(k / 4), box.y + grab.y + 30 * Math.cos(k / 4));
+    await page.mouse.move(box.x + grab[0] + 100 * Math.sin(k / 4), box.y + grab[1] + 30 * Math.cos(k / 4));
     await page.waitForFunction((n) => window.skinlab.framesRendered() > n, before, { timeout: 120000 });
   }
   await page.mouse.up();

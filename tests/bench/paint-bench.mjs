@@ -43,12 +43,12 @@ for (let v = 0; v < lab.vertexCount(); v++) {
   points[2 * v] = Math.fround(scene.mesh.positions[3 * v]) * 200;
   points[2 * v + 1] = Math.fround(scene.mesh.positions[3 * v + 1]) * 200;
 }
-lab.paintDab(points, 1, 0, 0, 40, 0.1, 'smooth', 'add', 1, true);
+lab.paintDab({ points, bone: 1, at: [0, 0], radius: 40, strength: 0.1, mirror: true });
 let touched = 0;
 const started = performance.now();
 for (let k = 0; k < DABS; k++) {
   const t = k / DABS;
-  touched += lab.paintDab(points, 1, 100 + 600 * t, 150 * Math.sin(t * 12), 40, 0.1, 'smooth', 'add', 1, true);
+  touched += lab.paintDab({ points, bone: 1, at: [100 + 600 * t, 150 * Math.sin(t * 12)], radius: 40, strength: 0.1, mirror: true });
 }
 const perDab = (performance.now() - started) / DABS;
 console.log(`paint-dab wasm (Node ${process.version}): ${(perDab * 1000).toFixed(1)} µs per dab (${lab.vertexCount()} vertices, radius 40 px, X-mirror on, ${(touched / DABS).toFixed(0)} vertices changed per dab)`);

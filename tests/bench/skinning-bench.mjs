@@ -68,7 +68,7 @@ function wasmRates(count) {
   const lab = Lab.fromSceneJson(sceneJson(count));
   for (let b = 0; b < BONES; b++) {
     const q = turn(b);
-    lab.setBonePose(b, [q.x, q.y, q.z, q.w]);
+    lab.setBonePose(b, { rotation: [q.x, q.y, q.z, q.w] });
   }
   // At least 20 timed calls: the fastest of a few is at the mercy of a
   // shared machine's load.
@@ -78,7 +78,7 @@ function wasmRates(count) {
     const seconds = fastest(runs, () => {
       // A changed pose makes the next call skin again, positions and normals.
       flip = 1 - flip;
-      lab.setBonePose(BONES - 1, [0, 0, 0.01 * flip, 1]);
+      lab.setBonePose(BONES - 1, { rotation: [0, 0, 0.01 * flip, 1] });
       lab.skinnedPositions(method);
     });
     return count / seconds / 1e6;

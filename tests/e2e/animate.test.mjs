@@ -215,7 +215,7 @@ test('a clip with a key at 10⁶ s or 10³⁰ s draws a bounded ruler and the pa
     assert.ok(ticks > 2 && ticks < 200, `${late}: ${ticks} ticks`);
     // Still responsive: a frame is drawn after a pose change.
     const before = await page.evaluate(() => window.skinlab.framesRendered());
-    await page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.2, 0.98]));
+    await page.evaluate(() => window.skinlab.lab.setBonePose(1, { rotation: [0, 0, 0.2, 0.98] }));
     await page.waitForFunction((n) => window.skinlab.framesRendered() > n, before, { timeout: 5000 });
   }
   assert.deepEqual(errors, []);

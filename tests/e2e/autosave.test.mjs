@@ -16,9 +16,9 @@ test('edit, reload, restore: the same scene comes back in its mode', async () =>
   // Real edits: a bone turned by mouse, weights typed, a key set.
   const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(2));
   const box = await page.locator('#view').boundingBox();
-  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.move(box.x + grab[0], box.y + grab[1]);
   await page.mouse.down();
-  for (let k = 1; k <= 8; k++) await page.mouse.move(box.x + grab.x + 6 * k, box.y + grab.y + 4 * k);
+  for (let k = 1; k <= 8; k++) await page.mouse.move(box.x + grab[0] + 6 * k, box.y + grab[1] + 4 * k);
   await page.mouse.up();
   await nextFrame(page, () => page.evaluate(() => {
     window.skinlab.lab.setInfluences(3, [[0, 0.25], [1, 0.75]]);
@@ -31,7 +31,7 @@ test('edit, reload, restore: the same scene comes back in its mode', async () =>
   // A pose change (the saved influences are reused), then a second weight
   // edit after a save (they must be written again), each saved in turn.
   for (const edit of [
-    () => window.skinlab.lab.setBonePose(1, [0, 0, 0.1, 0.995]),
+    () => window.skinlab.lab.setBonePose(1, { rotation: [0, 0, 0.1, 0.995] }),
     () => window.skinlab.lab.setInfluences(5, [[0, 0.6], [2, 0.4]]),
   ]) {
     const saves = await page.evaluate(() => window.skinlab.autosaves());
@@ -70,7 +70,7 @@ test('edit, reload, restore: the same scene comes back in its mode', async () =>
 test('an embedded copy neither saves nor offers', async () => {
   const { page, errors } = await openAt('?example=two-bone&ui=minimal');
   await waitForSkinlab(page);
-  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.3, 0.954])));
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, { rotation: [0, 0, 0.3, 0.954] })));
   await page.waitForTimeout(2500);
   assert.equal(await page.evaluate(() => window.skinlab.autosaves()), 0);
   assert.equal(await page.locator('#restore').isVisible(), false);
@@ -93,11 +93,11 @@ test('a 100,000-vertex scene is saved in chunks, between edits, and comes back w
     const { lab } = window.skinlab;
     lab.setInfluences(5, [[0, 0.5], [1, 0.5]]);
     lab.setInfluences(lab.vertexCount() - 3, [[1, 0.3], [2, 0.7]]);
-    lab.setBonePose(2, [0, 0, 0.2, 0.98]);
+    lab.setBonePose(2, { rotation: [0, 0, 0.2, 0.98] });
   }));
   await page.waitForFunction(() => window.skinlab.autosaves() > 0, null, { timeout: 20_000 });
   // A pose change: the saved mesh and weights are reused.
-  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, -0.1, 0.995])));
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, { rotation: [0, 0, -0.1, 0.995] })));
   await page.waitForFunction(() => window.skinlab.autosaves() > 1, null, { timeout: 20_000 });
   const saved = await checksum();
   await page.reload();

@@ -21,10 +21,21 @@ const types = {
   '.svg': 'image/svg+xml',
 };
 
-/** Serves `dir` on a free loopback port; resolves to { url, close }. */
+/**
+ * Serves `dir` on a free loopback port; resolves to { url, close, override }:
+ * `override(path, body)` serves `body` at `path` (e.g. '/pkg/x.wasm')
+ * instead of the file, to pages and their workers alike, until
+ * `override(path, null)`.
+ */
 export async function serveStatic(dir) {
+  const overrides = new Map();
   const server = createServer(async (request, response) => {
     const path = decodeURIComponent(new URL(request.url, 'http://x').pathname);
+    if (overrides.has(path)) {
+      response.writeHead(200, { 'Content-Type': types[extname(path)] ?? 'application/octet-stream' });
+      response.end(overrides.get(path));
+      return;
+    }
     const file = normalize(join(dir, path.endsWith('/') ? `${path}index.html` : path));
     if (!file.startsWith(normalize(dir))) {
       response.writeHead(403).end();
@@ -40,7 +51,11 @@ export async function serveStatic(dir) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((r) => server.close(r)),
+    override: (path, body) => (body === null ? overrides.delete(path) : overrides.set(path, body)),
+  };
 }
 
 /**
@@ -225,12 +240,12 @@ export function useBrowser(before, after) {
   return fixture;
 }
 
-/** A mouse drag across `point` (CSS pixels in the canvas), 20 px left to right. */
-export async function dragAcross(page, point) {
+/** A mouse drag across `[x, y]` (CSS pixels in the canvas), 20 px left to right. */
+export async function dragAcross(page, [x, y]) {
   const box = await page.locator('#view').boundingBox();
-  await page.mouse.move(box.x + point.x - 10, box.y + point.y);
+  await page.mouse.move(box.x + x - 10, box.y + y);
   await page.mouse.down();
-  await page.mouse.move(box.x + point.x + 10, box.y + point.y, { steps: 5 });
+  await page.mouse.move(box.x + x + 10, box.y + y, { steps: 5 });
   await page.mouse.up();
 }
 

@@ -54,7 +54,7 @@ test('three <skin-lab> elements: each its own lab, started on screen, posable, i
     return { x: rect.left, y: rect.top };
   });
   const grab = await page.evaluate(() => document.getElementById('a').boneScreenPoint(1));
-  const start = { x: element.x + canvasOffset.x + grab.x, y: element.y + canvasOffset.y + grab.y };
+  const start = { x: element.x + canvasOffset.x + grab[0], y: element.y + canvasOffset.y + grab[1] };
   const rotationBefore = await page.evaluate(() => document.getElementById('a').lab.bonePose(1).rotation);
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
@@ -80,7 +80,7 @@ test('three <skin-lab> elements: each its own lab, started on screen, posable, i
   const idle = await frames(page, 'a');
   await page.evaluate(() => {
     const lab = document.getElementById('a');
-    lab.lab.setBonePose(1, [0, 0, 0.3826834, 0.9238795]);
+    lab.lab.setBonePose(1, { rotation: [0, 0, 0.3826834, 0.9238795] });
     lab.requestRender();
   });
   await page.waitForTimeout(500);

@@ -62,14 +62,14 @@ test('a reveal.js deck of three instances renders each, and a drag poses only it
   const grab = await frame.evaluate(() => {
     const rect = document.querySelector('#view').getBoundingClientRect();
     const p = window.skinlab.boneScreenPoint(1);
-    return { x: rect.left + p.x, y: rect.top + p.y, scale: 1 };
+    return { x: rect.left + p[0], y: rect.top + p[1], scale: 1 };
   });
   const box = await page.locator('iframe').first().boundingBox();
   const inner = await frame.evaluate(() => window.innerWidth);
   const scale = box.width / inner;
-  await page.mouse.move(box.x + grab.x * scale, box.y + grab.y * scale);
+  await page.mouse.move(box.x + grab[0] * scale, box.y + grab[1] * scale);
   await page.mouse.down();
-  for (let step = 1; step <= 10; step++) await page.mouse.move(box.x + (grab.x - 3 * step) * scale, box.y + (grab.y - 9 * step) * scale);
+  for (let step = 1; step <= 10; step++) await page.mouse.move(box.x + (grab[0] - 3 * step) * scale, box.y + (grab[1] - 9 * step) * scale);
   await page.mouse.up();
   const turned = await frame.evaluate(() => window.skinlab.lab.bonePose(1).rotation);
   assert.ok(Math.abs(turned[2]) > 0.1, `the drag turned bone 2 in slide 1: ${turned}`);
@@ -86,7 +86,7 @@ test('the Share link restores pose, weights, camera and method exactly', async (
   const { page: a } = await openPage(browser, pageUrl('?example=y-junction-unweighted'));
   await waitForSkinlab(a);
   await nextFrame(a, () => a.evaluate(() => {
-    window.skinlab.lab.setBonePose(2, [0, 0, -0.3826834, 0.9238795], [0.1, 0, 0], [1, 1.2, 1]);
+    window.skinlab.lab.setBonePose(2, { rotation: [0, 0, -0.3826834, 0.9238795], translation: [0.1, 0, 0], scale: [1, 1.2, 1] });
     window.skinlab.setMethod('dqs');
     window.skinlab.viewer.zoom(0.8);
     window.skinlab.selectBone(2);
@@ -123,10 +123,10 @@ test('idle pages draw nothing; a drag draws', async () => {
   assert.equal(idleEnd, idleStart, 'no frame while nothing changes');
   const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
   const box = await page.locator('#view').boundingBox();
-  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.move(box.x + grab[0], box.y + grab[1]);
   await page.mouse.down();
   for (let step = 1; step <= 8; step++) {
-    await page.mouse.move(box.x + grab.x, box.y + grab.y - 8 * step);
+    await page.mouse.move(box.x + grab[0], box.y + grab[1] - 8 * step);
     await page.waitForTimeout(30);
   }
   await page.mouse.up();
@@ -144,7 +144,7 @@ test('idle pages draw nothing; a drag draws', async () => {
   });
   await page.waitForTimeout(300);
   const hidden = await page.evaluate(() => window.skinlab.framesRendered());
-  await page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.2, 0.98]));
+  await page.evaluate(() => window.skinlab.lab.setBonePose(1, { rotation: [0, 0, 0.2, 0.98] }));
   await page.waitForTimeout(500);
   assert.equal(await page.evaluate(() => window.skinlab.framesRendered()), hidden, 'nothing is drawn out of sight');
   await page.evaluate(() => document.querySelector('#view').scrollIntoView());
@@ -184,7 +184,7 @@ test('a lost context is restored with pose, weights and the whole view intact', 
   await waitForSkinlab(page);
   await nextFrame(page, () => page.evaluate(() => {
     const s = window.skinlab;
-    s.lab.setBonePose(1, [0, 0, 0.5, 0.8660254]);
+    s.lab.setBonePose(1, { rotation: [0, 0, 0.5, 0.8660254] });
     s.lab.setInfluences(4, [[0, 0.3], [1, 0.7]]);
     s.setMethod('dqs');
     s.selectBone(1);
@@ -230,7 +230,7 @@ test('a lost context is restored with pose, weights and the whole view intact', 
 test('when the browser runs out of contexts, the instance shows its last frame and resumes on a click', async () => {
   const { page, errors } = await openPage(browser, pageUrl('?example=y-junction'));
   await waitForSkinlab(page);
-  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.3, 0.954])));
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, { rotation: [0, 0, 0.3, 0.954] })));
   await page.waitForTimeout(700);
   const before = await page.evaluate(() => window.skinlab.lab.sceneJson());
   // Other WebGL users on the page (other slides, say) take contexts until
@@ -268,7 +268,7 @@ test('a malformed link and a bad file each say so and change nothing', async () 
   assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), fresh, 'the default scene, untouched');
   assert.equal(await page.evaluate(() => window.skinlab.method()), 'lbs');
 
-  await page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.2, 0.98]));
+  await page.evaluate(() => window.skinlab.lab.setBonePose(1, { rotation: [0, 0, 0.2, 0.98] }));
   const before = await page.evaluate(() => window.skinlab.lab.sceneJson());
   await page.locator('#import-file').setInputFiles({
     name: 'broken.json',
@@ -316,7 +316,7 @@ test('unknown URL parameters only warn', async () => {
 test('screenshots: ui=none and lang=de', async () => {
   const { page: bare } = await openPage(browser, pageUrl('?example=y-junction&ui=none'));
   await waitForSkinlab(bare);
-  await nextFrame(bare, () => bare.evaluate(() => window.skinlab.lab.setBonePose(2, [0, 0, -0.3, 0.954])));
+  await nextFrame(bare, () => bare.evaluate(() => window.skinlab.lab.setBonePose(2, { rotation: [0, 0, -0.3, 0.954] })));
   assert.equal(await bare.locator('.toolbar').isVisible(), false);
   assert.equal(await bare.locator('.panel').isVisible(), false);
   await screenshot(bare, 'ui-none');
@@ -324,7 +324,7 @@ test('screenshots: ui=none and lang=de', async () => {
   const { page: german } = await openPage(browser, pageUrl('?example=y-junction-unweighted&lang=de'));
   await waitForSkinlab(german);
   await nextFrame(german, () => german.evaluate(() => {
-    window.skinlab.lab.setBonePose(2, [0, 0, -0.3, 0.954]);
+    window.skinlab.lab.setBonePose(2, { rotation: [0, 0, -0.3, 0.954] });
     window.skinlab.selectBone(2);
   }));
   assert.match(await german.locator('#caption').textContent(), /Scheitelpunkt/);

@@ -52,7 +52,7 @@ test('?example=fox opens the Fox; its share link carries the pose and painted we
   assert.equal(await a.locator('#message').isVisible(), false, 'no error while the model was fetched');
   assert.match(await a.locator('#caption .credit').textContent(), /PixelMannen/);
   await nextFrame(a, () => a.evaluate(() => {
-    window.skinlab.lab.setBonePose(5, [0, 0, 0.3826834, 0.9238795]);
+    window.skinlab.lab.setBonePose(5, { rotation: [0, 0, 0.3826834, 0.9238795] });
     window.skinlab.selectBone(5);
     window.skinlab.setBrush({ radius: 60, strength: 1, mode: 'add' });
   }));

@@ -16,8 +16,8 @@ test('each palette format, as uniforms and as a texture, equals its CPU referenc
   assert.equal(await page.evaluate(() => window.skinlab.mode()), 'gpu');
   await nextFrame(page, () => page.evaluate(() => {
     const s = window.skinlab;
-    s.lab.setBonePose(1, [0, 0, Math.sin(0.4), Math.cos(0.4)], [0, 0, 0], [1, 1.5, 1]);
-    s.lab.setBonePose(2, [0, Math.sin(0.3), 0, Math.cos(0.3)]);
+    s.lab.setBonePose(1, { rotation: [0, 0, Math.sin(0.4), Math.cos(0.4)], translation: [0, 0, 0], scale: [1, 1.5, 1] });
+    s.lab.setBonePose(2, { rotation: [0, Math.sin(0.3), 0, Math.cos(0.3)] });
   }));
   for (const texture of [false, true]) {
     for (const format of ['mat4', 'mat4x3', 'quat-translation', 'dual-quat']) {
@@ -61,7 +61,7 @@ test('the budget table: bones per draw for each format at 256 vectors, and the c
 test('the influence cap, 8-bit weights and uint8 joint indices: the GPU follows the CPU, and the error is shown as a heat map', async () => {
   const { page, errors } = await openAt('?example=two-bone-smooth&mode=gpu');
   await waitForSkinlab(page);
-  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(0.6), Math.cos(0.6)])));
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, { rotation: [0, 0, Math.sin(0.6), Math.cos(0.6)] })));
   const gpuVersusCpu = () => page.evaluate(() => {
     const s = window.skinlab;
     const gpu = s.viewer.gpuSkinnedPositions(s.lab, 'lbs');
@@ -101,7 +101,7 @@ test('drawn batch by batch within 256 vectors, the chain takes four draw calls a
   await waitForSkinlab(page);
   await nextFrame(page, () => page.evaluate(() => {
     const s = window.skinlab;
-    for (let bone = 0; bone < s.lab.boneCount(); bone += 3) s.lab.setBonePose(bone, [0, 0, Math.sin(0.01), Math.cos(0.01)]);
+    for (let bone = 0; bone < s.lab.boneCount(); bone += 3) s.lab.setBonePose(bone, { rotation: [0, 0, Math.sin(0.01), Math.cos(0.01)] });
     s.setOverlay('wireframe', false);
     s.setOverlay('dots', false);
     s.setOverlay('bones', false);
@@ -256,7 +256,7 @@ test('a 9,000-bone chain, past MAX_TEXTURE_SIZE as one bone a row, skins on the 
     for (let b = 0; b + 1 < count; b++) indices.push(2 * b, 2 * b + 1, 2 * b + 2, 2 * b + 1, 2 * b + 3, 2 * b + 2);
     s.loadScene({ bones, mesh: { positions, indices }, influences });
     // A gentle curl all along: every bone turned a little.
-    for (let b = 0; b < count; b += 1) s.lab.setBonePose(b, [0, 0, Math.sin(0.0002), Math.cos(0.0002)]);
+    for (let b = 0; b < count; b += 1) s.lab.setBonePose(b, { rotation: [0, 0, Math.sin(0.0002), Math.cos(0.0002)] });
     const gl = document.querySelector('#view').getContext('webgl2');
     return { maxTexture: gl.getParameter(gl.MAX_TEXTURE_SIZE), storage: s.viewer.paletteStorage(s.lab) };
   });
@@ -313,7 +313,7 @@ test('Export SVG: one path per front-facing triangle, labels as text, and the sa
     await nextFrame(page, () => page.evaluate(() => {
       const s = window.skinlab;
       for (const name of ['dots', 'bones', 'ownFrames', 'childFrames', 'ghost']) s.setOverlay(name, false);
-      s.lab.setBonePose(1, [0, 0, Math.sin(0.3), Math.cos(0.3)]);
+      s.lab.setBonePose(1, { rotation: [0, 0, Math.sin(0.3), Math.cos(0.3)] });
     }));
     const result = await page.evaluate(async () => {
       const s = window.skinlab;
@@ -365,7 +365,7 @@ test('Export SVG carries the three steps\' labels as real text', async () => {
     s.setOverlay('ghost', true);
     s.selectBone(1);
     s.selectVertex(12);
-    s.lab.setBonePose(1, [0, 0, Math.sin(0.3), Math.cos(0.3)]);
+    s.lab.setBonePose(1, { rotation: [0, 0, Math.sin(0.3), Math.cos(0.3)] });
   }));
   const labels = await page.evaluate(() => {
     const doc = new DOMParser().parseFromString(window.skinlab.svgText(), 'image/svg+xml');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import {
   openPage, root, screenshot, useBrowser, waitForSkinlab, nextFrame,
 } from './browser.mjs';
+import { serveTrapping } from './trap.mjs';
 
 const fixture = useBrowser(before, after);
 
@@ -44,7 +45,7 @@ async function visitEverything(page) {
   }
   const box = await page.locator('#view').boundingBox();
   const point = await page.evaluate(() => window.skinlab.vertexScreenPoint(window.skinlab.lab.vertexCount() - 1));
-  await page.mouse.click(box.x + point.x, box.y + point.y);
+  await page.mouse.click(box.x + point[0], box.y + point[1]);
   await nextFrame(page);
   await nextFrame(page, () => page.locator('#modes [data-mode="weights"]').click());
   await nextFrame(page, () => page.locator('#modes [data-mode="skin"]').click());
@@ -191,16 +192,19 @@ test('a texture declaring 16384 × 16384 pixels is refused from its header, unde
 test('a file whose reading traps the core leaves the page, its scene and its core working', async () => {
   const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=y-junction`);
   await waitForSkinlab(page);
-  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(2, [0, 0, -0.2, 0.98])));
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(2, { rotation: [0, 0, -0.2, 0.98] })));
   const before = await page.evaluate(() => window.skinlab.lab.sceneJson());
   const text = await readFile(join(root, 'www', 'models', 'SimpleSkin', 'SimpleSkin.gltf'), 'utf8');
-  // The test hook traps the worker's core as an out-of-memory would.
-  await page.evaluate((gltf) => window.skinlab.loadFiles([new File([gltf], 'SimpleSkin.gltf')], { trapForTest: true }), text);
+  // The worker's readers are served with their glTF reader trapping, as an
+  // out-of-memory would stop it.
+  const restore = await serveTrapping(fixture.server, 'skinlab_converters_bg.wasm', 'sceneFromGltfFiles');
+  await page.evaluate((gltf) => window.skinlab.loadFiles([new File([gltf], 'SimpleSkin.gltf')]), text);
+  await restore();
   const notice = await page.locator('#notice').textContent();
   assert.match(notice, /Could not load SimpleSkin\.gltf: reading it stopped Skinlab's core \(.*unreachable.*\).*nothing on screen was touched/);
   assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before, 'the scene is as it was');
   // The page's core still works: pose, save, export, and the next file loads.
-  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, [0, 0, 0.2, 0.98])));
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, { rotation: [0, 0, 0.2, 0.98] })));
   assert.ok((await page.evaluate(async () => {
     await window.skinlab.loadConverters();
     return window.skinlab.lab.toGlb();

@@ -27,12 +27,7 @@ async function randomPose(seed) {
       const norm = Math.hypot(...axis) || 1;
       const half = (random() - 0.5) * 1.2;
       const s = Math.sin(half) / norm;
-      lab.setBonePose(
-        bone,
-        [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(half)],
-        [(random() - 0.5) * 0.2, (random() - 0.5) * 0.2, (random() - 0.5) * 0.2],
-        [0.8 + 0.4 * random(), 0.8 + 0.4 * random(), 0.8 + 0.4 * random()],
-      );
+      lab.setBonePose(bone, { rotation: [axis[0] * s, axis[1] * s, axis[2] * s, Math.cos(half)], translation: [(random() - 0.5) * 0.2, (random() - 0.5) * 0.2, (random() - 0.5) * 0.2], scale: [0.8 + 0.4 * random(), 0.8 + 0.4 * random(), 0.8 + 0.4 * random()] });
     }
   }, seed);
 }
@@ -55,20 +50,23 @@ test('a mouse drag on bone 2 turns it, and bone 1’s vertices stay put', async 
     const vertices = [];
     for (let v = 0; v < lab.vertexCount(); v++) {
       const list = lab.influences(v);
-      if (list.length === 1 && list[0][0] === 0) vertices.push({ v, ...window.skinlab.vertexScreenPoint(v) });
+      if (list.length === 1 && list[0][0] === 0) {
+        const [x, y] = window.skinlab.vertexScreenPoint(v);
+        vertices.push({ v, x, y });
+      }
     }
     return vertices;
   });
   assert.equal(boneOneVertices.length, 8);
-  const beforeBone = await canvasPatch(page, grab.x, grab.y, 3);
+  const beforeBone = await canvasPatch(page, grab[0], grab[1], 3);
   const beforeVertices = await Promise.all(boneOneVertices.map((p) => canvasPatch(page, p.x, p.y, 1)));
   const poseBefore = await page.evaluate(() => window.skinlab.lab.bonePose(1).rotation);
 
   // Drag upward from the grab point: a counter-clockwise turn about bone 2's origin.
-  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.move(box.x + grab[0], box.y + grab[1]);
   await page.mouse.down();
   for (let step = 1; step <= 12; step++) {
-    await page.mouse.move(box.x + grab.x - 4 * step, box.y + grab.y - 10 * step);
+    await page.mouse.move(box.x + grab[0] - 4 * step, box.y + grab[1] - 10 * step);
   }
   await page.mouse.up();
   await nextFrame(page);
@@ -80,7 +78,7 @@ test('a mouse drag on bone 2 turns it, and bone 1’s vertices stay put', async 
   const bonePose0 = await page.evaluate(() => window.skinlab.lab.bonePose(0).rotation);
   assert.deepEqual(bonePose0, [0, 0, 0, 1], 'bone 1 was not touched');
 
-  const afterBone = await canvasPatch(page, grab.x, grab.y, 3);
+  const afterBone = await canvasPatch(page, grab[0], grab[1], 3);
   assert.ok(maxDifference(afterBone, beforeBone) > 40, 'pixels near bone 2 changed');
   const afterVertices = await Promise.all(boneOneVertices.map((p) => canvasPatch(page, p.x, p.y, 1)));
   afterVertices.forEach((patch, k) => {
@@ -102,9 +100,9 @@ test('Shift-drag moves the root, R resets, and number keys switch examples', asy
   const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
   const box = await page.locator('#view').boundingBox();
   await page.keyboard.down('Shift');
-  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.move(box.x + grab[0], box.y + grab[1]);
   await page.mouse.down();
-  await page.mouse.move(box.x + grab.x + 60, box.y + grab.y + 30, { steps: 6 });
+  await page.mouse.move(box.x + grab[0] + 60, box.y + grab[1] + 30, { steps: 6 });
   await page.mouse.up();
   await page.keyboard.up('Shift');
   await nextFrame(page);
@@ -139,15 +137,15 @@ test('Alt-drag pulls the tip of bone 2 by two-bone IK', async () => {
   // The tip of bone 2 is midway between the strip's two rightmost vertices.
   const tipOnScreen = () => page.evaluate(() => {
     const [a, b] = [window.skinlab.vertexScreenPoint(16), window.skinlab.vertexScreenPoint(17)];
-    return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    return { x: (a[0] + b[0]) / 2, y: (a[1] + b[1]) / 2 };
   });
   const before = await tipOnScreen();
   const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
   const box = await page.locator('#view').boundingBox();
   await page.keyboard.down('Alt');
-  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.move(box.x + grab[0], box.y + grab[1]);
   await page.mouse.down();
-  await page.mouse.move(box.x + grab.x - 80, box.y + grab.y - 90, { steps: 8 });
+  await page.mouse.move(box.x + grab[0] - 80, box.y + grab[1] - 90, { steps: 8 });
   await page.mouse.up();
   await page.keyboard.up('Alt');
   await nextFrame(page);
@@ -199,11 +197,11 @@ test('side by side: the twisted tube collapses under LBS (left) and keeps its wi
     window.skinlab.loadExample('tube');
     window.skinlab.setOverlay('bones', false);
     window.skinlab.setCompare(true);
-    window.skinlab.lab.setBonePose(1, [0, 1, 0, 0]);
+    window.skinlab.lab.setBonePose(1, { rotation: [0, 1, 0, 0] });
   }));
   // Count the mesh's pixels across the joint ring's row in each half.
   const joint = await page.evaluate(() => window.skinlab.vertexScreenPoint(8 * 24));
-  const { data: row, width } = await canvasPixels(page, { x: 0, y: joint.y });
+  const { data: row, width } = await canvasPixels(page, { x: 0, y: joint[1] });
   const [r0, g0, b0] = row;
   const drawn = (from, to) => {
     let n = 0;
@@ -220,7 +218,7 @@ test('side by side: the twisted tube collapses under LBS (left) and keeps its wi
   // A drag in the right half turns the same bone.
   const grab = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
   const half = await page.evaluate(() => document.querySelector('#view').clientWidth / 2);
-  assert.equal(await page.evaluate(({ x, y }) => window.skinlab.viewer.pickBone(window.skinlab.lab, x, y), { x: grab.x + half, y: grab.y }), 1);
+  assert.equal(await page.evaluate(({ x, y }) => window.skinlab.viewer.pickBone(window.skinlab.lab, x, y), { x: grab[0] + half, y: grab[1] }), 1);
   await page.evaluate(() => { window.skinlab.setCompare(false); window.skinlab.setOverlay('bones', true); });
 });
 
@@ -244,7 +242,7 @@ test('the fork stretches on y-junction-unweighted and stays bounded on y-junctio
     await nextFrame(page, () => page.evaluate((name) => {
       window.skinlab.loadExample(name);
       // The right branch bent by 45° towards the stem.
-      window.skinlab.lab.setBonePose(2, [0, 0, -Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)]);
+      window.skinlab.lab.setBonePose(2, { rotation: [0, 0, -Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)] });
     }, name));
     stretch[name] = await page.evaluate(() => {
       const lab = window.skinlab.lab;
@@ -279,7 +277,7 @@ test('the 300-bone chain renders through the palette texture and matches the CPU
     // A gentle S-curve: each link turns a little, the sign following a sine.
     for (let bone = 0; bone < lab.boneCount(); bone++) {
       const half = 0.006 * Math.sin((bone / lab.boneCount()) * 2 * Math.PI);
-      lab.setBonePose(bone, [0, 0, Math.sin(half), Math.cos(half)]);
+      lab.setBonePose(bone, { rotation: [0, 0, Math.sin(half), Math.cos(half)] });
     }
   }));
   const { bones, storage } = await page.evaluate(() => ({
@@ -308,7 +306,7 @@ test('a screenshot of each example, posed', async () => {
     await nextFrame(page, () => page.evaluate(({ name, pose }) => {
       window.skinlab.loadExample(name);
       for (const [bone, angle] of pose) {
-        window.skinlab.lab.setBonePose(bone, [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)]);
+        window.skinlab.lab.setBonePose(bone, { rotation: [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)] });
       }
       window.skinlab.selectBone(pose[0][0]);
     }, { name, pose: poses[name] }));
@@ -318,7 +316,7 @@ test('a screenshot of each example, posed', async () => {
     await nextFrame(page, () => page.evaluate((method) => {
       window.skinlab.loadExample('tube');
       window.skinlab.setMethod(method);
-      window.skinlab.lab.setBonePose(1, [0, 1, 0, 0]);
+      window.skinlab.lab.setBonePose(1, { rotation: [0, 1, 0, 0] });
     }, method));
     await screenshot(page, `example-tube-${method}`);
   }
@@ -335,7 +333,7 @@ async function clickSharedVertex(page) {
   });
   const point = await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), vertex);
   const box = await page.locator('#view').boundingBox();
-  await page.mouse.click(box.x + point.x, box.y + point.y);
+  await page.mouse.click(box.x + point[0], box.y + point[1]);
   await nextFrame(page);
   return vertex;
 }
@@ -343,7 +341,7 @@ async function clickSharedVertex(page) {
 test('the three steps and the weighted mean drawn: P, R_i·T, the ghosts M_i·P and Z, where the core says, within a pixel', async () => {
   await nextFrame(page, () => page.evaluate(() => {
     window.skinlab.loadExample('two-bone-smooth');
-    window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]);
+    window.skinlab.lab.setBonePose(1, { rotation: [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)] });
   }));
   // A vertex shared by both bones: click it.
   const vertex = await clickSharedVertex(page);
@@ -398,7 +396,7 @@ test('the three steps walked: the slider moves each bone\'s dot from P through R
   await nextFrame(page, () => page.evaluate(() => {
     window.skinlab.setMode('skin');
     window.skinlab.loadExample('two-bone-smooth');
-    window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)]);
+    window.skinlab.lab.setBonePose(1, { rotation: [0, 0, Math.sin(Math.PI / 6), Math.cos(Math.PI / 6)] });
   }));
   const vertex = await clickSharedVertex(page);
   const at = async (phase) => {

@@ -106,7 +106,7 @@ test('the three-steps and weighted-mean labels never overlap each other or their
       return order.filter((_, k) => k % 7 === 0).slice(0, 4);
     });
     for (const posed of [false, true]) {
-      if (posed) await page.evaluate(() => window.skinlab.lab.setBonePose(Math.min(1, window.skinlab.lab.boneCount() - 1), [0, 0, 0.26, 0.966]));
+      if (posed) await page.evaluate(() => window.skinlab.lab.setBonePose(Math.min(1, window.skinlab.lab.boneCount() - 1), { rotation: [0, 0, 0.26, 0.966] }));
       for (const vertex of vertices) {
         for (const phase of [1, 2, 3]) {
           await page.evaluate(([v, p]) => { window.skinlab.selectVertex(v); window.skinlab.setStepsPhase(p); }, [vertex, phase]);

@@ -21,9 +21,9 @@ async function inView(page, { x, y }) {
 
 /** Where a press grabs `bone`, and its origin, in view coordinates. */
 const bonePoints = (page, bone) => page.evaluate((b) => {
-  const grab = window.skinlab.boneScreenPoint(b);
+  const [gx, gy] = window.skinlab.boneScreenPoint(b);
   const [x, y] = window.skinlab.viewer.screenPointOf(new Float32Array(window.skinlab.lab.boneOrigin(b)));
-  return { grab, pivot: { x, y } };
+  return { grab: { x: gx, y: gy }, pivot: { x, y } };
 }, bone);
 
 /** A model point on screen, in view coordinates. */
@@ -35,7 +35,7 @@ const screenOf = (page, point) => page.evaluate((p) => {
 /** Drags bone `bone` about its origin by `degrees` counter-clockwise on screen, in 12 mouse moves. */
 async function turnBone(page, bone, degrees) {
   const { grab, pivot } = await bonePoints(page, bone);
-  const arm = { x: grab.x - pivot.x, y: grab.y - pivot.y };
+  const arm = { x: grab[0] - pivot.x, y: grab[1] - pivot.y };
   const start = await inView(page, grab);
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
@@ -100,7 +100,7 @@ const DO = {
   'y-junction/1': (page) => turnBone(page, 2, -40),
   'y-junction/2': async (page) => {
     const point = await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), await forkVertex(page));
-    const from = await inView(page, { x: point.x - 12, y: point.y });
+    const from = await inView(page, { x: point[0] - 12, y: point[1] });
     await page.mouse.move(from.x, from.y);
     await page.mouse.down();
     for (let k = 0; k <= 8; k++) await page.mouse.move(from.x + 3 * k, from.y + (k % 2));
@@ -118,7 +118,8 @@ const DO = {
       }
       return best;
     });
-    await clickView(page, await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), vertex));
+    const [x, y] = await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), vertex);
+    await clickView(page, { x, y });
   },
   'three-steps/2': async (page) => clickView(page, (await bonePoints(page, 1)).grab),
   'weights/1': (page) => action(page, 0),
@@ -336,7 +337,7 @@ test('the last step of the last lesson starts the lecture over; ?mode=lessons op
 /** One finger turns bone `bone` about its origin by `degrees`, through the DevTools protocol's touch input. */
 async function touchTurn(page, cdp, bone, degrees) {
   const { grab, pivot } = await bonePoints(page, bone);
-  const arm = { x: grab.x - pivot.x, y: grab.y - pivot.y };
+  const arm = { x: grab[0] - pivot.x, y: grab[1] - pivot.y };
   const at = async (a) => inView(page, {
     x: pivot.x + arm.x * Math.cos(a) + arm.y * Math.sin(a),
     y: pivot.y - arm.x * Math.sin(a) + arm.y * Math.cos(a),

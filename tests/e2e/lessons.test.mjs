@@ -30,9 +30,9 @@ async function turnDrag(page, from, pivot, degrees) {
 
 /** Where a press grabs `bone`, and its origin on screen. */
 const bonePoints = (page, bone) => page.evaluate((b) => {
-  const grab = window.skinlab.boneScreenPoint(b);
+  const [gx, gy] = window.skinlab.boneScreenPoint(b);
   const [x, y] = window.skinlab.viewer.screenPointOf(new Float32Array(window.skinlab.lab.boneOrigin(b)));
-  return { grab, pivot: { x, y } };
+  return { grab: { x: gx, y: gy }, pivot: { x, y } };
 }, bone);
 
 const state = (page) => page.evaluate(() => window.skinlab.lessonState());
@@ -67,7 +67,7 @@ test('the Y-junction lesson: bend the branch by mouse, then heal the fork with a
   assert.equal((await state(page)).done, true, 'the right branch bent by 40°');
   // PageDown, as a clicker sends it, goes to the next step.
   await page.locator('#view').focus();
-  await page.evaluate(() => window.skinlab.selectBone(-1));
+  await page.evaluate(() => window.skinlab.selectBone(null));
   await nextFrame(page, () => page.keyboard.press('PageDown'));
   assert.deepEqual(await state(page), { lesson: 'y-junction', step: 2, steps: 2, done: false });
   assert.equal(await page.evaluate(() => window.skinlab.tool()), 'paint', 'the step hands the student the brush');
@@ -78,9 +78,9 @@ test('the Y-junction lesson: bend the branch by mouse, then heal the fork with a
   });
   const point = await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), fork);
   const box = await page.locator('#view').boundingBox();
-  await page.mouse.move(box.x + point.x - 12, box.y + point.y);
+  await page.mouse.move(box.x + point[0] - 12, box.y + point[1]);
   await page.mouse.down();
-  for (let k = 0; k <= 8; k++) await page.mouse.move(box.x + point.x - 12 + 3 * k, box.y + point.y + (k % 2));
+  for (let k = 0; k <= 8; k++) await page.mouse.move(box.x + point[0] - 12 + 3 * k, box.y + point[1] + (k % 2));
   await page.mouse.up();
   await nextFrame(page);
   assert.equal((await state(page)).done, true, 'the fork belongs to both branches now');

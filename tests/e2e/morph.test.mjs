@@ -60,8 +60,8 @@ test('GPU morph-then-skin equals the CPU for random weights with a posed jaw, LB
     const angle = 0.6 * random();
     await nextFrame(page, () => page.evaluate(({ weights, angle }) => {
       window.skinlab.lab.setMorphWeights(weights);
-      window.skinlab.lab.setBonePose(1, [Math.sin(angle / 2), 0, 0, Math.cos(angle / 2)], [0, 0.1, 0.05]);
-      window.skinlab.lab.setBonePose(0, [0, 0, Math.sin(angle / 4), Math.cos(angle / 4)]);
+      window.skinlab.lab.setBonePose(1, { rotation: [Math.sin(angle / 2), 0, 0, Math.cos(angle / 2)], translation: [0, 0.1, 0.05] });
+      window.skinlab.lab.setBonePose(0, { rotation: [0, 0, Math.sin(angle / 4), Math.cos(angle / 4)] });
     }, { weights, angle }));
     for (const method of ['lbs', 'dqs']) {
       const { worst, normals, count } = await gpuVersusCpu(page, method);

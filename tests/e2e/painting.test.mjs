@@ -38,7 +38,7 @@ async function forkState() {
 test('painting the fork onto the bent branch: weights, sums, stretch, heat map and undo', async () => {
   await nextFrame(page, () => page.evaluate(() => {
     window.skinlab.loadExample('y-junction-unweighted');
-    window.skinlab.lab.setBonePose(2, [0, 0, -Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)]);
+    window.skinlab.lab.setBonePose(2, { rotation: [0, 0, -Math.sin(Math.PI / 8), Math.cos(Math.PI / 8)] });
     window.skinlab.selectBone(2);
     window.skinlab.setTool('paint');
     window.skinlab.setWeightView('weights');
@@ -49,15 +49,15 @@ test('painting the fork onto the bent branch: weights, sums, stretch, heat map a
   const before = await forkState();
   assert.deepEqual(before.influences, [[1, 1]], 'the fork starts on the left branch only');
   const forkPoint = await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), before.fork);
-  const probe = { x: forkPoint.x, y: forkPoint.y + 18 };
+  const probe = { x: forkPoint[0], y: forkPoint[1] + 18 };
   const heatBefore = await canvasPatch(page, probe.x, probe.y, 2);
   await screenshot(page, 'paint-before');
 
   const box = await page.locator('#view').boundingBox();
-  await page.mouse.move(box.x + forkPoint.x - 12, box.y + forkPoint.y);
+  await page.mouse.move(box.x + forkPoint[0] - 12, box.y + forkPoint[1]);
   await page.mouse.down();
   for (let step = 0; step <= 8; step++) {
-    await page.mouse.move(box.x + forkPoint.x - 12 + 3 * step, box.y + forkPoint.y + (step % 2));
+    await page.mouse.move(box.x + forkPoint[0] - 12 + 3 * step, box.y + forkPoint[1] + (step % 2));
   }
   await page.mouse.up();
   await nextFrame(page);
@@ -94,9 +94,9 @@ test('a locked bone keeps its weights under the brush', async () => {
   const weightsBefore = await page.evaluate(() => JSON.parse(window.skinlab.lab.sceneJson()).influences);
   const centre = await page.evaluate(() => window.skinlab.vertexScreenPoint(8));
   const box = await page.locator('#view').boundingBox();
-  await page.mouse.move(box.x + centre.x, box.y + centre.y);
+  await page.mouse.move(box.x + centre[0], box.y + centre[1]);
   await page.mouse.down();
-  await page.mouse.move(box.x + centre.x + 10, box.y + centre.y);
+  await page.mouse.move(box.x + centre[0] + 10, box.y + centre[1]);
   await page.mouse.up();
   const weightsAfter = await page.evaluate(() => JSON.parse(window.skinlab.lab.sceneJson()).influences);
   assert.deepEqual(weightsAfter, weightsBefore, 'with bone 1 locked, bone 2 cannot take its weight');
@@ -107,7 +107,7 @@ test('clicking a vertex shows its weights, and typing a value changes them', asy
   await nextFrame(page, () => page.evaluate(() => window.skinlab.loadExample('two-bone')));
   const point = await page.evaluate(() => window.skinlab.vertexScreenPoint(6));
   const box = await page.locator('#view').boundingBox();
-  await page.mouse.click(box.x + point.x, box.y + point.y);
+  await page.mouse.click(box.x + point[0], box.y + point[1]);
   await nextFrame(page);
   assert.equal(await page.evaluate(() => window.skinlab.selectedVertex()), 6);
   assert.equal(await page.locator('#vertex-title').textContent(), 'Vertex 6');
@@ -144,7 +144,7 @@ test('automatic weights: nearest bone fails on the fingers, bone heat does not',
   await nextFrame(page);
   const nearest = await stolen();
   await page.evaluate(() => {
-    window.skinlab.lab.setBonePose(1, [0, 0, Math.sin(0.35), Math.cos(0.35)]);
+    window.skinlab.lab.setBonePose(1, { rotation: [0, 0, Math.sin(0.35), Math.cos(0.35)] });
     window.skinlab.setWeightView('bones');
   });
   await nextFrame(page);
@@ -169,8 +169,8 @@ test('a glTF model loads through the file picker and skins on the GPU like the C
   await page.waitForFunction(() => window.skinlab.lab.boneCount() === 21);
   await nextFrame(page, () => page.evaluate(() => {
     const lab = window.skinlab.lab;
-    lab.setBonePose(5, [0, 0, Math.sin(0.4), Math.cos(0.4)]);
-    lab.setBonePose(12, [Math.sin(0.3), 0, 0, Math.cos(0.3)]);
+    lab.setBonePose(5, { rotation: [0, 0, Math.sin(0.4), Math.cos(0.4)] });
+    lab.setBonePose(12, { rotation: [Math.sin(0.3), 0, 0, Math.cos(0.3)] });
     window.skinlab.setWeightView('bones');
   }));
   for (const method of ['lbs', 'dqs']) {

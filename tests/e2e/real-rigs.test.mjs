@@ -35,7 +35,10 @@ test('a 0.01-scaled, turned character opens upright and framed; a bone drags, IK
     // the scene's order); its first vertex is at the bottom, its 25th at the top.
     const { lab } = window.skinlab;
     const strip = [...Array(lab.meshCount()).keys()].map((m) => lab.meshVertexRange(m)).find(([, n]) => n === 26);
-    return [strip[0], strip[0] + 24].map((v) => window.skinlab.vertexScreenPoint(v));
+    return [strip[0], strip[0] + 24].map((v) => {
+      const [x, y] = window.skinlab.vertexScreenPoint(v);
+      return { x, y };
+    });
   });
   console.log(`# character: ${(covered * 100).toFixed(1)}% of the canvas, ${(bottom.y - top.y).toFixed(0)} of ${box.height.toFixed(0)} px tall`);
   await screenshot(page, 'real-rig-opened');
@@ -47,9 +50,9 @@ test('a 0.01-scaled, turned character opens upright and framed; a bone drags, IK
   assert.ok(bone > 0);
   const point = await page.evaluate((b) => window.skinlab.boneScreenPoint(b), bone);
   const before = await page.evaluate(() => Array.from(window.skinlab.lab.skinnedPositions('lbs')));
-  await page.mouse.move(box.x + point.x, box.y + point.y);
+  await page.mouse.move(box.x + point[0], box.y + point[1]);
   await page.mouse.down();
-  await page.mouse.move(box.x + point.x + 60, box.y + point.y + 10, { steps: 6 });
+  await page.mouse.move(box.x + point[0] + 60, box.y + point[1] + 10, { steps: 6 });
   await page.mouse.up();
   await nextFrame(page);
   const turned = await page.evaluate(() => window.skinlab.selectedBone());
@@ -84,9 +87,9 @@ test('a 0.01-scaled, turned character opens upright and framed; a bone drags, IK
   });
   const weightOf = (v) => page.evaluate(({ v, joint }) => (window.skinlab.lab.influences(v).find(([b]) => b === joint) ?? [0, 0])[1], { v, joint: painted.joint });
   const beforePaint = await weightOf(painted.strip + 12);
-  await page.mouse.move(box.x + painted.point.x - 30, box.y + painted.point.y);
+  await page.mouse.move(box.x + painted.point[0] - 30, box.y + painted.point[1]);
   await page.mouse.down();
-  await page.mouse.move(box.x + painted.point.x + 30, box.y + painted.point.y, { steps: 8 });
+  await page.mouse.move(box.x + painted.point[0] + 30, box.y + painted.point[1], { steps: 8 });
   await page.mouse.up();
   const afterPaint = await weightOf(painted.strip + 12);
   console.log(`# painted joint 2 on the scaled rig: ${beforePaint.toFixed(3)} → ${afterPaint.toFixed(3)}`);
@@ -130,7 +133,10 @@ test('a skinned mesh stored in centimetres under a 0.01 armature is framed as it
   await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('under.gltf'));
   await nextFrame(page);
   const box = await page.locator('#view').boundingBox();
-  const [bottom, top] = await page.evaluate(() => [0, 24].map((v) => window.skinlab.vertexScreenPoint(v)));
+  const [bottom, top] = await page.evaluate(() => [0, 24].map((v) => {
+    const [x, y] = window.skinlab.vertexScreenPoint(v);
+    return { x, y };
+  }));
   console.log(`# mesh under the armature: ${(bottom.y - top.y).toFixed(0)} of ${box.height.toFixed(0)} px tall`);
   assert.ok(bottom.y - top.y > 0.4 * box.height, `framed: top ${top.y}, bottom ${bottom.y}`);
   assert.ok(top.y > 0 && bottom.y < box.height, 'inside the view');

@@ -39,9 +39,9 @@ test('the single HTML file from file://, offline: the Fox from the gallery, pose
   const before = await page.evaluate((b) => window.skinlab.lab.bonePose(b).rotation, bone);
   const grab = await page.evaluate((b) => window.skinlab.boneScreenPoint(b), bone);
   const box = await page.locator('#view').boundingBox();
-  await page.mouse.move(box.x + grab.x, box.y + grab.y);
+  await page.mouse.move(box.x + grab[0], box.y + grab[1]);
   await page.mouse.down();
-  await page.mouse.move(box.x + grab.x + 40, box.y + grab.y + 30, { steps: 8 });
+  await page.mouse.move(box.x + grab[0] + 40, box.y + grab[1] + 30, { steps: 8 });
   await page.mouse.up();
   await nextFrame(page);
   const after = await page.evaluate((b) => window.skinlab.lab.bonePose(b).rotation, bone);

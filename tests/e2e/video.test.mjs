@@ -202,10 +202,10 @@ test('where nothing runs, a drag is recorded and rendered at the chosen rate', a
   assert.match(await page.locator('#video-record').textContent(), /Stop/);
   const box = await page.locator('#view').boundingBox();
   const tip = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
-  await page.mouse.move(box.x + tip.x, box.y + tip.y);
+  await page.mouse.move(box.x + tip[0], box.y + tip[1]);
   await page.mouse.down();
   for (let k = 1; k <= 20; k++) {
-    await page.mouse.move(box.x + tip.x - 3 * k, box.y + tip.y - 6 * k);
+    await page.mouse.move(box.x + tip[0] - 3 * k, box.y + tip[1] - 6 * k);
     await page.waitForTimeout(40);
   }
   await page.mouse.up();

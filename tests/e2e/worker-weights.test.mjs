@@ -23,7 +23,7 @@ test('bone heat on the Fox runs in a worker: the page keeps drawing, progress sh
   const frames = await fox.evaluate(() => window.skinlab.framesRendered());
   await fox.locator('[data-auto="heat"]').click();
   await fox.locator('#work').waitFor({ state: 'visible' });
-  await fox.evaluate(() => window.skinlab.lab.setBonePose(5, [0, 0, 0.2, 0.98]));
+  await fox.evaluate(() => window.skinlab.lab.setBonePose(5, { rotation: [0, 0, 0.2, 0.98] }));
   await fox.waitForFunction((n) => window.skinlab.framesRendered() > n, frames);
   await fox.locator('#work').waitFor({ state: 'hidden', timeout: 120_000 });
   assert.match(await fox.locator('#notice').textContent(), /“Bone heat” weights applied/);

@@ -28,7 +28,7 @@ test('load a scene, pose bone 2 by 90°, read positions', () => {
   const lab = Lab.fromSceneJson(JSON.stringify(stripScene()));
   assert.equal(lab.boneCount(), 2);
   assert.equal(lab.vertexCount(), 5);
-  lab.setBonePose(1, aboutZ(Math.PI / 2), [0, 0, 0], [1, 1, 1]);
+  lab.setBonePose(1, { rotation: aboutZ(Math.PI / 2), translation: [0, 0, 0], scale: [1, 1, 1] });
   for (const method of ['lbs', 'dqs']) {
     const positions = lab.skinnedPositions(method);
     assert.ok(positions instanceof Float32Array);
@@ -45,7 +45,7 @@ test('load a scene, pose bone 2 by 90°, read positions', () => {
 test('bonePose, resetPose and sceneJson round trip', () => {
   const lab = Lab.example('two-bone-smooth');
   const rotation = aboutZ(0.4);
-  lab.setBonePose(1, rotation, [0.5, 0, 0], [1, 2, 1]);
+  lab.setBonePose(1, { rotation, translation: [0.5, 0, 0], scale: [1, 2, 1] });
   const pose = lab.bonePose(1);
   close(pose.rotation, rotation);
   close(pose.translation, [0.5, 0, 0]);
@@ -56,7 +56,7 @@ test('bonePose, resetPose and sceneJson round trip', () => {
   lab.resetPose();
   assert.deepEqual(lab.bonePose(1), { rotation: [0, 0, 0, 1], translation: [0, 0, 0], scale: [1, 1, 1] });
   // Translation and scale may be left out.
-  lab.setBonePose(0, aboutZ(0.1));
+  lab.setBonePose(0, { rotation: aboutZ(0.1) });
   assert.deepEqual(lab.bonePose(0).scale, [1, 1, 1]);
 });
 
@@ -76,7 +76,7 @@ test('every example loads, and the tube shows the candy wrapper', () => {
     assert.equal(rest.length, 3 * lab.vertexCount());
   }
   const tube = Lab.example('tube');
-  tube.setBonePose(1, aboutY(Math.PI));
+  tube.setBonePose(1, { rotation: aboutY(Math.PI) });
   const radius = (positions) => {
     let sum = 0;
     for (let k = 0; k < 24; k++) {
@@ -122,16 +122,16 @@ for (const [name, edit, message] of badScenes) {
 
 test('bad arguments are refused and change nothing', () => {
   const lab = Lab.example('two-bone');
-  lab.setBonePose(1, aboutZ(0.3));
+  lab.setBonePose(1, { rotation: aboutZ(0.3) });
   const before = lab.sceneJson();
   const cases = [
-    [() => lab.setBonePose(5, [0, 0, 0, 1]), /setBonePose: bone 5 is out of range/],
-    [() => lab.setBonePose(-1, [0, 0, 0, 1]), /setBonePose: bone: -1 is not a valid index/],
-    [() => lab.setBonePose(1, [0, 0, NaN, 1]), /setBonePose: pose\[1\]\.rotation\[2\]: NaN is not a finite number/],
-    [() => lab.setBonePose(1, [0, 0, 1]), /setBonePose: rotation: expected 4 numbers, got 3/],
-    [() => lab.setBonePose(1, 'up'), /setBonePose: rotation must be an array of numbers/],
-    [() => lab.setBonePose(1, [0, 0, 0, 1], [0, Infinity, 0]), /translation\[1\]: inf is not a finite number/],
-    [() => lab.setBonePose(1, [0, 0, 0, 0]), /zero quaternion/],
+    [() => lab.setBonePose(5, { rotation: [0, 0, 0, 1] }), /setBonePose: bone 5 is out of range/],
+    [() => lab.setBonePose(-1, { rotation: [0, 0, 0, 1] }), /setBonePose: bone: -1 is not a valid index/],
+    [() => lab.setBonePose(1, { rotation: [0, 0, NaN, 1] }), /setBonePose: pose\[1\]\.rotation\[2\]: NaN is not a finite number/],
+    [() => lab.setBonePose(1, { rotation: [0, 0, 1] }), /setBonePose: rotation: expected 4 numbers, got 3/],
+    [() => lab.setBonePose(1, { rotation: 'up' }), /setBonePose: rotation must be an array of numbers/],
+    [() => lab.setBonePose(1, { rotation: [0, 0, 0, 1], translation: [0, Infinity, 0] }), /translation\[1\]: inf is not a finite number/],
+    [() => lab.setBonePose(1, { rotation: [0, 0, 0, 0] }), /zero quaternion/],
     [() => lab.bonePose(2), /bonePose: bone 2 is out of range/],
     [() => lab.influences(99), /influences: vertex 99 is out of range \(the mesh has 18 vertices\)/],
     [() => lab.setInfluences(0, [[0, -1]]), /setInfluences: influences\[0\]\[0\]: weight -1 is negative/],
@@ -156,8 +156,8 @@ test('painted weights and a pose survive export and import exactly', () => {
     points[2 * v] = rest[3 * v] * 100;
     points[2 * v + 1] = rest[3 * v + 1] * 100;
   }
-  for (let k = 0; k < 5; k++) lab.paintDab(points, 2, -20 + 10 * k, 260, 40, 0.3, 'smooth', 'add', 1, true);
-  lab.setBonePose(1, [0.1, 0.2, 0.3, 0.9], [0.1, 0.2, 0.3], [1, 1.1, 0.9]);
+  for (let k = 0; k < 5; k++) lab.paintDab({ points, bone: 2, at: [-20 + 10 * k, 260], radius: 40, strength: 0.3, mirror: true });
+  lab.setBonePose(1, { rotation: [0.1, 0.2, 0.3, 0.9], translation: [0.1, 0.2, 0.3], scale: [1, 1.1, 0.9] });
   const copy = Lab.fromSceneJson(lab.sceneJson());
   for (let v = 0; v < lab.vertexCount(); v++) assert.deepEqual(copy.influences(v), lab.influences(v), `vertex ${v}`);
   assert.deepEqual(copy.bonePose(1), lab.bonePose(1));
@@ -166,14 +166,14 @@ test('painted weights and a pose survive export and import exactly', () => {
   const again = Lab.example('y-junction-unweighted');
   for (let v = 0; v < lab.vertexCount(); v++) again.setInfluences(v, lab.influences(v));
   const pose = lab.bonePose(1);
-  again.setBonePose(1, pose.rotation, pose.translation, pose.scale);
+  again.setBonePose(1, { rotation: pose.rotation, translation: pose.translation, scale: pose.scale });
   assert.equal(again.sceneJson(), lab.sceneJson());
 });
 
 test('8-bit weights: the reference skins with the unorm8 round trip and reports the cost', () => {
   const lab = Lab.example('two-bone-smooth');
   lab.setInfluences(5, [[0, 0.7], [1, 0.3]]);
-  lab.setBonePose(1, aboutZ(1.0));
+  lab.setBonePose(1, { rotation: aboutZ(1.0) });
   const exact = lab.skinnedPositions('lbs');
   assert.equal(lab.isQuantised(), false);
   lab.setQuantised(true);

@@ -49,7 +49,7 @@ function hostile(extra, more) {
 /** A lab posed and saved, to compare after a hostile load fails. */
 function previousScene() {
   const lab = Lab.example('y-junction');
-  lab.setBonePose(1, aboutZ(0.4));
+  lab.setBonePose(1, { rotation: aboutZ(0.4) });
   return { lab, saved: lab.sceneJson(), glb: lab.toGlb() };
 }
 
@@ -85,7 +85,7 @@ test('250 animations sharing one sampler of 200,000 keys are refused before they
   assert.ok(grew < 32 * MiB, `refused before the buffers are decoded: grew ${grew}`);
   assert.equal(lab.sceneJson(), saved, 'the scene before is untouched');
   assert.deepEqual(lab.toGlb(), glb, 'and exports byte for byte as before');
-  lab.setBonePose(2, aboutZ(-0.3));
+  lab.setBonePose(2, { rotation: aboutZ(-0.3) });
   assert.notEqual(lab.sceneJson(), saved, 'and still poses');
   lab.free();
 });

@@ -189,17 +189,17 @@ test('broken BVH files are refused with the line of the problem', () => {
 });
 
 test('rotation samples: blended matrices collapse, slerp stays a rotation, Euler angles turn in proportion', () => {
-  const half = Lab.rotationSamples('matrix', [0, 0, 0], [Math.PI, 0, 0], 3);
+  const half = Lab.rotationSamples({ method: 'matrix', from: [0, 0, 0], to: [Math.PI, 0, 0], steps: 3 });
   assert.ok(Math.abs(half[1].determinant) < 1e-12, `det at t = 0.5: ${half[1].determinant}`);
   const from = [0.4, -1.1, 2.2];
   const to = [-2.0, 0.9, -0.3];
-  for (const sample of Lab.rotationSamples('slerp', from, to, 17)) {
+  for (const sample of Lab.rotationSamples({ method: 'slerp', from: from, to: to, steps: 17 })) {
     assert.ok(Math.abs(sample.determinant - 1) < 1e-6);
     assert.ok(sample.orthonormalityError < 1e-6);
   }
   // R(x, y, z) = Rz(z) · Ry(y) · Rx(x), built here with three.js's Euler order 'ZYX' (matrix Rz · Ry · Rx)
   // which turns about X first.
-  for (const sample of Lab.rotationSamples('euler', from, to, 5)) {
+  for (const sample of Lab.rotationSamples({ method: 'euler', from: from, to: to, steps: 5 })) {
     const angles = from.map((a, k) => a + (to[k] - a) * sample.t);
     const expected = new THREE.Matrix4().makeRotationFromEuler(new THREE.Euler(...angles, 'ZYX'));
     const e = expected.elements;
@@ -207,6 +207,6 @@ test('rotation samples: blended matrices collapse, slerp stays a rotation, Euler
     const columnMajor3 = [e[0], e[1], e[2], e[4], e[5], e[6], e[8], e[9], e[10]];
     columnMajor3.forEach((v, k) => assert.ok(Math.abs(v - m[k]) < 1e-9, `t ${sample.t} entry ${k}: ${m[k]} vs ${v}`));
   }
-  assert.throws(() => Lab.rotationSamples('nlerp', from, to, 3), /rotationSamples: method 'nlerp'/);
-  assert.throws(() => Lab.rotationSamples('slerp', [0, 0], to, 3), /three finite Euler angles/);
+  assert.throws(() => Lab.rotationSamples({ method: 'nlerp', from: from, to: to, steps: 3 }), /rotationSamples: method 'nlerp'/);
+  assert.throws(() => Lab.rotationSamples({ method: 'slerp', from: [0, 0], to: to, steps: 3 }), /three finite Euler angles/);
 });

@@ -167,8 +167,8 @@ test('keys authored through the API: step holds, linear and smooth pass through 
   const clip = lab.addAnimation('bend');
   const angles = [0, 1.2, -0.4];
   angles.forEach((angle, k) => {
-    lab.setBonePose(1, [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)], [0, 0, 0], [1, 1, 1]);
-    lab.setKey(clip, 1, k, 'linear');
+    lab.setBonePose(1, { rotation: [0, 0, Math.sin(angle / 2), Math.cos(angle / 2)], translation: [0, 0, 0], scale: [1, 1, 1] });
+    lab.setKey(clip, 1, { time: k, interpolation: 'linear' });
   });
   assert.deepEqual(Array.from(lab.keyTimes(clip, 1)), [0, 1, 2]);
   const at = (how, t) => {
@@ -183,6 +183,6 @@ test('keys authored through the API: step holds, linear and smooth pass through 
   assert.ok(Math.abs(at('smooth', 1) - 1.2) < 1e-5);
   assert.equal(lab.keyInterpolation(clip, 1), 'CUBICSPLINE');
   assert.ok(Math.abs(at('smooth', 0.5) - at('linear', 0.5)) > 0.01, 'Catmull-Rom tangents bend the curve');
-  assert.throws(() => lab.setKey(clip, 1, 0, 'bouncy'), /setKey: interpolation 'bouncy' is not step, linear or smooth/);
-  assert.throws(() => lab.setKey(5, 1, 0), /setKey: animation 5 does not exist \(the scene has 1\)/);
+  assert.throws(() => lab.setKey(clip, 1, { time: 0, interpolation: 'bouncy' }), /setKey: interpolation 'bouncy' is not step, linear or smooth/);
+  assert.throws(() => lab.setKey(5, 1, { time: 0 }), /setKey: animation 5 does not exist \(the scene has 1\)/);
 });

@@ -25,7 +25,7 @@ test('5,000 drags, 2,000 strokes and 200 example switches stay within a memory b
   for (let drag = 0; drag < 5000; drag++) {
     lab.checkpoint();
     const bone = drag % lab.boneCount();
-    for (let move = 1; move <= 12; move++) lab.setBonePose(bone, aboutZ(0.01 * move * ((drag % 7) - 3)));
+    for (let move = 1; move <= 12; move++) lab.setBonePose(bone, { rotation: aboutZ(0.01 * move * ((drag % 7) - 3)) });
     lab.skinnedPositions('lbs');
   }
   const afterDrags = wasmMemoryBytes();
@@ -43,7 +43,7 @@ test('5,000 drags, 2,000 strokes and 200 example switches stay within a memory b
     const bone = stroke % lab.boneCount();
     for (let dab = 0; dab < 10; dab++) {
       const v = (stroke * 13 + dab * 7) % vertices;
-      lab.paintDab(points, bone, points[2 * v], points[2 * v + 1], 30, 0.3, 'smooth', stroke % 2 ? 'add' : 'subtract', 1, false);
+      lab.paintDab({ points, bone, at: [points[2 * v], points[2 * v + 1]], radius: 30, strength: 0.3, mode: stroke % 2 ? 'add' : 'subtract' });
     }
   }
   const undoBytes = lab.undoBytes();

@@ -118,7 +118,7 @@ export function createAnimateMode(app) {
 
   function setKey() {
     const bone = app.viewer.selectedBone();
-    if (bone < 0) {
+    if (bone === null) {
       app.showNotice(t('anim.pickBone'));
       return;
     }
@@ -127,7 +127,7 @@ export function createAnimateMode(app) {
     const index = ensureClip();
     const how = app.lab.keyInterpolation(index, bone);
     try {
-      app.lab.setKey(index, bone, time, how ? HOW[how] : $('#anim-interp').value);
+      app.lab.setKey(index, bone, { time, interpolation: how ? HOW[how] : $('#anim-interp').value });
     } catch (error) {
       app.showNotice(error.message, 'error');
       return;
@@ -150,7 +150,7 @@ export function createAnimateMode(app) {
   function deleteKey() {
     const index = clip();
     const bone = app.viewer.selectedBone();
-    const key = selectedKey ?? (bone >= 0 ? { bone, time } : null);
+    const key = selectedKey ?? (bone !== null ? { bone, time } : null);
     if (index < 0 || !key) return;
     app.lab.checkpoint();
     const removed = key.bone === 'morphs'
@@ -165,7 +165,7 @@ export function createAnimateMode(app) {
   function setInterpolation() {
     const index = clip();
     const bone = app.viewer.selectedBone();
-    if (index < 0 || bone < 0 || app.lab.keyTimes(index, bone).length === 0) return;
+    if (index < 0 || bone === null || app.lab.keyTimes(index, bone).length === 0) return;
     app.lab.checkpoint();
     app.lab.setKeyInterpolation(index, bone, $('#anim-interp').value);
     setTime(time);
@@ -180,7 +180,7 @@ export function createAnimateMode(app) {
     keyMoved(bone, from, to) {
       app.lab.checkpoint();
       if (bone === 'morphs') app.lab.moveMorphKey(clip(), from, to);
-      else app.lab.moveKey(clip(), bone, from, to);
+      else app.lab.moveKey(clip(), bone, { from, to });
       selectedKey = { bone, time: to };
       setTime(time);
     },
@@ -216,7 +216,7 @@ export function createAnimateMode(app) {
     context.clearRect(0, 0, width, height);
     const index = clip();
     const bone = app.viewer.selectedBone();
-    const keys = index >= 0 && bone >= 0 ? app.lab.keyTimes(index, bone) : [];
+    const keys = index >= 0 && bone !== null ? app.lab.keyTimes(index, bone) : [];
     $('#anim-graph-note').hidden = keys.length > 0;
     canvas.hidden = keys.length === 0;
     if (!keys.length) return;
@@ -280,7 +280,7 @@ export function createAnimateMode(app) {
 
   function newPath() {
     const bone = app.viewer.selectedBone();
-    const origin = bone >= 0 ? app.lab.boneOrigin(bone) : [0, 0, 0];
+    const origin = bone !== null ? app.lab.boneOrigin(bone) : [0, 0, 0];
     const [ox, oy, oz] = origin;
     // An S through the bone's origin, two segments, in the view plane.
     const points = [
@@ -317,7 +317,7 @@ export function createAnimateMode(app) {
     $('#anim-time').textContent = `${num(time, 2)} s / ${num(duration(), 2)} s`;
     const index = clip();
     const bone = app.viewer.selectedBone();
-    const how = index >= 0 && bone >= 0 ? app.lab.keyInterpolation(index, bone) : undefined;
+    const how = index >= 0 && bone !== null ? app.lab.keyInterpolation(index, bone) : null;
     if (how && document.activeElement !== $('#anim-interp')) $('#anim-interp').value = HOW[how];
   }
 

@@ -74,10 +74,10 @@ export function createGpuMode(app) {
 
   /** Stretches the selected bone (or bone 1) by 1.5 along its length. */
   function stretch() {
-    const bone = Math.max(0, app.viewer.selectedBone());
+    const bone = app.viewer.selectedBone() ?? 0;
     const { rotation, translation } = app.lab.bonePose(bone);
     app.lab.checkpoint();
-    app.lab.setBonePose(bone, rotation, translation, [1, 1.5, 1]);
+    app.lab.setBonePose(bone, { rotation, translation, scale: [1, 1.5, 1] });
     app.requestRender();
   }
 

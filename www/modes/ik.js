@@ -28,7 +28,7 @@ export function createIkMode(app) {
   const skeleton = () => {
     if (!bones) {
       const lengths = app.lab.boneLengths();
-      bones = Array.from(app.lab.boneParents(), (parent, b) => ({ parent: parent < 0 ? null : parent, length: lengths[b] }));
+      bones = app.lab.boneParents().map((parent, b) => ({ parent, length: lengths[b] }));
     }
     return bones;
   };
@@ -168,10 +168,10 @@ export function createIkMode(app) {
 
   function showLimit() {
     const bone = app.viewer.selectedBone();
-    const limits = bone >= 0 ? app.lab.limits(bone) : null;
+    const limits = bone !== null ? app.lab.limits(bone) : null;
     const kind = !limits ? 'none' : limits.hinge ? 'hinge' : 'cone';
     $('#limit-kind').value = kind;
-    $('#limit-kind').disabled = bone < 0;
+    $('#limit-kind').disabled = bone === null;
     $('#limit-hinge').hidden = kind !== 'hinge';
     $('#limit-cone').hidden = kind !== 'cone';
     if (limits?.hinge) {
@@ -194,7 +194,7 @@ export function createIkMode(app) {
 
   function applyLimit({ checkpoint = true } = {}) {
     const bone = app.viewer.selectedBone();
-    if (bone < 0) return;
+    if (bone === null) return;
     const kind = $('#limit-kind').value;
     let limits = null;
     if (kind === 'hinge') {
@@ -412,7 +412,7 @@ export function createIkMode(app) {
         shownBone = bone;
         showLimit();
         // Picking a bone with a parent makes it the chain's tip.
-        if (bone >= 0 && bone !== tip && depth(bone) >= 2) {
+        if (bone !== null && bone !== tip && depth(bone) >= 2) {
           tip = bone;
           $('#ik-chain').value = String(Math.min(chainLength(), depth(tip)));
           target = app.lab.boneEnd(tip);

@@ -50,7 +50,7 @@ export function createLessonsMode(app) {
       run: () => {
         const { rotation, translation } = app.lab.bonePose(1);
         app.lab.checkpoint();
-        app.lab.setBonePose(1, rotation, translation, [1, 1.5, 1]);
+        app.lab.setBonePose(1, { rotation, translation, scale: [1, 1.5, 1] });
         app.requestRender();
       },
     },
@@ -88,7 +88,7 @@ export function createLessonsMode(app) {
       label: () => t('twist'),
       run: () => {
         app.lab.checkpoint();
-        app.lab.setBonePose(1, [0, 1, 0, 0]);
+        app.lab.setBonePose(1, { rotation: [0, 1, 0, 0] });
         app.requestRender();
       },
     },
@@ -120,7 +120,7 @@ export function createLessonsMode(app) {
     api.setClock({});
     api.setPaletteFormat('');
     api.setQuantised(false);
-    for (const [bone, rotation] of current.pose ?? []) app.lab.setBonePose(bone, rotation);
+    for (const [bone, rotation] of current.pose ?? []) app.lab.setBonePose(bone, { rotation });
     // The sections the step works in, opened (they start closed on the page).
     for (const selector of current.opens ?? []) {
       const section = document.querySelector(selector);
@@ -211,7 +211,7 @@ export function createLessonsMode(app) {
     if (document.body.dataset.mode !== 'lessons' || !lesson) return;
     const target = event.target;
     if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
-    const free = app.viewer?.selectedBone() < 0;
+    const free = app.viewer?.selectedBone() === null;
     const forward = event.key === 'PageDown' || (free && event.key === 'ArrowRight');
     const back = event.key === 'PageUp' || (free && event.key === 'ArrowLeft');
     if (!forward && !back) return;

@@ -74,7 +74,7 @@ export function createMorphMode(app) {
     const jaw = jawBone();
     if (jaw < 0) return;
     // Along the jaw's own +Y, which points down to the chin.
-    app.lab.setBonePose(jaw, [0, 0, 0, 1], [0, Number(opening), 0]);
+    app.lab.setBonePose(jaw, { rotation: [0, 0, 0, 1], translation: [0, Number(opening), 0] });
     app.requestRender();
   }
 

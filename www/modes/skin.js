@@ -82,7 +82,7 @@ export function createSkinMode(app) {
     const points = [];
     for (let degrees = 0; degrees <= 180; degrees += 10) {
       const half = (degrees * Math.PI) / 360;
-      scratch.setBonePose(1, [0, Math.sin(half), 0, Math.cos(half)]);
+      scratch.setBonePose(1, { rotation: [0, Math.sin(half), 0, Math.cos(half)] });
       points.push({ degrees, lbs: scratch.volume('lbs') / rest, dqs: scratch.volume('dqs') / rest });
     }
     scratch.free();
@@ -171,7 +171,7 @@ export function createSkinMode(app) {
   $('#twist-angle').addEventListener('pointerdown', () => app.lab.checkpoint());
   $('#twist-angle').addEventListener('input', (event) => {
     const half = (Number(event.target.value) * Math.PI) / 360;
-    app.lab.setBonePose(1, [0, Math.sin(half), 0, Math.cos(half)]);
+    app.lab.setBonePose(1, { rotation: [0, Math.sin(half), 0, Math.cos(half)] });
     app.requestRender();
   });
 
@@ -187,7 +187,7 @@ export function createSkinMode(app) {
 
   function updateBone() {
     const bone = app.viewer.selectedBone();
-    if (bone < 0 || bone >= app.lab.boneCount()) {
+    if (bone === null || bone >= app.lab.boneCount()) {
       $('#bone-name').textContent = t('noBone');
       $('#bone-rotation').textContent = t('noBoneHint');
       $('#matrices').replaceChildren();
@@ -216,7 +216,7 @@ export function createSkinMode(app) {
     const twist = el('button', { type: 'button' }, t('twist'));
     twist.addEventListener('click', () => {
       app.lab.checkpoint();
-      app.lab.setBonePose(1, [0, 1, 0, 0]);
+      app.lab.setBonePose(1, { rotation: [0, 1, 0, 0] });
       app.selectBone(1);
     });
     return [text, twist];

@@ -27,7 +27,7 @@ export function createWeightsMode(app, vertexPanel) {
     }
     $('#paint-panel').classList.toggle('inactive', tool !== 'paint');
     if (tool === 'paint' && app.viewer.weightView() === 'skin') setWeightView('weights');
-    if (tool === 'paint' && app.viewer.selectedBone() < 0) {
+    if (tool === 'paint' && app.viewer.selectedBone() === null) {
       app.showNotice(t('needBone'), 'info', 'needBone');
     }
   }
@@ -37,7 +37,7 @@ export function createWeightsMode(app, vertexPanel) {
     const strength = Number($('#brush-strength').value);
     const value = Number($('#brush-value').value);
     const mode = $('#brush-mode').value;
-    app.viewer.setBrush(radius, strength, $('#brush-falloff').value, mode, value);
+    app.viewer.setBrush({ radius, strength, falloff: $('#brush-falloff').value, mode, value });
     $('output[for="brush-radius"]').textContent = `${radius} px`;
     $('output[for="brush-strength"]').textContent = num(strength, 2);
     $('output[for="brush-value"]').textContent = num(value, 2);
@@ -52,13 +52,13 @@ export function createWeightsMode(app, vertexPanel) {
     if (value !== undefined) $('#brush-value').value = String(value);
     // The viewer checks the values and throws on bad ones before the
     // sliders (which clamp) are read back.
-    app.viewer.setBrush(
-      radius ?? Number($('#brush-radius').value),
-      strength ?? Number($('#brush-strength').value),
-      falloff ?? $('#brush-falloff').value,
-      mode ?? $('#brush-mode').value,
-      value ?? Number($('#brush-value').value),
-    );
+    app.viewer.setBrush({
+      radius: radius ?? Number($('#brush-radius').value),
+      strength: strength ?? Number($('#brush-strength').value),
+      falloff: falloff ?? $('#brush-falloff').value,
+      mode: mode ?? $('#brush-mode').value,
+      value: value ?? Number($('#brush-value').value),
+    });
     readBrush();
   }
 

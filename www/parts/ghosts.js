@@ -97,7 +97,7 @@ export function createGhosts(app) {
     const vertex = app.viewer.selectedVertex();
     layer.textContent = '';
     points = null;
-    if (vertex < 0 || vertex >= app.lab.vertexCount() || app.viewer.compare()) return;
+    if (vertex === null || vertex >= app.lab.vertexCount() || app.viewer.compare()) return;
     const { rest, ghosts, blended } = compute(vertex);
     if (ghosts.length === 0) return;
     const screen = (p) => app.viewer.screenPointOf(new Float32Array(p));

@@ -49,7 +49,7 @@ export function createIkLayer(app, host) {
 
   function drawLimit() {
     const bone = app.viewer.selectedBone();
-    if (bone < 0) return;
+    if (bone === null) return;
     const limits = app.lab.limits(bone);
     if (!limits) return;
     const origin = app.lab.boneOrigin(bone);
@@ -130,7 +130,7 @@ export function createIkLayer(app, host) {
     const anchor = new Float32Array(app.lab.boneOrigin(drag.bone));
     const at = app.viewer.modelPointAt(event.clientX - rect.left, event.clientY - rect.top, anchor);
     const angle = app.lab.limitAngleToward(drag.bone, at);
-    if (angle !== undefined) host.limitDragged(drag.which, angle);
+    if (angle !== null) host.limitDragged(drag.which, angle);
   });
   const end = () => { drag = null; };
   window.addEventListener('pointerup', end);

@@ -103,7 +103,7 @@ export function createRecording(app) {
       const quiet = sorted[Math.floor(0.2 * (sorted.length - 1))];
       const loud = Math.max(sorted[Math.floor(0.95 * (sorted.length - 1))], quiet + 1e-4);
       const open = Math.min(1, Math.max(0, (rms - quiet) / (loud - quiet)));
-      if (jaw >= 0) app.lab.setBonePose(jaw, [0, 0, 0, 1], [0, 0.12 * open, 0]);
+      if (jaw >= 0) app.lab.setBonePose(jaw, { rotation: [0, 0, 0, 1], translation: [0, 0.12 * open, 0] });
       if (a >= 0) app.lab.setMorphWeights(app.lab.morphNames().map((_, k) => (k === a ? open : 0)));
       app.requestRender();
       frame = requestAnimationFrame(step);

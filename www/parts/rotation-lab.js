@@ -54,7 +54,7 @@ export function createRotationLab(app) {
     const preset = $('#rot-preset').value;
     if (cache?.preset !== preset) {
       const [from, to] = PRESETS[preset];
-      cache = { preset, runs: Object.fromEntries(METHODS.map((m) => [m, Lab.rotationSamples(m, from, to, STEPS)])) };
+      cache = { preset, runs: Object.fromEntries(METHODS.map((m) => [m, Lab.rotationSamples({ method: m, from, to, steps: STEPS })])) };
     }
     return cache.runs;
   }

@@ -76,7 +76,7 @@ export function createSpeedGraph(app, host) {
   graph.addEventListener('pointermove', (event) => {
     if (!drag) return;
     const [seconds, fraction] = valueAt(event.clientX, event.clientY, drag.length);
-    app.lab.setPathSpeedPoint(host.path(), drag.point, seconds, fraction);
+    app.lab.setPathSpeedPoint(host.path(), drag.point, { time: seconds, distance: fraction });
     host.edited();
   });
   const end = () => { drag = null; };

@@ -40,7 +40,7 @@ export function createSwing(app) {
 
   function start() {
     const bone = app.viewer.selectedBone();
-    if (bone < 0) {
+    if (bone === null) {
       app.showNotice(t('swing.pick'));
       return;
     }

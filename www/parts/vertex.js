@@ -100,7 +100,7 @@ export function createVertexPanel(app) {
   function update() {
     const vertex = app.viewer.selectedVertex();
     const panel = $('#vertex-panel');
-    if (vertex < 0 || vertex >= app.lab.vertexCount()) {
+    if (vertex === null || vertex >= app.lab.vertexCount()) {
       panel.hidden = true;
       shownKey = '';
       return;

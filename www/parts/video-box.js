@@ -56,7 +56,7 @@ export function createVideoBox(app) {
   }
 
   function setPoses(poses) {
-    poses.forEach((pose, bone) => app.lab.setBonePose(bone, pose.rotation, pose.translation, pose.scale));
+    poses.forEach((pose, bone) => app.lab.setBonePose(bone, pose));
   }
 
   /**
