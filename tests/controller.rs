@@ -4,27 +4,19 @@
 use glam::{Mat4, Quat, Vec2, Vec3};
 use skinlab::view::camera::{Camera, Projection};
 use skinlab::view::controller::{Began, Button, Controller, Modifiers, Tool, ViewPort};
+use skinlab::view::framing::{frame_scene, ViewChoice};
 use skinlab::weights::paint::{Brush, Falloff, PaintMode};
 use skinlab::{Lab, SkinningMethod};
 
 const SIZE: Vec2 = Vec2::new(800.0, 600.0);
 
-/// The camera the page frames a scene with: the box around the mesh and the
-/// bone origins.
+/// The camera the page frames a scene with (`view::framing`, the same code).
 fn framing(lab: &Lab, projection: Projection) -> Camera {
-    let scene = lab.scene();
-    let origins = scene.skeleton.model_from_bone_rest();
-    let points = scene
-        .mesh
-        .positions_model
-        .iter()
-        .copied()
-        .chain(origins.iter().map(|m| m.transform_point3(Vec3::ZERO)));
-    let (min, max) = points.fold(
-        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-        |(lo, hi), p| (lo.min(p), hi.max(p)),
-    );
-    Camera::framing(min, max, projection)
+    let choice = match projection {
+        Projection::Orthographic => ViewChoice::Flat,
+        Projection::Perspective => ViewChoice::Solid,
+    };
+    frame_scene(lab, SkinningMethod::Lbs, choice)
 }
 
 fn view(camera: &mut Camera) -> ViewPort<'_> {

@@ -3,6 +3,7 @@
 //! lab and sampled by the skin's fill at the file's UVs, times the
 //! material's factor.
 
+use super::uniforms::MeshUniforms;
 use glow::HasContext;
 
 /// The texture unit the base colour uses (0: the palette, 1: the morphs).
@@ -86,9 +87,9 @@ impl BaseColourGpu {
             .map(|_| self.size)
     }
 
-    /// Binds the texture for lab `lab_id` to `program`'s `u_base_colour`,
+    /// Binds the texture for lab `lab_id` to the program's `u_base_colour`,
     /// if it has one; whether it did.
-    pub fn bind(&self, gl: &glow::Context, lab_id: u64, program: glow::Program) -> bool {
+    pub fn bind(&self, gl: &glow::Context, lab_id: u64, uniforms: &MeshUniforms) -> bool {
         let Some((_, texture)) = self.texture.filter(|(id, _)| *id == lab_id) else {
             return false;
         };
@@ -97,8 +98,7 @@ impl BaseColourGpu {
             gl.active_texture(glow::TEXTURE0 + BASE_COLOUR_UNIT);
             gl.bind_texture(glow::TEXTURE_2D, Some(texture));
             gl.active_texture(glow::TEXTURE0);
-            let location = gl.get_uniform_location(program, "u_base_colour");
-            gl.uniform_1_i32(location.as_ref(), BASE_COLOUR_UNIT as i32);
+            gl.uniform_1_i32(uniforms.base_colour.as_ref(), BASE_COLOUR_UNIT as i32);
         }
         true
     }

@@ -4,14 +4,21 @@
 //! renumbered into its sub-palette, and is drawn with only its bones'
 //! matrices uploaded. Each batch is coloured by its own colour.
 
+use glam::Mat4;
 use glow::HasContext;
 
-use super::bytes;
 use super::mesh::attribute_buffer;
-use crate::lab::Lab;
+use super::palette::upload_sub_palette;
+use super::programs::{SkinProgram, Variant};
+use super::uniforms::Fill;
+use super::{bytes, FrameSettings, Renderer};
+use crate::lab::{Lab, SkinningMethod};
 use crate::skin::batches::draw_batches;
+use crate::skin::dual_quat::RigidScale;
 use crate::skin::gpu_layout::{joint_indices, joint_weights};
 use crate::view::colours::bone_colour;
+use crate::view::colours::{error_colours, FLAT_FILL, LIT_FILL};
+use crate::view::state::WeightView;
 
 /// One batch on the GPU.
 pub struct BatchGpu {
@@ -150,5 +157,141 @@ pub fn delete_batches(gl: &glow::Context, batches: BatchesGpu) {
                 gl.delete_buffer(buffer);
             }
         }
+    }
+}
+
+/// The program a batch is drawn (or read back) with, and the full palettes
+/// the sub-palettes are cut from.
+pub(super) struct BatchProgram {
+    pub(super) variant: Variant,
+    pub(super) skin: SkinProgram,
+    pub(super) palette: Vec<Mat4>,
+    pub(super) dqs: Vec<RigidScale>,
+}
+
+impl Renderer {
+    /// Builds or drops the batches as `batch_limit` asks; whether the skin is
+    /// drawn batch by batch. Scenes with morph targets are drawn whole: the
+    /// shader finds a vertex's offsets by its index in the whole mesh.
+    pub(super) fn sync_batches(&mut self, gl: &glow::Context, lab: &Lab) -> Result<bool, String> {
+        let wanted = self
+            .switches
+            .batch_limit
+            .filter(|_| lab.scene().morphs.is_empty())
+            .map(|max| (lab.id(), lab.influences_revision(), max));
+        if self.batches.as_ref().map(|b| b.key) == wanted && wanted.is_some() {
+            return Ok(true);
+        }
+        if let Some(old) = self.batches.take() {
+            delete_batches(gl, old);
+        }
+        let Some((_, _, max)) = wanted else {
+            return Ok(false);
+        };
+        self.batches = Some(create_batches(gl, lab, max)?);
+        Ok(true)
+    }
+
+    /// Binds the program that draws (or, with `feedback`, reads back) one
+    /// batch: its uniform array sized for `batch_limit` bones. Returns it
+    /// with the full palettes the sub-palettes are cut from; `None` without
+    /// a batch limit.
+    pub(super) fn use_batch_program(
+        &mut self,
+        gl: &glow::Context,
+        lab: &Lab,
+        method: SkinningMethod,
+        feedback: bool,
+    ) -> Result<Option<BatchProgram>, String> {
+        let Some(max) = self.switches.batch_limit else {
+            return Ok(None);
+        };
+        let mut variant = Variant {
+            method,
+            format: self.switches.palette_format,
+            palette_vectors: None,
+            feedback,
+        };
+        variant.palette_vectors = Some(max * variant.stride());
+        let skin = self.program(gl, variant)?;
+        unsafe {
+            gl.use_program(Some(skin.program));
+        }
+        self.morphs.bind(gl, lab, &skin.uniforms);
+        let (palette, dqs) = lab.palettes();
+        Ok(Some(BatchProgram {
+            variant,
+            skin,
+            palette: palette.to_vec(),
+            dqs: dqs.to_vec(),
+        }))
+    }
+
+    /// The skin's fill, one draw call per batch, each with its sub-palette
+    /// as uniforms, coloured by batch.
+    pub(super) fn draw_batches(
+        &mut self,
+        gl: &glow::Context,
+        lab: &Lab,
+        settings: &FrameSettings,
+        clip_from_model: &Mat4,
+    ) -> Result<(), String> {
+        let Some(BatchProgram {
+            variant,
+            skin: SkinProgram { uniforms, .. },
+            palette,
+            dqs,
+        }) = self.use_batch_program(gl, lab, settings.method, false)?
+        else {
+            return Ok(());
+        };
+        let Some(batches) = self.batches.as_mut() else {
+            return Ok(());
+        };
+        // The error heat map shows through the batch colours; it follows
+        // the pose, so it is recoloured whenever the lab changes.
+        let error_revision = (settings.view == WeightView::Error).then(|| lab.revision());
+        if batches.error_revision != error_revision {
+            let heat =
+                error_revision.map(|_| error_colours(&lab.influence_errors(settings.method)));
+            recolour_batches(gl, batches, heat.as_deref());
+            batches.error_revision = error_revision;
+        }
+        let batches = &*batches;
+        let scratch = &mut self.palette_scratch;
+        uniforms.set_view(gl, clip_from_model, settings.camera.toward_eye());
+        uniforms.set_skinned(gl, true);
+        let fill = if settings.flat { FLAT_FILL } else { LIT_FILL };
+        uniforms.set_fill(
+            gl,
+            &Fill {
+                lit: !settings.flat,
+                vertex_colour: true,
+                ..Fill::plain(fill)
+            },
+        );
+        unsafe {
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LEQUAL);
+            gl.enable(glow::POLYGON_OFFSET_FILL);
+            gl.polygon_offset(1.0, 1.0);
+            for batch in &batches.list {
+                upload_sub_palette(
+                    gl,
+                    uniforms.bones.as_ref(),
+                    variant,
+                    &palette,
+                    &dqs,
+                    &batch.bones,
+                    scratch,
+                );
+                gl.bind_vertex_array(Some(batch.vertex_array));
+                gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(batch.triangles));
+                gl.draw_elements(glow::TRIANGLES, batch.count, glow::UNSIGNED_INT, 0);
+            }
+            gl.disable(glow::POLYGON_OFFSET_FILL);
+            gl.bind_vertex_array(None);
+        }
+        Ok(())
     }
 }

@@ -6,6 +6,7 @@
 //! Where even the active set does not fit, the largest that fit are drawn
 //! and [`MorphGpu::dropped`] says how many were not.
 
+use super::uniforms::MeshUniforms;
 use glow::HasContext;
 
 use crate::lab::Lab;
@@ -98,7 +99,7 @@ impl MorphGpu {
 
     /// Uploads what is new and sets `program`'s morph uniforms: the active
     /// targets and their weights.
-    pub(super) fn bind(&mut self, gl: &glow::Context, lab: &Lab, program: glow::Program) {
+    pub(super) fn bind(&mut self, gl: &glow::Context, lab: &Lab, uniforms: &MeshUniforms) {
         active_morphs(lab.morph_weights(), &mut self.active);
         // The largest that fit the texture; the rest are counted as dropped.
         let fit = morphs_that_fit(self.active.len(), lab.vertex_count(), self.max_rows);
@@ -119,15 +120,11 @@ impl MorphGpu {
             gl.active_texture(glow::TEXTURE0 + MORPH_UNIT);
             gl.bind_texture(glow::TEXTURE_2D, Some(self.texture));
             gl.active_texture(glow::TEXTURE0);
-            let location = |name: &str| gl.get_uniform_location(program, name);
-            gl.uniform_1_i32(location("u_morph_texture").as_ref(), MORPH_UNIT as i32);
-            gl.uniform_1_i32(location("u_morph_count").as_ref(), self.active.len() as i32);
-            gl.uniform_1_i32(
-                location("u_vertex_count").as_ref(),
-                lab.vertex_count() as i32,
-            );
-            gl.uniform_4_i32_slice(location("u_morph_targets").as_ref(), &targets);
-            gl.uniform_4_f32_slice(location("u_morph_weights").as_ref(), &weights);
+            gl.uniform_1_i32(uniforms.morph_texture.as_ref(), MORPH_UNIT as i32);
+            gl.uniform_1_i32(uniforms.morph_count.as_ref(), self.active.len() as i32);
+            gl.uniform_1_i32(uniforms.vertex_count.as_ref(), lab.vertex_count() as i32);
+            gl.uniform_4_i32_slice(uniforms.morph_targets.as_ref(), &targets);
+            gl.uniform_4_f32_slice(uniforms.morph_weights.as_ref(), &weights);
         }
     }
 }

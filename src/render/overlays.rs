@@ -6,7 +6,9 @@
 
 use glam::{Mat4, Vec3};
 
-use super::FrameSettings;
+use glow::HasContext;
+
+use super::{bytes, FrameSettings, Renderer};
 use crate::lab::Lab;
 use crate::rig::skeleton::own_from_child_frame;
 use crate::view::overlay::{frame_axes, octahedron_model, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
@@ -96,7 +98,7 @@ fn add_frames(
 }
 
 /// Fills `out` with this frame's overlay vertices.
-pub fn build(lab: &mut Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spans {
+pub fn build(lab: &Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spans {
     let overlays = settings.overlays;
     let frames = lab.model_from_bone_posed().to_vec();
     let lengths = lab.scene().skeleton.lengths();
@@ -146,5 +148,71 @@ pub fn build(lab: &mut Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spa
         triangles,
         lines_end,
         total: (out.len() / OVERLAY_FLOATS) as i32,
+    }
+}
+
+/// Where the overlay program's uniforms are, looked up once.
+pub(super) struct OverlayUniforms {
+    clip_from_model: Option<glow::UniformLocation>,
+    point_size: Option<glow::UniformLocation>,
+}
+
+impl OverlayUniforms {
+    /// Looks the overlay program's uniforms up.
+    pub(super) fn locate(gl: &glow::Context, program: glow::Program) -> Self {
+        unsafe {
+            Self {
+                clip_from_model: gl.get_uniform_location(program, "u_clip_from_model"),
+                point_size: gl.get_uniform_location(program, "u_point_size"),
+            }
+        }
+    }
+}
+
+impl Renderer {
+    /// The bones, frames, paths and marks over the skin, depth test off.
+    pub(super) fn draw_overlays(
+        &mut self,
+        gl: &glow::Context,
+        lab: &Lab,
+        settings: &FrameSettings,
+        clip_from_model: &Mat4,
+    ) -> Result<(), String> {
+        let out = &mut self.overlay_scratch;
+        let spans = build(lab, settings, out);
+        let (triangle_vertices, line_end) = (spans.triangles, spans.lines_end);
+        let total_vertices = spans.total;
+        if total_vertices == 0 {
+            return Ok(());
+        }
+        unsafe {
+            gl.disable(glow::DEPTH_TEST);
+            gl.use_program(Some(self.overlay_program));
+            gl.uniform_matrix_4_f32_slice(
+                self.overlay_uniforms.clip_from_model.as_ref(),
+                false,
+                &clip_from_model.to_cols_array(),
+            );
+            gl.bind_vertex_array(Some(self.overlay_array));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.overlay_buffer));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes(out), glow::STREAM_DRAW);
+            if triangle_vertices > 0 {
+                gl.draw_arrays(glow::TRIANGLES, 0, triangle_vertices);
+            }
+            if line_end > triangle_vertices {
+                gl.draw_arrays(glow::LINES, triangle_vertices, line_end - triangle_vertices);
+            }
+            for (k, size) in [13.0, 8.0].into_iter().enumerate() {
+                if line_end + (k as i32) < total_vertices {
+                    gl.uniform_1_f32(
+                        self.overlay_uniforms.point_size.as_ref(),
+                        size * settings.pixel_ratio * settings.mark_scale,
+                    );
+                    gl.draw_arrays(glow::POINTS, line_end + k as i32, 1);
+                }
+            }
+            gl.bind_vertex_array(None);
+        }
+        Ok(())
     }
 }

@@ -6,6 +6,7 @@
 pub mod camera;
 pub mod colours;
 pub mod controller;
+pub mod framing;
 pub mod interaction;
 pub mod overlay;
 pub mod state;

@@ -4,7 +4,7 @@
 //! with plain numbers (CSS pixels from the canvas' top-left corner); the
 //! interaction math itself lives in the core.
 
-use glam::{Mat4, Vec2, Vec3};
+use glam::{Vec2, Vec3};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext, WebGlContextAttributes};
@@ -12,8 +12,9 @@ use web_sys::{HtmlCanvasElement, WebGl2RenderingContext, WebGlContextAttributes}
 use super::{js_error, nullable, options, point_array, JsLab};
 use crate::lab::{index_from_f64, SkinningMethod};
 use crate::render::{FrameSettings, Renderer, WeightView};
-use crate::view::camera::{Camera, Projection};
+use crate::view::camera::Projection;
 use crate::view::controller::{Button, Modifiers, Tool, ViewPort};
+use crate::view::framing::frame_scene_named;
 use crate::view::state::ViewState;
 use crate::view::svg::{figure_of, svg_elements, SvgView};
 use crate::weights::paint::Brush;
@@ -168,7 +169,7 @@ impl Viewer {
                     .filter(|&v| v < lab.inner.vertex_count()),
             };
             self.renderer
-                .draw(&self.gl, &mut lab.inner, &settings)
+                .draw(&self.gl, &lab.inner, &settings)
                 .map_err(|e| js_error("render", e))?;
         }
         self.frames += 1;
@@ -214,56 +215,9 @@ impl Viewer {
     /// `"3d"` a perspective view from above the side, `"auto"` picks 2D for a
     /// mesh that lies in one plane facing the viewer.
     #[wasm_bindgen(js_name = frameScene)]
-    pub fn frame_scene(&mut self, lab: &mut JsLab, view: &str) -> Result<(), JsError> {
-        // A glTF file's vertices are stored in its skin's bind space, which
-        // may be scaled or turned against what is drawn (a mesh under a
-        // 0.01 armature): its framing is that of the mesh as drawn now.
-        let skeleton = &lab.inner.scene().skeleton;
-        let from_file = (0..skeleton.len()).any(|b| skeleton.is_bound_elsewhere(b));
-        let (positions, bones): (Vec<Vec3>, Vec<Mat4>) = if from_file {
-            let method = self.state.controller.method;
-            (
-                lab.inner.skinned_positions(method).to_vec(),
-                lab.inner.model_from_bone_posed().to_vec(),
-            )
-        } else {
-            (
-                lab.inner.scene().mesh.positions_model.clone(),
-                lab.inner.scene().skeleton.model_from_bone_rest().to_vec(),
-            )
-        };
-        let paths = lab
-            .inner
-            .paths()
-            .iter()
-            .flat_map(|p| p.path.points().iter().copied());
-        let points = positions
-            .iter()
-            .copied()
-            .chain(bones.iter().map(|m| m.transform_point3(Vec3::ZERO)))
-            .chain(paths);
-        let (min, max) = points.fold(
-            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-            |(lo, hi), p| (lo.min(p), hi.max(p)),
-        );
-        let planar = (max.z - min.z).abs() < 1e-4;
-        let flat = match view {
-            "2d" => true,
-            "3d" => false,
-            "auto" => planar,
-            _ => {
-                return Err(js_error(
-                    "frameScene",
-                    format!("unknown view '{view}'; use '2d', '3d' or 'auto'"),
-                ))
-            }
-        };
-        let projection = if flat {
-            Projection::Orthographic
-        } else {
-            Projection::Perspective
-        };
-        self.state.camera = Camera::framing(min, max, projection);
+    pub fn frame_scene(&mut self, lab: &JsLab, view: &str) -> Result<(), JsError> {
+        self.state.camera = frame_scene_named(&lab.inner, self.state.controller.method, view)
+            .map_err(|e| js_error("frameScene", e))?;
         Ok(())
     }
 
@@ -721,7 +675,7 @@ impl Viewer {
             None => self.state.controller.method,
         };
         self.renderer
-            .gpu_skinned(&self.gl, &mut lab.inner, method)
+            .gpu_skinned(&self.gl, &lab.inner, method)
             .map_err(|e| js_error(what, e))
     }
 

@@ -67,9 +67,9 @@ test('a reveal.js deck of three instances renders each, and a drag poses only it
   const box = await page.locator('iframe').first().boundingBox();
   const inner = await frame.evaluate(() => window.innerWidth);
   const scale = box.width / inner;
-  await page.mouse.move(box.x + grab[0] * scale, box.y + grab[1] * scale);
+  await page.mouse.move(box.x + grab.x * scale, box.y + grab.y * scale);
   await page.mouse.down();
-  for (let step = 1; step <= 10; step++) await page.mouse.move(box.x + (grab[0] - 3 * step) * scale, box.y + (grab[1] - 9 * step) * scale);
+  for (let step = 1; step <= 10; step++) await page.mouse.move(box.x + (grab.x - 3 * step) * scale, box.y + (grab.y - 9 * step) * scale);
   await page.mouse.up();
   const turned = await frame.evaluate(() => window.skinlab.lab.bonePose(1).rotation);
   assert.ok(Math.abs(turned[2]) > 0.1, `the drag turned bone 2 in slide 1: ${turned}`);

@@ -35,7 +35,7 @@ const screenOf = (page, point) => page.evaluate((p) => {
 /** Drags bone `bone` about its origin by `degrees` counter-clockwise on screen, in 12 mouse moves. */
 async function turnBone(page, bone, degrees) {
   const { grab, pivot } = await bonePoints(page, bone);
-  const arm = { x: grab[0] - pivot.x, y: grab[1] - pivot.y };
+  const arm = { x: grab.x - pivot.x, y: grab.y - pivot.y };
   const start = await inView(page, grab);
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
@@ -337,7 +337,7 @@ test('the last step of the last lesson starts the lecture over; ?mode=lessons op
 /** One finger turns bone `bone` about its origin by `degrees`, through the DevTools protocol's touch input. */
 async function touchTurn(page, cdp, bone, degrees) {
   const { grab, pivot } = await bonePoints(page, bone);
-  const arm = { x: grab[0] - pivot.x, y: grab[1] - pivot.y };
+  const arm = { x: grab.x - pivot.x, y: grab.y - pivot.y };
   const at = async (a) => inView(page, {
     x: pivot.x + arm.x * Math.cos(a) + arm.y * Math.sin(a),
     y: pivot.y - arm.x * Math.sin(a) + arm.y * Math.cos(a),
