@@ -7,12 +7,13 @@ in uvec4 a_joints;
 in vec4 a_weights;
 in vec3 a_colour;
 in vec2 a_uv;
+in vec4 a_centre;  // CoR: the centre of rotation p* and 1, or w = 0 for none
 
 uniform mat4 u_clip_from_model;
 uniform float u_skinned;     // 0: draw the rest pose (the ghost)
 uniform float u_point_size;
 
-// Morph targets (seed 001): the offsets of target t for vertex v at texel
+// Morph targets (the bones note): the offsets of target t for vertex v at texel
 // (2t)·V + v (position) and (2t + 1)·V + v (normal), rows of
 // MORPH_TEXTURE_WIDTH texels; the active targets and weights as uniforms.
 uniform highp sampler2D u_morph_texture;
@@ -43,7 +44,7 @@ void main() {
       base += weight * morphTexel(first);
       baseNormal += weight * morphTexel(first + u_vertex_count);
     }
-    skin(base, baseNormal, a_joints, a_weights, position, normal);
+    skin(base, baseNormal, a_joints, a_weights, a_centre, position, normal);
   }
   v_position_model = position;
   v_normal_model = normal;

@@ -1,18 +1,20 @@
 // Matrix-palette skinning, shared by every program that draws the mesh.
 // Defines prepended at run time:
 //   SKIN_DQS          dual quaternion skinning instead of linear blending
+//   SKIN_COR          skinning about optimized centres of rotation
 //   PALETTE_TEXTURE   read the palette from a float texture, not uniforms
 //   PALETTE_VECTORS   size of the uniform array (uniform palette only)
-//   BONE_STRIDE       vec4s per bone: 3 for LBS, 5 for DQS (or the format's)
+//   BONE_STRIDE       vec4s per bone: 3 for LBS, 4 for CoR, 5 for DQS (or the format's)
 //   PALETTE_MAT4, PALETTE_QUAT_TRANSLATION, PALETTE_DUAL_QUAT
-//                     seed 003's palette formats (see src/skin/formats.rs):
+//                     the engine note's palette formats (src/skin/palette_formats.rs):
 //                     four rows; q and t rebuilt as [R(q) | t]; q_r and q_d
 //                     without the scale/shear part. Without one of them LBS
 //                     reads three rows (mat4x3) and DQS five vectors.
 //
 // Per bone, LBS stores the three rows of the 4x3 matrix M_i; DQS stores the
 // rotation quaternion q_r, the dual part q_d, and the three rows of the
-// scale/shear part S_i (Kavan et al. 2008), applied before the rigid part.
+// scale/shear part S_i (Kavan et al. 2008), applied before the rigid part;
+// CoR stores M_i's three rows and its rotation q_i (Le and Hodgins 2016).
 
 #ifdef PALETTE_TEXTURE
 uniform highp sampler2D u_bone_texture;
@@ -57,7 +59,14 @@ mat3 fromRows(vec4 r0, vec4 r1, vec4 r2) {
   return transpose(mat3(r0.xyz, r1.xyz, r2.xyz));
 }
 
-void skin(vec3 position, vec3 normal, uvec4 joints, vec4 weights,
+// v turned by the unit quaternion q.
+vec3 rotate(vec4 q, vec3 v) {
+  return v + 2.0 * cross(q.xyz, cross(q.xyz, v) + q.w * v);
+}
+
+// `centre`: the vertex's centre of rotation p* (xyz) and 1 in w, or w = 0
+// for a vertex without one (it keeps LBS); read by SKIN_COR only.
+void skin(vec3 position, vec3 normal, uvec4 joints, vec4 weights, vec4 centre,
           out vec3 skinnedPosition, out vec3 skinnedNormal) {
   if (weights.x + weights.y + weights.z + weights.w <= 0.0) {
     skinnedPosition = position;
@@ -112,5 +121,24 @@ void skin(vec3 position, vec3 normal, uvec4 joints, vec4 weights,
   vec4 p = vec4(position, 1.0);
   skinnedPosition = vec3(dot(r0, p), dot(r1, p), dot(r2, p));
   skinnedNormal = normalize(normalMatrix(fromRows(r0, r1, r2)) * normal);
+#ifdef SKIN_COR
+  if (centre.w > 0.5) {
+    // q = normalise(Σ w_j q_j), each q_j in the first one's hemisphere;
+    // v' = R(q) v + LBS(p*) − R(q) p*, n' = R(q) n.
+    vec4 pivot = boneTexel(joints.x, 3);
+    vec4 q = vec4(0.0);
+    for (int k = 0; k < 4; k++) {
+      float w = weights[k];
+      if (w <= 0.0) continue;
+      vec4 qk = boneTexel(joints[k], 3);
+      q += (dot(qk, pivot) < 0.0 ? -w : w) * qk;
+    }
+    q = normalize(q);
+    vec4 c = vec4(centre.xyz, 1.0);
+    vec3 lbsCentre = vec3(dot(r0, c), dot(r1, c), dot(r2, c));
+    skinnedPosition = rotate(q, position) + lbsCentre - rotate(q, centre.xyz);
+    skinnedNormal = normalize(rotate(q, normal));
+  }
+#endif
 #endif
 }

@@ -103,6 +103,8 @@ fn the_chain_splits_into_batches_that_skin_exactly_as_the_whole() {
                             batch.bones.iter().map(|&b| dqs[b as usize]).collect();
                         skin_dqs(&sub, &remapped, &sub_palette, &mut out, &mut normals);
                     }
+                    // CoR is drawn whole, never batch by batch.
+                    SkinningMethod::Cor => unreachable!("only LBS and DQS are split"),
                 }
                 for (local, &v) in vertices.iter().enumerate() {
                     assert!(

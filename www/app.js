@@ -166,11 +166,25 @@ let drawnLab = null;
 /** Asks for a frame when the lab changed since it was last drawn. */
 function renderIfChanged() {
   if (lab && (lab !== drawnLab || lab.revision() !== drawnRevision)) requestRender();
+  // A stroke just ended with CoR drawn: its frame brings the centres up to date.
+  else if (lab && viewer?.method() === 'cor' && !lab.centresCurrent() && !viewer.dragging()) requestRender();
+}
+
+/**
+ * CoR skins about centres of rotation computed from the weights: once a
+ * stroke or other weight edit is over they are brought up to date; during
+ * a stroke CoR shows the centres of the weights before it, and says so.
+ */
+function keepCentres() {
+  if (viewer.method() !== 'cor' || lab.centresCurrent()) return;
+  if (!viewer.dragging()) lab.updateCentres();
+  else if (noticeAsks !== 'staleCentres') showNotice(t('cor.stale'), 'info', 'staleCentres');
 }
 
 function drawFrame() {
   frameRequested = false;
   if (framesSuspended) return;
+  keepCentres();
   drawnLab = lab;
   drawnRevision = lab.revision();
   // Hidden, scrolled away or without a context: draw when it comes back.
@@ -186,8 +200,10 @@ function drawFrame() {
     showMessage(t('msg.drawFailed', { error: error.message }));
     return;
   }
-  // A request to pick a bone goes as soon as one is picked.
+  // A request to pick a bone goes as soon as one is picked; the stale
+  // centres' notice once they are current.
   if (noticeAsks === 'needBone' && viewer.selectedBone() !== null) hideNotice();
+  if (noticeAsks === 'staleCentres' && lab.centresCurrent()) hideNotice();
   controls.update();
   boneList.update();
   vertexPanel.update();

@@ -8,7 +8,7 @@ export const MODES = ['skin', 'weights', 'ik', 'morph', 'animate', 'gpu', 'lesso
 
 const CHOICES = {
   mode: MODES,
-  method: ['lbs', 'dqs'],
+  method: ['lbs', 'dqs', 'cor'],
   tool: ['pose', 'paint'],
   ui: ['full', 'minimal', 'none'],
   lang: ['en', 'de'],

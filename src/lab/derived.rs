@@ -10,10 +10,13 @@
 //! job when a caller asks for the whole skinned mesh. So every read of the
 //! lab takes `&self`.
 
+use std::borrow::Cow;
+
 use glam::{Mat4, Vec3};
 
 use crate::rig::pose::{pose_to_model_stretched, skinning_palette};
 use crate::scene::Scene;
+use crate::skin::cor::{centres_of_rotation, skin_cor};
 use crate::skin::dual_quat::RigidScale;
 use crate::skin::influences::VertexInfluences;
 use crate::skin::matrix_rows::MatrixRows;
@@ -46,6 +49,10 @@ pub(super) struct Derived {
     pub(super) skinned_normals: Vec<Vec3>,
     /// The method of that skinning, while it is current.
     pub(super) skinned_with: Option<SkinningMethod>,
+    /// Each vertex's centre of rotation for CoR (`None`: it keeps LBS), and
+    /// the weights revision they were computed for; they stay, stale, after
+    /// the weights change until the centres job runs again.
+    pub(super) centres: Option<(Vec<Option<Vec3>>, u64)>,
 }
 
 impl Derived {
@@ -64,6 +71,7 @@ impl Derived {
             skinned_positions: vec![Vec3::ZERO; vertices],
             skinned_normals: vec![Vec3::ZERO; vertices],
             skinned_with: None,
+            centres: None,
         }
     }
 
@@ -130,8 +138,21 @@ impl Derived {
         positions: &mut [Vec3],
         normals: &mut [Vec3],
     ) {
-        let mesh = self.skinning_base(scene);
         let influences = self.skinning_influences(scene);
+        self.skin_influences_into(scene, method, influences, positions, normals);
+    }
+
+    /// [`Derived::skin_into`] with `influences` in place of the skinning
+    /// influences (what the weight errors compare).
+    pub(super) fn skin_influences_into(
+        &self,
+        scene: &Scene,
+        method: SkinningMethod,
+        influences: &[VertexInfluences],
+        positions: &mut [Vec3],
+        normals: &mut [Vec3],
+    ) {
+        let mesh = self.skinning_base(scene);
         match method {
             SkinningMethod::Lbs => {
                 skin_lbs_rows(mesh, influences, &self.lbs_palette, positions, normals)
@@ -139,6 +160,39 @@ impl Derived {
             SkinningMethod::Dqs => {
                 skin_dqs(mesh, influences, &self.dqs_palette, positions, normals)
             }
+            SkinningMethod::Cor => skin_cor(
+                mesh,
+                influences,
+                &self.centres_or_fresh(scene),
+                &self.lbs_palette,
+                &self.dqs_palette,
+                positions,
+                normals,
+            ),
+        }
+    }
+
+    /// The centres job. Inputs: the rest mesh and the skinning influences.
+    /// Output: each vertex's centre of rotation, tagged with
+    /// `influences_revision`.
+    pub(super) fn centres_job(&mut self, scene: &Scene, influences_revision: u64) {
+        if self.centres.as_ref().map(|(_, r)| *r) == Some(influences_revision) {
+            return;
+        }
+        let centres = centres_of_rotation(&scene.mesh, self.skinning_influences(scene));
+        self.centres = Some((centres, influences_revision));
+    }
+
+    /// The centres of rotation as the centres job last left them (stale
+    /// after a weight edit until it runs again), or computed now when it
+    /// never ran.
+    pub(super) fn centres_or_fresh(&self, scene: &Scene) -> Cow<'_, [Option<Vec3>]> {
+        match &self.centres {
+            Some((centres, _)) => Cow::Borrowed(centres),
+            None => Cow::Owned(centres_of_rotation(
+                &scene.mesh,
+                self.skinning_influences(scene),
+            )),
         }
     }
 
@@ -163,8 +217,7 @@ impl Derived {
         &self,
         scene: &Scene,
         method: SkinningMethod,
-    ) -> (std::borrow::Cow<'_, [Vec3]>, std::borrow::Cow<'_, [Vec3]>) {
-        use std::borrow::Cow;
+    ) -> (Cow<'_, [Vec3]>, Cow<'_, [Vec3]>) {
         if self.skinned_with == Some(method) {
             return (
                 Cow::Borrowed(&self.skinned_positions),

@@ -6,6 +6,7 @@
 
 mod animate;
 mod capture;
+mod cor;
 mod derived;
 mod dynamics;
 mod gait;
@@ -29,6 +30,7 @@ use glam::{Mat4, Quat, Vec3};
 use crate::rig::pose::BoneTransform;
 use crate::scene::validate::bone_transform;
 use crate::scene::{Scene, SceneError};
+use crate::skin::cor::cor_vertex;
 use crate::skin::dual_quat::RigidScale;
 use crate::skin::skinning::{dqs_vertex, is_rigid, lbs_vertex};
 pub use crate::skin::SkinningMethod;
@@ -40,6 +42,7 @@ impl std::str::FromStr for SkinningMethod {
         match name {
             "lbs" => Ok(Self::Lbs),
             "dqs" => Ok(Self::Dqs),
+            "cor" => Ok(Self::Cor),
             _ => Err(EditError::UnknownMethod {
                 name: name.to_owned(),
             }),
@@ -85,7 +88,7 @@ pub enum EditError {
         found: usize,
     },
     /// The skinning method is neither `lbs` nor `dqs`.
-    #[error("unknown skinning method '{name}'; use 'lbs' or 'dqs'")]
+    #[error("unknown skinning method '{name}'; use 'lbs', 'dqs' or 'cor'")]
     UnknownMethod {
         /// The name given.
         name: String,
@@ -409,6 +412,14 @@ impl Lab {
                 influence,
                 &self.derived.dqs_palette,
                 rigid,
+            ),
+            SkinningMethod::Cor => cor_vertex(
+                position,
+                normal,
+                influence,
+                self.derived.centres_or_fresh(&self.scene)[vertex],
+                &self.derived.lbs_palette,
+                &self.derived.dqs_palette,
             ),
         }
     }

@@ -10,7 +10,6 @@ use crate::skin::influences::{
     cap_influences, quantisation_report, quantised_influences, Fitting, QuantisationReport,
     VertexInfluences, MAX_INFLUENCES,
 };
-use crate::skin::skinning::{skin_dqs, skin_lbs_rows};
 use crate::weights::auto_weights::{AutoWeights, AutoWeightsReport};
 use crate::weights::paint::{
     dab_with, mirror_bones, mirror_vertices, triangle_neighbours, Brush, DabReport, PaintMode,
@@ -107,30 +106,15 @@ impl Lab {
     pub fn influence_errors(&self, method: SkinningMethod) -> Vec<f32> {
         let used = self.skinning_influences().to_vec();
         let stored = self.scene.influences.clone();
-        let mesh = self.derived.skinning_base(&self.scene);
-        let count = mesh.vertex_count();
+        let count = self.vertex_count();
         let (mut exact, mut approximate, mut normals) = (
             vec![Vec3::ZERO; count],
             vec![Vec3::ZERO; count],
             vec![Vec3::ZERO; count],
         );
         for (influences, out) in [(&stored, &mut exact), (&used, &mut approximate)] {
-            match method {
-                SkinningMethod::Lbs => skin_lbs_rows(
-                    mesh,
-                    influences,
-                    &self.derived.lbs_palette,
-                    out,
-                    &mut normals,
-                ),
-                SkinningMethod::Dqs => skin_dqs(
-                    mesh,
-                    influences,
-                    &self.derived.dqs_palette,
-                    out,
-                    &mut normals,
-                ),
-            }
+            self.derived
+                .skin_influences_into(&self.scene, method, influences, out, &mut normals);
         }
         exact
             .iter()
@@ -448,27 +432,12 @@ impl Lab {
         let mut exact = vec![Vec3::ZERO; count];
         let mut approximate = vec![Vec3::ZERO; count];
         let mut normals = vec![Vec3::ZERO; count];
-        let mesh = self.derived.skinning_base(&self.scene);
         for (influences, out) in [
             (&self.scene.influences, &mut exact),
             (&rounded, &mut approximate),
         ] {
-            match method {
-                SkinningMethod::Lbs => skin_lbs_rows(
-                    mesh,
-                    influences,
-                    &self.derived.lbs_palette,
-                    out,
-                    &mut normals,
-                ),
-                SkinningMethod::Dqs => skin_dqs(
-                    mesh,
-                    influences,
-                    &self.derived.dqs_palette,
-                    out,
-                    &mut normals,
-                ),
-            }
+            self.derived
+                .skin_influences_into(&self.scene, method, influences, out, &mut normals);
         }
         let worst = exact
             .iter()

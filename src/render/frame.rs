@@ -7,7 +7,7 @@ use glow::HasContext;
 use super::programs::SkinProgram;
 use super::uniforms::Fill;
 use super::{FrameSettings, Renderer};
-use crate::lab::Lab;
+use crate::lab::{Lab, SkinningMethod};
 use crate::view::colours::{FLAT_FILL, LIT_FILL};
 use crate::view::state::WeightView;
 
@@ -30,7 +30,12 @@ impl Renderer {
     ) -> Result<(), String> {
         self.sync_mesh(gl, lab)?;
         self.sync_colours(gl, lab, settings);
-        let batched = self.sync_batches(gl, lab)?;
+        // CoR is drawn whole: the batches carry no centres.
+        let cor = settings.method == SkinningMethod::Cor;
+        if cor {
+            self.sync_centres(gl, lab);
+        }
+        let batched = !cor && self.sync_batches(gl, lab)?;
         let variant = self.variant(settings.method, lab.bone_count(), false);
         let SkinProgram { program, uniforms } = self.program(gl, variant)?;
         let (width, height) = settings.viewport_pixels;

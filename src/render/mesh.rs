@@ -22,6 +22,11 @@ pub struct MeshGpu {
     pub weights: glow::Buffer,
     /// RGB per vertex for the weight views and the dots.
     pub colours: glow::Buffer,
+    /// Each vertex's centre of rotation (CoR) and 1, or w = 0 for none.
+    pub centres: glow::Buffer,
+    /// What `centres` holds: the lab, whether its centres job ran, and the
+    /// weights revision they are of.
+    pub centres_key: Option<(u64, bool, u64)>,
     /// Triangle indices.
     pub triangles: glow::Buffer,
     /// Indices in `triangles`.
@@ -95,6 +100,7 @@ pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
         let joints = attribute(2, 4, &[], true)?;
         let weights = attribute(3, 4, &[], false)?;
         let colours = attribute(4, 3, &[], false)?;
+        let centres = attribute(super::program::CENTRE, 4, &[], false)?;
         // A glTF file's UVs, or none (the attribute then reads as zero).
         if let Some(colour) = lab
             .scene()
@@ -134,6 +140,8 @@ pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
             joints,
             weights,
             colours,
+            centres,
+            centres_key: None,
             triangles,
             triangle_count: mesh.indices.len() as i32,
             edges: edge_buffer,

@@ -17,14 +17,18 @@ pub const OVERLAY_VERT: &str = include_str!("../../shaders/overlay.vert");
 pub const OVERLAY_FRAG: &str = include_str!("../../shaders/overlay.frag");
 
 /// Attribute locations, fixed before linking so every program shares them.
-pub const ATTRIBUTES: [(u32, &str); 6] = [
+pub const ATTRIBUTES: [(u32, &str); 7] = [
     (0, "a_position"),
     (1, "a_normal"),
     (2, "a_joints"),
     (3, "a_weights"),
     (4, "a_colour"),
     (5, "a_uv"),
+    (CENTRE, "a_centre"),
 ];
+
+/// Attribute location of each vertex's centre of rotation (CoR).
+pub const CENTRE: u32 = 6;
 
 /// Attribute location of the overlays' colour.
 pub const OVERLAY_COLOUR: u32 = 1;

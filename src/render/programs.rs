@@ -49,17 +49,24 @@ impl Renderer {
     /// as a float texture read with `texelFetch`).
     pub fn palette_fits_uniforms(&self, method: SkinningMethod, bones: usize) -> bool {
         let stride = self
-            .switches
-            .palette_format
+            .palette_format(method)
             .map_or(bone_stride(method), PaletteFormat::vectors_per_bone);
         !self.switches.force_palette_texture
             && bones * stride + RESERVED_UNIFORM_VECTORS <= self.max_uniform_vectors
     }
 
+    /// The engine note's palette format `method` draws with: the one set,
+    /// or none for CoR, which needs its own layout (the rows and `q_i`).
+    pub(super) fn palette_format(&self, method: SkinningMethod) -> Option<PaletteFormat> {
+        self.switches
+            .palette_format
+            .filter(|_| method != SkinningMethod::Cor)
+    }
+
     pub(super) fn variant(&self, method: SkinningMethod, bones: usize, feedback: bool) -> Variant {
         let mut variant = Variant {
             method,
-            format: self.switches.palette_format,
+            format: self.palette_format(method),
             palette_vectors: None,
             feedback,
         };
@@ -85,6 +92,9 @@ impl Renderer {
         ];
         if variant.dqs() {
             defines.push("SKIN_DQS".to_owned());
+        }
+        if variant.method == SkinningMethod::Cor && variant.format.is_none() {
+            defines.push("SKIN_COR".to_owned());
         }
         match variant.format {
             Some(PaletteFormat::Mat4) => defines.push("PALETTE_MAT4".to_owned()),

@@ -21,7 +21,11 @@ impl Renderer {
         method: SkinningMethod,
     ) -> Result<(Vec<f32>, Vec<f32>), String> {
         self.sync_mesh(gl, lab)?;
-        if self.sync_batches(gl, lab)? {
+        let cor = method == SkinningMethod::Cor;
+        if cor {
+            self.sync_centres(gl, lab);
+        }
+        if !cor && self.sync_batches(gl, lab)? {
             return self.gpu_skinned_batches(gl, lab, method);
         }
         let variant = self.variant(method, lab.bone_count(), true);

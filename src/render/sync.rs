@@ -119,4 +119,29 @@ impl Renderer {
         }
         mesh.colours_key = key;
     }
+
+    /// Uploads the centres of rotation CoR skins about when they changed
+    /// (the centres job ran, or the weights changed before it ever did).
+    pub(super) fn sync_centres(&mut self, gl: &glow::Context, lab: &Lab) {
+        let Some(mesh) = self.mesh.as_mut() else {
+            return;
+        };
+        let key = Some(match lab.centres_revision() {
+            Some(revision) => (lab.id(), true, revision),
+            None => (lab.id(), false, lab.influences_revision()),
+        });
+        if mesh.centres_key == key {
+            return;
+        }
+        let centres: Vec<[f32; 4]> = lab
+            .centres_for_skinning()
+            .iter()
+            .map(|centre| centre.map_or([0.0; 4], |c| c.extend(1.0).to_array()))
+            .collect();
+        unsafe {
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(mesh.centres));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes(&centres), glow::DYNAMIC_DRAW);
+        }
+        mesh.centres_key = key;
+    }
 }

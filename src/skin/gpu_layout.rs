@@ -9,10 +9,12 @@ use crate::skin::morph::MorphTarget;
 use crate::skin::SkinningMethod;
 
 /// `vec4`s per bone in the palette: the three rows of `M_i` for LBS; `q_r`,
-/// `q_d` and the three rows of `S_i` for DQS.
+/// `q_d` and the three rows of `S_i` for DQS; the three rows of `M_i` and
+/// its rotation `q_i` (the polar part) for CoR.
 pub fn bone_stride(method: SkinningMethod) -> usize {
     match method {
         SkinningMethod::Lbs => 3,
+        SkinningMethod::Cor => 4,
         SkinningMethod::Dqs => 5,
     }
 }
@@ -30,6 +32,12 @@ pub fn palette_vectors(
         SkinningMethod::Lbs => {
             for matrix in palette {
                 out.extend([0, 1, 2].map(|row| matrix.row(row).to_array()));
+            }
+        }
+        SkinningMethod::Cor => {
+            for (matrix, entry) in palette.iter().zip(dqs) {
+                out.extend([0, 1, 2].map(|row| matrix.row(row).to_array()));
+                out.push(entry.rigid.real.to_array());
             }
         }
         SkinningMethod::Dqs => {

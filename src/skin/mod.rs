@@ -2,6 +2,7 @@
 //! deformation by LBS and DQS, and the layout the GPU receives. Builds on [`crate::rig`].
 
 pub mod batches;
+pub mod cor;
 pub mod dual_quat;
 mod four_lanes;
 pub mod gpu_layout;
@@ -21,4 +22,7 @@ pub enum SkinningMethod {
     Lbs,
     /// Dual quaternion skinning: the normalised weighted sum of rigid parts.
     Dqs,
+    /// Optimized centres of rotation ([`cor`]): each vertex turned rigidly
+    /// by the blend of its bones' rotations about a precomputed centre.
+    Cor,
 }

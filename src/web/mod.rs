@@ -8,6 +8,7 @@ mod animate;
 mod batches;
 mod capture;
 mod colour;
+mod cor;
 mod dynamics;
 mod ik;
 mod morphs;

@@ -226,18 +226,19 @@ impl Viewer {
         if self.flat() { "2d" } else { "3d" }.to_owned()
     }
 
-    /// Chooses LBS (`"lbs"`) or DQS (`"dqs"`) for drawing.
+    /// Chooses LBS (`"lbs"`), DQS (`"dqs"`) or CoR (`"cor"`) for drawing.
     #[wasm_bindgen(js_name = setMethod)]
     pub fn set_method(&mut self, method: &str) -> Result<(), JsError> {
         self.state.controller.method = method.parse().map_err(|e| js_error("setMethod", e))?;
         Ok(())
     }
 
-    /// The drawing method, `"lbs"` or `"dqs"`.
+    /// The drawing method, `"lbs"`, `"dqs"` or `"cor"`.
     pub fn method(&self) -> String {
         match self.state.controller.method {
             SkinningMethod::Lbs => "lbs",
             SkinningMethod::Dqs => "dqs",
+            SkinningMethod::Cor => "cor",
         }
         .to_owned()
     }

@@ -20,7 +20,7 @@ export function createGpuMode(app) {
   /** vec4s per bone of the format the shader receives now. */
   function stride() {
     const format = $('#gpu-format').value;
-    const own = app.viewer.method() === 'dqs' ? 5 : 3;
+    const own = { lbs: 3, cor: 4, dqs: 5 }[app.viewer.method()];
     return { mat4: 4, mat4x3: 3, 'quat-translation': 2, 'dual-quat': 2 }[format] ?? own;
   }
 

@@ -73,17 +73,20 @@ export function createSkinMode(app) {
 
   // ----- the twist lab (the tube) -----
 
-  let curve = null; // [{degrees, lbs, dqs}] for the current tube
+  let curve = null; // [{degrees, lbs, dqs, cor}] for the current tube
 
-  /** Volume kept (posed / rest) for both methods at every 10° of twist, on a scratch copy. */
+  /** Volume kept (posed / rest) for the three methods at every 10° of twist, on a scratch copy. */
   function measureCurve() {
     const scratch = Lab.example('tube');
+    scratch.updateCentres();
     const rest = scratch.restVolume();
     const points = [];
     for (let degrees = 0; degrees <= 180; degrees += 10) {
       const half = (degrees * Math.PI) / 360;
       scratch.setBonePose(1, { rotation: [0, Math.sin(half), 0, Math.cos(half)] });
-      points.push({ degrees, lbs: scratch.volume('lbs') / rest, dqs: scratch.volume('dqs') / rest });
+      points.push({
+        degrees, lbs: scratch.volume('lbs') / rest, dqs: scratch.volume('dqs') / rest, cor: scratch.volume('cor') / rest,
+      });
     }
     scratch.free();
     return points;
@@ -133,15 +136,19 @@ export function createSkinMode(app) {
     }
     context.fillText('0°', pad - 6, height - 8);
     context.fillText('180°', width - pad - 30, height - 8);
-    for (const [key, colour] of [['lbs', '#d55e00'], ['dqs', '#0072b2']]) {
+    // CoR and DQS keep nearly the same volume: CoR's line is dashed over DQS's.
+    for (const [key, colour, dash] of [['lbs', '#d55e00', []], ['dqs', '#0072b2', []], ['cor', '#009e73', [10, 8]]]) {
       context.strokeStyle = colour;
+      context.setLineDash(dash);
       context.lineWidth = 3;
       context.beginPath();
       curve.forEach((point, k) => (k ? context.lineTo : context.moveTo).call(context, x(point.degrees), y(point[key])));
       context.stroke();
       context.fillStyle = colour;
-      context.fillText(key.toUpperCase(), x(180) - 40, y(curve[curve.length - 1][key]) - 8);
+      const above = key === 'cor' ? 24 : -8;
+      context.fillText(key === 'cor' ? 'CoR' : key.toUpperCase(), x(180) - 40, y(curve[curve.length - 1][key]) + above);
     }
+    context.setLineDash([]);
     context.strokeStyle = '#1f2933';
     context.lineWidth = 1.5;
     context.beginPath();
@@ -157,11 +164,13 @@ export function createSkinMode(app) {
     curve ??= measureCurve();
     const degrees = twistDegrees();
     const rest = app.lab.restVolume();
+    app.lab.updateCentres();
     const lbs = app.lab.volume('lbs') / rest;
     const dqs = app.lab.volume('dqs') / rest;
+    const cor = app.lab.volume('cor') / rest;
     $('#twist-figures').textContent = t('twist.figures', {
-      degrees: num(degrees), lbs: num(100 * lbs, 1), dqs: num(100 * dqs, 1),
-      ringLbs: num(ringRadius('lbs'), 3), ringDqs: num(ringRadius('dqs'), 3),
+      degrees: num(degrees), lbs: num(100 * lbs, 1), dqs: num(100 * dqs, 1), cor: num(100 * cor, 1),
+      ringLbs: num(ringRadius('lbs'), 3), ringDqs: num(ringRadius('dqs'), 3), ringCor: num(ringRadius('cor'), 3),
     });
     if (document.activeElement !== $('#twist-angle')) $('#twist-angle').value = String(Math.round(degrees));
     $('output[for="twist-angle"]').textContent = `${Math.round(degrees)}°`;

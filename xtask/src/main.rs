@@ -412,6 +412,8 @@ fn bench() -> Result<(), String> {
             "paint",
             "--bench",
             "memory",
+            "--bench",
+            "cor",
         ],
     )?;
     let node = capture("node", &["tests/bench/skinning-bench.mjs"])?;

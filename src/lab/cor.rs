@@ -1,0 +1,54 @@
+//! Skinning with optimized centres of rotation on the lab: the centres are
+//! derived from the weights by an explicit job, which a caller runs after
+//! the weights change (the page runs it off the main thread for a large
+//! mesh); until then CoR skins with the stale centres, and says so.
+
+use glam::Vec3;
+
+use super::Lab;
+use crate::skin::SkinningMethod;
+
+impl Lab {
+    /// The centres job: each vertex's centre of rotation from the weights
+    /// skinning uses now (see [`crate::skin::cor`]). Does nothing when the
+    /// centres are current.
+    pub fn update_centres(&mut self) {
+        let revision = self.revisions.influences_revision;
+        if self.centres_current() {
+            return;
+        }
+        self.derived.centres_job(&self.scene, revision);
+        if self.derived.skinned_with == Some(SkinningMethod::Cor) {
+            self.changed();
+        }
+    }
+
+    /// Whether the centres of rotation were computed for the weights as
+    /// they are (false before the first centres job and after a weight
+    /// edit, until the job runs again).
+    pub fn centres_current(&self) -> bool {
+        self.derived
+            .centres
+            .as_ref()
+            .is_some_and(|(_, revision)| *revision == self.revisions.influences_revision)
+    }
+
+    /// Each vertex's centre of rotation, model space at rest (`None`: the
+    /// vertex keeps LBS), as the centres job last computed them; `None`
+    /// before it first ran.
+    pub fn centres_of_rotation(&self) -> Option<&[Option<Vec3>]> {
+        self.derived.centres.as_ref().map(|(c, _)| c.as_slice())
+    }
+
+    /// The weights revision the centres job last ran for, or `None` before
+    /// it first ran.
+    pub fn centres_revision(&self) -> Option<u64> {
+        self.derived.centres.as_ref().map(|(_, revision)| *revision)
+    }
+
+    /// The centres CoR skins with: the centres job's (stale after a weight
+    /// edit until it runs again), or computed now when it never ran.
+    pub fn centres_for_skinning(&self) -> std::borrow::Cow<'_, [Option<Vec3>]> {
+        self.derived.centres_or_fresh(&self.scene)
+    }
+}

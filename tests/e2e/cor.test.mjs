@@ -1,0 +1,74 @@
+// Skinning about optimized centres of rotation in the page: the CoR button
+// draws it, the GPU's CoR equals the CPU's (read back by transform feedback,
+// palette as uniforms and as a texture), the twist lab plots its volume
+// beside LBS and DQS, and a paint stroke's centres are brought up to date
+// when the stroke ends.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { dragAcross, gpuVersusCpu, nextFrame, openPage, screenshot, useBrowser, waitForSkinlab } from './browser.mjs';
+
+const fixture = useBrowser(before, after);
+const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
+
+test('the CoR button draws CoR, and the GPU skins it as the CPU does', async () => {
+  const { page, errors } = await openAt('?example=tube');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => {
+    const s = window.skinlab;
+    s.lab.setBonePose(1, { rotation: [0, Math.sin(1.3), 0, Math.cos(1.3)] });
+  }));
+  await nextFrame(page, () => page.locator('[data-method="cor"]').click());
+  assert.equal(await page.evaluate(() => window.skinlab.method()), 'cor');
+  assert.equal(await page.locator('[data-method="cor"]').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.evaluate(() => window.skinlab.lab.centresCurrent()), true, 'the frame ran the centres job');
+  for (const texture of [false, true]) {
+    await nextFrame(page, () => page.evaluate((on) => window.skinlab.viewer.setPaletteTexture(on), texture));
+    const { worst, normals, count, gpuLength } = await gpuVersusCpu(page, 'cor');
+    const storage = await page.evaluate(() => window.skinlab.viewer.paletteStorage(window.skinlab.lab));
+    console.log(`# CoR as ${storage}: |GPU − CPU| ≤ ${worst.toExponential(1)} over ${count} vertices, normals ${normals.toExponential(1)}`);
+    assert.equal(gpuLength, 3 * count);
+    assert.equal(storage, texture ? 'texture' : 'uniforms');
+    assert.ok(worst < 1e-4 && normals < 1e-3, `${storage}: ${worst} ${normals}`);
+  }
+  // CoR keeps the twisted tube's volume, LBS does not.
+  const kept = await page.evaluate(() => {
+    const { lab } = window.skinlab;
+    return { cor: lab.volume('cor') / lab.restVolume(), lbs: lab.volume('lbs') / lab.restVolume() };
+  });
+  assert.ok(kept.cor > 0.95 && kept.lbs < 0.9, JSON.stringify(kept));
+  await screenshot(page, 'cor-tube-twisted');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the twist lab plots CoR beside LBS and DQS, with its figures', async () => {
+  const { page, errors } = await openAt('?example=tube');
+  await waitForSkinlab(page);
+  await page.locator('#twist-angle').fill('150');
+  await nextFrame(page);
+  const figures = await page.locator('#twist-figures').textContent();
+  assert.match(figures, /LBS [\d.]+% · DQS [\d.]+% · CoR [\d.]+%/);
+  const cor = Number(figures.match(/CoR ([\d.]+)%/)[1]);
+  assert.ok(cor > 95, `CoR keeps the volume: ${figures}`);
+  await screenshot(page, 'cor-twist-lab');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a stroke with CoR drawn leaves the centres stale until it ends, then brings them up to date', async () => {
+  const { page, errors } = await openAt('?example=two-bone-smooth&method=cor&mode=weights');
+  await waitForSkinlab(page);
+  await nextFrame(page);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.centresCurrent()), true);
+  const before = await page.evaluate(() => window.skinlab.lab.revision());
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.selectBone(1)));
+  await dragAcross(page, await page.evaluate(() => window.skinlab.vertexScreenPoint(8)));
+  await nextFrame(page);
+  await nextFrame(page);
+  assert.ok(await page.evaluate((n) => window.skinlab.lab.revision() > n, before), 'the stroke painted');
+  assert.equal(await page.evaluate(() => window.skinlab.lab.centresCurrent()), true, 'current once the stroke ended');
+  const { worst } = await gpuVersusCpu(page, 'cor');
+  assert.ok(worst < 1e-4, `GPU follows the new centres: ${worst}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
