@@ -28,9 +28,6 @@ import { convertersReady, exampleLab, loadConverters, needsConverters } from './
 import { loadBaseColour } from './texture.js';
 import { createAutosave } from './autosave.js';
 
-// Lab.exampleNames(), known before the wasm loads (the URL is read first).
-const EXAMPLES = ['two-bone', 'two-bone-smooth', 'y-junction', 'y-junction-unweighted', 'tube', 'chain', 'tail', 'fingers', 'leg',
-  'arm', 'face', 'walk', 'path', 'dense', 'flip', 'capture', 'robot'];
 // Built on request only, in no menu: the dense tube at 1,000,000 vertices.
 const LARGE_EXAMPLES = ['million'];
 
@@ -411,7 +408,11 @@ function currentState() {
     v: 1, e: exampleName, o: mode.name, m: viewer.method(), d: viewer.view(), c: Array.from(viewer.cameraState()),
   };
   if (lab.isQuantised()) state.q = 1;
-  if (viewer.compare()) state.k = 1;
+  if (viewer.compare()) {
+    state.k = 1;
+    const [left, right] = viewer.comparePair();
+    if (left !== 'lbs' || right !== 'dqs') state.kp = [left, right];
+  }
   const poses = [];
   for (let bone = 0; bone < lab.boneCount(); bone++) {
     const { rotation, translation, scale } = lab.bonePose(bone);
@@ -497,6 +498,7 @@ async function restoreState(state) {
   if (state.c) viewer.setCameraState(new Float32Array(state.c));
   if (state.m) controls.setMethod(state.m);
   modes.skin.api.setQuantised(state.q === 1);
+  if (Array.isArray(state.kp) && state.kp.length === 2) controls.setComparePair(...state.kp);
   controls.setCompare(state.k === 1);
   // Links from before modes existed open in the mode the URL asks for.
   setMode(state.o ?? settings.mode ?? 'skin');
@@ -567,6 +569,7 @@ onLanguageChange((lang) => {
     button.setAttribute('aria-pressed', String(button.dataset.lang === lang));
   }
   if (!lab) return;
+  controls.buildExampleMenu();
   for (const part of Object.values(modes)) part.languageChanged?.();
   boneList.build();
   vertexPanel.forget();
@@ -584,7 +587,9 @@ for (const button of document.querySelectorAll('#language [data-lang]')) {
 // ----- start -----
 
 async function start() {
-  Object.assign(settings, readParameters(location.search, [...EXAMPLES, ...LARGE_EXAMPLES, ...MODEL_NAMES]));
+  // The examples are the core's (Lab.exampleNames()); the address is read
+  // before the core starts, so its example is checked once it has.
+  Object.assign(settings, readParameters(location.search, null));
   setLanguage(startLanguage());
   document.body.className = `ui-${settings.ui ?? 'full'}`;
   // The lecturer's own page saves; copies embedded in slides only if asked.
@@ -597,6 +602,12 @@ async function start() {
     showMessage(t('msg.noWasm', { error: error.message }));
     return;
   }
+  const known = [...Lab.exampleNames(), ...LARGE_EXAMPLES, ...MODEL_NAMES];
+  if (settings.example && !known.includes(settings.example)) {
+    console.warn(`Skinlab: unknown example '${settings.example}' in the URL; known: ${known.join(', ')}`);
+    delete settings.example;
+  }
+  controls.buildExampleMenu();
   try {
     viewer = new Viewer(canvas.element);
   } catch (error) {
@@ -637,6 +648,8 @@ async function start() {
     setTool,
     tool: () => viewer.tool(),
     setCompare: controls.setCompare,
+    setComparePair: controls.setComparePair,
+    comparePair: () => viewer.comparePair(),
     setLanguage: chooseLanguage,
     setProjector,
     projector: () => document.body.classList.contains('projector'),

@@ -13,11 +13,48 @@ import { t } from './i18n.js';
 export function createControls(app) {
   let toldAboutBudget = false;
 
-  function setMethod(method) {
-    app.viewer.setMethod(method);
+  /**
+   * The Example menu, from the core's table of examples in its order: the
+   * number before each name is the key that opens it (1–9).
+   */
+  function buildExampleMenu() {
+    const list = $('#example-list');
+    const chosen = $('#example').value;
+    list.replaceChildren(...Lab.exampleNames().map((name, k) => {
+      const option = document.createElement('option');
+      option.value = name;
+      option.textContent = `${k + 1} · ${t(`ex.${name}`)}`;
+      return option;
+    }));
+    $('#example').value = chosen;
+  }
+
+  const METHOD_LABELS = { lbs: 'LBS', dqs: 'DQS', cor: 'CoR' };
+
+  /** The method buttons and the labels over the two views, as the viewer has them. */
+  function showMethods() {
+    const pair = app.viewer.compare() ? app.viewer.comparePair() : [app.viewer.method()];
     for (const button of document.querySelectorAll('[data-method]')) {
-      button.setAttribute('aria-pressed', String(button.dataset.method === method));
+      button.setAttribute('aria-pressed', String(pair.includes(button.dataset.method)));
     }
+    const [left, right] = app.viewer.comparePair();
+    const labels = $('#compare-labels').querySelectorAll('span');
+    labels[0].textContent = METHOD_LABELS[left];
+    labels[1].textContent = METHOD_LABELS[right];
+  }
+
+  /**
+   * Draws with `method`. Side by side, `method` joins the pair on the right
+   * and the method that was there moves to the left: any two of LBS, DQS
+   * and CoR can be compared.
+   */
+  function setMethod(method) {
+    if (app.viewer.compare()) {
+      const [, right] = app.viewer.comparePair();
+      if (method !== right) app.viewer.setComparePair(right, method);
+    }
+    app.viewer.setMethod(method);
+    showMethods();
     app.requestRender();
   }
 
@@ -25,7 +62,15 @@ export function createControls(app) {
     app.viewer.setCompare(on);
     $('#compare').setAttribute('aria-pressed', String(on));
     $('#compare-labels').hidden = !on;
+    showMethods();
     app.requestRender();
+  }
+
+  /** Shows `left` and `right` side by side (any two of 'lbs', 'dqs', 'cor'). */
+  function setComparePair(left, right) {
+    app.viewer.setComparePair(left, right);
+    app.viewer.setMethod(right);
+    setCompare(true);
   }
 
   function undo() {
@@ -106,7 +151,9 @@ export function createControls(app) {
 
   return {
     setMethod,
+    buildExampleMenu,
     setCompare,
+    setComparePair,
     undo,
     redo,
     resetPose,

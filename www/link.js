@@ -21,7 +21,7 @@ const CHOICES = {
  * Reads the URL parameters. Unknown parameters and malformed values are
  * dropped with a console warning; the page never fails because of them.
  */
-export function readParameters(search, exampleNames) {
+export function readParameters(search, exampleNames = null) {
   const params = new URLSearchParams(search);
   const settings = {};
   for (const [key, value] of params) {
@@ -33,8 +33,10 @@ export function readParameters(search, exampleNames) {
       if (Number.isInteger(step) && step >= 1 && step <= 100) settings.step = step;
       else console.warn(`Skinlab: 'step=${value}' in the URL is not a step number (1, 2, …); ignored`);
     } else if (key === 'example') {
-      if (exampleNames.includes(value)) settings.example = value;
-      else console.warn(`Skinlab: unknown example '${value}' in the URL; known: ${exampleNames.join(', ')}`);
+      // Without a list of names (the core has not started), any name of
+      // the examples' form is kept, to be checked against the core's list.
+      if (exampleNames ? exampleNames.includes(value) : /^[a-z0-9-]{1,40}$/.test(value)) settings.example = value;
+      else console.warn(`Skinlab: unknown example '${value}' in the URL; known: ${exampleNames?.join(', ') ?? 'lowercase names'}`);
     } else if (key === 'overlays') {
       const names = value.split(',').map((name) => name.trim()).filter(Boolean);
       const known = names.filter((name) => OVERLAYS.includes(name));
@@ -110,6 +112,8 @@ export function decodeState(hash) {
   }
   if (typeof state.e !== 'string') throw new Error('the link names no example');
   if (state.m !== undefined && !CHOICES.method.includes(state.m)) throw new Error(`the link's method '${state.m}' is unknown`);
+  if (state.kp !== undefined && !(Array.isArray(state.kp) && state.kp.length === 2 && state.kp[0] !== state.kp[1]
+    && state.kp.every((m) => CHOICES.method.includes(m)))) throw new Error("the link's side-by-side pair is not two methods");
   if (state.c !== undefined && !numbers(state.c, 6)) throw new Error("the link's camera is not six numbers");
   if (state.c !== undefined && !(state.c[5] > 0)) throw new Error('the camera in the link has no positive distance');
   if (state.d !== undefined && !CHOICES.view.includes(state.d)) throw new Error(`the link's view '${state.d}' is unknown`);

@@ -56,7 +56,8 @@ const fn built(name: &'static str, build: fn() -> SceneDoc) -> Example {
 /// `tests/support/walk-bvh.mjs`; see `www/models/Walk/SOURCE.md`).
 pub const WALK_BVH: &str = include_str!("../../www/models/Walk/walk.bvh");
 
-/// Every built-in scene, in the order the page lists them. `million` (the
+/// Every built-in scene, in the order the page lists and numbers them (the
+/// number keys 1–9 open the first nine). `million` (the
 /// `dense` tube with 1,000,000 vertices, for `cargo xtask bench` and
 /// `?example=million`) is built but not listed.
 pub const EXAMPLES: [Example; 18] = [
@@ -66,7 +67,6 @@ pub const EXAMPLES: [Example; 18] = [
     built("y-junction-unweighted", || figures::y_junction(false)),
     built("tube", figures::tube),
     built("chain", || figures::chain(CHAIN_BONES)),
-    built("tail", tubes::tail),
     built("fingers", figures::fingers),
     built("leg", limbs::leg),
     built("arm", limbs::arm),
@@ -74,6 +74,7 @@ pub const EXAMPLES: [Example; 18] = [
     built("walk", motion::walk),
     built("path", motion::path),
     built("dense", || figures::dense_tube(figures::DENSE_RINGS)),
+    built("tail", tubes::tail),
     built("flip", flip::flip),
     Example {
         name: "capture",

@@ -10,6 +10,7 @@ use glam::Vec3;
 use super::camera::{Camera, Projection};
 use super::controller::Controller;
 use crate::skin::batches::PaletteFormat;
+use crate::skin::SkinningMethod;
 
 /// Which layers are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,8 +86,10 @@ pub struct ViewState {
     pub weight_view: WeightView,
     /// The vertex whose weights and three steps are shown.
     pub selected_vertex: Option<usize>,
-    /// LBS and DQS side by side.
+    /// Two methods side by side.
     pub compare: bool,
+    /// The methods side by side, left and right (LBS and DQS at first).
+    pub compare_pair: [SkinningMethod; 2],
     /// How much larger vertex dots and frame sticks are drawn (1: as
     /// usual; the projector view draws them larger).
     pub mark_scale: f32,
@@ -106,6 +109,7 @@ impl Default for ViewState {
             weight_view: WeightView::Skin,
             selected_vertex: None,
             compare: false,
+            compare_pair: [SkinningMethod::Lbs, SkinningMethod::Dqs],
             mark_scale: 1.0,
             controller: Controller::default(),
         }

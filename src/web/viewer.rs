@@ -137,12 +137,13 @@ impl Viewer {
         let pixels = (self.canvas.width() as i32, self.canvas.height() as i32);
         let pixel_ratio = pixels.1 as f32 / self.canvas.client_height().max(1) as f32;
         let half = pixels.0 / 2;
-        // One view, or LBS on the left and DQS on the right.
+        // One view, or the pair's two methods on the left and the right.
         type View = ((i32, i32), (i32, i32), SkinningMethod);
+        let [left, right] = self.state.compare_pair;
         let views: Vec<View> = if self.state.compare {
             vec![
-                ((0, 0), (half, pixels.1), SkinningMethod::Lbs),
-                ((half, 0), (pixels.0 - half, pixels.1), SkinningMethod::Dqs),
+                ((0, 0), (half, pixels.1), left),
+                ((half, 0), (pixels.0 - half, pixels.1), right),
             ]
         } else {
             vec![((0, 0), pixels, self.state.controller.method)]
@@ -193,15 +194,36 @@ impl Viewer {
         self.state.mark_scale
     }
 
-    /// Shows LBS (left) and DQS (right) side by side, or one view.
+    /// Shows the compared pair (`comparePair()`, LBS and DQS at first) side
+    /// by side, or one view.
     #[wasm_bindgen(js_name = setCompare)]
     pub fn set_compare(&mut self, on: bool) {
         self.state.compare = on;
     }
 
-    /// Whether LBS and DQS are shown side by side.
+    /// Whether two methods are shown side by side.
     pub fn compare(&self) -> bool {
         self.state.compare
+    }
+
+    /// Which two methods side by side shows, `left` and `right`: any two of
+    /// `"lbs"`, `"dqs"` and `"cor"`; throws for one method twice.
+    #[wasm_bindgen(js_name = setComparePair)]
+    pub fn set_compare_pair(&mut self, left: &str, right: &str) -> Result<(), JsError> {
+        const METHOD: &str = "setComparePair";
+        let left: SkinningMethod = left.parse().map_err(|e| js_error(METHOD, e))?;
+        let right: SkinningMethod = right.parse().map_err(|e| js_error(METHOD, e))?;
+        if left == right {
+            return Err(js_error(METHOD, "side by side needs two different methods"));
+        }
+        self.state.compare_pair = [left, right];
+        Ok(())
+    }
+
+    /// The two methods side by side shows, `[left, right]`.
+    #[wasm_bindgen(js_name = comparePair)]
+    pub fn compare_pair(&self) -> Vec<String> {
+        self.state.compare_pair.map(method_name).to_vec()
     }
 
     /// Frames drawn so far.
@@ -235,12 +257,7 @@ impl Viewer {
 
     /// The drawing method, `"lbs"`, `"dqs"` or `"cor"`.
     pub fn method(&self) -> String {
-        match self.state.controller.method {
-            SkinningMethod::Lbs => "lbs",
-            SkinningMethod::Dqs => "dqs",
-            SkinningMethod::Cor => "cor",
-        }
-        .to_owned()
+        method_name(self.state.controller.method)
     }
 
     fn overlay_flag(&mut self, name: &str) -> Option<&mut bool> {
@@ -830,4 +847,14 @@ impl Viewer {
         self.renderer
             .set_base_colour_pixels(&self.gl, lab_id, width, height, pixels)
     }
+}
+
+/// A method's name in the API: `"lbs"`, `"dqs"` or `"cor"`.
+fn method_name(method: SkinningMethod) -> String {
+    match method {
+        SkinningMethod::Lbs => "lbs",
+        SkinningMethod::Dqs => "dqs",
+        SkinningMethod::Cor => "cor",
+    }
+    .to_owned()
 }

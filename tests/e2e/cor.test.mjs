@@ -72,3 +72,49 @@ test('a stroke with CoR drawn leaves the centres stale until it ends, then bring
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('side by side takes any two of LBS, DQS and CoR, and the link keeps the pair', async () => {
+  const { page, errors } = await openAt('?example=tube');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(1, { rotation: [0, Math.sin(1.4), 0, Math.cos(1.4)] })));
+  await nextFrame(page, () => page.locator('#compare').click());
+  assert.deepEqual(await page.evaluate(() => window.skinlab.comparePair()), ['lbs', 'dqs']);
+  // Clicking CoR puts it on the right, DQS moves to the left.
+  await nextFrame(page, () => page.locator('[data-method="cor"]').click());
+  assert.deepEqual(await page.evaluate(() => window.skinlab.comparePair()), ['dqs', 'cor']);
+  assert.deepEqual(await page.locator('#compare-labels span').allTextContents(), ['DQS', 'CoR']);
+  for (const [method, pressed] of [['lbs', 'false'], ['dqs', 'true'], ['cor', 'true']]) {
+    assert.equal(await page.locator(`[data-method="${method}"]`).getAttribute('aria-pressed'), pressed, method);
+  }
+  // The right half is drawn with CoR: its joint ring keeps the tube's girth,
+  // so the two halves differ.
+  const halves = await page.evaluate(() => {
+    const canvas = document.querySelector('#view');
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const half = Math.floor(canvas.width / 2);
+    const count = (x0) => {
+      const { data } = context.getImageData(x0, 0, half, canvas.height);
+      let skin = 0;
+      for (let k = 0; k < data.length; k += 4) if (data[k] > 150 && data[k] - data[k + 2] > 40) skin += 1;
+      return skin;
+    };
+    return { left: count(0), right: count(half) };
+  });
+  assert.ok(halves.left > 0 && halves.right > 0, JSON.stringify(halves));
+  const link = await page.evaluate(() => window.skinlab.shareLink());
+  const { page: again } = await openPage(fixture.browser, link);
+  await waitForSkinlab(again);
+  assert.deepEqual(await again.evaluate(() => [window.skinlab.viewer.compare(), ...window.skinlab.comparePair()]), [true, 'dqs', 'cor']);
+  await screenshot(page, 'cor-side-by-side');
+  const refused = await page.evaluate(() => {
+    try { window.skinlab.setComparePair('cor', 'cor'); return null; } catch (error) { return error.message; }
+  });
+  assert.match(refused, /setComparePair: side by side needs two different methods/);
+  assert.deepEqual(errors, []);
+  await again.close();
+  await page.close();
+});
