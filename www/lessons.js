@@ -7,9 +7,23 @@
 // the mode whose panel and view layers the step shows under its card (the
 // matrices, the IK ring and report, the GPU table, the timeline), so every
 // control and figure the text names is on screen; `shows` the figures the
-// text names, scrolled into view; `actions` are buttons.
+// text names, scrolled into view; `actions` are buttons; `figures(s)` the
+// numbers a notice's {placeholders} stand for, measured when it shows.
+
+import { num } from './i18n.js';
 
 const DEG = Math.PI / 180;
+
+/**
+ * How far the skin leaves the rest surface under each method
+ * (lab.surfaceDeparture), for a notice's {lbsIn}, {dqsOut}, {corOut}, {corIn}.
+ */
+function departures(s) {
+  const [lbs, dqs, cor] = ['lbs', 'dqs', 'cor'].map((method) => s.lab.surfaceDeparture(method));
+  return {
+    lbsIn: num(lbs.inward, 2), dqsOut: num(dqs.outward, 2), corOut: num(cor.outward, 2), corIn: num(cor.inward, 2),
+  };
+}
 
 /** A bone's turn from its rest orientation, radians. */
 export function turnOf(s, bone) {
@@ -189,7 +203,7 @@ export const LESSONS = [
   },
   {
     name: 'lbs-dqs',
-    title: { en: 'LBS and DQS', de: 'LBS und DQS' },
+    title: { en: 'LBS, DQS and CoR', de: 'LBS, DQS und CoR' },
     steps: [
       {
         example: 'tube',
@@ -208,6 +222,27 @@ export const LESSONS = [
         notice: { en: 'Dual quaternions blend the rigid motions themselves: the joint keeps its volume.',
           de: 'Duale Quaternionen blenden die starren Bewegungen selbst: das Gelenk behält sein Volumen.' },
         check: (s) => s.method() === 'dqs' || s.viewer.compare(),
+      },
+      {
+        example: 'tube',
+        actions: ['bend'],
+        do: { en: 'Bend the joint by 90° (the button) and look at the elbow with DQS.',
+          de: 'Das Gelenk um 90° beugen (der Knopf) und den Ellbogen mit DQS ansehen.' },
+        notice: { en: 'Blending rigid motions keeps the volume but not the shape: the outside of the bend bulges, {dqsOut} beyond the rest surface with DQS, while LBS sinks {lbsIn} inside the bend.',
+          de: 'Starre Bewegungen zu blenden hält das Volumen, aber nicht die Form: die Außenseite der Beuge beult aus, mit DQS {dqsOut} über die Ruhefläche hinaus, während LBS innen {lbsIn} einsinkt.' },
+        // The numbers in the notice, as the core measures them now.
+        figures: departures,
+        check: (s) => turnOf(s, 1) >= 80 * DEG && (s.method() === 'dqs' || (s.viewer.compare() && s.comparePair().includes('dqs'))),
+      },
+      {
+        example: 'tube',
+        pose: [[1, [0, 0, Math.SQRT1_2, Math.SQRT1_2]]],
+        do: { en: 'Switch to CoR in the toolbar (or compare it side by side).',
+          de: 'In der Werkzeugleiste auf CoR umschalten (oder nebeneinander vergleichen).' },
+        notice: { en: 'Centres of rotation turn each vertex rigidly about a point chosen from the triangles weighted like it: at this bend the bulge is {corOut} (DQS {dqsOut}) and the collapse {corIn} (LBS {lbsIn}); at a half twist CoR keeps the volume as DQS does (the Skin mode’s twist lab).',
+          de: 'Drehzentren drehen jeden Vertex starr um einen Punkt, gewählt aus den Dreiecken mit ähnlichen Gewichten: bei dieser Beuge beult die Haut {corOut} aus (DQS {dqsOut}) und sinkt {corIn} ein (LBS {lbsIn}); bei einer halben Verdrehung hält CoR das Volumen wie DQS (das Verdrehungslabor im Modus Haut).' },
+        figures: departures,
+        check: (s) => s.method() === 'cor' || (s.viewer.compare() && s.comparePair().includes('cor')),
       },
     ],
   },

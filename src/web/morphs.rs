@@ -41,6 +41,22 @@ impl JsLab {
         Ok(self.inner.volume(method))
     }
 
+    /// How far the skin leaves the rest surface skinned by `method`:
+    /// `{outward, inward}`, the largest growth (a bulge) and shrink (a
+    /// collapse) of a vertex's distance from its nearest bone, model units.
+    #[wasm_bindgen(js_name = surfaceDeparture)]
+    pub fn surface_departure(&self, method: &str) -> Result<JsValue, JsError> {
+        let method = method
+            .parse()
+            .map_err(|e| js_error("surfaceDeparture", e))?;
+        let (outward, inward) = self.inner.surface_departure(method);
+        let view = js_sys::Object::new();
+        // Setting a key on a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&view, &"outward".into(), &outward.into());
+        let _ = js_sys::Reflect::set(&view, &"inward".into(), &inward.into());
+        Ok(view.into())
+    }
+
     /// The volume the rest mesh encloses.
     #[wasm_bindgen(js_name = restVolume)]
     pub fn rest_volume(&self) -> f32 {

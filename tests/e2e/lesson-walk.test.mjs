@@ -126,6 +126,11 @@ const DO = {
   'weights/2': (page) => action(page, 0),
   'lbs-dqs/1': (page) => action(page, 0),
   'lbs-dqs/2': (page) => page.locator('[data-method="dqs"]').click(),
+  'lbs-dqs/3': async (page) => {
+    await action(page, 0);
+    await page.locator('[data-method="dqs"]').click();
+  },
+  'lbs-dqs/4': (page) => page.locator('[data-method="cor"]').click(),
   'keyframes/1': async (page, lang) => {
     if (lang === 'de') {
       await page.locator('#view').focus();
@@ -267,6 +272,8 @@ for (const lang of ['en', 'de']) {
         assert.notEqual(took, null, `${where}: done within a second of the action (${JSON.stringify(await page.evaluate(() => window.skinlab.lessonState()))})`);
         assert.equal(await page.locator('#lesson-check.done').isVisible(), true, `${where}: the tick shows`);
         assert.equal(await page.locator('#lesson-notice').isVisible(), true, `${where}: what to notice shows`);
+        // A notice's numbers are filled in from the core, never left as {placeholders}.
+        assert.doesNotMatch(await page.locator('#lesson-notice').textContent(), /\{\w+\}/, `${where}: the notice's numbers`);
         await nextFrame(page);
         await nextFrame(page);
         // The figures the text names are on screen, not scrolled away.

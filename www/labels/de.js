@@ -110,6 +110,7 @@ export const DE = {
   'anim.delete': 'Key löschen',
   'anim.morphKey': 'Morph-Gewichte als Key',
   'anim.morphRow': 'Morphs',
+  'lesson.bend': 'Bone 2 um 90° beugen',
   'lesson.kneeStep': 'Knie: Stufe',
   'steps.walk': 'Die Schritte',
   'steps.play': 'Schritte abspielen',

@@ -111,6 +111,7 @@ export const EN = {
   'anim.delete': 'Delete key',
   'anim.morphKey': 'Key morph weights',
   'anim.morphRow': 'morphs',
+  'lesson.bend': 'Bend bone 2 by 90°',
   'lesson.kneeStep': 'Knee: step',
   'steps.walk': 'The steps',
   'steps.play': 'Play the steps',

@@ -84,6 +84,14 @@ export function createLessonsMode(app) {
     },
     say: { label: () => t('morph.say'), run: () => s().say() },
     fine: { label: () => t('lesson.fine'), run: () => s().setPathEntries(512) },
+    bend: {
+      label: () => t('lesson.bend'),
+      run: () => {
+        app.lab.checkpoint();
+        app.lab.setBonePose(1, { rotation: [0, 0, Math.SQRT1_2, Math.SQRT1_2] });
+        app.requestRender();
+      },
+    },
     twist: {
       label: () => t('twist'),
       run: () => {
@@ -153,12 +161,18 @@ export function createLessonsMode(app) {
     }
   }
 
+  /** What to notice in `current`, its {placeholders} filled with its figures as they are now. */
+  function noticeText(current) {
+    const values = current.figures?.(s()) ?? {};
+    return text(current.notice).replace(/\{(\w+)\}/g, (whole, key) => values[key] ?? whole);
+  }
+
   function showStep() {
     const current = lesson.steps[step];
     $('#lesson-picker').value = lesson.name;
     $('#lesson-step').textContent = `${t('lesson.step')} ${step + 1} / ${lesson.steps.length}`;
     $('#lesson-do').textContent = text(current.do);
-    $('#lesson-notice').textContent = text(current.notice);
+    $('#lesson-notice').textContent = noticeText(current);
     const actions = $('#lesson-actions');
     actions.textContent = '';
     for (const name of current.actions ?? []) {
@@ -173,6 +187,8 @@ export function createLessonsMode(app) {
     $('#lesson-check').textContent = done ? `✓ ${t('lesson.done')}` : t('lesson.todo');
     $('#lesson-check').classList.toggle('done', done);
     $('#lesson-notice').hidden = !done;
+    // A notice with the core's numbers says them as they are once done.
+    if (done && lesson.steps[step].figures) $('#lesson-notice').textContent = noticeText(lesson.steps[step]);
     const last = step === lesson.steps.length - 1;
     const lastLesson = LESSONS.indexOf(lesson) === LESSONS.length - 1;
     $('#lesson-next').classList.toggle('ready', done);
