@@ -164,7 +164,12 @@ let drawnLab = null;
 function renderIfChanged() {
   if (lab && (lab !== drawnLab || lab.revision() !== drawnRevision)) requestRender();
   // A stroke just ended with CoR drawn: its frame brings the centres up to date.
-  else if (lab && viewer?.method() === 'cor' && !lab.centresCurrent() && !viewer.dragging()) requestRender();
+  else if (lab && viewer && showsCentres() && !lab.centresCurrent() && !viewer.dragging()) requestRender();
+}
+
+/** Whether the view shows the centres of rotation: CoR drawn (alone or side by side), or their dots. */
+function showsCentres() {
+  return viewer.method() === 'cor' || viewer.overlay('centres') || (viewer.compare() && viewer.comparePair().includes('cor'));
 }
 
 /**
@@ -173,7 +178,7 @@ function renderIfChanged() {
  * a stroke CoR shows the centres of the weights before it, and says so.
  */
 function keepCentres() {
-  if (viewer.method() !== 'cor' || lab.centresCurrent()) return;
+  if (!showsCentres() || lab.centresCurrent()) return;
   if (!viewer.dragging()) lab.updateCentres();
   else if (noticeAsks !== 'staleCentres') showNotice(t('cor.stale'), 'info', 'staleCentres');
 }

@@ -2,7 +2,7 @@
 // hash for what is on screen (example, mode, pose, weight edits, camera,
 // method).
 
-export const OVERLAYS = ['mesh', 'wireframe', 'dots', 'bones', 'ownFrames', 'childFrames', 'ghost'];
+export const OVERLAYS = ['mesh', 'wireframe', 'dots', 'bones', 'ownFrames', 'childFrames', 'ghost', 'centres'];
 /** The page's modes, in the order the switcher shows them. */
 export const MODES = ['skin', 'weights', 'ik', 'morph', 'animate', 'gpu', 'lessons'];
 

@@ -6,6 +6,7 @@
 use glam::Vec3;
 
 use super::Lab;
+use crate::skin::cor::posed_centre;
 use crate::skin::SkinningMethod;
 
 impl Lab {
@@ -50,5 +51,18 @@ impl Lab {
     /// edit until it runs again), or computed now when it never ran.
     pub fn centres_for_skinning(&self) -> std::borrow::Cow<'_, [Option<Vec3>]> {
         self.derived.centres_or_fresh(&self.scene)
+    }
+
+    /// Each vertex's centre of rotation where it is in the pose, `LBS(p*)`,
+    /// for the vertices that have one (as [`Lab::centres_for_skinning`]).
+    pub fn posed_centres(&self) -> Vec<Vec3> {
+        let influences = self.derived.skinning_influences(&self.scene);
+        self.centres_for_skinning()
+            .iter()
+            .zip(influences)
+            .filter_map(|(centre, influence)| {
+                centre.map(|c| posed_centre(influence, c, &self.derived.lbs_palette))
+            })
+            .collect()
     }
 }

@@ -24,15 +24,21 @@ const CHILD_FRAME: [f32; 4] = [0.85, 0.15, 0.15, 1.0];
 
 /// Where each kind of primitive sits in the list, counted in vertices:
 /// triangles in `0..triangles`, lines in `triangles..lines_end`, the marked
-/// vertex's two points (outline, then fill) in `lines_end..total`.
+/// vertex's two points (outline, then fill) in `lines_end..marks_end`, the
+/// centres of rotation in `marks_end..total`.
 pub struct Spans {
     /// End of the triangles.
     pub triangles: i32,
     /// End of the lines.
     pub lines_end: i32,
+    /// End of the marked vertex's points.
+    pub marks_end: i32,
     /// End of the list.
     pub total: i32,
 }
+
+/// The centres of rotation's dots.
+const CENTRE: [f32; 4] = [0.0, 0.62, 0.45, 0.9];
 
 fn push_vertex(out: &mut Vec<f32>, position: Vec3, colour: [f32; 4]) {
     out.extend(position.to_array());
@@ -144,9 +150,16 @@ pub fn build(lab: &Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spans {
             push_vertex(out, position, BONE_SELECTED);
         }
     }
+    let marks_end = (out.len() / OVERLAY_FLOATS) as i32;
+    if overlays.centres {
+        for centre in lab.posed_centres() {
+            push_vertex(out, centre, CENTRE);
+        }
+    }
     Spans {
         triangles,
         lines_end,
+        marks_end,
         total: (out.len() / OVERLAY_FLOATS) as i32,
     }
 }
@@ -203,13 +216,24 @@ impl Renderer {
                 gl.draw_arrays(glow::LINES, triangle_vertices, line_end - triangle_vertices);
             }
             for (k, size) in [13.0, 8.0].into_iter().enumerate() {
-                if line_end + (k as i32) < total_vertices {
+                if line_end + (k as i32) < spans.marks_end {
                     gl.uniform_1_f32(
                         self.overlay_uniforms.point_size.as_ref(),
                         size * settings.pixel_ratio * settings.mark_scale,
                     );
                     gl.draw_arrays(glow::POINTS, line_end + k as i32, 1);
                 }
+            }
+            if total_vertices > spans.marks_end {
+                gl.uniform_1_f32(
+                    self.overlay_uniforms.point_size.as_ref(),
+                    5.0 * settings.pixel_ratio * settings.mark_scale,
+                );
+                gl.draw_arrays(
+                    glow::POINTS,
+                    spans.marks_end,
+                    total_vertices - spans.marks_end,
+                );
             }
             gl.bind_vertex_array(None);
         }

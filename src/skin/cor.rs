@@ -268,6 +268,12 @@ fn lbs_point(influence: &VertexInfluences, rows: &[MatrixRows], point: Vec3) -> 
         .sum()
 }
 
+/// Where a vertex's centre of rotation goes in the pose: `LBS(p*)` (the
+/// vertex turns about it there).
+pub fn posed_centre(influence: &VertexInfluences, centre: Vec3, rows: &[MatrixRows]) -> Vec3 {
+    lbs_point(influence, rows, centre)
+}
+
 /// A vertex turned about its centre `centre`: `v' = R(q) v + LBS(p*) −
 /// R(q) p*`, `n' = R(q) n`.
 fn about_centre(

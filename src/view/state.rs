@@ -29,6 +29,8 @@ pub struct Overlays {
     pub child_frames: bool,
     /// A faint ghost of the rest pose.
     pub ghost: bool,
+    /// Each vertex's centre of rotation (CoR), posed, as a dot.
+    pub centres: bool,
 }
 
 impl Default for Overlays {
@@ -41,6 +43,7 @@ impl Default for Overlays {
             own_frames: false,
             child_frames: false,
             ghost: false,
+            centres: false,
         }
     }
 }

@@ -270,12 +270,14 @@ impl Viewer {
             "ownFrames" => &mut overlays.own_frames,
             "childFrames" => &mut overlays.child_frames,
             "ghost" => &mut overlays.ghost,
+            "centres" => &mut overlays.centres,
             _ => return None,
         })
     }
 
     /// Shows or hides a layer: `mesh`, `wireframe`, `dots`, `bones`,
-    /// `ownFrames`, `childFrames`, `ghost`.
+    /// `ownFrames`, `childFrames`, `ghost`, `centres` (each vertex's centre
+    /// of rotation, posed).
     #[wasm_bindgen(js_name = setOverlay)]
     pub fn set_overlay(&mut self, name: &str, on: bool) -> Result<(), JsError> {
         let flag = self
@@ -296,6 +298,7 @@ impl Viewer {
             "ownFrames" => overlays.own_frames,
             "childFrames" => overlays.child_frames,
             "ghost" => overlays.ghost,
+            "centres" => overlays.centres,
             _ => return Err(js_error("overlay", format!("unknown overlay '{name}'"))),
         })
     }

@@ -118,3 +118,33 @@ test('side by side takes any two of LBS, DQS and CoR, and the link keeps the pai
   await again.close();
   await page.close();
 });
+
+test('the centres layer draws each centre of rotation as a dot where the pose puts it', async () => {
+  const { page, errors } = await openAt('?example=tube&overlays=mesh,centres');
+  await waitForSkinlab(page);
+  await nextFrame(page);
+  assert.equal(await page.locator('[data-overlay="centres"]').isChecked(), true);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.centresCurrent()), true, 'the layer ran the centres job');
+  // Green dots (the layer's colour) on the tube's axis, where the joint's centres are.
+  const green = async () => page.evaluate(() => {
+    const canvas = document.querySelector('#view');
+    const copy = document.createElement('canvas');
+    copy.width = canvas.width;
+    copy.height = canvas.height;
+    const context = copy.getContext('2d');
+    context.drawImage(canvas, 0, 0);
+    const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+    let count = 0;
+    for (let k = 0; k < data.length; k += 4) if (data[k + 1] > 120 && data[k] < 80 && data[k + 2] > 80 && data[k + 2] < 160) count += 1;
+    return count;
+  });
+  const shown = await green();
+  await nextFrame(page, () => page.locator('[data-overlay="centres"]').click());
+  const hidden = await green();
+  console.log(`# centres layer: ${shown} green pixels shown, ${hidden} hidden`);
+  assert.ok(shown > 50 && hidden < shown / 4, `${shown} vs ${hidden}`);
+  await nextFrame(page, () => page.locator('[data-overlay="centres"]').click());
+  await screenshot(page, 'cor-centres-layer');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

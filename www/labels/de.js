@@ -28,6 +28,7 @@ export const DE = {
   'ov.bones': 'Bones',
   'ov.ownFrames': 'Eigenes System',
   'ov.childFrames': 'System der Kinder',
+  'ov.centres': 'Drehzentren',
   'ov.ghost': 'Ruhepose',
   colour: 'Farbe',
   'view.skin': 'Haut',

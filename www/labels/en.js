@@ -29,6 +29,7 @@ export const EN = {
   'ov.bones': 'Bones',
   'ov.ownFrames': 'Own frame',
   'ov.childFrames': 'Child frame',
+  'ov.centres': 'Centres of rotation',
   'ov.ghost': 'Rest ghost',
   colour: 'Colour',
   'view.skin': 'Skin',
