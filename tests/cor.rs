@@ -222,3 +222,30 @@ fn centres_go_stale_after_a_weight_edit_until_the_job_runs() {
     assert!(lab.centres_current());
     assert_ne!(lab.centres_of_rotation().unwrap(), before.as_slice());
 }
+
+#[test]
+fn centres_from_elsewhere_are_taken_only_for_the_weights_they_were_made_of() {
+    let mut lab = Lab::example("two-bone-smooth").unwrap();
+    let mut helper = Lab::example("two-bone-smooth").unwrap();
+    helper.update_centres();
+    let centres = helper.centres_of_rotation().unwrap().to_vec();
+    let revision = lab.influences_revision();
+    assert!(lab.set_centres(centres[1..].to_vec(), revision).is_err(), "one short");
+    let vertex = (0..lab.vertex_count())
+        .find(|&v| lab.scene().influences[v].pairs().count() == 2)
+        .unwrap();
+    lab.set_influences(vertex, &[(0, 0.7), (1, 0.3)]).unwrap();
+    let error = lab.set_centres(centres.clone(), revision).unwrap_err();
+    assert!(error.to_string().contains("weights revision"), "{error}");
+    assert!(!lab.centres_current());
+    // The helper's centres for the same weights are taken as they are.
+    helper.set_influences(vertex, &[(0, 0.7), (1, 0.3)]).unwrap();
+    helper.update_centres();
+    lab.set_centres(helper.centres_of_rotation().unwrap().to_vec(), lab.influences_revision())
+        .unwrap();
+    assert!(lab.centres_current());
+    assert_eq!(
+        lab.skinned_positions(SkinningMethod::Cor).to_vec(),
+        helper.skinned_positions(SkinningMethod::Cor).to_vec()
+    );
+}

@@ -4,7 +4,7 @@
 // between the modes. Each mode is a module under modes/ that owns its panel,
 // its controls and its captions.
 import { Lab, Viewer } from './pkg/skinlab.js';
-import { singleFile, sourcesHref, startCore } from './assets.js';
+import { singleFile, sourcesHref, startCore, startWorker, workerMessage } from './assets.js';
 import { $ } from './dom.js';
 import { LANGUAGES, currentLanguage, num, onLanguageChange, setLanguage, t } from './i18n.js';
 import { MODES, OVERLAYS, decodeState, encodeState, readParameters } from './link.js';
@@ -179,8 +179,82 @@ function showsCentres() {
  */
 function keepCentres() {
   if (!showsCentres() || lab.centresCurrent()) return;
-  if (!viewer.dragging()) lab.updateCentres();
-  else if (noticeAsks !== 'staleCentres') showNotice(t('cor.stale'), 'info', 'staleCentres');
+  if (viewer.dragging()) {
+    if (noticeAsks !== 'staleCentres') showNotice(t('cor.stale'), 'info', 'staleCentres');
+  } else if (lab.vertexCount() > WORKER_CENTRES_VERTICES) {
+    centresInWorker();
+  } else {
+    lab.updateCentres();
+  }
+}
+
+/** Meshes over this many vertices get their centres of rotation in a worker. */
+const WORKER_CENTRES_VERTICES = 20000;
+// The worker computing centres, and for which lab and weights revision;
+// the lab and revision whose centres Cancel declined (stale until the
+// weights change again).
+let centresJob = null;
+let centresDeclined = null;
+$('#work-cancel').addEventListener('click', () => {
+  if (!centresJob) return;
+  centresJob.worker.terminate();
+  centresDeclined = { lab: centresJob.lab, revision: centresJob.revision };
+  centresJob = null;
+  $('#work').hidden = true;
+});
+
+/**
+ * Computes the centres of rotation of a large mesh in a worker (the weights
+ * worker's core), with progress; the page keeps drawing CoR about the stale
+ * ones meanwhile and takes the new ones if the weights are still those they
+ * were computed for (otherwise it starts again).
+ */
+function centresInWorker() {
+  const revision = lab.influencesRevision();
+  if (centresJob?.lab === lab && centresJob.revision === revision) return;
+  if (centresDeclined?.lab === lab && centresDeclined.revision === revision) return;
+  centresJob?.worker.terminate();
+  let worker;
+  try {
+    worker = startWorker('weights-worker.js');
+  } catch {
+    lab.updateCentres();
+    return;
+  }
+  const job = { lab, revision, worker };
+  centresJob = job;
+  $('#work-text').textContent = t('cor.working');
+  $('#work progress').value = 0;
+  $('#work').hidden = false;
+  const finish = () => {
+    worker.terminate();
+    if (centresJob === job) centresJob = null;
+    if (!centresJob) $('#work').hidden = true;
+  };
+  worker.onmessage = ({ data }) => {
+    if (data.progress !== undefined) {
+      if (centresJob === job) $('#work progress').value = data.progress;
+    } else if (data.failed) {
+      finish();
+      showNotice(data.failed, 'error');
+    } else if (data.done) {
+      finish();
+      if (job.lab !== lab) return;
+      try {
+        lab.setCentresArray(data.centres, job.revision);
+      } catch {
+        // The weights changed while it worked: the next frame starts again.
+      }
+      requestRender();
+    }
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    finish();
+    job.lab.updateCentres();
+    requestRender();
+  };
+  workerMessage({ scene: lab.sceneJson(), centres: true }).then((message) => worker.postMessage(message));
 }
 
 function drawFrame() {

@@ -1,7 +1,8 @@
-// Automatic weights off the main thread: the worker rebuilds the scene from
-// its JSON in its own core, computes the weights (posting progress), and
-// sends back four (bone, weight) slots a vertex. The page stays usable, and
-// Cancel simply ends the worker.
+// Automatic weights and the centres of rotation off the main thread: the
+// worker rebuilds the scene from its JSON in its own core, computes the
+// weights (four (bone, weight) slots a vertex back) or, for `{centres:
+// true}`, each vertex's centre of rotation (four numbers a vertex back),
+// posting progress. The page stays usable, and Cancel simply ends the worker.
 import init, { Lab } from './pkg/skinlab.js';
 
 // Started by the first message, which brings the compiled core in the
@@ -14,6 +15,19 @@ self.onmessage = async ({ data }) => {
     await ready;
     const lab = Lab.fromSceneJson(data.scene);
     let last = 0;
+    if (data.centres) {
+      lab.updateCentresProgress((done, total) => {
+        const now = performance.now();
+        if (now - last > 50) {
+          last = now;
+          self.postMessage({ progress: done / total });
+        }
+      });
+      const { centres } = lab.centresArray();
+      lab.free();
+      self.postMessage({ done: true, centres }, [centres.buffer]);
+      return;
+    }
     const report = lab.autoWeightsProgress(data.method, (done, total) => {
       // At most every 50 ms: progress is for eyes, not for every bone.
       const now = performance.now();

@@ -5,7 +5,8 @@
 
 use glam::Vec3;
 
-use super::Lab;
+use super::{EditError, Lab};
+use crate::scene::SceneError;
 use crate::skin::cor::posed_centre;
 use crate::skin::SkinningMethod;
 
@@ -14,11 +15,59 @@ impl Lab {
     /// skinning uses now (see [`crate::skin::cor`]). Does nothing when the
     /// centres are current.
     pub fn update_centres(&mut self) {
+        self.update_centres_reporting(&mut |_, _| {});
+    }
+
+    /// [`Lab::update_centres`], calling `progress(done, total)` as it goes
+    /// (every 4,096 vertices), for a worker that shows how far it is.
+    pub fn update_centres_reporting(&mut self, progress: &mut dyn FnMut(usize, usize)) {
         let revision = self.revisions.influences_revision;
         if self.centres_current() {
             return;
         }
-        self.derived.centres_job(&self.scene, revision);
+        self.derived.centres_job(&self.scene, revision, progress);
+        self.centres_changed();
+    }
+
+    /// Takes centres computed elsewhere (a worker's copy of this scene) for
+    /// the weights of `influences_revision`; refused, changing nothing, when
+    /// the weights changed since (the centres would be of other weights),
+    /// the count is not the vertex count, or a centre is not finite.
+    pub fn set_centres(
+        &mut self,
+        centres: Vec<Option<Vec3>>,
+        influences_revision: u64,
+    ) -> Result<(), EditError> {
+        if influences_revision != self.revisions.influences_revision {
+            return Err(EditError::StaleCentres {
+                computed_for: influences_revision,
+                current: self.revisions.influences_revision,
+            });
+        }
+        if centres.len() != self.vertex_count() {
+            return Err(EditError::WrongArity {
+                what: "centres",
+                expected: self.vertex_count(),
+                found: centres.len(),
+            });
+        }
+        if let Some(vertex) = centres
+            .iter()
+            .position(|c| c.is_some_and(|c| !c.is_finite()))
+        {
+            return Err(SceneError::NonFinite {
+                field: format!("centres[{vertex}]"),
+                value: f32::NAN,
+            }
+            .into());
+        }
+        self.derived.centres = Some((centres, influences_revision));
+        self.centres_changed();
+        Ok(())
+    }
+
+    /// A CoR skinning made about the old centres is made again.
+    fn centres_changed(&mut self) {
         if self.derived.skinned_with == Some(SkinningMethod::Cor) {
             self.changed();
         }

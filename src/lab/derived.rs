@@ -16,7 +16,7 @@ use glam::{Mat4, Vec3};
 
 use crate::rig::pose::{pose_to_model_stretched, skinning_palette};
 use crate::scene::Scene;
-use crate::skin::cor::{centres_of_rotation, skin_cor};
+use crate::skin::cor::{centres_of_rotation, centres_with_progress, skin_cor};
 use crate::skin::dual_quat::RigidScale;
 use crate::skin::influences::VertexInfluences;
 use crate::skin::matrix_rows::MatrixRows;
@@ -175,11 +175,16 @@ impl Derived {
     /// The centres job. Inputs: the rest mesh and the skinning influences.
     /// Output: each vertex's centre of rotation, tagged with
     /// `influences_revision`.
-    pub(super) fn centres_job(&mut self, scene: &Scene, influences_revision: u64) {
+    pub(super) fn centres_job(
+        &mut self,
+        scene: &Scene,
+        influences_revision: u64,
+        progress: &mut dyn FnMut(usize, usize),
+    ) {
         if self.centres.as_ref().map(|(_, r)| *r) == Some(influences_revision) {
             return;
         }
-        let centres = centres_of_rotation(&scene.mesh, self.skinning_influences(scene));
+        let centres = centres_with_progress(&scene.mesh, self.skinning_influences(scene), progress);
         self.centres = Some((centres, influences_revision));
     }
 

@@ -159,6 +159,14 @@ pub enum EditError {
         /// The first bone whose posed frame is not finite.
         bone: usize,
     },
+    /// Centres of rotation computed for weights that have changed since.
+    #[error("the centres were computed for weights revision {computed_for}, the weights are at {current}")]
+    StaleCentres {
+        /// The weights revision they were computed for.
+        computed_for: u64,
+        /// The weights revision now.
+        current: u64,
+    },
     /// A value failed the same check a scene file would.
     #[error(transparent)]
     Invalid(#[from] SceneError),

@@ -148,3 +148,34 @@ test('the centres layer draws each centre of rotation as a dot where the pose pu
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a large mesh gets its centres of rotation from a worker, the same as computed in the page', async () => {
+  const { page, errors } = await openAt('?example=dense&overlays=mesh');
+  await waitForSkinlab(page);
+  const workers = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  await nextFrame(page, () => page.locator('[data-method="cor"]').click());
+  await page.waitForFunction(() => window.skinlab.lab.centresCurrent(), null, { timeout: 60000 });
+  assert.ok(workers.some((url) => url.includes('weights-worker')), `a worker computed them: ${workers}`);
+  const same = await page.evaluate(() => {
+    const mine = window.skinlab.lab.centresArray().centres;
+    const here = window.skinlab.Lab.example('dense');
+    here.updateCentres();
+    const theirs = here.centresArray().centres;
+    here.free();
+    let worst = 0;
+    for (let k = 0; k < mine.length; k++) worst = Math.max(worst, Math.abs(mine[k] - theirs[k]));
+    return { worst, length: mine.length };
+  });
+  assert.equal(same.length, 4 * 100000);
+  assert.equal(same.worst, 0, 'bit for bit the centres the page would compute');
+  const refused = await page.evaluate(() => {
+    const { lab } = window.skinlab;
+    const { centres, revision } = lab.centresArray();
+    lab.setInfluences(5, [[0, 0.5], [1, 0.5]]);
+    try { lab.setCentresArray(centres, revision); return null; } catch (error) { return error.message; }
+  });
+  assert.match(refused, /setCentresArray: the centres were computed for weights revision/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -291,6 +291,7 @@ export const DE = {
   'tip.method-lbs': 'Lineares Blend-Skinning',
   'tip.method-dqs': 'Skinning mit dualen Quaternionen',
   'tip.method-cor': 'Skinning um optimierte Drehzentren (Le und Hodgins 2016): hält das Volumen bei einer Verdrehung, ohne am Knick auszubeulen',
+  'cor.working': 'Drehzentren…',
   'cor.stale': 'CoR zeigt die Drehzentren der Gewichte vor diesem Strich; sie werden aktualisiert, wenn er endet.',
   'tip.compare': 'LBS und DQS nebeneinander',
   'tip.reset': 'Die Pose zurücksetzen (R)',

@@ -292,6 +292,7 @@ export const EN = {
   'tip.method-lbs': 'Linear blend skinning',
   'tip.method-dqs': 'Dual quaternion skinning',
   'tip.method-cor': 'Skinning about optimized centres of rotation (Le and Hodgins 2016): keeps the volume at a twist without bulging at a bend',
+  'cor.working': 'Centres of rotation…',
   'cor.stale': 'CoR shows the centres of rotation of the weights before this stroke; they are brought up to date when it ends.',
   'tip.compare': 'LBS and DQS side by side',
   'tip.reset': 'Reset the pose (R)',
