@@ -230,7 +230,10 @@ fn centres_from_elsewhere_are_taken_only_for_the_weights_they_were_made_of() {
     helper.update_centres();
     let centres = helper.centres_of_rotation().unwrap().to_vec();
     let revision = lab.influences_revision();
-    assert!(lab.set_centres(centres[1..].to_vec(), revision).is_err(), "one short");
+    assert!(
+        lab.set_centres(centres[1..].to_vec(), revision).is_err(),
+        "one short"
+    );
     let vertex = (0..lab.vertex_count())
         .find(|&v| lab.scene().influences[v].pairs().count() == 2)
         .unwrap();
@@ -239,10 +242,15 @@ fn centres_from_elsewhere_are_taken_only_for_the_weights_they_were_made_of() {
     assert!(error.to_string().contains("weights revision"), "{error}");
     assert!(!lab.centres_current());
     // The helper's centres for the same weights are taken as they are.
-    helper.set_influences(vertex, &[(0, 0.7), (1, 0.3)]).unwrap();
-    helper.update_centres();
-    lab.set_centres(helper.centres_of_rotation().unwrap().to_vec(), lab.influences_revision())
+    helper
+        .set_influences(vertex, &[(0, 0.7), (1, 0.3)])
         .unwrap();
+    helper.update_centres();
+    lab.set_centres(
+        helper.centres_of_rotation().unwrap().to_vec(),
+        lab.influences_revision(),
+    )
+    .unwrap();
     assert!(lab.centres_current());
     assert_eq!(
         lab.skinned_positions(SkinningMethod::Cor).to_vec(),
