@@ -34,6 +34,24 @@ for (let k = 0; k < 60; k++) {
 }
 console.log(`character clip frame in wasm: pose ${median(poses).toFixed(3)} ms, CPU skin ${median(skins).toFixed(3)} ms`);
 console.log(`BENCH character_pose_ms=${median(poses).toFixed(3)}`);
+// The centres of rotation of its weights (CoR's precompute), and a CPU
+// frame of each method with them.
+const centresStarted = performance.now();
+lab.updateCentres();
+const centres = performance.now() - centresStarted;
+console.log(`character CoR centres in wasm: ${centres.toFixed(0)} ms (target < 2000 ms)`);
+console.log(`BENCH character_cor_centres_ms=${centres.toFixed(1)}`);
+for (const method of ['lbs', 'dqs', 'cor']) {
+  const times = [];
+  for (let k = 0; k < 20; k++) {
+    lab.setAnimationTime(0, (k % 29) / 10 + 0.05);
+    const started = performance.now();
+    lab.skinnedPositions(method);
+    times.push(performance.now() - started);
+  }
+  console.log(`character CPU skin in wasm, ${method.toUpperCase()}: median ${median(times).toFixed(2)} ms`);
+  console.log(`BENCH character_cpu_${method}_ms=${median(times).toFixed(3)}`);
+}
 
 const server = await serveStatic(join(root, 'www'));
 

@@ -31,6 +31,7 @@ async function measure(gpuCompositing) {
     const cases = [
       ['dense tube, LBS', '?example=dense', 'lbs'],
       ['dense tube, DQS', '?example=dense&method=dqs', 'dqs'],
+      ['dense tube, CoR', '?example=dense&method=cor', 'cor'],
       ['dense tube, a paint stroke', '?example=dense&mode=weights', 'stroke'],
       ['dense tube, an IK drag', '?example=dense&mode=ik', 'ik'],
     ];
@@ -40,7 +41,7 @@ async function measure(gpuCompositing) {
       await nextFrame(page);
       await page.waitForTimeout(1500); // the load's own work is not the drag's
       await watchLongTasks(page);
-      if (!(await gesture(page, tag === 'lbs' || tag === 'dqs' ? 'drag' : tag, MOVES))) throw new Error(`${label}: the gesture changed nothing`);
+      if (!(await gesture(page, ['lbs', 'dqs', 'cor'].includes(tag) ? 'drag' : tag, MOVES))) throw new Error(`${label}: the gesture changed nothing`);
       const long = await longTasksAfter(page);
       console.log(`chromium ${label}, ${how}: ${long.length} long task(s) during it and 3 s after, longest ${Math.max(0, ...long).toFixed(0)} ms`);
       console.log(`BENCH long_tasks_${tag}${suffix}=${long.length}`);

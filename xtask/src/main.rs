@@ -485,13 +485,28 @@ fn bench() -> Result<(), String> {
             gzip / 1000.0
         );
     }
+    if let Some(centres) = figure("character_cor_centres_ms") {
+        println!(
+            "CoR centres of the 30,000-vertex, 65-joint character in wasm: {centres:.0} ms (target < 2000 ms: {})",
+            if centres < 2000.0 { "met" } else { "missed" }
+        );
+    }
+    if let (Some(lbs), Some(dqs), Some(cor)) = (
+        figure("character_cpu_lbs_ms"),
+        figure("character_cpu_dqs_ms"),
+        figure("character_cpu_cor_ms"),
+    ) {
+        println!(
+            "a CPU frame of the character in wasm: LBS {lbs:.2} ms, DQS {dqs:.2} ms, CoR {cor:.2} ms"
+        );
+    }
     if let (Some(read), Some(frame)) = (figure("character_read_ms"), figure("character_frame_ms")) {
         println!(
             "30,000-vertex, 65-joint character: read in {read:.1} ms in wasm (target < 150 ms); \
              {frame:.2} ms of main-thread time per clip frame in the page (target < 2 ms)"
         );
     }
-    for method in ["lbs", "dqs"] {
+    for method in ["lbs", "dqs", "cor"] {
         if let Some(ms) = figure(&format!("frame_ms_{method}")) {
             println!(
                 "dragging a bone on 100,000 vertices ({}): {ms:.2} ms of main-thread time per frame (target < 2 ms)",
@@ -504,6 +519,7 @@ fn bench() -> Result<(), String> {
     for (tag, what) in [
         ("lbs", "dense, a bone drag (LBS)"),
         ("dqs", "dense, a bone drag (DQS)"),
+        ("cor", "dense, a bone drag (CoR)"),
         ("stroke", "dense, a paint stroke"),
         ("ik", "dense, an IK target drag"),
         ("playback", "the 30,000-vertex character's clip playing"),
