@@ -4,7 +4,7 @@
 // between the modes. Each mode is a module under modes/ that owns its panel,
 // its controls and its captions.
 import { Lab, Viewer } from './pkg/skinlab.js';
-import { singleFile, sourcesHref, startCore, startWorker, workerMessage } from './assets.js';
+import { restartCore, singleFile, sourcesHref, startCore, startWorker, workerMessage } from './assets.js';
 import { $ } from './dom.js';
 import { LANGUAGES, currentLanguage, num, onLanguageChange, setLanguage, t } from './i18n.js';
 import { MODES, OVERLAYS, decodeState, encodeState, readParameters } from './link.js';
@@ -273,7 +273,8 @@ function drawFrame() {
     // Milliseconds from navigation to the first frame (cargo xtask bench).
     if (framesDrawn === 1) firstFrameMs = performance.now();
   } catch (error) {
-    showMessage(t('msg.drawFailed', { error: error.message }));
+    if (error instanceof WebAssembly.RuntimeError) restartAfterTrap(error);
+    else showMessage(t('msg.drawFailed', { error: error.message }));
     return;
   }
   // A request to pick a bone goes as soon as one is picked; the stale
@@ -595,6 +596,62 @@ function embedCode() {
   return `<iframe src="${src}" width="960" height="600" style="border:0" allow="fullscreen" title="Skinlab"></iframe>`;
 }
 
+// ----- a trap in the core -----
+
+// When the core restarted lately: a trap that comes back at once is not
+// restarted forever.
+let restarts = [];
+
+/**
+ * A trap (an out-of-memory, a bug) leaves the core's instance unusable: the
+ * page starts a fresh instance of the same compiled module and rebuilds the
+ * scene from its last saved state, the address's link (the scene, pose,
+ * weights, view and mode on screen a moment before), without a reload.
+ * A scene of one's own (no link) comes back from the autosave's offer.
+ */
+function restartAfterTrap(error) {
+  const now = performance.now();
+  restarts = restarts.filter((time) => now - time < 60000);
+  if (restarts.length >= 3) {
+    showMessage(t('msg.coreStopped', { error: error.message }));
+    return;
+  }
+  restarts.push(now);
+  let state = null;
+  try {
+    state = decodeState(location.hash);
+  } catch {
+    // No link to come back to: the example the page showed.
+  }
+  const shown = exampleName;
+  // The old instance's objects go without a call into it: their memory
+  // went with it, and their finalizers must not free the new one's.
+  lab?.__destroy_into_raw?.();
+  viewer?.__destroy_into_raw?.();
+  lab = null;
+  drawnLab = null;
+  diffed = { lab: null, revision: -1, bytes: new Uint8Array() };
+  centresJob?.worker.terminate();
+  centresJob = null;
+  core = restartCore();
+  viewer = new Viewer(canvas.element);
+  window.skinlab.viewer = viewer;
+  for (const part of Object.values(modes)) part.applyToViewer?.();
+  for (const box of document.querySelectorAll('[data-overlay]')) viewer.setOverlay(box.dataset.overlay, box.checked);
+  if (document.body.classList.contains('projector')) viewer.setMarkScale(1.6);
+  const reopened = state ? restoreState(state) : loadExample(shown ?? 'two-bone');
+  Promise.resolve(reopened).then(
+    () => showNotice(t('msg.restarted', { error: error.message }), 'error'),
+    (failure) => showMessage(t('msg.coreStopped', { error: failure.message })),
+  );
+}
+
+window.addEventListener('error', (event) => {
+  if (!(event.error instanceof WebAssembly.RuntimeError) || !viewer) return;
+  event.preventDefault();
+  restartAfterTrap(event.error);
+});
+
 // ----- the projector view -----
 
 /**
@@ -778,6 +835,8 @@ async function start() {
     firstFrameMs: () => firstFrameMs,
     /** Bytes of memory the core's wasm instance has grown to. */
     wasmMemoryBytes: () => core.memory.buffer.byteLength,
+    /** Times the core was restarted after a trap. */
+    restarts: () => restarts.length,
     contextLost: canvas.contextLost,
     resume: canvas.resume,
     requestRender,

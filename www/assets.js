@@ -3,7 +3,7 @@
 // (`cargo xtask dist --single-file`), from the table of base64 files that
 // build puts in the page (window.SKINLAB_ASSETS), so nothing is fetched and
 // the page works from file:// with no network.
-import init from './pkg/skinlab.js';
+import init, { restartSync } from './pkg/skinlab.js';
 
 const table = globalThis.SKINLAB_ASSETS ?? null;
 
@@ -44,6 +44,15 @@ export async function startCore() {
   // bundled into one file at the top, away from pkg/.
   if (!singleFile) return init({ module_or_path: new URL('pkg/skinlab_bg.wasm', document.baseURI) });
   return init({ module_or_path: await wasmModule() });
+}
+
+/**
+ * A fresh instance of the core, from the module already compiled, after a
+ * trap left the old one unusable; every object of the old one must have
+ * been dropped. Returns its exports.
+ */
+export function restartCore() {
+  return restartSync();
 }
 
 let convertersCompiled = null;

@@ -256,6 +256,8 @@ export const DE = {
   'msg.drawFailed': 'Zeichnen fehlgeschlagen: {error}',
   'msg.pruned': '{n} Vertices nannten mehr als vier Bones; jeder behält seine vier größten Gewichte.',
   'msg.openFailed': '{name} ließ sich nicht öffnen: {error}',
+  'msg.restarted': "Skinlabs Kern hielt an ({error}) und wurde vom zuletzt gespeicherten Stand neu gestartet: Szene, Pose und Gewichte des Links; sonst ging nichts verloren.",
+  'msg.coreStopped': "Skinlabs Kern hielt an ({error}) und ließ sich nicht neu starten: die Seite neu laden.",
   'msg.noWasm': 'Skinlab konnte seinen WebAssembly-Kern nicht laden: {error}',
   'msg.noWebgl': '{error}. Skinlab zeichnet mit WebGL2; einen aktuellen Chrome, Firefox oder Safari versuchen oder die Hardwarebeschleunigung einschalten.',
   'msg.badLink': 'Der Zustand dieses Links ließ sich nicht wiederherstellen: {error}. Stattdessen wird der Ausgangszustand gezeigt.',

@@ -257,6 +257,8 @@ export const EN = {
   'msg.drawFailed': 'Drawing failed: {error}',
   'msg.pruned': '{n} vertices listed more than four bones; each keeps its four largest weights.',
   'msg.openFailed': 'Could not open {name}: {error}',
+  'msg.restarted': "Skinlab's core stopped ({error}) and was restarted from the last saved state: the scene, pose and weights of the link; nothing else was lost.",
+  'msg.coreStopped': "Skinlab's core stopped ({error}) and could not be restarted: reload the page.",
   'msg.noWasm': 'Skinlab could not load its WebAssembly core: {error}',
   'msg.noWebgl': '{error}. Skinlab draws with WebGL2; try a current Chrome, Firefox or Safari, or enable hardware acceleration.',
   'msg.badLink': 'This link\'s state could not be restored: {error}. Showing the default instead.',

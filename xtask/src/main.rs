@@ -177,9 +177,35 @@ fn build() -> Result<(), String> {
             ],
         )?;
         optimise_wasm(&out_dir.join(format!("{artefact}_bg.wasm")))?;
+        if artefact == "skinlab" {
+            add_restart(&out_dir.join("skinlab.js"))?;
+        }
         std::fs::write(&stamp, key).map_err(|e| format!("{}: {e}", stamp.display()))?;
     }
     vendor_decoders()
+}
+
+/// Appends `restartSync()` to the page module's wasm-bindgen glue: a fresh
+/// instance of the same compiled module, for the page to restart its core
+/// after a trap (the glue keeps its instance in a module-level variable and
+/// exports no way to replace it). Objects of the old instance must be
+/// dropped with `__destroy_into_raw()` first, or their finalizers would
+/// free pointers in the new one.
+fn add_restart(glue: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(glue).map_err(|e| format!("{}: {e}", glue.display()))?;
+    if text.contains("export function restartSync") {
+        return Ok(());
+    }
+    if !text.contains("let wasmModule, wasmInstance, wasm;") {
+        return Err(format!(
+            "{}: the glue no longer keeps its instance as restartSync expects",
+            glue.display()
+        ));
+    }
+    let hook = "\n/** A fresh instance of the compiled module, after a trap (appended by cargo xtask build). */\n\
+                export function restartSync() {\n    const module = wasmModule;\n    wasm = undefined;\n    \
+                return initSync({ module });\n}\n";
+    std::fs::write(glue, text + hook).map_err(|e| format!("{}: {e}", glue.display()))
 }
 
 /// A 64-bit hash of `bytes`: `DefaultHasher::new()` has fixed keys, so the
