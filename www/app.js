@@ -331,19 +331,21 @@ function showCaption() {
 
 /** Meshes over this many vertices open with the skin alone. */
 const DENSE_VIEW_VERTICES = 20000;
-// Whether the wire and dots were hidden for a dense mesh (not by a person).
+// Whether the wire and dots were hidden for the scene (not by a person).
 let hiddenForDensity = false;
 
 /**
  * A dense mesh's wireframe and vertex dots are a grey blur that costs the
  * GPU most of each frame (on a software renderer, 0.75 s a frame of `dense`
- * with them, 0.27 s without): such a mesh opens with the skin alone, the
- * checkboxes bring them back, and the next smaller scene gets them again.
- * An `overlays` parameter decides instead.
+ * with them, 0.27 s without), and over a loaded character (a gallery model,
+ * a file) they bury the skin: such a scene opens with its skin and bones,
+ * the checkboxes bring them back, and the next built example gets them
+ * again. An `overlays` parameter decides instead.
  */
 function showDenseAsSkin() {
   if (settings.overlays) return;
-  const dense = lab.vertexCount() > DENSE_VIEW_VERTICES;
+  const loaded = !Lab.exampleNames().includes(exampleName) && !LARGE_EXAMPLES.includes(exampleName);
+  const dense = loaded || lab.vertexCount() > DENSE_VIEW_VERTICES;
   const shown = ['wireframe', 'dots'].filter((name) => document.querySelector(`[data-overlay="${name}"]`)?.checked);
   if (dense && shown.length) {
     for (const name of shown) modes.skin.api.setOverlay(name, false);

@@ -285,3 +285,21 @@ test('a large .glb loads with its progress shown, and one over the limit is refu
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a loaded character opens with its skin and bones, without wireframe and dots; a built example gets them back', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=two-bone`);
+  await waitForSkinlab(page);
+  const layers = () => page.evaluate(() => Object.fromEntries(['mesh', 'wireframe', 'dots', 'bones']
+    .map((name) => [name, window.skinlab.viewer.overlay(name)])));
+  assert.deepEqual(await layers(), { mesh: true, wireframe: true, dots: true, bones: true });
+  await page.evaluate(() => window.skinlab.loadExample('fox'));
+  await page.waitForFunction(() => window.skinlab.example === 'fox');
+  await nextFrame(page);
+  assert.deepEqual(await layers(), { mesh: true, wireframe: false, dots: false, bones: true });
+  assert.equal(await page.locator('[data-overlay="wireframe"]').isChecked(), false, 'the checkbox says so');
+  await screenshot(page, 'gallery-fox-opened');
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.loadExample('two-bone')));
+  assert.deepEqual(await layers(), { mesh: true, wireframe: true, dots: true, bones: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
