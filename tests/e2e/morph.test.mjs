@@ -195,3 +195,25 @@ test('a recording chosen as a file opens the jaw where it is loud and closes it 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('no text of the Morph panel is cut off at 1280 × 800 or on a phone, in English and German', async () => {
+  for (const [width, height] of [[1280, 800], [390, 844]]) {
+    for (const lang of ['en', 'de']) {
+      const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=face&mode=morph&lang=${lang}`);
+      await page.setViewportSize({ width, height });
+      await waitForSkinlab(page);
+      await nextFrame(page);
+      const cut = await page.evaluate(() => {
+        const panel = document.querySelector('#mode-morph');
+        const right = panel.getBoundingClientRect().right;
+        return [...panel.querySelectorAll('output, span, button, label')]
+          .filter((element) => element.offsetParent !== null)
+          .filter((element) => element.getBoundingClientRect().right > right + 0.5 || element.scrollWidth > element.clientWidth + 1)
+          .map((element) => `${element.tagName} "${element.textContent.trim().slice(0, 30)}"`);
+      });
+      assert.deepEqual(cut, [], `${width}×${height} ${lang}`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  }
+});
