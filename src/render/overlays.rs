@@ -11,7 +11,7 @@ use glow::HasContext;
 use super::{bytes, FrameSettings, Renderer};
 use crate::lab::Lab;
 use crate::rig::skeleton::own_from_child_frame;
-use crate::view::overlay::{frame_axes, octahedron_model, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
+use crate::view::overlay::{bone_glyphs, frame_axes, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
 
 /// Floats per overlay vertex: position xyz, colour rgba.
 pub const OVERLAY_FLOATS: usize = 7;
@@ -109,14 +109,18 @@ pub fn build(lab: &Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spans {
     let frames = lab.model_from_bone_posed().to_vec();
     let lengths = lab.scene().skeleton.lengths();
     out.clear();
+    let glyphs = if overlays.bones {
+        bone_glyphs(&frames, &lengths)
+    } else {
+        Vec::new()
+    };
     if overlays.bones {
-        for (bone, frame) in frames.iter().enumerate() {
+        for (bone, corners) in glyphs.iter().enumerate() {
             let colour = if settings.selected == Some(bone) {
                 BONE_SELECTED
             } else {
                 BONE_FILL
             };
-            let corners = octahedron_model(frame, lengths[bone]);
             for triangle in OCTAHEDRON_TRIANGLES {
                 for k in triangle {
                     push_vertex(out, corners[usize::from(k)], colour);
@@ -133,8 +137,7 @@ pub fn build(lab: &Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spans {
     );
     let triangles = (out.len() / OVERLAY_FLOATS) as i32;
     if overlays.bones {
-        for (bone, frame) in frames.iter().enumerate() {
-            let corners = octahedron_model(frame, lengths[bone]);
+        for corners in &glyphs {
             for edge in OCTAHEDRON_EDGES {
                 for k in edge {
                     push_vertex(out, corners[usize::from(k)], BONE_OUTLINE);

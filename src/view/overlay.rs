@@ -51,6 +51,72 @@ pub fn octahedron_model(model_from_bone: &Mat4, length: f32) -> [Vec3; OCTAHEDRO
     .map(|corner| model_from_bone.transform_point3(corner))
 }
 
+/// Every bone's glyph, model space, drawn with its joint's scale taken out:
+/// an octahedron from the bone's origin toward its tip (where its children
+/// start) as long as that distance in model space, widest (`0.09 ·` its
+/// length) at a fifth of the way, in the frame's directions made
+/// orthonormal. Lengths are at most half of the skeleton's size (the
+/// diagonal of the box around the posed origins and tips) and at least a
+/// quarter of the median bone's, so a joint scaled by 100 or an armature
+/// root far from the mesh does not fill the view, and a zero-length bone is
+/// a small diamond.
+pub fn bone_glyphs(frames: &[Mat4], lengths: &[f32]) -> Vec<[Vec3; OCTAHEDRON_CORNERS]> {
+    let ends: Vec<(Vec3, Vec3)> = frames
+        .iter()
+        .zip(lengths)
+        .map(|(frame, &length)| {
+            (
+                frame.transform_point3(Vec3::ZERO),
+                frame.transform_point3(Vec3::new(0.0, length, 0.0)),
+            )
+        })
+        .collect();
+    let (min, max) = ends.iter().flat_map(|&(a, b)| [a, b]).fold(
+        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    );
+    let size = (max - min).length();
+    let size = if size.is_finite() && size > 0.0 {
+        size
+    } else {
+        1.0
+    };
+    let mut model_lengths: Vec<f32> = ends
+        .iter()
+        .map(|&(a, b)| a.distance(b))
+        .filter(|l| *l > 0.0 && l.is_finite())
+        .collect();
+    model_lengths.sort_unstable_by(f32::total_cmp);
+    let floor = model_lengths
+        .get(model_lengths.len() / 2)
+        .map_or(0.02 * size, |median| 0.25 * median);
+    frames
+        .iter()
+        .zip(&ends)
+        .map(|(frame, &(origin, tip))| {
+            let along = tip - origin;
+            let y = along
+                .try_normalize()
+                .or_else(|| frame.y_axis.truncate().try_normalize())
+                .unwrap_or(Vec3::Y);
+            let x = (frame.x_axis.truncate() - y * frame.x_axis.truncate().dot(y))
+                .try_normalize()
+                .unwrap_or_else(|| y.any_orthonormal_vector());
+            let z = x.cross(y);
+            let length = along.length().max(floor).min(0.5 * size);
+            let (neck, width) = (0.2 * length, 0.09 * length);
+            [
+                origin,
+                origin + y * length,
+                origin + x * width + y * neck,
+                origin - z * width + y * neck,
+                origin - x * width + y * neck,
+                origin + z * width + y * neck,
+            ]
+        })
+        .collect()
+}
+
 /// The three unit axes of a frame as model-space segments from its origin,
 /// each `size` long: `[origin, origin + size · axis]` for x, y, z.
 pub fn frame_axes(model_from_frame: &Mat4, size: f32) -> [[Vec3; 2]; 3] {
@@ -79,5 +145,54 @@ mod tests {
             let normal = (b - a).cross(c - a);
             assert!(normal.dot((a + b + c) / 3.0 - centre) > 0.0);
         }
+    }
+}
+
+#[cfg(test)]
+mod glyph_tests {
+    use super::*;
+    use glam::Quat;
+
+    fn extent(corners: &[Vec3; OCTAHEDRON_CORNERS]) -> f32 {
+        corners
+            .iter()
+            .flat_map(|a| corners.iter().map(move |b| a.distance(*b)))
+            .fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn a_joint_scaled_by_100_draws_as_large_as_its_bone_is_long_in_the_model() {
+        // Two bones 1 model unit long each; the second carries a scale of
+        // 100 and a local length of 0.01.
+        let plain = [Mat4::IDENTITY, Mat4::from_translation(Vec3::Y)];
+        let scaled = [
+            Mat4::IDENTITY,
+            Mat4::from_scale_rotation_translation(Vec3::splat(100.0), Quat::IDENTITY, Vec3::Y),
+        ];
+        let a = bone_glyphs(&plain, &[1.0, 1.0]);
+        let b = bone_glyphs(&scaled, &[1.0, 0.01]);
+        assert!(
+            (extent(&a[1]) - extent(&b[1])).abs() < 1e-4,
+            "{} {}",
+            extent(&a[1]),
+            extent(&b[1])
+        );
+        // The old drawing: the octahedron in the scaled frame is 100 times wider.
+        let old = octahedron_model(&scaled[1], 0.01);
+        assert!(extent(&old) > 3.0 * extent(&b[1]));
+    }
+
+    #[test]
+    fn a_zero_length_root_is_a_small_diamond_and_no_glyph_outgrows_half_the_skeleton() {
+        let frames = [
+            Mat4::from_translation(Vec3::new(0.0, -50.0, 0.0)),
+            Mat4::IDENTITY,
+            Mat4::from_translation(Vec3::Y),
+        ];
+        let glyphs = bone_glyphs(&frames, &[0.0, 1.0, 1.0]);
+        let size = 52.0_f32;
+        // A quarter of the median bone (1 unit long).
+        assert!(extent(&glyphs[0]) <= 0.26, "{}", extent(&glyphs[0]));
+        assert!(glyphs.iter().all(|g| extent(g) <= 0.5 * size + 1e-3));
     }
 }

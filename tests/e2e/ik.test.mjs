@@ -190,6 +190,10 @@ test('dragging the knee\'s limit handle in the view sets the hinge\'s maximum; o
   const { page, errors } = await openAt('?example=leg&mode=ik');
   await waitForSkinlab(page);
   await nextFrame(page, () => page.locator('#bone-list li[data-bone="1"]').click());
+  // The layer draws the handles on the frame after the selection: waited
+  // for, not assumed (a loaded machine may take more than one frame).
+  await page.waitForFunction(() => window.skinlab.ikLimitHandle('min') && window.skinlab.ikLimitHandle('max'), null, { timeout: 5000 })
+    .catch(() => {});
   const min = await page.evaluate(() => window.skinlab.ikLimitHandle('min'));
   const max = await page.evaluate(() => window.skinlab.ikLimitHandle('max'));
   assert.ok(min && max, 'the hinge shows two handles');
