@@ -47,12 +47,10 @@ pub(crate) fn point_array(values: &[f32]) -> js_sys::Array {
     values.iter().map(|&v| JsValue::from(v)).collect()
 }
 
-/// `lab.paintDab`'s options (the points are read apart, as a typed array).
+/// A brush as options give it: `{radius, strength, falloff?, mode?,
+/// value?}` (`viewer.setBrush`, and within `lab.paintDab`'s options).
 #[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DabView {
-    bone: f64,
-    at: [f32; 2],
+pub(crate) struct BrushOptions {
     radius: f32,
     strength: f32,
     #[serde(default = "smooth")]
@@ -61,8 +59,24 @@ struct DabView {
     mode: String,
     #[serde(default)]
     value: f32,
-    #[serde(default)]
-    mirror: bool,
+}
+
+impl BrushOptions {
+    /// The keys a brush takes.
+    pub(crate) const KEYS: &'static [&'static str] =
+        &["radius", "strength", "falloff", "mode", "value"];
+
+    /// The brush, checked; an error names `method`.
+    pub(crate) fn brush(&self, method: &str) -> Result<crate::weights::paint::Brush, JsError> {
+        crate::weights::paint::Brush::parse(
+            self.radius,
+            self.strength,
+            &self.falloff,
+            &self.mode,
+            self.value,
+        )
+        .map_err(|e| js_error(method, e))
+    }
 }
 
 fn smooth() -> String {
@@ -71,6 +85,40 @@ fn smooth() -> String {
 
 fn add() -> String {
     "add".to_owned()
+}
+
+/// Refuses an options object with a key not in `known`, naming it: a
+/// misspelt option is an error rather than ignored.
+pub(crate) fn refuse_unknown_keys(
+    method: &str,
+    value: &JsValue,
+    known: &[&str],
+) -> Result<(), JsError> {
+    let Some(object) = value.dyn_ref::<js_sys::Object>() else {
+        return Err(js_error(method, "the options are an object"));
+    };
+    match js_sys::Object::keys(object)
+        .iter()
+        .filter_map(|key| key.as_string())
+        .find(|key| !known.contains(&key.as_str()))
+    {
+        Some(key) => Err(js_error(
+            method,
+            format!("unknown option '{key}'; known: {}", known.join(", ")),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `lab.paintDab`'s options (the points are read apart, as a typed array).
+#[derive(serde::Deserialize)]
+struct DabView {
+    bone: f64,
+    at: [f32; 2],
+    #[serde(default)]
+    mirror: bool,
+    #[serde(flatten)]
+    brush: BrushOptions,
 }
 
 /// `Some(value)` as the value and `None` as `null`: the API's one "none"
@@ -753,17 +801,17 @@ impl JsLab {
                     "points: a Float32Array or an array of x, y per vertex",
                 )
             })?;
+        let known = [&["points", "bone", "at", "mirror"][..], BrushOptions::KEYS].concat();
+        refuse_unknown_keys(METHOD, &options, &known)?;
+        // The rest without the points, which serde does not read from a
+        // typed array (a shallow copy: the caller's object is left alone).
+        let rest = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
+        // Deleting a key of a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::delete_property(&rest, &"points".into());
         let dab: DabView =
-            serde_wasm_bindgen::from_value(options).map_err(|e| js_error(METHOD, e))?;
+            serde_wasm_bindgen::from_value(rest.into()).map_err(|e| js_error(METHOD, e))?;
         let bone = index_from_f64("bone", dab.bone).map_err(|e| js_error(METHOD, e))?;
-        let brush = crate::weights::paint::Brush::parse(
-            dab.radius,
-            dab.strength,
-            &dab.falloff,
-            &dab.mode,
-            dab.value,
-        )
-        .map_err(|e| js_error(METHOD, e))?;
+        let brush = dab.brush.brush(METHOD)?;
         if points.len() != 2 * self.inner.vertex_count() {
             return Err(js_error(
                 METHOD,

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, WebGl2RenderingContext, WebGlContextAttributes};
 
-use super::{js_error, nullable, options, point_array, JsLab};
+use super::{js_error, nullable, options, point_array, refuse_unknown_keys, BrushOptions, JsLab};
 use crate::lab::{index_from_f64, SkinningMethod};
 use crate::render::{FrameSettings, Renderer, WeightView};
 use crate::view::camera::Projection;
@@ -17,7 +17,6 @@ use crate::view::controller::{Button, Modifiers, Tool, ViewPort};
 use crate::view::framing::frame_scene_named;
 use crate::view::state::ViewState;
 use crate::view::svg::{figure_of, svg_elements, SvgView};
-use crate::weights::paint::Brush;
 
 /// `viewer.pointerDown`'s press.
 #[derive(serde::Deserialize)]
@@ -30,28 +29,6 @@ struct PressOptions {
     shift: bool,
     #[serde(default)]
     reach: bool,
-}
-
-/// `viewer.setBrush`'s brush.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BrushOptions {
-    radius: f32,
-    strength: f32,
-    #[serde(default = "smooth")]
-    falloff: String,
-    #[serde(default = "add")]
-    mode: String,
-    #[serde(default)]
-    value: f32,
-}
-
-fn smooth() -> String {
-    "smooth".to_owned()
-}
-
-fn add() -> String {
-    "add".to_owned()
 }
 
 /// The rendered view of a lab on one canvas.
@@ -511,15 +488,9 @@ impl Viewer {
     /// `smooth`) and the target value of `set`; `brush()` gives it back.
     #[wasm_bindgen(js_name = setBrush)]
     pub fn set_brush(&mut self, brush: JsValue) -> Result<(), JsError> {
-        let BrushOptions {
-            radius,
-            strength,
-            falloff,
-            mode,
-            value,
-        } = options("setBrush", brush)?;
-        self.state.controller.brush = Brush::parse(radius, strength, &falloff, &mode, value)
-            .map_err(|e| js_error("setBrush", e))?;
+        refuse_unknown_keys("setBrush", &brush, BrushOptions::KEYS)?;
+        let brush: BrushOptions = options("setBrush", brush)?;
+        self.state.controller.brush = brush.brush("setBrush")?;
         Ok(())
     }
 
