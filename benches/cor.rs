@@ -5,8 +5,9 @@
 //! CoR next to LBS and DQS on the same mesh. Prints `BENCH` lines; run with
 //! `cargo bench --bench cor` (part of `cargo xtask bench`).
 
-use std::time::Instant;
+mod common;
 
+use common::fastest;
 use glam::{Mat4, Quat, Vec3};
 use skinlab::skin::cor::{centres_of_rotation, skin_cor};
 use skinlab::skin::dual_quat::RigidScale;
@@ -66,17 +67,6 @@ fn palette() -> Vec<Mat4> {
             )
         })
         .collect()
-}
-
-/// The fastest of `runs` calls of `job`, in seconds.
-fn fastest(runs: usize, mut job: impl FnMut()) -> f64 {
-    (0..runs)
-        .map(|_| {
-            let started = Instant::now();
-            job();
-            started.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 fn main() {

@@ -3,8 +3,9 @@
 //! each and a 64-bone palette. Prints `BENCH` lines `cargo xtask bench`
 //! reads. Run with `cargo bench --bench skinning`.
 
-use std::time::Instant;
+mod common;
 
+use common::fastest;
 use glam::{Mat4, Quat, Vec3};
 use skinlab::skin::dual_quat::RigidScale;
 use skinlab::skin::influences::VertexInfluences;
@@ -50,17 +51,6 @@ fn palette() -> Vec<Mat4> {
             )
         })
         .collect()
-}
-
-/// The fastest of `runs` calls of `job`, in seconds.
-fn fastest(runs: usize, mut job: impl FnMut()) -> f64 {
-    (0..runs)
-        .map(|_| {
-            let started = Instant::now();
-            job();
-            started.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 fn main() {

@@ -5,23 +5,17 @@ use glam::{Mat4, Vec3};
 use super::Lab;
 use crate::skin::volume::enclosed_volume;
 use crate::skin::SkinningMethod;
+use crate::weights::auto_weights::{bone_segments, closest_on_segment};
 
-/// The distance from `point` to the segment from `a` to `b`.
-fn segment_distance(point: Vec3, a: Vec3, b: Vec3) -> f32 {
-    let along = b - a;
-    let t = (point - a).dot(along) / along.length_squared().max(f32::MIN_POSITIVE);
-    point.distance(a + along * t.clamp(0.0, 1.0))
-}
-
-/// Each bone as a segment from its origin to its tip, in `frames`.
-fn bone_segments(frames: &[Mat4], lengths: impl Iterator<Item = f32>) -> Vec<(Vec3, Vec3)> {
+/// Each bone as a segment from its origin to its tip, posed.
+fn posed_segments(frames: &[Mat4], skeleton: &crate::rig::skeleton::Skeleton) -> Vec<(Vec3, Vec3)> {
     frames
         .iter()
-        .zip(lengths)
-        .map(|(frame, length)| {
+        .zip(skeleton.bones())
+        .map(|(frame, bone)| {
             (
                 frame.transform_point3(Vec3::ZERO),
-                frame.transform_point3(Vec3::new(0.0, length, 0.0)),
+                frame.transform_point3(Vec3::new(0.0, bone.length, 0.0)),
             )
         })
         .collect()
@@ -48,17 +42,17 @@ impl Lab {
     /// the largest growth (DQS's bulge at a bent joint) and the largest
     /// shrink (LBS's collapse at a twist), model units, both 0 or more.
     pub fn surface_departure(&self, method: SkinningMethod) -> (f32, f32) {
-        let skeleton = &self.scene.skeleton;
-        let lengths = || skeleton.bones().iter().map(|bone| bone.length);
-        let rest = bone_segments(skeleton.model_from_bone_rest(), lengths());
-        let posed = bone_segments(self.model_from_bone_posed(), lengths());
+        // At rest: where the mesh was bound to each bone, the frame its
+        // rest positions are in.
+        let rest = bone_segments(&self.scene.skeleton);
+        let posed = posed_segments(self.model_from_bone_posed(), &self.scene.skeleton);
         let skinned = self.skinned_positions(method);
         let nearest = |segments: &[(Vec3, Vec3)], point: Vec3, vertex: usize| {
             self.scene.influences[vertex]
                 .pairs()
                 .map(|(bone, _)| {
                     let (a, b) = segments[usize::from(bone)];
-                    segment_distance(point, a, b)
+                    point.distance(closest_on_segment(point, a, b))
                 })
                 .fold(f32::INFINITY, f32::min)
         };

@@ -618,6 +618,12 @@ impl Lab {
     /// instead of skinning again. A caller that reads the skinned mesh
     /// often (a brush, a renderer's overlay) runs it first.
     pub fn skin(&mut self, method: SkinningMethod) {
+        // CoR keeps the centres it skins about: without them, a dab's
+        // re-skin of the vertices it changed would compute every centre
+        // again for each vertex.
+        if method == SkinningMethod::Cor && self.derived.centres.is_none() {
+            self.update_centres();
+        }
         self.derived.skin_job(&self.scene, method);
     }
 

@@ -94,10 +94,12 @@ pub(crate) fn refuse_unknown_keys(
     value: &JsValue,
     known: &[&str],
 ) -> Result<(), JsError> {
-    let Some(object) = value.dyn_ref::<js_sys::Object>() else {
+    // `typeof` rather than `instanceof Object`: options made in another
+    // realm (a page holding a lab in a frame) are objects too.
+    if !value.is_object() {
         return Err(js_error(method, "the options are an object"));
-    };
-    match js_sys::Object::keys(object)
+    }
+    match js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
         .iter()
         .filter_map(|key| key.as_string())
         .find(|key| !known.contains(&key.as_str()))
@@ -390,23 +392,7 @@ impl JsLab {
     pub fn set_bone_pose(&mut self, bone: f64, pose: JsValue) -> Result<(), JsError> {
         const METHOD: &str = "setBonePose";
         let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
-        if !pose.is_object() {
-            return Err(js_error(
-                METHOD,
-                "the pose is {rotation, translation, scale}",
-            ));
-        }
-        const FIELDS: [&str; 3] = ["rotation", "translation", "scale"];
-        if let Some(key) = js_sys::Object::keys(pose.unchecked_ref::<js_sys::Object>())
-            .iter()
-            .filter_map(|key| key.as_string())
-            .find(|key| !FIELDS.contains(&key.as_str()))
-        {
-            return Err(js_error(
-                METHOD,
-                format!("unknown field '{key}'; the pose is {{rotation, translation, scale}}"),
-            ));
-        }
+        refuse_unknown_keys(METHOD, &pose, &["rotation", "translation", "scale"])?;
         let field = |key: &str, identity: &[f64]| -> Result<Vec<f64>, JsError> {
             let value = js_sys::Reflect::get(&pose, &key.into()).unwrap_or(JsValue::UNDEFINED);
             if value.is_undefined() || value.is_null() {

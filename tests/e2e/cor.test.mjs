@@ -89,20 +89,13 @@ test('side by side takes any two of LBS, DQS and CoR, and the link keeps the pai
   // The right half is drawn with CoR: its joint ring keeps the tube's girth,
   // so the two halves differ.
   const halves = await page.evaluate(() => {
-    const canvas = document.querySelector('#view');
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const context = copy.getContext('2d');
-    context.drawImage(canvas, 0, 0);
-    const half = Math.floor(canvas.width / 2);
-    const count = (x0) => {
-      const { data } = context.getImageData(x0, 0, half, canvas.height);
-      let skin = 0;
-      for (let k = 0; k < data.length; k += 4) if (data[k] > 150 && data[k] - data[k + 2] > 40) skin += 1;
-      return skin;
-    };
-    return { left: count(0), right: count(half) };
+    const { data, width } = window.testCanvasRgba();
+    const half = Math.floor(width / 2);
+    const counts = { left: 0, right: 0 };
+    for (let k = 0; k < data.length; k += 4) {
+      if (data[k] > 150 && data[k] - data[k + 2] > 40) counts[(k / 4) % width < half ? 'left' : 'right'] += 1;
+    }
+    return counts;
   });
   assert.ok(halves.left > 0 && halves.right > 0, JSON.stringify(halves));
   const link = await page.evaluate(() => window.skinlab.shareLink());
@@ -127,13 +120,7 @@ test('the centres layer draws each centre of rotation as a dot where the pose pu
   assert.equal(await page.evaluate(() => window.skinlab.lab.centresCurrent()), true, 'the layer ran the centres job');
   // Green dots (the layer's colour) on the tube's axis, where the joint's centres are.
   const green = async () => page.evaluate(() => {
-    const canvas = document.querySelector('#view');
-    const copy = document.createElement('canvas');
-    copy.width = canvas.width;
-    copy.height = canvas.height;
-    const context = copy.getContext('2d');
-    context.drawImage(canvas, 0, 0);
-    const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+    const { data } = window.testCanvasRgba();
     let count = 0;
     for (let k = 0; k < data.length; k += 4) if (data[k + 1] > 120 && data[k] < 80 && data[k + 2] > 80 && data[k + 2] < 160) count += 1;
     return count;

@@ -83,7 +83,7 @@ test('a point is an array of numbers, and a pose goes back as it came', () => {
   lab.resetPose();
   lab.setBonePose(1, pose);
   assert.deepEqual(lab.bonePose(1), pose);
-  assert.throws(() => lab.setBonePose(1, { rotaton: [0, 0, 0, 1] }), /setBonePose: unknown field 'rotaton'/);
+  assert.throws(() => lab.setBonePose(1, { rotaton: [0, 0, 0, 1] }), /setBonePose: unknown option 'rotaton'; known: rotation, translation, scale/);
   const points = new Float32Array(2 * lab.vertexCount());
   assert.throws(() => lab.paintDab({ points, bone: 1, at: [0, 0], radius: 10, strenght: 0.5 }), /paintDab: unknown option 'strenght'/);
   assert.ok(lab.paintDab({ points, bone: 1, at: [0, 0], radius: 10, strength: 0.5 }) > 0, 'the same options without the typo paint');
