@@ -161,6 +161,14 @@ fn morph_targets_and_their_weights_survive_export() {
 }
 
 #[test]
+fn the_faces_vertex_colours_survive_export_as_colour_0() {
+    let face = Lab::example("face").unwrap();
+    assert!(!face.scene().vertex_colours.is_empty());
+    let back = Lab::from_glb(&face.to_glb().unwrap()).unwrap();
+    assert_eq!(back.scene().vertex_colours, face.scene().vertex_colours);
+}
+
+#[test]
 fn a_models_base_colour_and_texture_survive_export() {
     // The Fox: its PNG, factor and UVs come back byte for byte.
     let fox = Lab::from_gltf(&common::model_text("Fox")).unwrap();

@@ -370,3 +370,30 @@ fn not_json_or_the_wrong_shape() {
     let error = refused(|doc| doc["bogus"] = json!(1));
     assert!(error.to_string().contains("bogus"), "{error}");
 }
+
+#[test]
+fn colours_are_one_rgb_triple_from_0_to_1_per_vertex() {
+    let mut painted = valid();
+    painted["colours"] = json!([[1, 0, 0], [0, 1, 0], [0, 0, 1], [0.5, 0.5, 0.5]]);
+    let scene = load(&painted).unwrap();
+    assert_eq!(scene.vertex_colours[2], glam::Vec3::Z);
+    assert_eq!(
+        Scene::from_json(&scene.to_json()).unwrap().vertex_colours,
+        scene.vertex_colours
+    );
+    assert!(
+        load(&valid()).unwrap().vertex_colours.is_empty(),
+        "none unless given"
+    );
+    let short = refused(|doc| doc["colours"] = json!([[1, 0, 0]]));
+    assert!(
+        matches!(&short, SceneError::WrongLength { field, found: 1, .. } if field == "colours"),
+        "{short}"
+    );
+    let bright =
+        refused(|doc| doc["colours"] = json!([[1, 0, 0], [0, 1, 0], [0, 0, 1.5], [0, 0, 0]]));
+    assert!(
+        matches!(&bright, SceneError::OutOfRange { field, value, .. } if field == "colours[2][2]" && *value == 1.5),
+        "{bright}"
+    );
+}

@@ -329,31 +329,31 @@ function showCaption() {
   }
 }
 
-/** Meshes over this many vertices open with the skin alone. */
+/** Meshes over this many vertices open with the skin and bones alone. */
 const DENSE_VIEW_VERTICES = 20000;
-// Whether the wire and dots were hidden for the scene (not by a person).
-let hiddenForDensity = false;
+// The layers hidden for the scene (not by a person), to bring back after.
+let hiddenForLooks = [];
 
 /**
  * A dense mesh's wireframe and vertex dots are a grey blur that costs the
  * GPU most of each frame (on a software renderer, 0.75 s a frame of `dense`
  * with them, 0.27 s without), and over a loaded character (a gallery model,
- * a file) they bury the skin: such a scene opens with its skin and bones,
- * the checkboxes bring them back, and the next built example gets them
- * again. An `overlays` parameter decides instead.
+ * a file) they bury the skin: such a scene opens with its skin and bones. A
+ * scene painted in its own colours (the face) opens with its skin alone,
+ * as it looks: its bones would cross it. The checkboxes bring the layers
+ * back, and the next built example gets them again. An `overlays`
+ * parameter decides instead.
  */
 function showDenseAsSkin() {
   if (settings.overlays) return;
   const loaded = !Lab.exampleNames().includes(exampleName) && !LARGE_EXAMPLES.includes(exampleName);
-  const dense = loaded || lab.vertexCount() > DENSE_VIEW_VERTICES;
-  const shown = ['wireframe', 'dots'].filter((name) => document.querySelector(`[data-overlay="${name}"]`)?.checked);
-  if (dense && shown.length) {
-    for (const name of shown) modes.skin.api.setOverlay(name, false);
-    hiddenForDensity = true;
-  } else if (!dense && hiddenForDensity) {
-    for (const name of ['wireframe', 'dots']) modes.skin.api.setOverlay(name, true);
-    hiddenForDensity = false;
-  }
+  const painted = lab.vertexColours() !== null;
+  const dense = loaded || painted || lab.vertexCount() > DENSE_VIEW_VERTICES;
+  const hide = dense ? ['wireframe', 'dots', ...(painted && !loaded ? ['bones'] : [])] : [];
+  for (const name of hiddenForLooks.filter((name) => !hide.includes(name))) modes.skin.api.setOverlay(name, true);
+  const shown = hide.filter((name) => document.querySelector(`[data-overlay="${name}"]`)?.checked);
+  for (const name of shown) modes.skin.api.setOverlay(name, false);
+  hiddenForLooks = [...new Set([...shown, ...hiddenForLooks.filter((name) => hide.includes(name))])];
 }
 
 /**

@@ -63,6 +63,7 @@ impl MeshBuilder {
             rig: None,
             paths: Vec::new(),
             meshes: Vec::new(),
+            colours: Vec::new(),
         }
     }
 }

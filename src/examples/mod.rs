@@ -142,7 +142,10 @@ pub(crate) mod tests {
             assert!(scene.mesh.vertex_count() > 0, "{name}");
             assert!(
                 scene.mesh.normals_model.iter().all(|n| n.z > 0.99)
-                    || matches!(name, "tube" | "dense" | "tail" | "flip" | "capture"),
+                    || matches!(
+                        name,
+                        "tube" | "dense" | "tail" | "flip" | "capture" | "face"
+                    ),
                 "{name}: flat examples face the viewer"
             );
         }

@@ -402,6 +402,15 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
             .collect();
         primitive["targets"] = json!(targets);
     }
+    if scene.vertex_colours.len() == count {
+        // glTF's COLOR_0: linear RGB floats, multiplying the base colour.
+        let colours = builder.accessor(
+            &floats(scene.vertex_colours.iter().flat_map(|c| c.to_array())),
+            Some(ARRAY_BUFFER),
+            json!({"componentType": FLOAT, "count": count, "type": "VEC3"}),
+        );
+        primitive["attributes"]["COLOR_0"] = colours.into();
+    }
     let material = scene
         .base_colour
         .as_ref()

@@ -286,6 +286,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         rig: None,
         paths: Vec::new(),
         meshes: geometry.parts,
+        colours: material::vertex_colours(&document, &buffers, &geometry.colours),
     };
     let mut scene = Scene::from_doc(&doc)?;
     scene.base_colour = material::base_colour(&document, &buffers, resources, &geometry.colours);

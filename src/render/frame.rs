@@ -91,11 +91,17 @@ impl Renderer {
                 };
                 let textured = !coloured && self.base_colour.bind(gl, lab.id(), &uniforms);
                 uniforms.set_textured(gl, textured);
+                // The scene's own vertex colours take the colour attribute's
+                // place for the skin, and give it back to the dots after.
+                let painted = mesh.paint.filter(|_| !coloured);
+                if let Some(paint) = painted {
+                    point_colours_at(gl, paint);
+                }
                 uniforms.set_fill(
                     gl,
                     &Fill {
                         lit: !settings.flat,
-                        vertex_colour: coloured,
+                        vertex_colour: coloured || painted.is_some(),
                         ..Fill::plain(fill)
                     },
                 );
@@ -105,6 +111,9 @@ impl Renderer {
                 gl.draw_elements(glow::TRIANGLES, mesh.triangle_count, glow::UNSIGNED_INT, 0);
                 gl.disable(glow::POLYGON_OFFSET_FILL);
                 uniforms.set_textured(gl, false);
+                if painted.is_some() {
+                    point_colours_at(gl, mesh.colours);
+                }
             }
             if overlays.wireframe {
                 uniforms.set_fill(gl, &Fill::plain(WIRE));
@@ -132,5 +141,17 @@ impl Renderer {
             self.draw_batches(gl, lab, settings, &clip_from_model)?;
         }
         self.draw_overlays(gl, lab, settings, &clip_from_model)
+    }
+}
+
+/// Points the bound vertex array's colour attribute (location 4: RGB
+/// floats) at `buffer`.
+fn point_colours_at(gl: &glow::Context, buffer: glow::Buffer) {
+    // SAFETY: plain WebGL calls on a live context with a vertex array bound.
+    #[allow(unsafe_code)]
+    unsafe {
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));
+        gl.vertex_attrib_pointer_f32(4, 3, glow::FLOAT, false, 0, 0);
+        gl.bind_buffer(glow::ARRAY_BUFFER, None);
     }
 }

@@ -22,6 +22,10 @@ pub struct MeshGpu {
     pub weights: glow::Buffer,
     /// RGB per vertex for the weight views and the dots.
     pub colours: glow::Buffer,
+    /// The scene's own colour per vertex (glTF's `COLOR_0` times the base
+    /// colour factor), drawn in the skin view in place of `colours`; `None`
+    /// when the skin has one colour.
+    pub paint: Option<glow::Buffer>,
     /// Each vertex's centre of rotation (CoR) and 1, or w = 0 for none.
     pub centres: glow::Buffer,
     /// What `centres` holds: the lab, whether its centres job ran, and the
@@ -112,6 +116,27 @@ pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
             attribute(5, 2, bytes(&uvs), false)?;
         }
         gl.bind_vertex_array(None);
+        let paint = if lab.scene().vertex_colours.is_empty() {
+            None
+        } else {
+            let factor = lab
+                .scene()
+                .base_colour
+                .as_ref()
+                .map_or(glam::Vec3::ONE, |c| glam::Vec3::from_slice(&c.factor[..3]));
+            let painted: Vec<f32> = lab
+                .scene()
+                .vertex_colours
+                .iter()
+                .flat_map(|c| (*c * factor).to_array())
+                .collect();
+            let buffer = gl.create_buffer()?;
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, bytes(&painted), glow::STATIC_DRAW);
+            gl.bind_buffer(glow::ARRAY_BUFFER, None);
+            buffers.push(buffer);
+            Some(buffer)
+        };
         let triangles = gl.create_buffer()?;
         gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(triangles));
         gl.buffer_data_u8_slice(
@@ -140,6 +165,7 @@ pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
             joints,
             weights,
             colours,
+            paint,
             centres,
             centres_key: None,
             triangles,

@@ -138,6 +138,10 @@ pub struct SceneDoc {
     /// The meshes the vertices belong to; missing for one skinned mesh.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub meshes: Vec<MeshPartDoc>,
+    /// A linear RGB colour per vertex, each 0–1 (glTF's `COLOR_0`); missing
+    /// when the skin has one colour.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub colours: Vec<[f32; 3]>,
 }
 
 /// A morph target as the scene JSON writes it.
@@ -214,7 +218,9 @@ impl Scene {
             validate_animation(&doc.animations, doc.rig.as_ref(), &skeleton, morphs.len())?;
         let paths = validate_paths(&doc.paths, skeleton.len())?;
         let meshes = validate_meshes(&doc.meshes, mesh.vertex_count(), skeleton.len())?;
+        let vertex_colours = validate_colours(&doc.colours, mesh.vertex_count())?;
         Ok(Self {
+            vertex_colours,
             meshes,
             not_drawn: Vec::new(),
             animation,
@@ -293,6 +299,7 @@ impl Scene {
             rig: None,
             paths: path_docs(&self.paths),
             meshes: mesh_part_docs(&self.meshes, self.mesh.vertex_count()),
+            colours: self.vertex_colours.iter().map(|c| c.to_array()).collect(),
         }
     }
 }
@@ -345,6 +352,35 @@ fn mesh_part_docs(meshes: &[MeshPart], vertices: usize) -> Vec<MeshPartDoc> {
 
 /// Each mesh a range inside the vertices, a rigid one on a bone that
 /// exists; one skinned mesh of every vertex when none are written.
+/// Per-vertex colours: none, or one RGB triple from 0 to 1 per vertex.
+fn validate_colours(colours: &[[f32; 3]], vertices: usize) -> Result<Vec<Vec3>, SceneError> {
+    if !colours.is_empty() && colours.len() != vertices {
+        return Err(SceneError::WrongLength {
+            field: "colours".to_owned(),
+            expected: format!("one per vertex ({vertices})"),
+            found: colours.len(),
+        });
+    }
+    colours
+        .iter()
+        .enumerate()
+        .map(|(vertex, rgb)| {
+            for (channel, &value) in rgb.iter().enumerate() {
+                let field = || format!("colours[{vertex}][{channel}]");
+                check_finite(&field(), &[value])?;
+                if !(0.0..=1.0).contains(&value) {
+                    return Err(SceneError::OutOfRange {
+                        field: field(),
+                        value,
+                        range: "0 to 1",
+                    });
+                }
+            }
+            Ok(Vec3::from_array(*rgb))
+        })
+        .collect()
+}
+
 fn validate_meshes(
     docs: &[MeshPartDoc],
     vertices: usize,

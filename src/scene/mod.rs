@@ -153,6 +153,16 @@ pub enum SceneError {
         /// The value found.
         value: f32,
     },
+    /// A number outside the range its field allows.
+    #[error("{field}: {value} is not within {range}")]
+    OutOfRange {
+        /// The field and index, e.g. `colours[4][0]`.
+        field: String,
+        /// The value found.
+        value: f32,
+        /// The range allowed, e.g. `0 to 1`.
+        range: &'static str,
+    },
     /// A vertex lists the same bone twice.
     #[error("influences[{vertex}][{slot}]: bone {bone} is listed twice for this vertex")]
     DuplicateBone {
@@ -225,6 +235,9 @@ pub struct Scene {
     /// What the file held that is not drawn (a texture format, a
     /// material extension), said once on loading.
     pub not_drawn: Vec<String>,
+    /// A linear RGB colour per vertex (glTF's `COLOR_0`, which multiplies
+    /// the base colour), or empty when the skin has one colour.
+    pub vertex_colours: Vec<glam::Vec3>,
 }
 
 /// A material's base colour, as glTF defines it: a factor, times a texture

@@ -13,7 +13,12 @@ pub enum ViewChoice {
     Flat,
     /// `"3d"`: a perspective view from above the side.
     Solid,
-    /// `"auto"`: flat for a scene that lies in one plane facing the viewer.
+    /// `"front"`: a perspective view from in front, a little to the side
+    /// and above, as a face is looked at.
+    Front,
+    /// `"auto"`: flat for a scene that lies in one plane facing the viewer,
+    /// from the front for one with morph targets (a face), else from above
+    /// the side.
     Auto,
 }
 
@@ -24,8 +29,11 @@ impl std::str::FromStr for ViewChoice {
         match name {
             "2d" => Ok(Self::Flat),
             "3d" => Ok(Self::Solid),
+            "front" => Ok(Self::Front),
             "auto" => Ok(Self::Auto),
-            _ => Err(format!("unknown view '{name}'; use '2d', '3d' or 'auto'")),
+            _ => Err(format!(
+                "unknown view '{name}'; use '2d', '3d', 'front' or 'auto'"
+            )),
         }
     }
 }
@@ -74,21 +82,31 @@ pub fn is_planar([min, max]: [Vec3; 2]) -> bool {
 /// [`ViewChoice::Auto`], perspective otherwise.
 pub fn frame_scene(lab: &Lab, method: SkinningMethod, choice: ViewChoice) -> Camera {
     let bounds = scene_bounds(lab, method);
-    let flat = match choice {
-        ViewChoice::Flat => true,
-        ViewChoice::Solid => false,
-        ViewChoice::Auto => is_planar(bounds),
+    let choice = match choice {
+        ViewChoice::Auto if is_planar(bounds) => ViewChoice::Flat,
+        ViewChoice::Auto if !lab.scene().morphs.is_empty() => ViewChoice::Front,
+        ViewChoice::Auto => ViewChoice::Solid,
+        chosen => chosen,
     };
-    let projection = if flat {
-        Projection::Orthographic
-    } else {
-        Projection::Perspective
-    };
-    Camera::framing(bounds[0], bounds[1], projection)
+    let [min, max] = bounds;
+    match choice {
+        ViewChoice::Flat => Camera::framing(min, max, Projection::Orthographic),
+        ViewChoice::Front => {
+            let whole = Camera::framing(min, max, Projection::Perspective);
+            // A head fills the view from the front: nothing lies beside it.
+            Camera {
+                yaw: 0.3,
+                pitch: 0.12,
+                distance: 0.8 * whole.distance,
+                ..whole
+            }
+        }
+        _ => Camera::framing(min, max, Projection::Perspective),
+    }
 }
 
 /// [`frame_scene`] for a view named as the page names it (`"2d"`, `"3d"`,
-/// `"auto"`).
+/// `"front"`, `"auto"`).
 pub fn frame_scene_named(
     lab: &Lab,
     method: SkinningMethod,

@@ -1,5 +1,6 @@
-//! The JS API of a glTF file's base colour: `lab.baseColour()` hands the
-//! page the factor, the UVs and the encoded image, which the browser
+//! The JS API of a scene's own colours: `lab.vertexColours()` the colour
+//! per vertex, `lab.baseColour()` hands the page a glTF file's factor, the
+//! UVs and the encoded image, which the browser
 //! decodes; `viewer.setBaseColourPixels` takes the decoded pixels back to
 //! the GPU.
 
@@ -45,6 +46,18 @@ impl JsLab {
             )?;
         }
         Ok(view.into())
+    }
+
+    /// The scene's own colour per vertex, linear `r, g, b` after one another
+    /// (glTF's `COLOR_0`, or a scene's `colours`), or `null` when the skin
+    /// has one colour.
+    #[wasm_bindgen(js_name = vertexColours)]
+    pub fn vertex_colours(&self) -> Option<js_sys::Float32Array> {
+        let colours = &self.inner.scene().vertex_colours;
+        (!colours.is_empty()).then(|| {
+            let flat: Vec<f32> = colours.iter().flat_map(|c| c.to_array()).collect();
+            js_sys::Float32Array::from(flat.as_slice())
+        })
     }
 }
 

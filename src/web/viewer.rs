@@ -211,8 +211,9 @@ impl Viewer {
 
     /// Points the camera at the whole mesh (and any path a bone rides):
     /// `"2d"` an orthographic front view,
-    /// `"3d"` a perspective view from above the side, `"auto"` picks 2D for a
-    /// mesh that lies in one plane facing the viewer.
+    /// `"3d"` a perspective view from above the side, `"front"` one from in
+    /// front (a face), `"auto"` picks 2D for a mesh that lies in one plane
+    /// facing the viewer and the front for a scene with morph targets.
     #[wasm_bindgen(js_name = frameScene)]
     pub fn frame_scene(&mut self, lab: &JsLab, view: &str) -> Result<(), JsError> {
         self.state.camera = frame_scene_named(&lab.inner, self.state.controller.method, view)

@@ -66,6 +66,47 @@ fn image(
         .then_some(BaseColourImage { mime_type, bytes })
 }
 
+/// The joined mesh's `COLOR_0` (glTF 2.0 §3.7.2.1: RGB or RGBA, floats or
+/// normalised integers, multiplying the base colour) as linear RGB per
+/// vertex, white for a primitive without one; empty when no primitive has
+/// one. A colour that cannot be read leaves its primitive white, as a
+/// missing texture leaves a model in its factor's colour.
+pub(super) fn vertex_colours(
+    document: &Document,
+    buffers: &Buffers,
+    primitives: &[PrimitiveColour],
+) -> Vec<[f32; 3]> {
+    if !primitives
+        .iter()
+        .any(|p| p.attributes.contains_key("COLOR_0"))
+    {
+        return Vec::new();
+    }
+    primitives
+        .iter()
+        .flat_map(|p| {
+            let read = p.attributes.get("COLOR_0").and_then(|&index| {
+                [4, 3].into_iter().find_map(|width| {
+                    buffers
+                        .floats(document, index, width)
+                        .ok()
+                        .filter(|c| c.len() == width * p.vertices)
+                        .map(|c| (width, c))
+                })
+            });
+            match read {
+                Some((width, channels)) => channels
+                    .chunks_exact(width)
+                    .map(|c| {
+                        [c[0], c[1], c[2]].map(|x| if x.is_nan() { 1.0 } else { x.clamp(0.0, 1.0) })
+                    })
+                    .collect(),
+                None => vec![[1.0; 3]; p.vertices],
+            }
+        })
+        .collect()
+}
+
 /// The base colour of the joined mesh of `primitives`, or `None` when no
 /// primitive has a material.
 pub(super) fn base_colour(
