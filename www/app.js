@@ -686,7 +686,8 @@ function startLanguage() {
   } catch {
     // Storage is closed in some embeds; the browser's language then decides.
   }
-  return navigator.language?.toLowerCase().startsWith('de') ? 'de' : 'en';
+  const browser = navigator.language?.toLowerCase() ?? '';
+  return LANGUAGES.find((lang) => browser.startsWith(lang)) ?? 'en';
 }
 
 /** Switches the whole page to `lang`, remembers it, and keeps it in the address. */

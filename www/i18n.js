@@ -1,20 +1,22 @@
 import { richText } from './dom.js';
 
-// Labels in English and German (the lecture notes are German), one table
-// per language (labels/en.js, labels/de.js). Elements carry data-i18n="key"
+// Labels in English, German (three of the lecture notes are German) and
+// Simplified Chinese (the engine note is Chinese), one table per language
+// (labels/en.js, labels/de.js, labels/zh.js). Elements carry data-i18n="key"
 // (text), data-i18n-html (text with sub- and superscripts), data-i18n-title
 // (tooltip), data-i18n-aria (accessible name), data-i18n-alt or
 // data-i18n-label (an optgroup's label).
 
 import { EN } from './labels/en.js';
 import { DE } from './labels/de.js';
+import { ZH } from './labels/zh.js';
 
-const LABELS = { en: EN, de: DE };
+const LABELS = { en: EN, de: DE, zh: ZH };
 
 let language = 'en';
 const listeners = [];
 
-/** The language in use: `en` or `de`. */
+/** The language in use: `en`, `de` or `zh`. */
 export function currentLanguage() {
   return language;
 }

@@ -1,6 +1,7 @@
 // The lecture as guided steps (the lecture notes: sources.html). Each step
-// sets up a scene and a view, says what to do and what to notice (English
-// and German), and checks that the student did it. `check(s, scene)` reads
+// sets up a scene and a view, says what to do and what to notice (English,
+// German and Chinese, the Chinese kept in labels/lessons-zh.js), and checks
+// that the student did it. `check(s, scene)` reads
 // the running page `s` (window.skinlab) and the step's scene document as it
 // started (parsed once, for the rest positions), and returns true once done;
 // `prepare(s)`, when given, sets up what the step starts from. `panel` names
@@ -11,6 +12,7 @@
 // numbers a notice's {placeholders} stand for, measured when it shows.
 
 import { num } from './i18n.js';
+import { LESSONS_ZH } from './labels/lessons-zh.js';
 
 const DEG = Math.PI / 180;
 
@@ -655,3 +657,14 @@ export const LESSONS = [
     ],
   },
 ];
+
+// The Chinese texts, step for step, beside the English and German ones.
+for (const lesson of LESSONS) {
+  const zh = LESSONS_ZH[lesson.name];
+  if (!zh) continue;
+  lesson.title.zh = zh.title;
+  lesson.steps.forEach((step, k) => {
+    if (!zh.steps[k]) return;
+    [step.do.zh, step.notice.zh] = zh.steps[k];
+  });
+}

@@ -11,7 +11,7 @@ const CHOICES = {
   method: ['lbs', 'dqs', 'cor'],
   tool: ['pose', 'paint'],
   ui: ['full', 'minimal', 'none'],
-  lang: ['en', 'de'],
+  lang: ['en', 'de', 'zh'],
   view: ['2d', '3d'],
   autosave: ['0', '1'],
   projector: ['0', '1'],

@@ -2,7 +2,7 @@
 // HTML, reveal.js), from this one module:
 //
 //   <script type="module" src="skinlab/skin-lab.js"></script>
-//   <skin-lab example="y-junction" mode="weights" lang="de"></skin-lab>
+//   <skin-lab example="y-junction" mode="weights" lang="de"></skin-lab>  (lang: en, de or zh)
 //
 // Each element is its own lab: a page instance (index.html beside this
 // module, `ui=minimal` unless the `ui` attribute says otherwise) in a frame

@@ -52,12 +52,13 @@ impl JsLab {
     /// (glTF's `COLOR_0`, or a scene's `colours`), or `null` when the skin
     /// has one colour.
     #[wasm_bindgen(js_name = vertexColours)]
-    pub fn vertex_colours(&self) -> Option<js_sys::Float32Array> {
+    pub fn vertex_colours(&self) -> JsValue {
         let colours = &self.inner.scene().vertex_colours;
-        (!colours.is_empty()).then(|| {
-            let flat: Vec<f32> = colours.iter().flat_map(|c| c.to_array()).collect();
-            js_sys::Float32Array::from(flat.as_slice())
-        })
+        if colours.is_empty() {
+            return JsValue::NULL;
+        }
+        let flat: Vec<f32> = colours.iter().flat_map(|c| c.to_array()).collect();
+        js_sys::Float32Array::from(flat.as_slice()).into()
     }
 }
 

@@ -1,12 +1,13 @@
-// The page in two languages: the switch in the toolbar (remembered across
-// visits, kept in the address), no English left in the German page in any
-// mode, and the labels of the three-steps and weighted-mean figures placed
+// The page in three languages: the switch in the toolbar (remembered across
+// visits, kept in the address), no English left in the German or the
+// Chinese page in any mode, and the labels of the three-steps and weighted-mean figures placed
 // so that none covers another or the point it names.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshot, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
 import { EN } from '../../www/labels/en.js';
 import { DE } from '../../www/labels/de.js';
+import { ZH } from '../../www/labels/zh.js';
 import { LESSONS } from '../../www/lessons.js';
 
 const fixture = useBrowser(before, after);
@@ -31,6 +32,13 @@ test('the language switch turns the whole page, is remembered and kept in the ad
   await nextFrame(again, () => again.locator('#language [data-lang="en"]').click());
   assert.equal(await again.locator('#modes [data-mode="weights"]').textContent(), 'Weights');
   assert.equal(await again.evaluate(() => localStorage.getItem('skinlab.lang')), 'en');
+  // Chinese, the third: the modes, the caption and the bone names.
+  await nextFrame(again, () => again.locator('#language [data-lang="zh"]').click());
+  assert.equal(await again.evaluate(() => document.documentElement.lang), 'zh');
+  assert.equal(await again.locator('#modes [data-mode="weights"]').textContent(), ZH['modeName.weights']);
+  assert.equal(await again.locator('#caption').textContent(), ZH['cap.two-bone']);
+  assert.equal(new URL(again.url()).searchParams.get('lang'), 'zh');
+  assert.equal(await again.evaluate(() => localStorage.getItem('skinlab.lang')), 'zh');
   assert.deepEqual(errors, []);
   await again.close();
 });
@@ -38,43 +46,64 @@ test('the language switch turns the whole page, is remembered and kept in the ad
 /** Lower-case words of three or more letters in `text` (placeholders and markup left out). */
 const words = (text) => text.replace(/\{\w+\}|<\/?(sub|sup)>/g, ' ').toLowerCase().match(/\p{L}{3,}/gu) ?? [];
 
-/** Words the English page uses that the German one never does: an English word left in German. */
-function englishOnlyWords() {
-  const english = new Set([...Object.values(EN), ...LESSONS.flatMap((l) => [l.title.en, ...l.steps.flatMap((s) => [s.do.en, s.notice.en])])].flatMap(words));
-  const german = new Set([...Object.values(DE), ...LESSONS.flatMap((l) => [l.title.de, ...l.steps.flatMap((s) => [s.do.de, s.notice.de])])].flatMap(words));
-  return new Set([...english].filter((word) => !german.has(word)));
+/** Every label and lesson text in `lang`. */
+const textsIn = (table, lang) => [...Object.values(table), ...LESSONS.flatMap((l) => [l.title[lang], ...l.steps.flatMap((s) => [s.do[lang], s.notice[lang]])])];
+
+/** Words the English page uses that the page in `lang` never does: an English word left there. */
+function englishOnlyWords(table, lang) {
+  const english = new Set(textsIn(EN, 'en').flatMap(words));
+  const other = new Set(textsIn(table, lang).flatMap(words));
+  return new Set([...english].filter((word) => !other.has(word)));
 }
 
-test('no English word is left in the German page, in any mode', async () => {
-  const englishOnly = englishOnlyWords();
-  assert.ok(englishOnly.has('weights') && englishOnly.has('reached'), 'the English-only words were found');
-  const views = [
-    ['two-bone', 'skin'], ['y-junction', 'weights'], ['tube', 'skin'], ['leg', 'ik'], ['arm', 'ik'], ['face', 'morph'],
-    ['chain', 'gpu'], ['walk', 'animate'], ['path', 'animate'], ['fingers', 'weights'], ['two-bone-smooth', 'lessons'],
-  ];
-  const found = [];
-  for (const [example, mode] of views) {
-    const { page, errors } = await openAt(`?example=${example}&mode=${mode}&lang=de`);
-    await waitForSkinlab(page);
-    // A selected bone and vertex fill the panels' figures.
-    await page.evaluate(() => {
-      const s = window.skinlab;
-      s.selectBone(Math.min(1, s.lab.boneCount() - 1));
-      s.selectVertex(Math.min(6, s.lab.vertexCount() - 1));
-    });
-    if (mode === 'ik') await page.evaluate(() => window.skinlab.setIkTarget([0.3, -2.6, 0]));
-    if (mode === 'weights') await page.evaluate(() => window.skinlab.autoWeights('nearest'));
-    if (mode === 'lessons') await page.evaluate(() => window.skinlab.startLesson('three-steps', 1));
-    await nextFrame(page);
-    await page.waitForTimeout(250);
-    const text = await page.evaluate(() => document.body.innerText);
-    const left = [...new Set(words(text).filter((word) => englishOnly.has(word)))];
-    if (left.length) found.push(`${example}/${mode}: ${left.join(', ')}`);
-    await screenshot(page, `german-${example}-${mode}`);
-    assert.deepEqual(errors, [], `${example}/${mode}`);
-    await page.close();
-  }
-  assert.deepEqual(found, [], 'English words in the German page');
+for (const [lang, table, language] of [['de', DE, 'German'], ['zh', ZH, 'Chinese']]) {
+  test(`no English word is left in the ${language} page, in any mode`, async () => {
+    const englishOnly = englishOnlyWords(table, lang);
+    assert.ok(englishOnly.has('weights') && englishOnly.has('reached'), 'the English-only words were found');
+    const views = [
+      ['two-bone', 'skin'], ['y-junction', 'weights'], ['tube', 'skin'], ['leg', 'ik'], ['arm', 'ik'], ['face', 'morph'],
+      ['chain', 'gpu'], ['walk', 'animate'], ['path', 'animate'], ['fingers', 'weights'], ['two-bone-smooth', 'lessons'],
+    ];
+    const found = [];
+    for (const [example, mode] of views) {
+      const { page, errors } = await openAt(`?example=${example}&mode=${mode}&lang=${lang}`);
+      await waitForSkinlab(page);
+      // A selected bone and vertex fill the panels' figures.
+      await page.evaluate(() => {
+        const s = window.skinlab;
+        s.selectBone(Math.min(1, s.lab.boneCount() - 1));
+        s.selectVertex(Math.min(6, s.lab.vertexCount() - 1));
+      });
+      if (mode === 'ik') await page.evaluate(() => window.skinlab.setIkTarget([0.3, -2.6, 0]));
+      if (mode === 'weights') await page.evaluate(() => window.skinlab.autoWeights('nearest'));
+      if (mode === 'lessons') await page.evaluate(() => window.skinlab.startLesson('three-steps', 1));
+      await nextFrame(page);
+      await page.waitForTimeout(250);
+      const text = await page.evaluate(() => document.body.innerText);
+      const left = [...new Set(words(text).filter((word) => englishOnly.has(word)))];
+      if (left.length) found.push(`${example}/${mode}: ${left.join(', ')}`);
+      if (lang === 'zh') {
+        assert.ok((text.match(/\p{Script=Han}/gu) ?? []).length > 50, `${example}/${mode}: the page is in Chinese`);
+      }
+      await screenshot(page, `${language.toLowerCase()}-${example}-${mode}`);
+      assert.deepEqual(errors, [], `${example}/${mode}`);
+      await page.close();
+    }
+    assert.deepEqual(found, [], `English words in the ${language} page`);
+  });
+}
+
+test('the Chinese page names the engine note by its Chinese title and every lesson in Chinese', async () => {
+  const { page, errors } = await openAt('?mode=lessons&lang=zh');
+  await waitForSkinlab(page);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh');
+  assert.equal(await page.locator('#language [data-lang="zh"]').getAttribute('aria-pressed'), 'true');
+  const sources = await page.locator('#lesson-sources').getAttribute('href');
+  const notes = await openAt(sources.replace(/^\.?\/?/, ''));
+  assert.match(await notes.page.locator('body').innerText(), /引擎设计跟踪\(九\.5\) 骨骼蒙皮动画预研/);
+  await notes.page.close();
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 /** The view labels' client boxes, and the points they name. */

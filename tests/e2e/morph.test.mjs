@@ -196,9 +196,9 @@ test('a recording chosen as a file opens the jaw where it is loud and closes it 
   await page.close();
 });
 
-test('no text of the Morph panel is cut off at 1280 × 800 or on a phone, in English and German', async () => {
+test('no text of the Morph panel is cut off at 1280 × 800 or on a phone, in English, German and Chinese', async () => {
   for (const [width, height] of [[1280, 800], [390, 844]]) {
-    for (const lang of ['en', 'de']) {
+    for (const lang of ['en', 'de', 'zh']) {
       const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=face&mode=morph&lang=${lang}`);
       await page.setViewportSize({ width, height });
       await waitForSkinlab(page);

@@ -1,7 +1,7 @@
-// The JS API's one convention (README, "The JavaScript API"), checked on the
+// The JS API's one convention (docs/api.md), checked on the
 // exports themselves: "none" is null, a function of more than three
 // parameters takes an options object, every setter has a getter, no test
-// hook ships, and the README's table names exactly the exported methods.
+// hook ships, and the API page's tables name exactly the exported methods.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { Lab } from './wasm.mjs';
 const own = (object) => Object.getOwnPropertyNames(object).filter((name) => typeof object[name] === 'function'
   && !['constructor', 'free', 'length', 'name', 'prototype'].includes(name) && !name.startsWith('__'));
 const { Viewer } = glue;
-/** Every method a caller reaches, as the README writes it: `Lab.x`, `lab.x`, `viewer.x`. */
+/** Every method a caller reaches, as docs/api.md writes it: `Lab.x`, `lab.x`, `viewer.x`. */
 const exported = [
   ...own(Lab).map((name) => `Lab.${name}`),
   ...own(Lab.prototype).map((name) => `lab.${name}`),
@@ -90,13 +90,25 @@ test('a point is an array of numbers, and a pose goes back as it came', () => {
   lab.free();
 });
 
-test('the README\'s API table names exactly the exported methods', () => {
-  const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
-  const section = readme.slice(readme.indexOf('## The JavaScript API'));
-  const table = section.slice(0, section.indexOf('\n## ', 1));
+test('the API page\'s tables name exactly the exported methods', () => {
+  const page = readFileSync(fileURLToPath(new URL('../../docs/api.md', import.meta.url)), 'utf8');
+  // The tables, up to the page's own instance (window.skinlab).
+  const table = page.slice(0, page.indexOf('\n## The page\'s own instance'));
   const named = new Set([...table.matchAll(/\b(Lab|lab|viewer)\.([a-zA-Z]+)\(/g)].map(([, owner, name]) => `${owner}.${name}`));
   // The file readers' methods, put on Lab by www/converters.js, and the gallery's (www/gallery.js).
   const readers = ['Lab.fromGltf', 'Lab.fromGlb', 'Lab.fromGltfFiles', 'Lab.fromBvh', 'lab.toGlb', 'Lab.modelNames', 'Lab.model'];
-  assert.deepEqual(exported.filter((name) => !named.has(name)), [], 'exported but not in the README');
-  assert.deepEqual([...named].filter((name) => !exported.includes(name) && !readers.includes(name)), [], 'in the README but not exported');
+  assert.deepEqual(exported.filter((name) => !named.has(name)), [], 'exported but not in docs/api.md');
+  assert.deepEqual([...named].filter((name) => !exported.includes(name) && !readers.includes(name)), [], 'in docs/api.md but not exported');
+});
+
+test('a scene without its own colours says so with null, the face gives one colour per vertex', () => {
+  const strip = Lab.example('two-bone');
+  assert.equal(strip.vertexColours(), null);
+  assert.equal(strip.baseColour(), null);
+  strip.free();
+  const face = Lab.example('face');
+  const colours = face.vertexColours();
+  assert.ok(colours instanceof Float32Array && colours.length === 3 * face.vertexCount());
+  assert.ok(colours.every((c) => c >= 0 && c <= 1));
+  face.free();
 });

@@ -1,6 +1,6 @@
-// The page's two label tables and the lessons' texts: every key in both
-// languages, German that is German (not the English left standing), the
-// same placeholders on both sides, every key the page uses present, and no
+// The page's three label tables and the lessons' texts: every key in every
+// language, German that is German and Chinese that is Chinese (not the
+// English left standing), the same placeholders in every table, every key the page uses present, and no
 // raw TeX where mathematics is shown.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EN } from '../../www/labels/en.js';
 import { DE } from '../../www/labels/de.js';
+import { ZH } from '../../www/labels/zh.js';
 import { LESSONS } from '../../www/lessons.js';
 
 const WWW = new URL('../../www/', import.meta.url).pathname;
@@ -17,7 +18,7 @@ export const SAME_IN_BOTH = new Set([
   'exportPng', 'exportSvg', 'ov.dots', 'ov.bones', 'radius', 'falloff.linear', 'bones', 'modeName.ik', 'modeName.morph',
   'modeName.gpu', 'gpu.format', 'gpu.budget', 'anim.clip', 'gpu.short.mat4', 'gpu.short.mat4x3', 'aria.clip',
   'aria.anim-clip', 'aria.anim-interp', 'boneName.hand', 'speed.time', 'speed.distance', 'rot.det',
-  'exportVideo', 'video.format',
+  'exportVideo', 'video.format', 'vertex.title', 'ik.min', 'ik.max',
 ]);
 
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -32,9 +33,27 @@ function scripts(dir = WWW) {
   });
 }
 
-test('every English label has a German one and the other way round', () => {
-  assert.deepEqual(Object.keys(DE).filter((key) => !Object.hasOwn(EN, key)), [], 'German labels without an English one');
-  assert.deepEqual(Object.keys(EN).filter((key) => !Object.hasOwn(DE, key)), [], 'English labels without a German one');
+/** Labels that read the same in Chinese as in English: names, units, symbols. */
+export const SAME_IN_CHINESE = new Set([
+  'exportPng', 'exportSvg', 'modeName.ik', 'modeName.gpu', 'gpu.short.mat4', 'gpu.short.mat4x3', 'speed.time',
+  'speed.distance', 'rot.slerp', 'rot.det',
+]);
+
+const TABLES = { German: DE, Chinese: ZH };
+const hasHan = (text) => /\p{Script=Han}/u.test(text);
+
+test('every English label has a German and a Chinese one and the other way round', () => {
+  for (const [language, table] of Object.entries(TABLES)) {
+    assert.deepEqual(Object.keys(table).filter((key) => !Object.hasOwn(EN, key)), [], `${language} labels without an English one`);
+    assert.deepEqual(Object.keys(EN).filter((key) => !Object.hasOwn(table, key)), [], `English labels without a ${language} one`);
+  }
+});
+
+test('a Chinese label is written in Chinese unless listed as the same symbol', () => {
+  const english = Object.keys(EN).filter((key) => !SAME_IN_CHINESE.has(key) && !hasHan(ZH[key]));
+  assert.deepEqual(english, [], 'Chinese labels without a Chinese character');
+  const same = [...SAME_IN_CHINESE].filter((key) => ZH[key] !== EN[key]);
+  assert.deepEqual(same, [], 'listed as the same but translated');
 });
 
 test('a German label differs from the English one unless listed as the same word', () => {
@@ -42,9 +61,11 @@ test('a German label differs from the English one unless listed as the same word
   assert.deepEqual(same, [], 'German labels that are still English');
 });
 
-test('both languages fill the same placeholders', () => {
-  for (const key of Object.keys(EN)) {
-    assert.deepEqual(placeholders(DE[key] ?? ''), placeholders(EN[key]), `placeholders of '${key}'`);
+test('every language fills the same placeholders', () => {
+  for (const [language, table] of Object.entries(TABLES)) {
+    for (const key of Object.keys(EN)) {
+      assert.deepEqual(placeholders(table[key] ?? ''), placeholders(EN[key]), `${language} placeholders of '${key}'`);
+    }
   }
 });
 
@@ -65,22 +86,24 @@ test('every label the page asks for exists', () => {
   }
 });
 
-test('each lesson step says what to do and what to notice in both languages, German being German', () => {
+test('each lesson step says what to do and what to notice in every language, German being German and Chinese Chinese', () => {
   for (const lesson of LESSONS) {
-    assert.ok(lesson.title.en && lesson.title.de, `${lesson.name}: titled in both`);
+    assert.ok(lesson.title.en && lesson.title.de && hasHan(lesson.title.zh ?? ''), `${lesson.name}: titled in all three`);
     lesson.steps.forEach((step, k) => {
       for (const part of ['do', 'notice']) {
         const where = `${lesson.name}/${k + 1} ${part}`;
-        assert.ok(step[part].en.length > 10 && step[part].de.length > 10, `${where}: both languages`);
+        assert.ok(step[part].en.length > 10 && step[part].de.length > 10, `${where}: English and German`);
         assert.notEqual(step[part].de, step[part].en, `${where}: the German is not the English`);
+        assert.ok(hasHan(step[part].zh ?? '') && step[part].zh.length > 5, `${where}: Chinese`);
+        assert.deepEqual(placeholders(step[part].zh), placeholders(step[part].en), `${where}: Chinese placeholders`);
       }
     });
   }
 });
 
 test('mathematics is written with sub- and superscripts, never as raw TeX', () => {
-  const texts = [...Object.values(EN), ...Object.values(DE)];
-  for (const lesson of LESSONS) for (const step of lesson.steps) texts.push(step.do.en, step.do.de, step.notice.en, step.notice.de);
+  const texts = [...Object.values(EN), ...Object.values(DE), ...Object.values(ZH)];
+  for (const lesson of LESSONS) for (const step of lesson.steps) texts.push(step.do.en, step.do.de, step.do.zh, step.notice.en, step.notice.de, step.notice.zh);
   const tex = texts.filter((text) => /[_^]\{|\\[a-z]+|\$[^$]+\$/.test(text));
   assert.deepEqual(tex, []);
 });

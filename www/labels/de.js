@@ -511,4 +511,7 @@ export const DE = {
   "video.failed": "Das Video konnte nicht erstellt werden: {error}",
   "video.busy": "Es wird bereits ein Video erstellt.",
   "video.cannot": "Dieser Browser kann kein {format}-Video kodieren; GIF geht überall.",
+  'vertex.title': 'Vertex {n}',
+  'ik.min': 'min',
+  'ik.max': 'max',
 };

@@ -512,4 +512,7 @@ export const EN = {
   "video.failed": "The video could not be made: {error}",
   "video.busy": "A video is being made already.",
   "video.cannot": "This browser cannot encode {format} video; GIF works everywhere.",
+  'vertex.title': 'Vertex {n}',
+  'ik.min': 'min',
+  'ik.max': 'max',
 };

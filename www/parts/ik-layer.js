@@ -6,7 +6,7 @@
 // plot's colours. Every point comes from the core, projected by the
 // viewer's camera.
 import { $ } from '../dom.js';
-import { num } from '../i18n.js';
+import { num, t as translate } from '../i18n.js';
 import { svg, triples } from './svg.js';
 
 /** The walk's colours: each gait's ankle path. */
@@ -61,7 +61,7 @@ export function createIkLayer(app, host) {
       layer.append(polyline([o, ...rim, o], { class: 'ik-limit' }));
       for (const [which, p] of [['min', rim[0]], ['max', rim[rim.length - 1]]]) {
         layer.append(svg('circle', { cx: p[0], cy: p[1], r: 9, class: 'ik-limit-handle', 'data-limit': which }));
-        layer.append(label(p, which, 'ik-label'));
+        layer.append(label(p, translate(`ik.${which}`), 'ik-label'));
       }
     } else {
       layer.append(polyline([...rim, rim[0]], { class: 'ik-limit' }));

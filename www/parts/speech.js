@@ -8,7 +8,10 @@ import { $ } from '../dom.js';
 import { currentLanguage, num, t } from '../i18n.js';
 import { playClip } from './clip-player.js';
 
-const VOICE_LANG = { en: 'en-US', de: 'de-DE' };
+const VOICE_LANG = { en: 'en-US', de: 'de-DE', zh: 'zh-CN' };
+// The core's letter rules are English and German; Chinese is typed as
+// pinyin, whose Latin letters the English rules read.
+const LETTER_RULES = { en: 'en', de: 'de', zh: 'en' };
 
 /** The lip-sync controls of `app` under `#speech-box`. */
 export function createSpeech(app) {
@@ -43,7 +46,7 @@ export function createSpeech(app) {
     let said;
     try {
       app.lab.checkpoint();
-      said = app.lab.sayText(text, lang);
+      said = app.lab.sayText(text, LETTER_RULES[lang] ?? 'en');
     } catch (error) {
       app.showNotice(error.message, 'error');
       return;

@@ -109,7 +109,7 @@ export function createVertexPanel(app) {
     const key = `${vertex}:${app.lab.revision()}:${app.viewer.method()}`;
     if (key === shownKey || panel.contains(document.activeElement)) return;
     shownKey = key;
-    $('#vertex-title').textContent = `Vertex ${vertex}`;
+    $('#vertex-title').textContent = t('vertex.title', { n: vertex });
     const names = app.lab.boneNames();
     const table = $('#vertex-weights');
     table.textContent = '';
