@@ -27,6 +27,7 @@ commands:
   dist           write dist/, a self-contained static copy of the page with relative paths
   dist --single-file
                  also write dist/skinlab.html, the whole page in one file that opens from file://
+  shots          render the README's and docs/' pictures from the real page into docs/pictures/
   fuzz [SECONDS] fuzz the scene JSON, .gltf and .glb readers and the load-save-reload round trip, SECONDS each (default 60); not in CI
 ";
 
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
         }
         Some("test") => test(),
         Some("bench") => bench(),
+        Some("shots") => shots(),
         Some("dist") => match args.get(1).map(String::as_str) {
             None => build().and_then(|()| dist(false)),
             Some("--single-file") => build().and_then(|()| dist(true)),
@@ -412,6 +414,15 @@ fn bench_figure(output: &str, key: &str) -> Option<f64> {
         .lines()
         .filter_map(|line| line.strip_prefix("BENCH "))
         .find_map(|line| line.strip_prefix(key)?.strip_prefix('=')?.parse().ok())
+}
+
+/// Renders the pictures the README and docs/ show from the real page in
+/// the tests' headless Chromium (`xtask/shots.mjs`), into `docs/pictures/`.
+fn shots() -> Result<(), String> {
+    build()?;
+    tools::ensure_npm_packages()?;
+    tools::ensure_chromium()?;
+    run("node", &["xtask/shots.mjs"])
 }
 
 /// Times, in one run: LBS and DQS natively and as wasm in Node, three.js's
