@@ -507,3 +507,134 @@ fn each_model_keeps_its_base_colour_texture_and_uvs_from_every_kind_of_file() {
     let skin = Lab::from_gltf(&common::model_text("SimpleSkin")).unwrap();
     assert_eq!(skin.scene().base_colour, None);
 }
+
+/// Appends `bytes` to `doc` as a buffer, a view and an accessor of `kind`
+/// (`"VEC2"`, …) holding `count` floats; the accessor's index.
+fn add_float_accessor(doc: &mut Value, values: &[f32], kind: &str, count: usize) -> usize {
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let push = |doc: &mut Value, key: &str, item: Value| {
+        let list = doc[key].as_array_mut().unwrap();
+        list.push(item);
+        list.len() - 1
+    };
+    let buffer = push(
+        doc,
+        "buffers",
+        serde_json::json!({
+            "uri": format!("data:application/octet-stream;base64,{}", common::encode_base64(&bytes)),
+            "byteLength": bytes.len()
+        }),
+    );
+    let view = push(
+        doc,
+        "bufferViews",
+        serde_json::json!({"buffer": buffer, "byteLength": bytes.len()}),
+    );
+    push(
+        doc,
+        "accessors",
+        serde_json::json!({"bufferView": view, "componentType": 5126, "count": count, "type": kind}),
+    )
+}
+
+#[test]
+fn every_primitive_keeps_its_own_material_alpha_sides_and_texture_transform() {
+    // SimpleSkin's one primitive three times over: a textured material
+    // whose UVs are scaled and offset (KHR_texture_transform), a blended,
+    // double-sided, unlit one, and none (glTF's default material).
+    let mut doc: Value = serde_json::from_str(&common::model_text("SimpleSkin")).unwrap();
+    let uvs: Vec<f32> = (0..10).flat_map(|v| [0.1 * v as f32, 0.5]).collect();
+    let uv_accessor = add_float_accessor(&mut doc, &uvs, "VEC2", 10);
+    let primitive = doc["meshes"][0]["primitives"][0].clone();
+    let mut textured = primitive.clone();
+    textured["attributes"]["TEXCOORD_0"] = uv_accessor.into();
+    textured["material"] = 0.into();
+    let mut blended = primitive.clone();
+    blended["material"] = 1.into();
+    doc["meshes"][0]["primitives"] = serde_json::json!([textured, blended, primitive]);
+    // A PNG's signature and header, 2 × 3 pixels: what the core reads of it.
+    let mut png = vec![137u8, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13];
+    png.extend(b"IHDR");
+    png.extend([0, 0, 0, 2, 0, 0, 0, 3, 8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    doc["images"] = serde_json::json!([{"uri": format!("data:image/png;base64,{}", common::encode_base64(&png))}]);
+    doc["textures"] = serde_json::json!([{"source": 0}]);
+    doc["materials"] = serde_json::json!([
+        {"name": "painted", "alphaMode": "MASK", "alphaCutoff": 0.3,
+         "pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0.25, 1],
+            "baseColorTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"offset": [0.5, 0], "scale": [2, 2]}}}}},
+        {"name": "glass", "alphaMode": "BLEND", "doubleSided": true,
+         "extensions": {"KHR_materials_unlit": {}},
+         "pbrMetallicRoughness": {"baseColorFactor": [0, 0, 1, 0.5]}}
+    ]);
+    let lab = Lab::from_gltf(&doc.to_string()).unwrap();
+    let scene = lab.scene();
+    assert_eq!(lab.vertex_count(), 30);
+    let names: Vec<&str> = scene.materials.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["painted", "glass", ""]);
+    let [painted, glass, default] = &scene.materials[..] else {
+        panic!("three materials");
+    };
+    assert_eq!(
+        painted.alpha_mode,
+        skinlab::scene::AlphaMode::Mask { cutoff: 0.3 }
+    );
+    assert_eq!(
+        (painted.texture, painted.double_sided, painted.unlit),
+        (Some(0), false, false)
+    );
+    assert_eq!(painted.base_colour, [1.0, 0.5, 0.25, 1.0]);
+    assert_eq!(glass.alpha_mode, skinlab::scene::AlphaMode::Blend);
+    assert_eq!(
+        (glass.texture, glass.double_sided, glass.unlit),
+        (None, true, true)
+    );
+    assert_eq!(
+        default.base_colour, [1.0; 4],
+        "glTF's default material is white"
+    );
+    assert_eq!(default.alpha_mode, skinlab::scene::AlphaMode::Opaque);
+    assert_eq!(scene.images.len(), 1);
+    assert_eq!(scene.images[0].size(), Some((2, 3)));
+    // One run of 24 indices a primitive, in order, each in its material.
+    let runs: Vec<(usize, usize, usize)> = scene
+        .surfaces
+        .iter()
+        .map(|s| (s.first_index, s.index_count, s.material))
+        .collect();
+    assert_eq!(runs, [(0, 24, 0), (24, 24, 1), (48, 24, 2)]);
+    // The textured primitive's UVs scaled by 2, then offset by (0.5, 0).
+    let read = &scene.base_colour.as_ref().unwrap().uvs;
+    for (v, uv) in read.iter().take(10).enumerate() {
+        let expected = glam::Vec2::new(0.2 * v as f32 + 0.5, 1.0);
+        assert!(
+            (*uv - expected).length() < 1e-6,
+            "vertex {v}: {uv} vs {expected}"
+        );
+    }
+    assert!(
+        read[10..].iter().all(|uv| *uv == glam::Vec2::ZERO),
+        "no texture, no UVs"
+    );
+    // A file without materials is drawn in the page's own colour.
+    let plain = Lab::from_gltf(&common::model_text("SimpleSkin")).unwrap();
+    assert!(plain.scene().materials.is_empty() && plain.scene().surfaces.is_empty());
+}
+
+#[test]
+fn a_texture_transform_rotation_turns_the_uvs_as_three_js_does() {
+    // rotation π/2 turns u = (1, 0) to (0, −1): counter-clockwise in glTF's
+    // V-down texture space, as three.js reads it.
+    let mut doc: Value = serde_json::from_str(&common::model_text("SimpleSkin")).unwrap();
+    let uvs: Vec<f32> = (0..10).flat_map(|_| [1.0, 0.0]).collect();
+    let uv_accessor = add_float_accessor(&mut doc, &uvs, "VEC2", 10);
+    doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = uv_accessor.into();
+    doc["meshes"][0]["primitives"][0]["material"] = 0.into();
+    let png = [137u8, 80, 78, 71, 13, 10, 26, 10];
+    doc["images"] = serde_json::json!([{"uri": format!("data:image/png;base64,{}", common::encode_base64(&png))}]);
+    doc["textures"] = serde_json::json!([{"source": 0}]);
+    doc["materials"] = serde_json::json!([{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0,
+        "extensions": {"KHR_texture_transform": {"rotation": std::f32::consts::FRAC_PI_2}}}}}]);
+    let lab = Lab::from_gltf(&doc.to_string()).unwrap();
+    let uv = lab.scene().base_colour.as_ref().unwrap().uvs[0];
+    assert!((uv - glam::Vec2::new(0.0, -1.0)).length() < 1e-6, "{uv}");
+}

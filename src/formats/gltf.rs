@@ -289,7 +289,11 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         colours: material::vertex_colours(&document, &buffers, &geometry.colours),
     };
     let mut scene = Scene::from_doc(&doc)?;
-    scene.base_colour = material::base_colour(&document, &buffers, resources, &geometry.colours);
+    let drawn = material::drawn(&document, &buffers, resources, &geometry.colours);
+    scene.base_colour = material::base_colour(&drawn, &geometry.colours);
+    scene.materials = drawn.materials;
+    scene.images = drawn.images;
+    scene.surfaces = drawn.surfaces;
     scene.not_drawn = not_drawn;
     scene.not_drawn.extend(geometry.not_drawn);
 

@@ -4,15 +4,17 @@
 //! the file held that is not drawn, how many vertices were pruned to four
 //! bones), in one byte string both sides read and write with this module.
 //!
-//! The bytes: `json ‖ 0x00 ‖ image`, where `json` is a [`HandoverDoc`] and
-//! `image` the base colour texture's encoded bytes (empty without one). JSON
-//! text never holds a raw NUL (control characters are escaped), so the
-//! first zero byte ends it; the image crosses as it is, not as base64.
+//! The bytes: `json ‖ 0x00 ‖ image ‖ images…`, where `json` is a
+//! [`HandoverDoc`], `image` the base colour texture's encoded bytes (empty
+//! without one) and `images` the materials' texture images one after
+//! another, each as long as the JSON says. JSON text never holds a raw NUL
+//! (control characters are escaped), so the first zero byte ends it; the
+//! images cross as they are, not as base64.
 
 use serde::{Deserialize, Serialize};
 
 use crate::scene::doc::SceneDoc;
-use crate::scene::{BaseColour, BaseColourImage, Scene, SceneError};
+use crate::scene::{AlphaMode, BaseColour, BaseColourImage, Material, Scene, SceneError, Surface};
 
 /// The handover's JSON part.
 #[derive(Serialize, Deserialize)]
@@ -29,6 +31,51 @@ pub struct HandoverDoc {
     /// The base colour; its image is the bytes after the JSON.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_colour: Option<BaseColourDoc>,
+    /// The materials, as [`Material`] holds them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub materials: Vec<MaterialDoc>,
+    /// The runs of triangles: `[first index, index count, material]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub surfaces: Vec<[usize; 3]>,
+    /// The materials' images: their types and lengths, the bytes after the
+    /// base colour's image.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageDoc>,
+}
+
+/// A material in the handover.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MaterialDoc {
+    /// Its name.
+    #[serde(default)]
+    pub name: String,
+    /// Linear RGBA.
+    pub base_colour: [f32; 4],
+    /// Its image, an index into the handover's images.
+    #[serde(default)]
+    pub texture: Option<usize>,
+    /// `OPAQUE`, `MASK` or `BLEND`.
+    pub alpha_mode: String,
+    /// MASK's cutoff.
+    #[serde(default)]
+    pub alpha_cutoff: f32,
+    /// Both faces drawn.
+    #[serde(default)]
+    pub double_sided: bool,
+    /// Drawn without light.
+    #[serde(default)]
+    pub unlit: bool,
+}
+
+/// An image's type and length in the handover's bytes.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ImageDoc {
+    /// `image/png` or `image/jpeg`.
+    pub mime_type: String,
+    /// Its bytes.
+    pub length: usize,
 }
 
 /// A base colour without its image's bytes.
@@ -77,6 +124,23 @@ pub enum HandoverError {
         /// The factor given.
         factor: [f32; 4],
     },
+    /// The images' lengths do not add up to the bytes after the JSON.
+    #[error("the handover's images take {declared} bytes, {found} are there")]
+    ImageBytes {
+        /// What the image lengths add up to.
+        declared: usize,
+        /// The bytes after the base colour's image.
+        found: usize,
+    },
+    /// A material names an image, or a surface a material or triangles,
+    /// that is not there.
+    #[error("{field}: {index} is out of range")]
+    OutOfRange {
+        /// Which, e.g. `materials[2].texture`.
+        field: String,
+        /// The index given.
+        index: usize,
+    },
 }
 
 /// `scene` as handover bytes.
@@ -90,11 +154,28 @@ pub fn handover_bytes(scene: &Scene) -> Vec<u8> {
             uvs: colour.uvs.iter().flat_map(|uv| uv.to_array()).collect(),
             mime_type: colour.image.as_ref().map(|image| image.mime_type.clone()),
         }),
+        materials: scene.materials.iter().map(material_doc).collect(),
+        surfaces: scene
+            .surfaces
+            .iter()
+            .map(|s| [s.first_index, s.index_count, s.material])
+            .collect(),
+        images: scene
+            .images
+            .iter()
+            .map(|image| ImageDoc {
+                mime_type: image.mime_type.clone(),
+                length: image.bytes.len(),
+            })
+            .collect(),
     };
     // The document holds only strings, numbers and arrays: it always serialises.
     let mut bytes = serde_json::to_vec(&doc).unwrap_or_default();
     bytes.push(0);
     if let Some(image) = scene.base_colour.as_ref().and_then(|c| c.image.as_ref()) {
+        bytes.extend_from_slice(&image.bytes);
+    }
+    for image in &scene.images {
         bytes.extend_from_slice(&image.bytes);
     }
     bytes
@@ -111,7 +192,20 @@ pub fn scene_from_handover(bytes: &[u8]) -> Result<Scene, HandoverError> {
     let json = |message: String| HandoverError::Json { message };
     let text = std::str::from_utf8(&bytes[..end]).map_err(|error| json(error.to_string()))?;
     let doc: HandoverDoc = serde_json::from_str(text).map_err(|error| json(error.to_string()))?;
-    let image = &bytes[end + 1..];
+    let after = &bytes[end + 1..];
+    let declared = doc
+        .images
+        .iter()
+        .try_fold(0usize, |sum, image| sum.checked_add(image.length))
+        .unwrap_or(usize::MAX);
+    let split = after
+        .len()
+        .checked_sub(declared)
+        .ok_or(HandoverError::ImageBytes {
+            declared,
+            found: after.len(),
+        })?;
+    let (image, mut rest) = after.split_at(split);
     let mut scene = Scene::from_doc(&doc.scene)?;
     scene.not_drawn = doc.not_drawn;
     scene.pruned_vertices = doc.pruned_vertices;
@@ -119,7 +213,97 @@ pub fn scene_from_handover(bytes: &[u8]) -> Result<Scene, HandoverError> {
         .base_colour
         .map(|colour| base_colour(colour, image, scene.mesh.vertex_count()))
         .transpose()?;
+    scene.images = doc
+        .images
+        .iter()
+        .map(|image| {
+            let (bytes, next) = rest.split_at(image.length);
+            rest = next;
+            BaseColourImage {
+                mime_type: image.mime_type.clone(),
+                bytes: bytes.to_vec(),
+            }
+        })
+        .collect();
+    scene.materials = doc
+        .materials
+        .into_iter()
+        .enumerate()
+        .map(|(k, m)| material(k, m, scene.images.len()))
+        .collect::<Result<_, _>>()?;
+    scene.surfaces = surfaces(&doc.surfaces, &scene)?;
     Ok(scene)
+}
+
+fn material_doc(material: &Material) -> MaterialDoc {
+    MaterialDoc {
+        name: material.name.clone(),
+        base_colour: material.base_colour,
+        texture: material.texture,
+        alpha_mode: material.alpha_mode.name().to_owned(),
+        alpha_cutoff: material.alpha_mode.cutoff().unwrap_or(0.0),
+        double_sided: material.double_sided,
+        unlit: material.unlit,
+    }
+}
+
+/// Material `index` of the handover, whose images number `images`.
+fn material(index: usize, doc: MaterialDoc, images: usize) -> Result<Material, HandoverError> {
+    let in_unit = |x: f32| (0.0..=1.0).contains(&x);
+    if !doc.base_colour.iter().copied().all(in_unit) || !in_unit(doc.alpha_cutoff) {
+        return Err(HandoverError::Factor {
+            factor: doc.base_colour,
+        });
+    }
+    if let Some(texture) = doc.texture.filter(|&t| t >= images) {
+        return Err(HandoverError::OutOfRange {
+            field: format!("materials[{index}].texture"),
+            index: texture,
+        });
+    }
+    Ok(Material {
+        name: doc.name,
+        base_colour: doc.base_colour,
+        texture: doc.texture,
+        alpha_mode: match doc.alpha_mode.as_str() {
+            "MASK" => AlphaMode::Mask {
+                cutoff: doc.alpha_cutoff,
+            },
+            "BLEND" => AlphaMode::Blend,
+            _ => AlphaMode::Opaque,
+        },
+        double_sided: doc.double_sided,
+        unlit: doc.unlit,
+    })
+}
+
+/// The surfaces, each a run of whole triangles inside the mesh's indices
+/// with a material that is there.
+fn surfaces(docs: &[[usize; 3]], scene: &Scene) -> Result<Vec<Surface>, HandoverError> {
+    let indices = scene.mesh.indices.len();
+    docs.iter()
+        .enumerate()
+        .map(|(k, &[first_index, index_count, material])| {
+            let end = first_index.checked_add(index_count);
+            if first_index % 3 != 0 || index_count % 3 != 0 || end.is_none_or(|e| e > indices) {
+                return Err(HandoverError::OutOfRange {
+                    field: format!("surfaces[{k}]"),
+                    index: first_index,
+                });
+            }
+            if material >= scene.materials.len() {
+                return Err(HandoverError::OutOfRange {
+                    field: format!("surfaces[{k}].material"),
+                    index: material,
+                });
+            }
+            Ok(Surface {
+                first_index,
+                index_count,
+                material,
+            })
+        })
+        .collect()
 }
 
 /// The base colour of a mesh of `vertices` vertices, `image` its texture's bytes.
@@ -139,9 +323,10 @@ fn base_colour(
         (None, true) => None,
         _ => return Err(HandoverError::ImageType),
     };
+    // UVs come with an image, and may come without one (another
+    // material's texture reads them).
     let pairs = doc.uvs.len() / 2;
-    let expected = if image.is_some() { vertices } else { 0 };
-    if doc.uvs.len() % 2 != 0 || pairs != expected {
+    if doc.uvs.len() % 2 != 0 || (pairs != vertices && (pairs != 0 || image.is_some())) {
         return Err(HandoverError::Uvs {
             uvs: pairs,
             vertices,
@@ -203,6 +388,61 @@ mod tests {
         assert_eq!(back.base_colour, scene.base_colour);
         assert_eq!(back.not_drawn, scene.not_drawn);
         assert_eq!(back.pruned_vertices, 3);
+    }
+
+    #[test]
+    fn materials_surfaces_and_their_images_come_back() {
+        let mut scene = two_bone();
+        scene.images = vec![
+            BaseColourImage {
+                mime_type: "image/png".to_owned(),
+                bytes: vec![137, 80, 0, 1],
+            },
+            BaseColourImage {
+                mime_type: "image/jpeg".to_owned(),
+                bytes: vec![255, 216, 0, 0, 7],
+            },
+        ];
+        scene.materials = vec![
+            Material {
+                name: "skin".to_owned(),
+                base_colour: [1.0, 0.8, 0.6, 1.0],
+                texture: Some(1),
+                alpha_mode: AlphaMode::Mask { cutoff: 0.25 },
+                double_sided: true,
+                unlit: false,
+            },
+            Material {
+                name: "glass".to_owned(),
+                base_colour: [0.2, 0.3, 0.9, 0.5],
+                texture: None,
+                alpha_mode: AlphaMode::Blend,
+                double_sided: false,
+                unlit: true,
+            },
+        ];
+        scene.surfaces = vec![
+            Surface {
+                first_index: 0,
+                index_count: 3,
+                material: 1,
+            },
+            Surface {
+                first_index: 3,
+                index_count: 3,
+                material: 0,
+            },
+        ];
+        let back = scene_from_handover(&handover_bytes(&scene)).expect("valid handover");
+        assert_eq!(back.images, scene.images);
+        assert_eq!(back.materials, scene.materials);
+        assert_eq!(back.surfaces, scene.surfaces);
+        // A surface past the triangles is refused by name.
+        scene.surfaces[1].index_count = 6;
+        assert!(matches!(
+            scene_from_handover(&handover_bytes(&scene)),
+            Err(HandoverError::OutOfRange { field, .. }) if field == "surfaces[1]"
+        ));
     }
 
     #[test]

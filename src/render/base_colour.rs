@@ -1,7 +1,7 @@
-//! A glTF file's base colour texture on the GPU: the image the page decoded
-//! (the browser decodes PNG and JPEG; the core never does), uploaded once per
-//! lab and sampled by the skin's fill at the file's UVs, times the
-//! material's factor.
+//! A glTF file's base colour textures on the GPU: the images the page
+//! decoded (the browser decodes PNG and JPEG; the core never does), each
+//! uploaded once per lab and sampled by the fill of the surfaces whose
+//! material shows it, at the file's UVs, times the material's factor.
 
 use super::uniforms::MeshUniforms;
 use glow::HasContext;
@@ -12,22 +12,29 @@ const BASE_COLOUR_UNIT: u32 = 2;
 /// The largest texture side accepted, in pixels: WebGL2 promises 2048.
 pub const MAX_TEXTURE_SIDE: u32 = 2048;
 
-/// The base colour texture and the lab it belongs to.
+/// The most textures one lab draws with: each up to 16 MiB of pixels, so
+/// 64 of them stay within 1 GiB of GPU memory at the worst.
+pub const MAX_TEXTURES: usize = 64;
+
+/// The base colour textures of one lab, by image index (`Scene::images`;
+/// index 0 too for a scene whose only image is its base colour's).
 #[derive(Default)]
 pub struct BaseColourGpu {
-    texture: Option<(u64, glow::Texture)>,
-    /// The texture's width and height, pixels.
-    size: [u32; 2],
+    lab_id: Option<u64>,
+    /// Each image's texture and its width and height, pixels.
+    textures: Vec<Option<(glow::Texture, [u32; 2])>>,
 }
 
 impl BaseColourGpu {
     /// Uploads `width × height` RGBA pixels, rows from the image's top, as
-    /// lab `lab_id`'s base colour (glTF's UV `(0, 0)` is the top left, which
-    /// is where WebGL puts the first row).
+    /// image `index` of lab `lab_id` (glTF's UV `(0, 0)` is the top left,
+    /// which is where WebGL puts the first row). Another lab's textures are
+    /// freed first.
     pub fn upload(
         &mut self,
         gl: &glow::Context,
         lab_id: u64,
+        index: usize,
         width: u32,
         height: u32,
         rgba: &[u8],
@@ -44,10 +51,20 @@ impl BaseColourGpu {
                 rgba.len()
             ));
         }
-        self.delete(gl);
+        if index >= MAX_TEXTURES {
+            return Err(format!("texture {index}: at most {MAX_TEXTURES} are drawn"));
+        }
+        self.keep_only(gl, lab_id);
+        self.lab_id = Some(lab_id);
+        if self.textures.len() <= index {
+            self.textures.resize(index + 1, None);
+        }
         // SAFETY: plain WebGL calls on a live context; `rgba` outlives them.
         #[allow(unsafe_code)]
         unsafe {
+            if let Some((old, _)) = self.textures[index].take() {
+                gl.delete_texture(old);
+            }
             let texture = gl.create_texture()?;
             gl.active_texture(glow::TEXTURE0 + BASE_COLOUR_UNIT);
             gl.bind_texture(glow::TEXTURE_2D, Some(texture));
@@ -74,23 +91,34 @@ impl BaseColourGpu {
                 glow::LINEAR as i32,
             );
             gl.active_texture(glow::TEXTURE0);
-            self.texture = Some((lab_id, texture));
-            self.size = [width, height];
+            self.textures[index] = Some((texture, [width, height]));
         }
         Ok(())
     }
 
-    /// The width and height of lab `lab_id`'s texture, when it has one.
-    pub fn size_for(&self, lab_id: u64) -> Option<[u32; 2]> {
-        self.texture
-            .filter(|(id, _)| *id == lab_id)
-            .map(|_| self.size)
+    /// The width and height of image `index` of lab `lab_id`, when it is
+    /// on the GPU.
+    pub fn size_for(&self, lab_id: u64, index: usize) -> Option<[u32; 2]> {
+        self.texture(lab_id, index).map(|(_, size)| size)
     }
 
-    /// Binds the texture for lab `lab_id` to the program's `u_base_colour`,
-    /// if it has one; whether it did.
-    pub fn bind(&self, gl: &glow::Context, lab_id: u64, uniforms: &MeshUniforms) -> bool {
-        let Some((_, texture)) = self.texture.filter(|(id, _)| *id == lab_id) else {
+    fn texture(&self, lab_id: u64, index: usize) -> Option<(glow::Texture, [u32; 2])> {
+        if self.lab_id != Some(lab_id) {
+            return None;
+        }
+        self.textures.get(index).copied().flatten()
+    }
+
+    /// Binds image `index` of lab `lab_id` to the program's
+    /// `u_base_colour`, if it is on the GPU; whether it was.
+    pub fn bind(
+        &self,
+        gl: &glow::Context,
+        lab_id: u64,
+        index: usize,
+        uniforms: &MeshUniforms,
+    ) -> bool {
+        let Some((texture, _)) = self.texture(lab_id, index) else {
             return false;
         };
         #[allow(unsafe_code)]
@@ -103,20 +131,21 @@ impl BaseColourGpu {
         true
     }
 
-    /// Frees the texture if it belongs to a lab other than `lab_id`.
+    /// Frees the textures if they belong to a lab other than `lab_id`.
     pub fn keep_only(&mut self, gl: &glow::Context, lab_id: u64) {
-        if self.texture.is_some_and(|(id, _)| id != lab_id) {
+        if self.lab_id.is_some_and(|id| id != lab_id) {
             self.delete(gl);
         }
     }
 
-    /// Frees the texture.
+    /// Frees the textures.
     pub fn delete(&mut self, gl: &glow::Context) {
-        if let Some((_, texture)) = self.texture.take() {
+        for (texture, _) in self.textures.drain(..).flatten() {
             #[allow(unsafe_code)]
             unsafe {
                 gl.delete_texture(texture);
             }
         }
+        self.lab_id = None;
     }
 }

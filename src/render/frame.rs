@@ -8,6 +8,7 @@ use super::programs::SkinProgram;
 use super::uniforms::Fill;
 use super::{FrameSettings, Renderer};
 use crate::lab::{Lab, SkinningMethod};
+use crate::scene::AlphaMode;
 use crate::view::colours::{FLAT_FILL, LIT_FILL};
 use crate::view::state::WeightView;
 
@@ -82,38 +83,44 @@ impl Renderer {
             gl.depth_func(glow::LEQUAL);
             if overlays.mesh && !batched {
                 let coloured = settings.view != WeightView::Skin;
-                // A glTF file's own colour: its factor, times its texture.
-                let own = lab.scene().base_colour.as_ref().map(|c| c.factor);
-                let fill = match (own, coloured, settings.flat) {
-                    (Some([r, g, b, _]), false, _) => [r, g, b, 1.0],
-                    (_, _, true) => FLAT_FILL,
-                    _ => LIT_FILL,
-                };
-                let textured = !coloured && self.base_colour.bind(gl, lab.id(), &uniforms);
-                uniforms.set_textured(gl, textured);
-                // The scene's own vertex colours take the colour attribute's
-                // place for the skin, and give it back to the dots after.
-                let painted = mesh.paint.filter(|_| !coloured);
-                if let Some(paint) = painted {
-                    point_colours_at(gl, paint);
-                }
-                uniforms.set_fill(
-                    gl,
-                    &Fill {
-                        lit: !settings.flat,
-                        vertex_colour: coloured || painted.is_some(),
-                        ..Fill::plain(fill)
-                    },
-                );
                 gl.enable(glow::POLYGON_OFFSET_FILL);
                 gl.polygon_offset(1.0, 1.0);
                 gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(mesh.triangles));
-                gl.draw_elements(glow::TRIANGLES, mesh.triangle_count, glow::UNSIGNED_INT, 0);
+                if !coloured && !lab.scene().surfaces.is_empty() {
+                    self.draw_surfaces(gl, lab, settings, &uniforms);
+                } else {
+                    // A file's one colour (its factor, times its texture), or
+                    // the page's, or the weight colours.
+                    let own = lab.scene().base_colour.as_ref().map(|c| c.factor);
+                    let fill = match (own, coloured, settings.flat) {
+                        (Some([r, g, b, _]), false, _) => [r, g, b, 1.0],
+                        (_, _, true) => FLAT_FILL,
+                        _ => LIT_FILL,
+                    };
+                    let textured = !coloured && self.base_colour.bind(gl, lab.id(), 0, &uniforms);
+                    uniforms.set_textured(gl, textured);
+                    // The scene's own vertex colours take the colour
+                    // attribute's place for the skin, and give it back to the
+                    // dots after.
+                    let painted = mesh.paint.filter(|_| !coloured);
+                    if let Some(paint) = painted {
+                        point_colours_at(gl, paint);
+                    }
+                    uniforms.set_fill(
+                        gl,
+                        &Fill {
+                            lit: !settings.flat,
+                            vertex_colour: coloured || painted.is_some(),
+                            ..Fill::plain(fill)
+                        },
+                    );
+                    gl.draw_elements(glow::TRIANGLES, mesh.triangle_count, glow::UNSIGNED_INT, 0);
+                    if painted.is_some() {
+                        point_colours_at(gl, mesh.colours);
+                    }
+                }
                 gl.disable(glow::POLYGON_OFFSET_FILL);
                 uniforms.set_textured(gl, false);
-                if painted.is_some() {
-                    point_colours_at(gl, mesh.colours);
-                }
             }
             if overlays.wireframe {
                 uniforms.set_fill(gl, &Fill::plain(WIRE));
@@ -141,6 +148,80 @@ impl Renderer {
             self.draw_batches(gl, lab, settings, &clip_from_model)?;
         }
         self.draw_overlays(gl, lab, settings, &clip_from_model)
+    }
+}
+
+impl Renderer {
+    /// The skin surface by surface, each in its material (glTF 2.0 §3.9):
+    /// its factor times its texture (and `COLOR_0`), lit unless unlit, its
+    /// back faces culled unless double-sided, MASK's fragments under the
+    /// cutoff discarded; the BLEND surfaces after every opaque one, without
+    /// writing depth, so what they cover shows through. The triangle
+    /// buffer and the skin program are bound.
+    fn draw_surfaces(
+        &self,
+        gl: &glow::Context,
+        lab: &Lab,
+        settings: &FrameSettings,
+        uniforms: &super::uniforms::MeshUniforms,
+    ) {
+        let Some(mesh) = self.mesh.as_ref() else {
+            return;
+        };
+        let scene = lab.scene();
+        if let Some(paint) = mesh.paint {
+            point_colours_at(gl, paint);
+        }
+        // SAFETY: plain WebGL calls on a live context, the skin's vertex
+        // array and triangle buffer bound; each run lies inside the buffer
+        // (the scene checks its surfaces against its indices).
+        #[allow(unsafe_code)]
+        unsafe {
+            for blended in [false, true] {
+                gl.depth_mask(!blended);
+                for surface in &scene.surfaces {
+                    let material = &scene.materials[surface.material];
+                    if (material.alpha_mode == AlphaMode::Blend) != blended {
+                        continue;
+                    }
+                    let textured = material
+                        .texture
+                        .is_some_and(|k| self.base_colour.bind(gl, lab.id(), k, uniforms));
+                    uniforms.set_textured(gl, textured);
+                    let [r, g, b, a] = material.base_colour;
+                    uniforms.set_fill(
+                        gl,
+                        &Fill {
+                            lit: !settings.flat && !material.unlit,
+                            vertex_colour: mesh.paint.is_some(),
+                            tint: [r, g, b],
+                            alpha_cutoff: match material.alpha_mode {
+                                AlphaMode::Mask { cutoff } => cutoff,
+                                _ => -1.0,
+                            },
+                            ..Fill::plain([r, g, b, if blended { a } else { 1.0 }])
+                        },
+                    );
+                    if material.double_sided {
+                        gl.disable(glow::CULL_FACE);
+                    } else {
+                        gl.enable(glow::CULL_FACE);
+                        gl.cull_face(glow::BACK);
+                    }
+                    gl.draw_elements(
+                        glow::TRIANGLES,
+                        surface.index_count as i32,
+                        glow::UNSIGNED_INT,
+                        (surface.first_index * 4) as i32,
+                    );
+                }
+            }
+            gl.depth_mask(true);
+            gl.disable(glow::CULL_FACE);
+        }
+        if mesh.paint.is_some() {
+            point_colours_at(gl, mesh.colours);
+        }
     }
 }
 

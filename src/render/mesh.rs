@@ -22,9 +22,9 @@ pub struct MeshGpu {
     pub weights: glow::Buffer,
     /// RGB per vertex for the weight views and the dots.
     pub colours: glow::Buffer,
-    /// The scene's own colour per vertex (glTF's `COLOR_0` times the base
-    /// colour factor), drawn in the skin view in place of `colours`; `None`
-    /// when the skin has one colour.
+    /// The scene's own colour per vertex (glTF's `COLOR_0`), drawn in the
+    /// skin view in place of `colours` (times the material's factor);
+    /// `None` when the skin has one colour.
     pub paint: Option<glow::Buffer>,
     /// Each vertex's centre of rotation (CoR) and 1, or w = 0 for none.
     pub centres: glow::Buffer,
@@ -119,16 +119,13 @@ pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
         let paint = if lab.scene().vertex_colours.is_empty() {
             None
         } else {
-            let factor = lab
-                .scene()
-                .base_colour
-                .as_ref()
-                .map_or(glam::Vec3::ONE, |c| glam::Vec3::from_slice(&c.factor[..3]));
+            // The factor multiplies in the shader (`u_vertex_tint`), per
+            // material.
             let painted: Vec<f32> = lab
                 .scene()
                 .vertex_colours
                 .iter()
-                .flat_map(|c| (*c * factor).to_array())
+                .flat_map(|c| c.to_array())
                 .collect();
             let buffer = gl.create_buffer()?;
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(buffer));

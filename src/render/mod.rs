@@ -179,22 +179,23 @@ impl Renderer {
         self.morphs.dropped()
     }
 
-    /// The width and height of lab `lab_id`'s base colour texture.
-    pub fn base_colour_size(&self, lab_id: u64) -> Option<[u32; 2]> {
-        self.base_colour.size_for(lab_id)
+    /// The width and height of image `index` of lab `lab_id` on the GPU.
+    pub fn base_colour_size(&self, lab_id: u64, index: usize) -> Option<[u32; 2]> {
+        self.base_colour.size_for(lab_id, index)
     }
 
-    /// Uploads `width × height` RGBA pixels as lab `lab_id`'s base colour
-    /// texture (see [`base_colour::BaseColourGpu::upload`]).
+    /// Uploads `width × height` RGBA pixels as image `index` of lab
+    /// `lab_id` (see [`base_colour::BaseColourGpu::upload`]).
     pub fn set_base_colour_pixels(
         &mut self,
         gl: &glow::Context,
         lab_id: u64,
-        width: u32,
-        height: u32,
+        index: usize,
+        (width, height): (u32, u32),
         rgba: &[u8],
     ) -> Result<(), String> {
-        self.base_colour.upload(gl, lab_id, width, height, rgba)
+        self.base_colour
+            .upload(gl, lab_id, index, width, height, rgba)
     }
 
     /// Draw calls the skin took in the last frame: the batches, or 1.

@@ -16,6 +16,8 @@ pub(super) struct MeshUniforms {
     round: Option<glow::UniformLocation>,
     toward_eye: Option<glow::UniformLocation>,
     textured: Option<glow::UniformLocation>,
+    vertex_tint: Option<glow::UniformLocation>,
+    alpha_cutoff: Option<glow::UniformLocation>,
     /// The palette as a uniform array (`PALETTE_VECTORS`).
     pub(super) bones: Option<glow::UniformLocation>,
     /// The palette as a texture (`PALETTE_TEXTURE`).
@@ -45,6 +47,12 @@ pub(super) struct Fill {
     pub round_points: bool,
     /// Point size, device pixels (at least 1).
     pub point_size: f32,
+    /// What the per-vertex colours are multiplied by (a material's factor
+    /// times glTF's `COLOR_0`).
+    pub tint: [f32; 3],
+    /// MASK's cutoff: fragments whose alpha is under it are not drawn; −1
+    /// draws every fragment.
+    pub alpha_cutoff: f32,
 }
 
 impl Fill {
@@ -56,6 +64,8 @@ impl Fill {
             vertex_colour: false,
             round_points: false,
             point_size: 1.0,
+            tint: [1.0; 3],
+            alpha_cutoff: -1.0,
         }
     }
 }
@@ -74,6 +84,8 @@ impl MeshUniforms {
             round: get("u_round"),
             toward_eye: get("u_toward_eye"),
             textured: get("u_textured"),
+            vertex_tint: get("u_vertex_tint"),
+            alpha_cutoff: get("u_alpha_cutoff"),
             bones: get("u_bones"),
             bone_texture: get("u_bone_texture"),
             base_colour: get("u_base_colour"),
@@ -121,6 +133,8 @@ impl MeshUniforms {
             gl.uniform_1_f32(self.vertex_colour.as_ref(), flag(fill.vertex_colour));
             gl.uniform_1_f32(self.round.as_ref(), flag(fill.round_points));
             gl.uniform_1_f32(self.point_size.as_ref(), fill.point_size.max(1.0));
+            gl.uniform_3_f32_slice(self.vertex_tint.as_ref(), &fill.tint);
+            gl.uniform_1_f32(self.alpha_cutoff.as_ref(), fill.alpha_cutoff);
         }
     }
 }

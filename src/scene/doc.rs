@@ -221,6 +221,9 @@ impl Scene {
         let vertex_colours = validate_colours(&doc.colours, mesh.vertex_count())?;
         Ok(Self {
             vertex_colours,
+            materials: Vec::new(),
+            images: Vec::new(),
+            surfaces: Vec::new(),
             meshes,
             not_drawn: Vec::new(),
             animation,

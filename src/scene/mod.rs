@@ -238,6 +238,77 @@ pub struct Scene {
     /// A linear RGB colour per vertex (glTF's `COLOR_0`, which multiplies
     /// the base colour), or empty when the skin has one colour.
     pub vertex_colours: Vec<glam::Vec3>,
+    /// A glTF file's materials, as its primitives use them; empty for a
+    /// scene drawn in the page's own colours.
+    pub materials: Vec<Material>,
+    /// The materials' texture images, each read once.
+    pub images: Vec<BaseColourImage>,
+    /// The triangles in runs of one material each, in the order of
+    /// `mesh.indices`; empty when `materials` is.
+    pub surfaces: Vec<Surface>,
+}
+
+/// How a material's alpha is used (glTF 2.0 §3.9.4 `alphaMode`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AlphaMode {
+    /// Alpha ignored: fully opaque.
+    Opaque,
+    /// Opaque where alpha is at least `cutoff`, not drawn elsewhere.
+    Mask {
+        /// glTF's `alphaCutoff` (0.5 when not given).
+        cutoff: f32,
+    },
+    /// Blended over what is behind, drawn after the opaque parts.
+    Blend,
+}
+
+impl AlphaMode {
+    /// glTF's name for it: `OPAQUE`, `MASK` or `BLEND`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Opaque => "OPAQUE",
+            Self::Mask { .. } => "MASK",
+            Self::Blend => "BLEND",
+        }
+    }
+
+    /// MASK's cutoff; `None` for the others.
+    pub fn cutoff(self) -> Option<f32> {
+        match self {
+            Self::Mask { cutoff } => Some(cutoff),
+            _ => None,
+        }
+    }
+}
+
+/// A material as Skinlab draws it: glTF's base colour (factor × texture ×
+/// `COLOR_0`), its alpha and its sides.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Material {
+    /// The file's name for it, or empty.
+    pub name: String,
+    /// `baseColorFactor`, linear RGBA, each 0–1.
+    pub base_colour: [f32; 4],
+    /// The base colour texture: an index into [`Scene::images`], when its
+    /// image could be read.
+    pub texture: Option<usize>,
+    /// `alphaMode` and `alphaCutoff`.
+    pub alpha_mode: AlphaMode,
+    /// `doubleSided`: both faces drawn; otherwise the back faces are culled.
+    pub double_sided: bool,
+    /// `KHR_materials_unlit`: drawn in its colour, without light.
+    pub unlit: bool,
+}
+
+/// A run of the mesh's triangles in one material: glTF's primitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Surface {
+    /// Its first index in `mesh.indices` (a multiple of 3).
+    pub first_index: usize,
+    /// How many indices it spans (a multiple of 3).
+    pub index_count: usize,
+    /// Its material, an index into [`Scene::materials`].
+    pub material: usize,
 }
 
 /// A material's base colour, as glTF defines it: a factor, times a texture
@@ -249,7 +320,9 @@ pub struct BaseColour {
     /// The texture's image, when the file has one that could be read.
     pub image: Option<BaseColourImage>,
     /// One texture coordinate per vertex (glTF's: `(0, 0)` is the image's
-    /// top left), when there is an image; empty otherwise.
+    /// top left), each primitive's own for its material's texture with
+    /// `KHR_texture_transform` applied, when some material has a texture;
+    /// empty otherwise.
     pub uvs: Vec<glam::Vec2>,
 }
 

@@ -807,20 +807,21 @@ fn model_point(method: &str, values: &[f32]) -> Result<Vec3, JsError> {
 }
 
 impl Viewer {
-    /// Uploads lab `lab_id`'s base colour pixels (see `colour.rs`).
-    pub(super) fn base_colour_size(&self, lab_id: u64) -> Option<[u32; 2]> {
-        self.renderer.base_colour_size(lab_id)
+    /// The size of image `index` of lab `lab_id` on the GPU (see `colour.rs`).
+    pub(super) fn base_colour_size(&self, lab_id: u64, index: usize) -> Option<[u32; 2]> {
+        self.renderer.base_colour_size(lab_id, index)
     }
 
+    /// Uploads image `index` of lab `lab_id`, decoded (see `colour.rs`).
     pub(super) fn upload_base_colour(
         &mut self,
         lab_id: u64,
-        width: u32,
-        height: u32,
+        index: usize,
+        size: (u32, u32),
         pixels: &[u8],
     ) -> Result<(), String> {
         self.renderer
-            .set_base_colour_pixels(&self.gl, lab_id, width, height, pixels)
+            .set_base_colour_pixels(&self.gl, lab_id, index, size, pixels)
     }
 }
 

@@ -303,3 +303,72 @@ test('a loaded character opens with its skin and bones, without wireframe and do
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/**
+ * SimpleSkin with a second, static copy of its mesh beside it: the skinned
+ * one in an opaque red material, the copy in a blue one (`copyMode`:
+ * 'OPAQUE' or 'BLEND' at alpha 0.5, double-sided).
+ */
+async function twoMaterialFile(copyMode) {
+  const { readFile } = await import('node:fs/promises');
+  const doc = JSON.parse(await readFile(new URL('../../www/models/SimpleSkin/SimpleSkin.gltf', import.meta.url), 'utf8'));
+  const primitive = doc.meshes[0].primitives[0];
+  primitive.material = 0;
+  doc.meshes.push({ name: 'copy', primitives: [{ attributes: { POSITION: primitive.attributes.POSITION }, indices: primitive.indices, material: 1 }] });
+  doc.nodes.push({ name: 'copy', mesh: 1, translation: [1.5, 0, 0] });
+  doc.scenes[0].nodes.push(doc.nodes.length - 1);
+  doc.materials = [
+    { name: 'red', pbrMetallicRoughness: { baseColorFactor: [0.9, 0.1, 0.1, 1] } },
+    { name: 'blue', alphaMode: copyMode, doubleSided: copyMode === 'BLEND', pbrMetallicRoughness: { baseColorFactor: [0.1, 0.2, 0.9, copyMode === 'BLEND' ? 0.5 : 1] } },
+  ];
+  return JSON.stringify(doc);
+}
+
+test('each mesh is drawn in its own material: a red skin beside a blue copy, opaque or blended', async () => {
+  const { page, errors } = await openAt('?example=two-bone');
+  await waitForSkinlab(page);
+  const found = {};
+  for (const mode of ['OPAQUE', 'BLEND']) {
+    const text = await twoMaterialFile(mode);
+    await page.locator('#import-file').setInputFiles({ name: `two-materials-${mode}.gltf`, mimeType: 'model/gltf+json', buffer: Buffer.from(text) });
+    await page.waitForFunction((m) => window.skinlab.lab.meshCount() === 2 && window.skinlab.lab.materials()[1]?.alphaMode === m, mode);
+    const state = await page.evaluate(() => {
+      const s = window.skinlab;
+      for (const name of ['wireframe', 'dots', 'bones']) s.setOverlay(name, false);
+      return { materials: s.lab.materials(), meshes: [0, 1].map((m) => s.lab.meshMaterial(m)) };
+    });
+    assert.deepEqual(state.materials.map((m) => [m.name, m.alphaMode, m.doubleSided]), [['red', 'OPAQUE', false], ['blue', mode, mode === 'BLEND']]);
+    assert.deepEqual(state.meshes, [0, 1], 'each mesh its material');
+    await nextFrame(page);
+    // The middle of each mesh on screen: its first and last vertex rows' centre.
+    const colours = await page.evaluate(() => {
+      const s = window.skinlab;
+      const positions = s.lab.skinnedPositions('lbs');
+      const centre = (mesh) => {
+        const [first, count] = s.lab.meshVertexRange(mesh);
+        const sum = [0, 0, 0];
+        for (let v = first; v < first + count; v++) for (let c = 0; c < 3; c++) sum[c] += positions[3 * v + c] / count;
+        return s.viewer.screenPointOf(new Float32Array(sum));
+      };
+      const { data, width, ratio } = window.testCanvasRgba();
+      return [0, 1].map((mesh) => {
+        const [x, y] = centre(mesh);
+        const k = 4 * (Math.round(y * ratio) * width + Math.round(x * ratio));
+        return [data[k], data[k + 1], data[k + 2]];
+      });
+    });
+    found[mode] = colours;
+    const [[r0, , b0], [r1, g1, b1]] = colours;
+    assert.ok(r0 > 2 * b0 && r0 > 100, `${mode}: the skinned mesh is red (${colours[0]})`);
+    assert.ok(b1 > r1 + 60 && b1 > g1 + 60, `${mode}: the copy is blue (${colours[1]})`);
+    if (mode === 'BLEND') {
+      // Half of the view's grey-white background shows through.
+      assert.ok(r1 > 80 && g1 > 80, `the blended copy lets the background through (${colours[1]})`);
+    }
+    await screenshot(page, `gallery-two-materials-${mode.toLowerCase()}`);
+  }
+  console.log(`# red and blue meshes: opaque ${JSON.stringify(found.OPAQUE)}, blended ${JSON.stringify(found.BLEND)}`);
+  assert.ok(found.BLEND[1][0] > found.OPAQUE[1][0] + 40, 'blending lightens the blue copy');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

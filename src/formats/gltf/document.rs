@@ -247,11 +247,22 @@ pub(super) fn is_appearance_only(extension: &str) -> bool {
         )
 }
 
-/// A material: only its base colour is read (glTF 2.0 §3.9.2).
+/// A material: its base colour (glTF 2.0 §3.9.2), alpha mode (§3.9.4),
+/// sides and whether it is unlit (`KHR_materials_unlit`).
 #[derive(Deserialize)]
 pub(super) struct MaterialJson {
+    #[serde(default)]
+    pub(super) name: Option<String>,
     #[serde(default, rename = "pbrMetallicRoughness")]
     pub(super) pbr: Option<PbrJson>,
+    #[serde(default, rename = "alphaMode")]
+    pub(super) alpha_mode: Option<String>,
+    #[serde(default, rename = "alphaCutoff")]
+    pub(super) alpha_cutoff: Option<f32>,
+    #[serde(default, rename = "doubleSided")]
+    pub(super) double_sided: bool,
+    #[serde(default)]
+    pub(super) extensions: HashMap<String, serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -272,6 +283,32 @@ pub(super) struct TextureRef {
     pub(super) index: usize,
     #[serde(default, rename = "texCoord")]
     pub(super) tex_coord: usize,
+    #[serde(default)]
+    pub(super) extensions: TextureRefExtensions,
+}
+
+#[derive(Default, Deserialize)]
+pub(super) struct TextureRefExtensions {
+    #[serde(rename = "KHR_texture_transform")]
+    pub(super) transform: Option<TextureTransformJson>,
+}
+
+/// `KHR_texture_transform`: the UVs scaled, turned, then offset, and
+/// possibly read from another set.
+#[derive(Deserialize)]
+pub(super) struct TextureTransformJson {
+    #[serde(default)]
+    pub(super) offset: [f32; 2],
+    #[serde(default)]
+    pub(super) rotation: f32,
+    #[serde(default = "unit_scale")]
+    pub(super) scale: [f32; 2],
+    #[serde(default, rename = "texCoord")]
+    pub(super) tex_coord: Option<usize>,
+}
+
+fn unit_scale() -> [f32; 2] {
+    [1.0; 2]
 }
 
 #[derive(Deserialize)]

@@ -11,16 +11,18 @@
 use std::collections::HashMap;
 
 use super::accessors::{decode_base64, Buffers, Resources};
-use super::document::{white, Document, ImageJson};
-use crate::scene::{BaseColour, BaseColourImage};
+use super::document::{white, Document, ImageJson, TextureRef, TextureTransformJson};
+use crate::scene::{AlphaMode, BaseColour, BaseColourImage, Material, Surface};
 use glam::Vec2;
 
-/// One primitive of the joined mesh: its material, its attributes and its
-/// vertex count.
+/// One primitive of the joined mesh: its material, its attributes, its
+/// vertex count and its run of triangle indices.
 pub(super) struct PrimitiveColour<'a> {
     pub(super) material: Option<usize>,
     pub(super) attributes: &'a HashMap<String, usize>,
     pub(super) vertices: usize,
+    pub(super) first_index: usize,
+    pub(super) index_count: usize,
 }
 
 /// The image types browsers decode and glTF allows.
@@ -107,53 +109,165 @@ pub(super) fn vertex_colours(
         .collect()
 }
 
-/// The base colour of the joined mesh of `primitives`, or `None` when no
-/// primitive has a material.
-pub(super) fn base_colour(
+/// The materials of the joined mesh of `primitives` as drawn: each
+/// material a primitive uses (in order of first use; a primitive without
+/// one gets glTF's default material, white, opaque and single-sided), the
+/// images their base colour textures show (each read once), a run of
+/// triangles per primitive, and one UV per vertex.
+pub(super) struct Drawn {
+    pub(super) materials: Vec<Material>,
+    pub(super) images: Vec<BaseColourImage>,
+    pub(super) surfaces: Vec<Surface>,
+    /// Each primitive's UVs for its own material's texture, with
+    /// `KHR_texture_transform` applied; empty when no material has a
+    /// texture.
+    pub(super) uvs: Vec<Vec2>,
+}
+
+/// `KHR_texture_transform` applied to one UV: `T(offset) · R(rotation) ·
+/// S(scale) · uv`, where `R` turns the UVs counter-clockwise in glTF's
+/// V-down texture space (the image turns clockwise): `u' = sx·c·u + sy·s·v
+/// + ox`, `v' = −sx·s·u + sy·c·v + oy` (as three.js does for a uniform scale).
+fn transformed(uv: Vec2, transform: Option<&TextureTransformJson>) -> Vec2 {
+    let Some(t) = transform else {
+        return uv;
+    };
+    let (s, c) = t.rotation.sin_cos();
+    let scaled = uv * Vec2::from(t.scale);
+    Vec2::new(c * scaled.x + s * scaled.y, -s * scaled.x + c * scaled.y) + Vec2::from(t.offset)
+}
+
+/// A number read from a file made safe: NaN becomes `default`, the rest is
+/// clamped into `0..=1` (a file's 1e39, read as infinity, or -2 would not
+/// survive a save).
+fn unit(value: f32, default: f32) -> f32 {
+    if value.is_nan() {
+        default
+    } else {
+        value.clamp(0.0, 1.0)
+    }
+}
+
+pub(super) fn drawn(
     document: &Document,
     buffers: &Buffers,
     resources: Resources,
     primitives: &[PrimitiveColour],
-) -> Option<BaseColour> {
-    let material = primitives.iter().find_map(|p| p.material)?;
-    let pbr = document.materials.get(material)?.pbr.as_ref();
-    // glTF's factors lie in 0–1; a file's 1e39 (read as infinity) or -2
-    // would not survive a save, so each is clamped into range.
-    let factor = pbr.map_or(white(), |pbr| pbr.base_color_factor).map(|c| {
-        if c.is_nan() {
-            1.0
-        } else {
-            c.clamp(0.0, 1.0)
-        }
-    });
-    let texture = pbr.and_then(|pbr| pbr.base_color_texture.as_ref());
-    let picture = texture
-        .and_then(|t| document.textures.get(t.index))
-        .and_then(|t| document.images.get(t.source?))
-        .and_then(|i| image(document, buffers, resources, i));
-    let uvs = match (&picture, texture) {
-        (Some(_), Some(texture)) => {
-            let name = format!("TEXCOORD_{}", texture.tex_coord);
-            primitives
-                .iter()
-                .flat_map(|p| {
-                    let read = p
-                        .attributes
-                        .get(&name)
-                        .and_then(|&index| buffers.floats(document, index, 2).ok())
-                        .filter(|uv| uv.len() == 2 * p.vertices);
-                    match read {
-                        Some(uv) => uv.chunks_exact(2).map(Vec2::from_slice).collect(),
-                        None => vec![Vec2::ZERO; p.vertices],
-                    }
+) -> Drawn {
+    let mut materials: Vec<Material> = Vec::new();
+    let mut images: Vec<BaseColourImage> = Vec::new();
+    // A file without any material is drawn in the page's own colour.
+    if primitives.iter().all(|p| p.material.is_none()) {
+        return Drawn {
+            materials,
+            images,
+            surfaces: Vec::new(),
+            uvs: Vec::new(),
+        };
+    }
+    // The file's material (None: the default) and image indices, to ours.
+    let mut material_of: HashMap<Option<usize>, usize> = HashMap::new();
+    let mut image_of: HashMap<usize, Option<usize>> = HashMap::new();
+    // Per material of ours: the texture reference it reads its UVs by.
+    let mut texture_refs: Vec<Option<&TextureRef>> = Vec::new();
+    let mut surfaces = Vec::with_capacity(primitives.len());
+    for primitive in primitives {
+        let key = primitive.material.filter(|&m| m < document.materials.len());
+        let material = *material_of.entry(key).or_insert_with(|| {
+            let json = key.map(|m| &document.materials[m]);
+            let pbr = json.and_then(|m| m.pbr.as_ref());
+            let reference = pbr.and_then(|pbr| pbr.base_color_texture.as_ref());
+            let source = reference
+                .and_then(|r| document.textures.get(r.index))
+                .and_then(|t| t.source);
+            let texture = source.and_then(|source| {
+                *image_of.entry(source).or_insert_with(|| {
+                    let read = document
+                        .images
+                        .get(source)
+                        .and_then(|i| image(document, buffers, resources, i))?;
+                    images.push(read);
+                    Some(images.len() - 1)
                 })
-                .collect()
-        }
-        _ => Vec::new(),
+            });
+            let alpha_mode = match json.and_then(|m| m.alpha_mode.as_deref()) {
+                Some("MASK") => AlphaMode::Mask {
+                    cutoff: unit(json.and_then(|m| m.alpha_cutoff).unwrap_or(0.5), 0.5),
+                },
+                Some("BLEND") => AlphaMode::Blend,
+                _ => AlphaMode::Opaque,
+            };
+            materials.push(Material {
+                name: json.and_then(|m| m.name.clone()).unwrap_or_default(),
+                base_colour: pbr
+                    .map_or(white(), |pbr| pbr.base_color_factor)
+                    .map(|c| unit(c, 1.0)),
+                texture,
+                alpha_mode,
+                double_sided: json.is_some_and(|m| m.double_sided),
+                unlit: json.is_some_and(|m| m.extensions.contains_key("KHR_materials_unlit")),
+            });
+            texture_refs.push(reference.filter(|_| texture.is_some()));
+            materials.len() - 1
+        });
+        surfaces.push(Surface {
+            first_index: primitive.first_index,
+            index_count: primitive.index_count,
+            material,
+        });
+    }
+    let uvs = if texture_refs.iter().any(Option::is_some) {
+        primitives
+            .iter()
+            .zip(&surfaces)
+            .flat_map(|(p, surface)| {
+                let Some(reference) = texture_refs[surface.material] else {
+                    return vec![Vec2::ZERO; p.vertices];
+                };
+                let transform = reference.extensions.transform.as_ref();
+                let set = transform
+                    .and_then(|t| t.tex_coord)
+                    .unwrap_or(reference.tex_coord);
+                let read = p
+                    .attributes
+                    .get(&format!("TEXCOORD_{set}"))
+                    .and_then(|&index| buffers.floats(document, index, 2).ok())
+                    .filter(|uv| uv.len() == 2 * p.vertices);
+                match read {
+                    Some(uv) => uv
+                        .chunks_exact(2)
+                        .map(|uv| transformed(Vec2::from_slice(uv), transform))
+                        .collect(),
+                    None => vec![Vec2::ZERO; p.vertices],
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
     };
-    Some(BaseColour {
-        factor,
-        image: picture.filter(|_| !uvs.is_empty()),
+    Drawn {
+        materials,
+        images,
+        surfaces,
         uvs,
+    }
+}
+
+/// The base colour of the joined mesh: the first material's factor and
+/// image, with every primitive's UVs, or `None` when no primitive has a
+/// material.
+pub(super) fn base_colour(drawn: &Drawn, primitives: &[PrimitiveColour]) -> Option<BaseColour> {
+    let first = primitives
+        .iter()
+        .zip(&drawn.surfaces)
+        .find(|(p, _)| p.material.is_some())
+        .map(|(_, surface)| &drawn.materials[surface.material])?;
+    Some(BaseColour {
+        factor: first.base_colour,
+        image: first
+            .texture
+            .map(|k| drawn.images[k].clone())
+            .filter(|_| !drawn.uvs.is_empty()),
+        uvs: drawn.uvs.clone(),
     })
 }

@@ -127,10 +127,13 @@ pub(super) fn read_meshes<'a>(
                 }
                 .into());
             }
+            // The triangles' run is known once they are read, below.
             colours.push(material::PrimitiveColour {
                 material: primitive.material,
                 attributes: &primitive.attributes,
                 vertices: count,
+                first_index: indices.len(),
+                index_count: 0,
             });
             // Morph targets: this primitive's offsets go to target k.
             if Some(mesh_index) == morphed_mesh || skin.is_some() || !primitive.targets.is_empty() {
@@ -239,6 +242,9 @@ pub(super) fn read_meshes<'a>(
                 }
             }
             indices.extend(triangle_indices.into_iter().map(|i| base + i));
+            if let Some(last) = colours.last_mut() {
+                last.index_count = indices.len() - last.first_index;
+            }
         }
         let vertex_count = positions.len() / 3 - first_vertex;
         parts.push(MeshPartDoc {
