@@ -638,3 +638,91 @@ fn a_texture_transform_rotation_turns_the_uvs_as_three_js_does() {
     let uv = lab.scene().base_colour.as_ref().unwrap().uvs[0];
     assert!((uv - glam::Vec2::new(0.0, -1.0)).length() < 1e-6, "{uv}");
 }
+
+#[test]
+fn morph_targets_of_several_meshes_join_by_name_and_every_meshs_clip_channel_plays() {
+    // SimpleSkin's mesh (targets smile and blink) and a static copy of it
+    // (targets blink and wink, in that order): one target per name, the
+    // copy's blink moving with the mesh's, and a clip whose two channels,
+    // one per node on keys of their own, both play.
+    let mut doc: Value = serde_json::from_str(&common::model_text("SimpleSkin")).unwrap();
+    let shift = |doc: &mut Value, d: [f32; 3]| add_float_accessor(doc, &d.repeat(10), "VEC3", 10);
+    let (smile, blink, blink_copy, wink) = (
+        shift(&mut doc, [1.0, 0.0, 0.0]),
+        shift(&mut doc, [0.0, 1.0, 0.0]),
+        shift(&mut doc, [0.0, 0.0, 1.0]),
+        shift(&mut doc, [0.0, 0.0, -2.0]),
+    );
+    let position = doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"].clone();
+    let indices = doc["meshes"][0]["primitives"][0]["indices"].clone();
+    doc["meshes"][0]["primitives"][0]["targets"] =
+        serde_json::json!([{"POSITION": smile}, {"POSITION": blink}]);
+    doc["meshes"][0]["weights"] = serde_json::json!([0.5, 0.0]);
+    doc["meshes"][0]["extras"] = serde_json::json!({"targetNames": ["smile", "blink"]});
+    doc["meshes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "primitives": [{"attributes": {"POSITION": position}, "indices": indices,
+                            "targets": [{"POSITION": blink_copy}, {"POSITION": wink}]}],
+            "weights": [0.9, 0.25],
+            "extras": {"targetNames": ["blink", "wink"]}
+        }));
+    doc["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"mesh": 1, "translation": [3, 0, 0]}));
+    let copy_node = doc["nodes"].as_array().unwrap().len() - 1;
+    doc["scenes"][0]["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(copy_node.into());
+    let mesh_node = doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|n| n["mesh"] == 0)
+        .unwrap();
+    // The mesh's smile rises over 1 s, the copy's wink over 2 s.
+    let t1 = add_float_accessor(&mut doc, &[0.0, 1.0], "SCALAR", 2);
+    let w1 = add_float_accessor(&mut doc, &[0.0, 0.0, 1.0, 0.0], "SCALAR", 4);
+    let t2 = add_float_accessor(&mut doc, &[0.0, 2.0], "SCALAR", 2);
+    let w2 = add_float_accessor(&mut doc, &[0.0, 0.0, 0.0, 1.0], "SCALAR", 4);
+    doc["animations"] = serde_json::json!([{"name": "faces",
+        "samplers": [{"input": t1, "output": w1}, {"input": t2, "output": w2}],
+        "channels": [{"sampler": 0, "target": {"node": mesh_node, "path": "weights"}},
+                     {"sampler": 1, "target": {"node": copy_node, "path": "weights"}}]}]);
+
+    let mut lab = Lab::from_gltf(&doc.to_string()).unwrap();
+    assert_eq!(lab.morph_names(), ["smile", "blink", "wink"]);
+    assert_eq!(
+        lab.morph_weights(),
+        [0.5, 0.0, 0.25],
+        "each as the first mesh with it says"
+    );
+    let offset =
+        |lab: &Lab, target: usize, vertex: usize| lab.scene().morphs[target].positions[vertex];
+    // blink moves the mesh up and the copy forward; wink only the copy.
+    assert_eq!(offset(&lab, 1, 0), Vec3::Y);
+    assert_eq!(offset(&lab, 1, 10), Vec3::Z);
+    assert_eq!(offset(&lab, 2, 0), Vec3::ZERO);
+    assert_eq!(offset(&lab, 2, 10), Vec3::new(0.0, 0.0, -2.0));
+    let clip = lab
+        .animation_names()
+        .iter()
+        .position(|n| n == "faces")
+        .unwrap();
+    for (time, smile, wink) in [
+        (0.0, 0.0, 0.0),
+        (0.5, 0.5, 0.25),
+        (1.0, 1.0, 0.5),
+        (2.0, 1.0, 1.0),
+    ] {
+        lab.set_animation_time(clip, time).unwrap();
+        let w = lab.morph_weights().to_vec();
+        assert!(
+            (w[0] - smile).abs() < 1e-5 && (w[2] - wink).abs() < 1e-5,
+            "at {time} s: {w:?}"
+        );
+    }
+}

@@ -21,9 +21,9 @@ use crate::scene::doc::{MorphDoc, SceneDoc};
 
 /// Columns around the head and rows from the chin's pole to the crown's,
 /// spaced closer over the face and closest at the eyes and the mouth (see
-/// [`spaced`]): about 14,000 vertices, an eye about 14 columns wide.
-const AROUND: usize = 128;
-const UP: usize = 110;
+/// [`spaced`]): about 7,700 vertices, an eye about 10 columns wide.
+const AROUND: usize = 96;
+const UP: usize = 80;
 /// The skull's half-width, half-height and half-depth.
 const RADII: Vec3 = Vec3::new(0.78, 1.05, 0.84);
 /// Where the lips meet, roughly: the slit lies on the grid row nearest it.

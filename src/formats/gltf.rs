@@ -27,7 +27,7 @@ mod skins;
 
 use accessors::Buffers;
 pub use accessors::{decode_base64, Resources};
-use animation::{read_clip, MorphedMesh};
+use animation::{read_clip, MorphedMeshes};
 use document::{is_appearance_only, Document, SUPPORTED_EXTENSIONS};
 use meshes::read_meshes;
 use nodes::{first_on_a_cycle, node_globals, shown_mesh_nodes};
@@ -234,7 +234,6 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     let mut bones = Bones::of(&document, &node_parent, &shown, &skins)?;
     let geometry = read_meshes(&document, &buffers, &globals, &shown, &skins, &mut bones)?;
     let positions = geometry.positions;
-    let morphed_mesh = geometry.morphed_mesh;
     if positions.is_empty() {
         return Err(GltfError::Missing("a mesh with vertices".to_owned()));
     }
@@ -244,22 +243,15 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             geometry.parts.len()
         )));
     }
-    let first_mesh = morphed_mesh.and_then(|mesh| document.meshes.get(mesh));
-    let target_names = first_mesh
-        .and_then(|mesh| mesh.extras.as_ref())
-        .map(|extras| extras.target_names.clone())
-        .unwrap_or_default();
+    let morph_names = geometry.morph_names;
     let morphs = geometry
         .morph_offsets
         .into_iter()
-        .enumerate()
-        .map(|(k, (mut offsets, normals))| {
+        .zip(&morph_names)
+        .map(|((mut offsets, normals), name)| {
             offsets.resize(positions.len(), 0.0);
             MorphDoc {
-                name: target_names
-                    .get(k)
-                    .cloned()
-                    .unwrap_or_else(|| format!("target {k}")),
+                name: name.clone(),
                 positions: offsets,
                 normals: normals.map(|mut n| {
                     n.resize(positions.len(), 0.0);
@@ -268,9 +260,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             }
         })
         .collect::<Vec<_>>();
-    let mut morph_weights = first_mesh
-        .map(|mesh| mesh.weights.clone())
-        .unwrap_or_default();
+    let mut morph_weights = geometry.morph_weights;
     morph_weights.resize(morphs.len(), 0.0);
     let doc = SceneDoc {
         bones: bones.docs,
@@ -310,9 +300,9 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             BindSpace::of_bone(bone, length, turn)
         })
         .collect();
-    let morphed = MorphedMesh {
-        mesh: morphed_mesh,
-        targets: scene.morphs.len(),
+    let morphed = MorphedMeshes {
+        slots: &geometry.morph_slots,
+        rest: &scene.morph_weights,
     };
     // A clip that cannot be read is left out, and said.
     let mut clips: Vec<Clip> = Vec::new();
@@ -324,7 +314,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             index,
             &bones.bone_of_node,
             &spaces,
-            morphed,
+            &morphed,
         ) {
             Ok(clip) if !clip.channels.is_empty() || clip.weights.is_some() => clips.push(clip),
             Ok(_) => {}

@@ -11,15 +11,16 @@ use super::GltfError;
 use crate::rig::animation::{BindSpace, Channel, Clip, Interpolation, Target, WeightsChannel};
 use crate::rig::pose::unit_rotation;
 
-/// The mesh whose morph targets the scene holds, and how many.
-#[derive(Clone, Copy)]
-pub(super) struct MorphedMesh {
-    pub(super) mesh: Option<usize>,
-    pub(super) targets: usize,
+/// The meshes whose morph targets the scene holds: for each, the scene's
+/// target of each of its own; and the weights the scene rests at.
+pub(super) struct MorphedMeshes<'a> {
+    pub(super) slots: &'a HashMap<usize, Vec<usize>>,
+    pub(super) rest: &'a [f32],
 }
 
 /// One glTF animation as a clip of the channels that drive joints, and of
-/// the `weights` channel of the node that shows the morphed mesh.
+/// the `weights` channels of the nodes that show morphed meshes, merged
+/// onto the scene's targets ([`merge_weights`]).
 pub(super) fn read_clip(
     document: &Document,
     buffers: &Buffers,
@@ -27,24 +28,25 @@ pub(super) fn read_clip(
     index: usize,
     bone_of_node: &HashMap<usize, usize>,
     spaces: &[BindSpace],
-    morphed: MorphedMesh,
+    morphed: &MorphedMeshes,
 ) -> Result<Clip, GltfError> {
     let mut channels = Vec::new();
-    let mut weights = None;
+    // Each morphed node's weights channel, with its mesh's targets' slots.
+    let mut weights: Vec<(WeightsChannel, &[usize])> = Vec::new();
     let mut duration = 0.0_f32;
     for channel in &animation.channels {
-        let shows_morphs = channel
+        let slots = channel
             .target
             .node
             .and_then(|node| document.nodes.get(node))
-            .is_some_and(|node| node.mesh.is_some() && node.mesh == morphed.mesh);
-        if channel.target.path == "weights" && shows_morphs && morphed.targets > 0 {
+            .and_then(|node| morphed.slots.get(&node.mesh?));
+        if let (Some(slots), "weights") = (slots, channel.target.path.as_str()) {
             let sampler = animation.samplers.get(channel.sampler).ok_or_else(|| {
                 GltfError::Missing(format!("animations[{index}].samplers[{}]", channel.sampler))
             })?;
             let times = buffers.floats(document, sampler.input, 1)?;
             let raw = buffers.floats(document, sampler.output, 1)?;
-            let n = morphed.targets;
+            let n = slots.len();
             let cubic = sampler.interpolation == "CUBICSPLINE";
             let per_key = if cubic { 3 * n } else { n };
             if times.iter().any(|t| !t.is_finite() || *t < 0.0)
@@ -78,7 +80,7 @@ pub(super) fn read_clip(
                 (raw, Vec::new())
             };
             duration = duration.max(times[times.len() - 1]);
-            weights = Some(WeightsChannel {
+            let channel = WeightsChannel {
                 times,
                 values,
                 tangents,
@@ -87,7 +89,8 @@ pub(super) fn read_clip(
                     "CUBICSPLINE" => Interpolation::CubicSpline,
                     _ => Interpolation::Linear,
                 },
-            });
+            };
+            weights.push((channel, slots.as_slice()));
             continue;
         }
         let Some(&bone) = channel.target.node.and_then(|node| bone_of_node.get(&node)) else {
@@ -175,6 +178,83 @@ pub(super) fn read_clip(
             .unwrap_or_else(|| format!("animation {}", index + 1)),
         duration,
         channels,
-        weights,
+        weights: merge_weights(&weights, morphed.rest),
+    })
+}
+
+/// The morphed nodes' weights channels as one channel over the scene's
+/// targets (`rest.len()` of them): a target no channel drives stays at its
+/// rest weight, and one several drive follows the first. One channel, or
+/// several on the same keys and interpolation, are kept exactly (cubic
+/// tangents too); channels on different keys are sampled at every key of
+/// any of them (each by its own interpolation) and joined linearly between,
+/// or held where every one steps.
+pub(super) fn merge_weights(
+    channels: &[(WeightsChannel, &[usize])],
+    rest: &[f32],
+) -> Option<WeightsChannel> {
+    let (first, _) = channels.first()?;
+    let n = rest.len();
+    let same_keys = channels
+        .iter()
+        .all(|(c, _)| c.times == first.times && c.interpolation == first.interpolation);
+    let times: Vec<f32> = if same_keys {
+        first.times.clone()
+    } else {
+        let mut all: Vec<f32> = channels
+            .iter()
+            .flat_map(|(c, _)| c.times.iter().copied())
+            .collect();
+        all.sort_by(f32::total_cmp);
+        all.dedup();
+        all
+    };
+    let mut driven = vec![false; n];
+    let mut values: Vec<f32> = times.iter().flat_map(|_| rest.iter().copied()).collect();
+    let cubic = same_keys && first.interpolation == Interpolation::CubicSpline;
+    let mut tangents = if cubic {
+        vec![0.0; 2 * values.len()]
+    } else {
+        Vec::new()
+    };
+    let mut sampled = Vec::new();
+    for (channel, slots) in channels {
+        let own = channel.targets();
+        for (key, &time) in times.iter().enumerate() {
+            sampled.clear();
+            sampled.resize(own, 0.0);
+            channel.sample(time, &mut sampled);
+            for (k, &slot) in slots.iter().enumerate().take(own) {
+                if slot < n && !driven[slot] {
+                    values[key * n + slot] = sampled[k];
+                    if cubic && channel.tangents.len() == 2 * channel.values.len() {
+                        tangents[key * 2 * n + slot] = channel.tangents[key * 2 * own + k];
+                        tangents[key * 2 * n + n + slot] =
+                            channel.tangents[key * 2 * own + own + k];
+                    }
+                }
+            }
+        }
+        for &slot in slots.iter().take(own) {
+            if slot < n {
+                driven[slot] = true;
+            }
+        }
+    }
+    let interpolation = if same_keys {
+        first.interpolation
+    } else if channels
+        .iter()
+        .all(|(c, _)| c.interpolation == Interpolation::Step)
+    {
+        Interpolation::Step
+    } else {
+        Interpolation::Linear
+    };
+    Some(WeightsChannel {
+        times,
+        values,
+        tangents,
+        interpolation,
     })
 }

@@ -3,6 +3,8 @@
 //! placed where their node puts them at rest; morph targets; the
 //! primitives' materials.
 
+use std::collections::HashMap;
+
 use glam::{Mat4, Vec3};
 
 use super::accessors::Buffers;
@@ -20,10 +22,16 @@ pub(super) struct Geometry<'a> {
     pub(super) influences: Vec<Vec<(u32, f32)>>,
     /// Per morph target, its position offsets and normal offsets.
     pub(super) morph_offsets: Vec<(Vec<f32>, Option<Vec<f32>>)>,
+    /// The morph targets' names: every shown mesh's targets, one target per
+    /// name (a head's and its teeth's `viseme_aa` are one), in order of
+    /// first appearance; unnamed targets are `target k`, merged by index.
+    pub(super) morph_names: Vec<String>,
+    /// Per morphed mesh, the scene's target for each of its targets.
+    pub(super) morph_slots: HashMap<usize, Vec<usize>>,
+    /// Each target's weight as the first mesh that has it says.
+    pub(super) morph_weights: Vec<f32>,
     pub(super) colours: Vec<material::PrimitiveColour<'a>>,
     pub(super) parts: Vec<MeshPartDoc>,
-    /// The mesh whose morph weights the scene shows.
-    pub(super) morphed_mesh: Option<usize>,
     /// What the meshes hold that is not drawn.
     pub(super) not_drawn: Vec<String>,
 }
@@ -48,15 +56,9 @@ pub(super) fn read_meshes<'a>(
     let mut morph_offsets: Vec<(Vec<f32>, Option<Vec<f32>>)> = Vec::new();
     let mut colours = Vec::new();
     let mut parts: Vec<MeshPartDoc> = Vec::new();
-    let morphed_mesh = shown
-        .iter()
-        .filter_map(|&n| document.nodes[n].mesh)
-        .find(|&m| {
-            document
-                .meshes
-                .get(m)
-                .is_some_and(|mesh| mesh.primitives.iter().any(|p| !p.targets.is_empty()))
-        });
+    let mut morph_names: Vec<String> = Vec::new();
+    let mut morph_weights: Vec<f32> = Vec::new();
+    let mut morph_slots: HashMap<usize, Vec<usize>> = HashMap::new();
     for &node in shown {
         let this = &document.nodes[node];
         let Some(mesh_index) = this.mesh else {
@@ -77,6 +79,36 @@ pub(super) fn read_meshes<'a>(
             globals[node]
         };
         let mirrored = placement.determinant() < 0.0;
+        // This mesh's targets, each the scene's target of its name.
+        let targets = mesh
+            .primitives
+            .iter()
+            .map(|p| p.targets.len())
+            .max()
+            .unwrap_or(0);
+        if targets > 0 && !morph_slots.contains_key(&mesh_index) {
+            let names = mesh.extras.as_ref().map(|e| &e.target_names);
+            let slots = (0..targets)
+                .map(|k| {
+                    // An empty name is no name: merged by index.
+                    let name = names
+                        .and_then(|names| names.get(k))
+                        .filter(|name| !name.is_empty())
+                        .cloned()
+                        .unwrap_or_else(|| format!("target {k}"));
+                    morph_names
+                        .iter()
+                        .position(|n| *n == name)
+                        .unwrap_or_else(|| {
+                            morph_names.push(name);
+                            morph_weights.push(mesh.weights.get(k).copied().unwrap_or(0.0));
+                            morph_names.len() - 1
+                        })
+                })
+                .collect();
+            morph_slots.insert(mesh_index, slots);
+        }
+        let slots = morph_slots.get(&mesh_index).cloned().unwrap_or_default();
         let rigid_bone = (skin.is_none() && rigid[node]).then(|| bones.bone_of_node[&node]);
         let first_vertex = positions.len() / 3;
         for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
@@ -135,40 +167,37 @@ pub(super) fn read_meshes<'a>(
                 first_index: indices.len(),
                 index_count: 0,
             });
-            // Morph targets: this primitive's offsets go to target k.
-            if Some(mesh_index) == morphed_mesh || skin.is_some() || !primitive.targets.is_empty() {
-                for (k, target) in primitive.targets.iter().enumerate() {
-                    if k >= morph_offsets.len() {
-                        morph_offsets.push((vec![0.0; positions.len()], None));
-                    }
-                    let read = |name: &str| -> Result<Option<Vec<f32>>, GltfError> {
-                        target
-                            .get(name)
-                            .map(|&index| {
-                                buffers.floats(document, index, 3).map(|values| {
-                                    values
-                                        .chunks_exact(3)
-                                        .flat_map(|d| {
-                                            placement
-                                                .transform_vector3(Vec3::from_slice(d))
-                                                .to_array()
-                                        })
-                                        .collect()
-                                })
+            // Morph targets: this primitive's target k goes to the scene's
+            // target of its name.
+            for (target, &k) in primitive.targets.iter().zip(&slots) {
+                while k >= morph_offsets.len() {
+                    morph_offsets.push((vec![0.0; positions.len()], None));
+                }
+                let read = |name: &str| -> Result<Option<Vec<f32>>, GltfError> {
+                    target
+                        .get(name)
+                        .map(|&index| {
+                            buffers.floats(document, index, 3).map(|values| {
+                                values
+                                    .chunks_exact(3)
+                                    .flat_map(|d| {
+                                        placement.transform_vector3(Vec3::from_slice(d)).to_array()
+                                    })
+                                    .collect()
                             })
-                            .transpose()
-                    };
-                    let (offsets, normals) = &mut morph_offsets[k];
-                    offsets.resize(positions.len(), 0.0);
-                    match read("POSITION")? {
-                        Some(values) if values.len() == points.len() => offsets.extend(values),
-                        _ => offsets.extend(std::iter::repeat_n(0.0, points.len())),
-                    }
-                    if let Some(values) = read("NORMAL")?.filter(|v| v.len() == points.len()) {
-                        let normals = normals.get_or_insert_with(Vec::new);
-                        normals.resize(positions.len(), 0.0);
-                        normals.extend(values);
-                    }
+                        })
+                        .transpose()
+                };
+                let (offsets, normals) = &mut morph_offsets[k];
+                offsets.resize(positions.len(), 0.0);
+                match read("POSITION")? {
+                    Some(values) if values.len() == points.len() => offsets.extend(values),
+                    _ => offsets.extend(std::iter::repeat_n(0.0, points.len())),
+                }
+                if let Some(values) = read("NORMAL")?.filter(|v| v.len() == points.len()) {
+                    let normals = normals.get_or_insert_with(Vec::new);
+                    normals.resize(positions.len(), 0.0);
+                    normals.extend(values);
                 }
             }
             positions.extend_from_slice(&points);
@@ -268,9 +297,11 @@ pub(super) fn read_meshes<'a>(
         indices,
         influences,
         morph_offsets,
+        morph_names,
+        morph_slots,
+        morph_weights,
         colours,
         parts,
-        morphed_mesh,
         not_drawn,
     })
 }
