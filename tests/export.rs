@@ -186,3 +186,71 @@ fn a_models_base_colour_and_texture_survive_export() {
     let back = Lab::from_glb(&arm.to_glb().unwrap()).unwrap();
     assert_eq!(back.scene().base_colour, None);
 }
+
+#[test]
+fn meshes_stay_meshes_with_their_names_materials_and_bindings() {
+    // The robot's nine rigid parts come back as nine meshes by name, each
+    // on its joint (written skinned to it with weight 1).
+    let robot = Lab::example("robot").unwrap();
+    let back = Lab::from_glb(&robot.to_glb().unwrap()).unwrap();
+    let parts = |lab: &Lab| -> Vec<(String, usize, usize)> {
+        lab.scene()
+            .meshes
+            .iter()
+            .map(|m| (m.name.clone(), m.first_vertex, m.vertex_count))
+            .collect()
+    };
+    assert_eq!(parts(&back), parts(&robot));
+    // SimpleSkin's mesh in a masked material beside a static copy of it in
+    // a blended, double-sided, unlit one: two meshes, the copy static, both
+    // materials as they were.
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&common::model_text("SimpleSkin")).unwrap();
+    let primitive = doc["meshes"][0]["primitives"][0].clone();
+    doc["meshes"][0]["primitives"][0]["material"] = 0.into();
+    doc["meshes"][0]["name"] = "body".into();
+    doc["meshes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "name": "glass",
+            "primitives": [{"attributes": {"POSITION": primitive["attributes"]["POSITION"]},
+                            "indices": primitive["indices"], "material": 1}]
+        }));
+    doc["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"name": "glass", "mesh": 1, "translation": [2, 0, 0]}));
+    let copy = doc["nodes"].as_array().unwrap().len() - 1;
+    doc["scenes"][0]["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(copy.into());
+    doc["materials"] = serde_json::json!([
+        {"name": "painted", "alphaMode": "MASK", "alphaCutoff": 0.25,
+         "pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0.25, 1]}},
+        {"name": "clear", "alphaMode": "BLEND", "doubleSided": true,
+         "extensions": {"KHR_materials_unlit": {}},
+         "pbrMetallicRoughness": {"baseColorFactor": [0, 0, 1, 0.5]}}
+    ]);
+    let lab = Lab::from_gltf(&doc.to_string()).unwrap();
+    let back = Lab::from_glb(&lab.to_glb().unwrap()).unwrap();
+    assert_eq!(back.scene().materials, lab.scene().materials);
+    assert_eq!(back.scene().surfaces, lab.scene().surfaces);
+    let bindings = |lab: &Lab| -> Vec<skinlab::scene::MeshBinding> {
+        lab.scene().meshes.iter().map(|m| m.binding).collect()
+    };
+    assert_eq!(
+        bindings(&back),
+        [
+            skinlab::scene::MeshBinding::Skinned,
+            skinlab::scene::MeshBinding::Static
+        ]
+    );
+    assert_eq!(parts(&back), parts(&lab));
+    let worst = worst_difference(
+        &lab.skinned_positions(SkinningMethod::Lbs),
+        &back.skinned_positions(SkinningMethod::Lbs),
+    );
+    assert!(worst < 1e-5, "{worst}");
+}

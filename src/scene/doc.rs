@@ -326,11 +326,13 @@ pub(crate) fn influence_docs(influences: &[VertexInfluences]) -> Vec<Vec<(u32, f
         .collect()
 }
 
-/// The meshes as written; nothing for the one skinned mesh of every vertex.
+/// The meshes as written; nothing for the one unnamed skinned mesh of
+/// every vertex (a named one keeps its name, which export writes).
 fn mesh_part_docs(meshes: &[MeshPart], vertices: usize) -> Vec<MeshPartDoc> {
     if meshes.len() == 1
         && meshes[0].binding == MeshBinding::Skinned
         && meshes[0].vertex_count == vertices
+        && meshes[0].name.is_empty()
     {
         return Vec::new();
     }

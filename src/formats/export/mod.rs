@@ -1,6 +1,10 @@
-//! Writing a scene as binary glTF 2.0 (`.glb`): the rest mesh, a skin whose
-//! joints are the bones, the painted weights, and the current pose as the
-//! joints' node transforms, so any glTF viewer shows what Skinlab shows.
+//! Writing a scene as binary glTF 2.0 (`.glb`): each of the scene's meshes
+//! as a mesh of its own (its name, a primitive per surface in its material,
+//! its morph targets), skinned by a skin whose joints are the bones with the
+//! painted weights, or static; and the current pose as the joints' node
+//! transforms, so any glTF viewer shows what Skinlab shows. A mesh that
+//! rode one joint rigidly is written skinned to it with weight 1 (glTF's
+//! rigid child would be bound where it is posed, not where it rests).
 //!
 //! A bone's node carries its local transform in its parent's frame:
 //! `L_i = T(0, length_p, 0) · T(origin_i) · O_i · A_i`, which is exactly a
@@ -16,8 +20,8 @@
 //! STEP or CUBICSPLINE channels is also sampled at 30 keys per second, so
 //! its curves are followed to within what moves in a thirtieth of a second.
 //!
-//! A base colour read from a glTF file goes back out as its material: the
-//! factor, and the texture image (embedded in the binary chunk) with its
+//! A file's materials go back out as its primitives used them
+//! ([`materials`]), the texture images embedded in the binary chunk and the
 //! UVs as `TEXCOORD_0`.
 
 use glam::{Mat4, Quat, Vec3};
@@ -31,56 +35,188 @@ use super::gltf_write::{
 use crate::rig::animation::{Animation, Interpolation, WeightsChannel};
 use crate::rig::pose::BoneTransform;
 use crate::rig::skeleton::Skeleton;
-use crate::scene::{BaseColour, Scene};
+use crate::scene::{MeshBinding, MeshPart, Scene};
 
-/// The mesh entry: its primitive, and the morph weights and target names
-/// when it has targets.
-fn mesh_json(scene: &Scene, primitive: Value) -> Value {
-    let mut mesh = json!({"name": "skin", "primitives": [primitive]});
-    if !scene.morphs.is_empty() {
+mod materials;
+
+/// An accessor of `values`, three floats each (positions with their
+/// bounds, as glTF requires of `POSITION`).
+fn vec3s(builder: &mut Builder, values: &[Vec3], bounded: bool) -> usize {
+    let mut accessor = json!({"componentType": FLOAT, "count": values.len(), "type": "VEC3"});
+    if bounded {
+        let (lo, hi) = values.iter().fold(
+            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+            |(lo, hi), v| (lo.min(*v), hi.max(*v)),
+        );
+        accessor["min"] = json!(lo.to_array());
+        accessor["max"] = json!(hi.to_array());
+    }
+    builder.accessor(
+        &floats(values.iter().flat_map(|v| v.to_array())),
+        Some(ARRAY_BUFFER),
+        accessor,
+    )
+}
+
+/// One of the scene's meshes as a glTF mesh: its vertices (with joints and
+/// weights unless it is static, bound to joint `still_joint` where no bone
+/// moves them), one primitive per surface in its material (one for all its
+/// triangles when the scene has no surfaces), and the morph targets, with
+/// their weights and names, when any target moves one of its vertices.
+fn mesh_json(builder: &mut Builder, scene: &Scene, part: &MeshPart, still_joint: usize) -> Value {
+    let range = part.first_vertex..part.first_vertex + part.vertex_count;
+    let count = part.vertex_count;
+    let mut attributes = json!({
+        "POSITION": vec3s(builder, &scene.mesh.positions_model[range.clone()], true),
+        "NORMAL": vec3s(builder, &scene.mesh.normals_model[range.clone()], false),
+    });
+    if part.binding != MeshBinding::Static {
+        let mut joint_bytes = Vec::with_capacity(count * 8);
+        let mut weight_values = Vec::with_capacity(count * 4);
+        for influences in &scene.influences[range.clone()] {
+            let total = influences.total_weight();
+            let mut slots = [(0u16, 0.0f32); 4];
+            if total > 0.0 {
+                for (slot, (bone, weight)) in influences.pairs().take(4).enumerate() {
+                    slots[slot] = (bone, weight / total);
+                }
+            } else {
+                slots[0] = (still_joint as u16, 1.0);
+            }
+            for (bone, weight) in slots {
+                joint_bytes.extend_from_slice(&bone.to_le_bytes());
+                weight_values.push(weight);
+            }
+        }
+        attributes["JOINTS_0"] = builder
+            .accessor(
+                &joint_bytes,
+                Some(ARRAY_BUFFER),
+                json!({"componentType": UNSIGNED_SHORT, "count": count, "type": "VEC4"}),
+            )
+            .into();
+        attributes["WEIGHTS_0"] = builder
+            .accessor(
+                &floats(weight_values),
+                Some(ARRAY_BUFFER),
+                json!({"componentType": FLOAT, "count": count, "type": "VEC4"}),
+            )
+            .into();
+    }
+    if scene.vertex_colours.len() == scene.mesh.vertex_count() {
+        // glTF's COLOR_0: linear RGB floats, multiplying the base colour.
+        attributes["COLOR_0"] = vec3s(builder, &scene.vertex_colours[range.clone()], false).into();
+    }
+    if materials::textured(scene) {
+        if let Some(colour) = &scene.base_colour {
+            attributes["TEXCOORD_0"] = builder
+                .accessor(
+                    &floats(
+                        colour.uvs[range.clone()]
+                            .iter()
+                            .flat_map(|uv| uv.to_array()),
+                    ),
+                    Some(ARRAY_BUFFER),
+                    json!({"componentType": FLOAT, "count": count, "type": "VEC2"}),
+                )
+                .into();
+        }
+    }
+    // Morph targets: offsets as glTF stores them (POSITION with its bounds),
+    // written for a mesh some target moves.
+    let morphed = scene
+        .morphs
+        .iter()
+        .any(|m| m.positions[range.clone()].iter().any(|d| *d != Vec3::ZERO));
+    let targets: Option<Vec<Value>> = morphed.then(|| {
+        scene
+            .morphs
+            .iter()
+            .map(|morph| {
+                let mut target =
+                    json!({"POSITION": vec3s(builder, &morph.positions[range.clone()], true)});
+                if let Some(normals) = &morph.normals {
+                    target["NORMAL"] = vec3s(builder, &normals[range.clone()], false).into();
+                }
+                target
+            })
+            .collect()
+    });
+    // The triangles: a run per surface in this mesh, or all of its own.
+    let indices = &scene.mesh.indices;
+    let inside = |run: &[u32]| run.first().is_some_and(|&v| range.contains(&(v as usize)));
+    let runs: Vec<(&[u32], Option<usize>)> = if scene.surfaces.is_empty() {
+        let own: Vec<usize> = (0..indices.len() / 3)
+            .filter(|t| inside(&indices[3 * t..3 * t + 3]))
+            .collect();
+        match (own.first(), own.last()) {
+            // The examples' meshes and a file's are contiguous runs.
+            (Some(&a), Some(&b)) if b - a + 1 == own.len() => {
+                vec![(
+                    &indices[3 * a..3 * b + 3],
+                    materials::material_of(scene, None),
+                )]
+            }
+            _ => Vec::new(),
+        }
+    } else {
+        scene
+            .surfaces
+            .iter()
+            .map(|s| {
+                (
+                    &indices[s.first_index..s.first_index + s.index_count],
+                    s.material,
+                )
+            })
+            .filter(|(run, _)| inside(run))
+            .map(|(run, material)| (run, materials::material_of(scene, Some(material))))
+            .collect()
+    };
+    let mut primitives: Vec<Value> = runs
+        .iter()
+        .map(|(run, material)| {
+            let rebased: Vec<u8> = run
+                .iter()
+                .flat_map(|&i| (i - part.first_vertex as u32).to_le_bytes())
+                .collect();
+            let mut primitive = json!({
+                "attributes": attributes,
+                "indices": builder.accessor(
+                    &rebased,
+                    Some(ELEMENT_ARRAY_BUFFER),
+                    json!({"componentType": UNSIGNED_INT, "count": run.len(), "type": "SCALAR"}),
+                ),
+            });
+            if let Some(material) = material {
+                primitive["material"] = json!(material);
+            }
+            if let Some(targets) = &targets {
+                primitive["targets"] = json!(targets);
+            }
+            primitive
+        })
+        .collect();
+    if primitives.is_empty() {
+        // Points: a mesh without triangles.
+        let mut primitive = json!({"attributes": attributes, "mode": 0});
+        if let Some(targets) = &targets {
+            primitive["targets"] = json!(targets);
+        }
+        primitives.push(primitive);
+    }
+    let name = if part.name.is_empty() {
+        "skin"
+    } else {
+        part.name.as_str()
+    };
+    let mut mesh = json!({"name": name, "primitives": primitives});
+    if targets.is_some() {
         mesh["weights"] = json!(scene.morph_weights);
         let names: Vec<&str> = scene.morphs.iter().map(|m| m.name.as_str()).collect();
         mesh["extras"] = json!({ "targetNames": names });
     }
     mesh
-}
-
-/// The document's `materials`, and `textures` and `images` when there is a
-/// texture, for the scene's base colour; sets the primitive's `material`
-/// and, with a texture, its `TEXCOORD_0` (the UVs as read). Metallic 0 and
-/// roughness 1 because the lab draws a matte skin, and glTF's default
-/// metallic of 1 would show the model as metal elsewhere.
-fn base_colour_json(
-    builder: &mut Builder,
-    colour: &BaseColour,
-    vertex_count: usize,
-    primitive: &mut Value,
-) -> Value {
-    let mut pbr = json!({
-        "baseColorFactor": colour.factor,
-        "metallicFactor": 0.0,
-        "roughnessFactor": 1.0,
-    });
-    let mut parts = json!({});
-    let textured = colour
-        .image
-        .as_ref()
-        .filter(|_| colour.uvs.len() == vertex_count);
-    if let Some(image) = textured {
-        let uvs = builder.accessor(
-            &floats(colour.uvs.iter().flat_map(|uv| uv.to_array())),
-            Some(ARRAY_BUFFER),
-            json!({"componentType": FLOAT, "count": colour.uvs.len(), "type": "VEC2"}),
-        );
-        primitive["attributes"]["TEXCOORD_0"] = uvs.into();
-        let view = builder.view(&image.bytes, None);
-        parts["images"] = json!([{"bufferView": view, "mimeType": image.mime_type}]);
-        parts["textures"] = json!([{"source": 0}]);
-        pbr["baseColorTexture"] = json!({"index": 0, "texCoord": 0});
-    }
-    parts["materials"] = json!([{"name": "skin", "pbrMetallicRoughness": pbr}]);
-    primitive["material"] = 0.into();
-    parts
 }
 
 /// A bone's node transform `(t, r, s)` in its parent joint's frame, for
@@ -112,12 +248,12 @@ const MAX_RESAMPLED_KEYS: usize = 18_000;
 fn weights_channel(
     builder: &mut Builder,
     weights: &WeightsChannel,
-    mesh_node: usize,
+    morphed_nodes: &[usize],
     channels: &mut Vec<Value>,
     samplers: &mut Vec<Value>,
 ) {
     let times = &weights.times;
-    if times.is_empty() {
+    if times.is_empty() || morphed_nodes.is_empty() {
         return;
     }
     let n = weights.targets();
@@ -152,8 +288,12 @@ fn weights_channel(
         None,
         json!({"componentType": FLOAT, "count": values.len(), "type": "SCALAR"}),
     );
-    channels
-        .push(json!({"sampler": samplers.len(), "target": {"node": mesh_node, "path": "weights"}}));
+    // One sampler, a channel for each morphed mesh's node: every mesh
+    // carries every target, so they share the weights.
+    for &node in morphed_nodes {
+        channels
+            .push(json!({"sampler": samplers.len(), "target": {"node": node, "path": "weights"}}));
+    }
     samplers.push(json!({"input": input, "output": output, "interpolation": interpolation}));
 }
 
@@ -163,7 +303,7 @@ fn animations(
     builder: &mut Builder,
     skeleton: &Skeleton,
     animation: &Animation,
-    mesh_node: usize,
+    morphed_nodes: &[usize],
 ) -> Vec<Value> {
     let bone_count = skeleton.len();
     let mut pose = vec![BoneTransform::IDENTITY; bone_count];
@@ -190,7 +330,13 @@ fn animations(
         let mut samplers = Vec::new();
         let mut channels = Vec::new();
         if let Some(weights) = &clip.weights {
-            weights_channel(builder, weights, mesh_node, &mut channels, &mut samplers);
+            weights_channel(
+                builder,
+                weights,
+                morphed_nodes,
+                &mut channels,
+                &mut samplers,
+            );
         }
         if times.is_empty() {
             if !channels.is_empty() {
@@ -283,7 +429,14 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         .collect();
 
     // A joint that never moves, for vertices no bone moves.
-    let unmoved = scene.influences.iter().any(|v| v.total_weight() <= 0.0);
+    let unmoved = scene
+        .meshes
+        .iter()
+        .filter(|part| part.binding != MeshBinding::Static)
+        .flat_map(|part| {
+            &scene.influences[part.first_vertex..part.first_vertex + part.vertex_count]
+        })
+        .any(|v| v.total_weight() <= 0.0);
     let mut joints: Vec<usize> = (0..bones.len()).collect();
     // IBM_i = U_i · bind_i: the node is the joint, not the turned bone.
     let mut inverse_binds: Vec<Mat4> = skeleton
@@ -308,113 +461,11 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         inverse_binds.push(Mat4::IDENTITY);
     }
 
-    let positions = &scene.mesh.positions_model;
-    let (min, max) = positions.iter().fold(
-        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-    );
-    let count = positions.len();
-    let position = builder.accessor(
-        &floats(positions.iter().flat_map(|p| p.to_array())),
-        Some(ARRAY_BUFFER),
-        json!({"componentType": FLOAT, "count": count, "type": "VEC3",
-               "min": min.to_array(), "max": max.to_array()}),
-    );
-    let normal = builder.accessor(
-        &floats(scene.mesh.normals_model.iter().flat_map(|n| n.to_array())),
-        Some(ARRAY_BUFFER),
-        json!({"componentType": FLOAT, "count": count, "type": "VEC3"}),
-    );
-    let mut joint_bytes = Vec::with_capacity(count * 8);
-    let mut weight_values = Vec::with_capacity(count * 4);
-    for influences in &scene.influences {
-        let total = influences.total_weight();
-        let mut slots = [(0u16, 0.0f32); 4];
-        if total > 0.0 {
-            for (slot, (bone, weight)) in influences.pairs().take(4).enumerate() {
-                slots[slot] = (bone, weight / total);
-            }
-        } else {
-            slots[0] = (still_joint as u16, 1.0);
-        }
-        for (bone, weight) in slots {
-            joint_bytes.extend_from_slice(&bone.to_le_bytes());
-            weight_values.push(weight);
-        }
-    }
-    let joints_0 = builder.accessor(
-        &joint_bytes,
-        Some(ARRAY_BUFFER),
-        json!({"componentType": UNSIGNED_SHORT, "count": count, "type": "VEC4"}),
-    );
-    let weights_0 = builder.accessor(
-        &floats(weight_values),
-        Some(ARRAY_BUFFER),
-        json!({"componentType": FLOAT, "count": count, "type": "VEC4"}),
-    );
-    let mut primitive = json!({
-        "attributes": {"POSITION": position, "NORMAL": normal, "JOINTS_0": joints_0, "WEIGHTS_0": weights_0},
-    });
-    let indices = &scene.mesh.indices;
-    if indices.is_empty() {
-        primitive["mode"] = 0.into(); // points: a mesh without triangles
-    } else {
-        primitive["indices"] = builder
-            .accessor(
-                &indices
-                    .iter()
-                    .flat_map(|i| i.to_le_bytes())
-                    .collect::<Vec<u8>>(),
-                Some(ELEMENT_ARRAY_BUFFER),
-                json!({"componentType": UNSIGNED_INT, "count": indices.len(), "type": "SCALAR"}),
-            )
-            .into();
-    }
-    // Morph targets: offsets as glTF stores them (POSITION with its bounds).
-    if !scene.morphs.is_empty() {
-        let vec3s = |builder: &mut Builder, values: &[Vec3], bounded: bool| {
-            let mut accessor =
-                json!({"componentType": FLOAT, "count": values.len(), "type": "VEC3"});
-            if bounded {
-                let (lo, hi) = values.iter().fold(
-                    (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-                    |(lo, hi), v| (lo.min(*v), hi.max(*v)),
-                );
-                accessor["min"] = json!(lo.to_array());
-                accessor["max"] = json!(hi.to_array());
-            }
-            builder.accessor(
-                &floats(values.iter().flat_map(|v| v.to_array())),
-                Some(ARRAY_BUFFER),
-                accessor,
-            )
-        };
-        let targets: Vec<Value> = scene
-            .morphs
-            .iter()
-            .map(|morph| {
-                let mut target = json!({"POSITION": vec3s(&mut builder, &morph.positions, true)});
-                if let Some(normals) = &morph.normals {
-                    target["NORMAL"] = vec3s(&mut builder, normals, false).into();
-                }
-                target
-            })
-            .collect();
-        primitive["targets"] = json!(targets);
-    }
-    if scene.vertex_colours.len() == count {
-        // glTF's COLOR_0: linear RGB floats, multiplying the base colour.
-        let colours = builder.accessor(
-            &floats(scene.vertex_colours.iter().flat_map(|c| c.to_array())),
-            Some(ARRAY_BUFFER),
-            json!({"componentType": FLOAT, "count": count, "type": "VEC3"}),
-        );
-        primitive["attributes"]["COLOR_0"] = colours.into();
-    }
-    let material = scene
-        .base_colour
-        .as_ref()
-        .map(|colour| base_colour_json(&mut builder, colour, count, &mut primitive));
+    let meshes: Vec<Value> = scene
+        .meshes
+        .iter()
+        .map(|part| mesh_json(&mut builder, scene, part, still_joint))
+        .collect();
     let inverse_bind_matrices = builder.accessor(
         // glTF requires an affine inverse bind matrix with a last row of
         // exactly 0 0 0 1; an inverse computed in floats may miss it by an
@@ -430,25 +481,44 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         json!({"componentType": FLOAT, "count": inverse_binds.len(), "type": "MAT4"}),
     );
 
-    let clips = animations(&mut builder, skeleton, &scene.animation, nodes.len());
-    nodes.push(json!({"name": "skin", "mesh": 0, "skin": 0}));
-    roots.push(nodes.len() - 1);
+    // One node per mesh, in the scene's order, after the skeleton.
+    let mut morphed_nodes = Vec::new();
+    for (index, (part, mesh)) in scene.meshes.iter().zip(&meshes).enumerate() {
+        let mut node = json!({"name": mesh["name"], "mesh": index});
+        if part.binding != MeshBinding::Static {
+            node["skin"] = 0.into();
+        }
+        if mesh.get("weights").is_some() {
+            morphed_nodes.push(nodes.len());
+        }
+        nodes.push(node);
+        roots.push(nodes.len() - 1);
+    }
+    let clips = animations(&mut builder, skeleton, &scene.animation, &morphed_nodes);
+    let materials = materials::materials_json(&mut builder, scene);
     builder.bin.resize(builder.bin.len().next_multiple_of(4), 0);
     let mut document = json!({
         "asset": {"version": "2.0", "generator": "Skinlab"},
         "scene": 0,
         "scenes": [{"nodes": roots}],
         "nodes": nodes,
-        "meshes": [mesh_json(scene, primitive)],
-        "skins": [{"joints": joints, "inverseBindMatrices": inverse_bind_matrices}],
+        "meshes": meshes,
         "accessors": builder.accessors,
         "bufferViews": builder.views,
         "buffers": [{"byteLength": builder.bin.len()}],
     });
+    if scene
+        .meshes
+        .iter()
+        .any(|part| part.binding != MeshBinding::Static)
+    {
+        document["skins"] =
+            json!([{"joints": joints, "inverseBindMatrices": inverse_bind_matrices}]);
+    }
     if !clips.is_empty() {
         document["animations"] = json!(clips);
     }
-    if let Some(Value::Object(parts)) = material {
+    if let Value::Object(parts) = materials {
         for (key, value) in parts {
             document[key] = value;
         }
