@@ -169,6 +169,27 @@ pub(super) struct BatchProgram {
     pub(super) dqs: Vec<RigidScale>,
 }
 
+impl BatchProgram {
+    /// Uploads the sub-palette of a batch's `bones`, as the program's
+    /// variant sends a palette, to its bone uniforms.
+    pub(super) fn upload_batch(
+        &self,
+        gl: &glow::Context,
+        bones: &[u16],
+        scratch: &mut Vec<[f32; 4]>,
+    ) {
+        upload_sub_palette(
+            gl,
+            self.skin.uniforms.bones.as_ref(),
+            self.variant,
+            &self.palette,
+            &self.dqs,
+            bones,
+            scratch,
+        );
+    }
+}
+
 impl Renderer {
     /// Builds or drops the batches as `batch_limit` asks; whether the skin is
     /// drawn batch by batch. Scenes with morph targets are drawn whole: the
@@ -236,15 +257,10 @@ impl Renderer {
         settings: &FrameSettings,
         clip_from_model: &Mat4,
     ) -> Result<(), String> {
-        let Some(BatchProgram {
-            variant,
-            skin: SkinProgram { uniforms, .. },
-            palette,
-            dqs,
-        }) = self.use_batch_program(gl, lab, settings.method, false)?
-        else {
+        let Some(program) = self.use_batch_program(gl, lab, settings.method, false)? else {
             return Ok(());
         };
+        let uniforms = &program.skin.uniforms;
         let Some(batches) = self.batches.as_mut() else {
             return Ok(());
         };
@@ -276,15 +292,7 @@ impl Renderer {
             gl.enable(glow::POLYGON_OFFSET_FILL);
             gl.polygon_offset(1.0, 1.0);
             for batch in &batches.list {
-                upload_sub_palette(
-                    gl,
-                    uniforms.bones.as_ref(),
-                    variant,
-                    &palette,
-                    &dqs,
-                    &batch.bones,
-                    scratch,
-                );
+                program.upload_batch(gl, &batch.bones, scratch);
                 gl.bind_vertex_array(Some(batch.vertex_array));
                 gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(batch.triangles));
                 gl.draw_elements(glow::TRIANGLES, batch.count, glow::UNSIGNED_INT, 0);

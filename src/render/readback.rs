@@ -4,8 +4,6 @@
 
 use glow::HasContext;
 
-use super::batches::BatchProgram;
-use super::palette::upload_sub_palette;
 use super::programs::SkinProgram;
 use super::Renderer;
 use crate::lab::{Lab, SkinningMethod};
@@ -67,15 +65,10 @@ impl Renderer {
         lab: &Lab,
         method: SkinningMethod,
     ) -> Result<(Vec<f32>, Vec<f32>), String> {
-        let Some(BatchProgram {
-            variant,
-            skin: SkinProgram { uniforms, .. },
-            palette,
-            dqs,
-        }) = self.use_batch_program(gl, lab, method, true)?
-        else {
+        let Some(program) = self.use_batch_program(gl, lab, method, true)? else {
             return Ok((Vec::new(), Vec::new()));
         };
+        let uniforms = &program.skin.uniforms;
         let (Some(mesh), Some(batches)) = (self.mesh.as_ref(), self.batches.as_ref()) else {
             return Ok((Vec::new(), Vec::new()));
         };
@@ -84,15 +77,7 @@ impl Renderer {
         let scratch = &mut self.palette_scratch;
         uniforms.set_skinned(gl, true);
         for batch in &batches.list {
-            upload_sub_palette(
-                gl,
-                uniforms.bones.as_ref(),
-                variant,
-                &palette,
-                &dqs,
-                &batch.bones,
-                scratch,
-            );
+            program.upload_batch(gl, &batch.bones, scratch);
             // A batch has at most the mesh's vertices: the mesh's
             // feedback buffer holds its output.
             let out = feedback_pass(
