@@ -254,3 +254,96 @@ fn meshes_stay_meshes_with_their_names_materials_and_bindings() {
     );
     assert!(worst < 1e-5, "{worst}");
 }
+
+/// The JSON chunk of a `.glb`.
+fn glb_json(glb: &[u8]) -> serde_json::Value {
+    let length = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + length]).unwrap()
+}
+
+#[test]
+fn a_rigid_mesh_goes_out_as_a_node_under_its_joint_and_follows_it() {
+    // SimpleSkin with a copy of its mesh hung on its second joint (node 2),
+    // unskinned: a rigid part on that joint's bone.
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&common::model_text("SimpleSkin")).unwrap();
+    let primitive = doc["meshes"][0]["primitives"][0].clone();
+    doc["meshes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "name": "hat",
+            "primitives": [{"attributes": {"POSITION": primitive["attributes"]["POSITION"]},
+                            "indices": primitive["indices"]}]
+        }));
+    doc["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"name": "hat", "mesh": 1, "translation": [0.5, 0.2, 0]}));
+    doc["nodes"][2]["children"] = serde_json::json!([3]);
+    let mut lab = Lab::from_gltf(&doc.to_string()).unwrap();
+    let hat = lab.scene().meshes[1].clone();
+    assert!(matches!(
+        hat.binding,
+        skinlab::scene::MeshBinding::Rigid { .. }
+    ));
+    // Turned, exported: the hat is a mesh node (no skin) among the children
+    // of the joint its bone is.
+    let skinlab::scene::MeshBinding::Rigid { bone } = hat.binding else {
+        unreachable!()
+    };
+    let parent = lab.scene().skeleton.bones()[bone].parent.unwrap();
+    lab.set_bone_pose(
+        usize::from(parent),
+        skinlab::lab::rotation_about(Vec3::Z, 0.6),
+        [0.0; 3],
+        [1.0; 3],
+    )
+    .unwrap();
+    let glb = lab.to_glb().unwrap();
+    let written = glb_json(&glb);
+    let nodes = written["nodes"].as_array().unwrap();
+    // Read, the hat's node became the bone it rides; written, that node
+    // carries the mesh again, unskinned, under the joint it hung from.
+    let hat_node = nodes.iter().position(|n| n["name"] == "hat").unwrap();
+    assert_eq!(nodes.iter().filter(|n| n["name"] == "hat").count(), 1);
+    assert_eq!(nodes[hat_node]["mesh"], 1);
+    assert!(
+        nodes[hat_node].get("skin").is_none(),
+        "a rigid node, not skinned"
+    );
+    let holder = nodes
+        .iter()
+        .position(|n| {
+            n["children"]
+                .as_array()
+                .is_some_and(|c| c.contains(&hat_node.into()))
+        })
+        .expect("the hat hangs under a node");
+    assert_eq!(
+        nodes[holder]["name"],
+        lab.scene().skeleton.bones()[usize::from(parent)]
+            .name
+            .as_str()
+    );
+    // Read back, it is where it was, posed.
+    let back = Lab::from_glb(&glb).unwrap();
+    let worst = worst_difference(
+        &lab.skinned_positions(SkinningMethod::Lbs),
+        &back.skinned_positions(SkinningMethod::Lbs),
+    );
+    assert!(worst < 1e-5, "{worst}");
+    assert!(matches!(
+        back.scene().meshes[1].binding,
+        skinlab::scene::MeshBinding::Rigid { .. }
+    ));
+    let names = |lab: &Lab| -> Vec<String> {
+        lab.scene()
+            .skeleton
+            .bones()
+            .iter()
+            .map(|b| b.name.clone())
+            .collect()
+    };
+    assert_eq!(names(&back), names(&lab), "no bone added");
+}

@@ -3,8 +3,11 @@
 //! its morph targets), skinned by a skin whose joints are the bones with the
 //! painted weights, or static; and the current pose as the joints' node
 //! transforms, so any glTF viewer shows what Skinlab shows. A mesh that
-//! rode one joint rigidly is written skinned to it with weight 1 (glTF's
-//! rigid child would be bound where it is posed, not where it rests).
+//! rides one joint rigidly is a child node of that joint, its points in the
+//! joint's frame (`IBM_j · p`), so it follows the joint as it did; read
+//! back, it rests where the file was posed (glTF has no bind pose for a
+//! rigid child). Without a skinned mesh in the scene (the robot) rigid
+//! parts go out skinned with weight 1, so the skin keeps the skeleton.
 //!
 //! A bone's node carries its local transform in its parent's frame:
 //! `L_i = T(0, length_p, 0) · T(origin_i) · O_i · A_i`, which is exactly a
@@ -58,19 +61,89 @@ fn vec3s(builder: &mut Builder, values: &[Vec3], bounded: bool) -> usize {
     )
 }
 
+/// How a mesh goes out: skinned by the skin, as a child node of the joint
+/// it rides, or static.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Written {
+    Skinned,
+    Rigid { bone: usize },
+    Static,
+}
+
+/// How each of the scene's meshes goes out. A rigid part is a child node of
+/// its joint when the file has a skin (whose joints keep the bones bones
+/// when it is read again) and every one of its vertices still rides that
+/// joint alone; otherwise, weights painted on it or no skin to keep the
+/// skeleton, it is skinned to its bones.
+fn written(scene: &Scene) -> Vec<Written> {
+    let has_skin = scene
+        .meshes
+        .iter()
+        .any(|part| part.binding == MeshBinding::Skinned);
+    scene
+        .meshes
+        .iter()
+        .map(|part| {
+            let range = part.first_vertex..part.first_vertex + part.vertex_count;
+            match part.binding {
+                MeshBinding::Static => Written::Static,
+                MeshBinding::Rigid { bone }
+                    if has_skin
+                        && scene.influences[range]
+                            .iter()
+                            .all(|v| v.pairs().count() == 1 && v.weight_of(bone as u16) == 1.0) =>
+                {
+                    Written::Rigid { bone }
+                }
+                _ => Written::Skinned,
+            }
+        })
+        .collect()
+}
+
 /// One of the scene's meshes as a glTF mesh: its vertices (with joints and
 /// weights unless it is static, bound to joint `still_joint` where no bone
 /// moves them), one primitive per surface in its material (one for all its
 /// triangles when the scene has no surfaces), and the morph targets, with
 /// their weights and names, when any target moves one of its vertices.
-fn mesh_json(builder: &mut Builder, scene: &Scene, part: &MeshPart, still_joint: usize) -> Value {
+/// Where a skinned mesh's bones are among the skin's joints, and the joint
+/// that never moves.
+struct SkinSlots<'a> {
+    joint_of: &'a [u16],
+    still_joint: usize,
+}
+
+fn mesh_json(
+    builder: &mut Builder,
+    scene: &Scene,
+    part: &MeshPart,
+    skin: Option<SkinSlots>,
+    joint_from_model: Option<Mat4>,
+) -> Value {
     let range = part.first_vertex..part.first_vertex + part.vertex_count;
     let count = part.vertex_count;
+    // A rigid part's points, normals and offsets in its joint's frame
+    // (normals by the inverse transpose, so a scaled joint keeps them
+    // perpendicular); the others' as the scene holds them.
+    let place = joint_from_model.unwrap_or(Mat4::IDENTITY);
+    let turn_normal = glam::Mat3::from_mat4(place).inverse().transpose();
+    let points: Vec<Vec3> = scene.mesh.positions_model[range.clone()]
+        .iter()
+        .map(|p| place.transform_point3(*p))
+        .collect();
+    let normals: Vec<Vec3> = scene.mesh.normals_model[range.clone()]
+        .iter()
+        .map(|n| (turn_normal * *n).normalize_or_zero())
+        .collect();
     let mut attributes = json!({
-        "POSITION": vec3s(builder, &scene.mesh.positions_model[range.clone()], true),
-        "NORMAL": vec3s(builder, &scene.mesh.normals_model[range.clone()], false),
+        "POSITION": vec3s(builder, &points, true),
+        "NORMAL": vec3s(builder, &normals, false),
     });
-    if part.binding != MeshBinding::Static {
+    if let Some(SkinSlots {
+        joint_of,
+        still_joint,
+    }) = skin
+    {
         let mut joint_bytes = Vec::with_capacity(count * 8);
         let mut weight_values = Vec::with_capacity(count * 4);
         for influences in &scene.influences[range.clone()] {
@@ -78,7 +151,7 @@ fn mesh_json(builder: &mut Builder, scene: &Scene, part: &MeshPart, still_joint:
             let mut slots = [(0u16, 0.0f32); 4];
             if total > 0.0 {
                 for (slot, (bone, weight)) in influences.pairs().take(4).enumerate() {
-                    slots[slot] = (bone, weight / total);
+                    slots[slot] = (joint_of[usize::from(bone)], weight / total);
                 }
             } else {
                 slots[0] = (still_joint as u16, 1.0);
@@ -133,10 +206,17 @@ fn mesh_json(builder: &mut Builder, scene: &Scene, part: &MeshPart, still_joint:
             .morphs
             .iter()
             .map(|morph| {
-                let mut target =
-                    json!({"POSITION": vec3s(builder, &morph.positions[range.clone()], true)});
+                let offsets: Vec<Vec3> = morph.positions[range.clone()]
+                    .iter()
+                    .map(|d| place.transform_vector3(*d))
+                    .collect();
+                let mut target = json!({"POSITION": vec3s(builder, &offsets, true)});
                 if let Some(normals) = &morph.normals {
-                    target["NORMAL"] = vec3s(builder, &normals[range.clone()], false).into();
+                    let turned: Vec<Vec3> = normals[range.clone()]
+                        .iter()
+                        .map(|d| turn_normal * *d)
+                        .collect();
+                    target["NORMAL"] = vec3s(builder, &turned, false).into();
                 }
                 target
             })
@@ -429,17 +509,58 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         .collect();
 
     // A joint that never moves, for vertices no bone moves.
+    let written = written(scene);
+    // A bone that is a rigid mesh's own node (as a file's rigid mesh is
+    // read: its node becomes a bone) carries that mesh again, and is left
+    // out of the skin's joints when nothing else needs it there, so a
+    // reader binds it once, where the mesh is.
+    let own_node: Vec<Option<usize>> = (0..bones.len())
+        .map(|bone| {
+            let mut riding = written
+                .iter()
+                .enumerate()
+                .filter(|(_, how)| matches!(how, Written::Rigid { bone: b } if *b == bone));
+            match (riding.next(), riding.next()) {
+                (Some((part, _)), None) if scene.meshes[part].name == bones[bone].name => {
+                    Some(part)
+                }
+                _ => None,
+            }
+        })
+        .collect();
+    let skinned_weight = |bone: usize| {
+        scene
+            .meshes
+            .iter()
+            .zip(&written)
+            .filter(|(_, how)| **how == Written::Skinned)
+            .flat_map(|(part, _)| {
+                &scene.influences[part.first_vertex..part.first_vertex + part.vertex_count]
+            })
+            .any(|v| v.weight_of(bone as u16) > 0.0)
+    };
+    let carried: Vec<bool> = (0..bones.len())
+        .map(|bone| own_node[bone].is_some() && children[bone].is_empty() && !skinned_weight(bone))
+        .collect();
     let unmoved = scene
         .meshes
         .iter()
-        .filter(|part| part.binding != MeshBinding::Static)
+        .zip(&written)
+        .filter(|(_, how)| **how == Written::Skinned)
+        .map(|(part, _)| part)
         .flat_map(|part| {
             &scene.influences[part.first_vertex..part.first_vertex + part.vertex_count]
         })
         .any(|v| v.total_weight() <= 0.0);
-    let mut joints: Vec<usize> = (0..bones.len()).collect();
+    // The skin's joints: every bone but those carried, and each bone's
+    // place among them.
+    let mut joints: Vec<usize> = (0..bones.len()).filter(|&b| !carried[b]).collect();
+    let mut joint_of = vec![0u16; bones.len()];
+    for (k, &bone) in joints.iter().enumerate() {
+        joint_of[bone] = k as u16;
+    }
     // IBM_i = U_i · bind_i: the node is the joint, not the turned bone.
-    let mut inverse_binds: Vec<Mat4> = skeleton
+    let bone_inverse_binds: Vec<Mat4> = skeleton
         .bone_from_model_bind()
         .iter()
         .zip(bones)
@@ -450,7 +571,8 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
                 .unwrap_or_else(|| Mat4::from_quat(bone.turn) * *bind)
         })
         .collect();
-    let still_joint = bones.len();
+    let mut inverse_binds: Vec<Mat4> = joints.iter().map(|&b| bone_inverse_binds[b]).collect();
+    let still_joint = joints.len();
     if unmoved {
         // The joint that never moves is the common root of the others: the
         // validator asks a skin's joints for one, and a node above the
@@ -464,7 +586,18 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
     let meshes: Vec<Value> = scene
         .meshes
         .iter()
-        .map(|part| mesh_json(&mut builder, scene, part, still_joint))
+        .zip(&written)
+        .map(|(part, &how)| {
+            let joint_from_model = match how {
+                Written::Rigid { bone } => bone_inverse_binds.get(bone).copied(),
+                _ => None,
+            };
+            let skin = (how == Written::Skinned).then_some(SkinSlots {
+                joint_of: &joint_of,
+                still_joint,
+            });
+            mesh_json(&mut builder, scene, part, skin, joint_from_model)
+        })
         .collect();
     let inverse_bind_matrices = builder.accessor(
         // glTF requires an affine inverse bind matrix with a last row of
@@ -481,19 +614,50 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         json!({"componentType": FLOAT, "count": inverse_binds.len(), "type": "MAT4"}),
     );
 
-    // One node per mesh, in the scene's order, after the skeleton.
+    // One node per mesh: a skinned or static one after the skeleton, in
+    // the scene's order; a rigid one a child of its joint, before the
+    // joint's child bones, so a reader walking the nodes meets the meshes
+    // in the scene's order when they were in the skeleton's.
     let mut morphed_nodes = Vec::new();
-    for (index, (part, mesh)) in scene.meshes.iter().zip(&meshes).enumerate() {
+    let mut mesh_roots = Vec::new();
+    let mut rigid_children = vec![0usize; bones.len()];
+    for (index, (&how, mesh)) in written.iter().zip(&meshes).enumerate() {
+        if let Written::Rigid { bone } = how {
+            if own_node[bone] == Some(index) {
+                nodes[bone]["mesh"] = json!(index);
+                if mesh.get("weights").is_some() {
+                    morphed_nodes.push(bone);
+                }
+                continue;
+            }
+        }
         let mut node = json!({"name": mesh["name"], "mesh": index});
-        if part.binding != MeshBinding::Static {
+        if how == Written::Skinned {
             node["skin"] = 0.into();
         }
         if mesh.get("weights").is_some() {
             morphed_nodes.push(nodes.len());
         }
+        let at = nodes.len();
         nodes.push(node);
-        roots.push(nodes.len() - 1);
+        match how {
+            Written::Rigid { bone } if bone < bones.len() => {
+                let children = nodes[bone]
+                    .as_object_mut()
+                    .map(|n| n.entry("children").or_insert_with(|| json!([])));
+                if let Some(Value::Array(list)) = children {
+                    list.insert(rigid_children[bone], json!(at));
+                    rigid_children[bone] += 1;
+                }
+            }
+            _ => mesh_roots.push(at),
+        }
     }
+    // The skinned and static meshes first: a reader walking the scene then
+    // meets them before the skeleton's rigid parts, as files usually list
+    // them.
+    mesh_roots.extend(roots);
+    let roots = mesh_roots;
     let clips = animations(&mut builder, skeleton, &scene.animation, &morphed_nodes);
     let materials = materials::materials_json(&mut builder, scene);
     builder.bin.resize(builder.bin.len().next_multiple_of(4), 0);
