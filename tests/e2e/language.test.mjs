@@ -5,10 +5,9 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshot, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
-import { EN } from '../../www/labels/en.js';
 import { DE } from '../../www/labels/de.js';
 import { ZH } from '../../www/labels/zh.js';
-import { LESSONS } from '../../www/lessons.js';
+import { englishOnlyWords, words } from './english-words.mjs';
 
 const fixture = useBrowser(before, after);
 const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
@@ -42,19 +41,6 @@ test('the language switch turns the whole page, is remembered and kept in the ad
   assert.deepEqual(errors, []);
   await again.close();
 });
-
-/** Lower-case words of three or more letters in `text` (placeholders and markup left out). */
-const words = (text) => text.replace(/\{\w+\}|<\/?(sub|sup)>/g, ' ').toLowerCase().match(/\p{L}{3,}/gu) ?? [];
-
-/** Every label and lesson text in `lang`. */
-const textsIn = (table, lang) => [...Object.values(table), ...LESSONS.flatMap((l) => [l.title[lang], ...l.steps.flatMap((s) => [s.do[lang], s.notice[lang]])])];
-
-/** Words the English page uses that the page in `lang` never does: an English word left there. */
-function englishOnlyWords(table, lang) {
-  const english = new Set(textsIn(EN, 'en').flatMap(words));
-  const other = new Set(textsIn(table, lang).flatMap(words));
-  return new Set([...english].filter((word) => !other.has(word)));
-}
 
 for (const [lang, table, language] of [['de', DE, 'German'], ['zh', ZH, 'Chinese']]) {
   test(`no English word is left in the ${language} page, in any mode`, async () => {

@@ -10,7 +10,13 @@ import {
   openPage, screenshot, useBrowser, waitForSkinlab, nextFrame, canvasStats,
 } from './browser.mjs';
 
+import { englishOnlyWords, words } from './english-words.mjs';
+import { DE } from '../../www/labels/de.js';
+import { ZH } from '../../www/labels/zh.js';
+
 const fixture = useBrowser(before, after);
+/** Per translated language, the words only the English page uses. */
+const ENGLISH_ONLY = { de: englishOnlyWords(DE, 'de'), zh: englishOnlyWords(ZH, 'zh') };
 const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
 
 /** Client coordinates of a point of the view. */
@@ -285,6 +291,14 @@ for (const lang of ['en', 'de', 'zh']) {
             return figure.height > 0 && figure.top < Math.min(panel.bottom, innerHeight) && figure.bottom > panel.top;
           }, selector);
           assert.ok(seen, `${where}: ${selector} is in view`);
+        }
+        // No English is left on the translated page, step by step, apart
+        // from the bones' own names (a motion capture's Hips and Head).
+        if (ENGLISH_ONLY[lang]) {
+          const { text, bones } = await page.evaluate(() => ({ text: document.body.innerText, bones: window.skinlab.lab.boneNames().join(' ') }));
+          const own = new Set(words(bones));
+          const left = [...new Set(words(text).filter((word) => ENGLISH_ONLY[lang].has(word) && !own.has(word)))];
+          assert.deepEqual(left, [], `${where}: English words on the page`);
         }
         await screenshot(page, `lesson-${name}-${step}-${lang}`);
         assert.deepEqual(errors, [], where);

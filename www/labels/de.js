@@ -514,4 +514,5 @@ export const DE = {
   'vertex.title': 'Vertex {n}',
   'ik.min': 'min',
   'ik.max': 'max',
+  'viseme.rest': 'Pause',
 };

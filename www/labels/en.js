@@ -515,4 +515,5 @@ export const EN = {
   'vertex.title': 'Vertex {n}',
   'ik.min': 'min',
   'ik.max': 'max',
+  'viseme.rest': 'rest',
 };

@@ -516,4 +516,5 @@ export const ZH = {
   'vertex.title': '顶点 {n}',
   'ik.min': '最小',
   'ik.max': '最大',
+  'viseme.rest': '停顿',
 };

@@ -55,7 +55,9 @@ export function createSpeech(app) {
     app.clipsChanged();
     const seconds = track.length ? track[track.length - 1].time + track[track.length - 1].duration : 0;
     $('#speech-track').textContent = t('speech.trackLine', {
-      n: num(track.length), seconds: num(seconds, 2), shapes: track.map((k) => k.viseme).join(' '),
+      // The visemes are the core's names (A, MBP, FV…); the pause between
+      // words is said in the page's language.
+      n: num(track.length), seconds: num(seconds, 2), shapes: track.map((k) => (k.viseme === 'rest' ? t('viseme.rest') : k.viseme)).join(' '),
     });
     state = { text, lang, track, playing: true, time: 0, voice: false };
     const player = play(clip, track);
