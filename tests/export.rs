@@ -187,6 +187,25 @@ fn a_models_base_colour_and_texture_survive_export() {
     assert_eq!(back.scene().base_colour, None);
 }
 
+/// SimpleSkin's document with a second mesh, `name`: a copy of its mesh's
+/// positions and triangles, unskinned, in `material` if given (no node
+/// shows it yet).
+fn simple_skin_with_copy(name: &str, material: Option<usize>) -> serde_json::Value {
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&common::model_text("SimpleSkin")).unwrap();
+    let primitive = &doc["meshes"][0]["primitives"][0];
+    let mut copy = serde_json::json!({"attributes": {"POSITION": primitive["attributes"]["POSITION"]},
+                                      "indices": primitive["indices"]});
+    if let Some(material) = material {
+        copy["material"] = material.into();
+    }
+    doc["meshes"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"name": name, "primitives": [copy]}));
+    doc
+}
+
 #[test]
 fn meshes_stay_meshes_with_their_names_materials_and_bindings() {
     // The robot's nine rigid parts come back as nine meshes by name, each
@@ -204,19 +223,9 @@ fn meshes_stay_meshes_with_their_names_materials_and_bindings() {
     // SimpleSkin's mesh in a masked material beside a static copy of it in
     // a blended, double-sided, unlit one: two meshes, the copy static, both
     // materials as they were.
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&common::model_text("SimpleSkin")).unwrap();
-    let primitive = doc["meshes"][0]["primitives"][0].clone();
+    let mut doc = simple_skin_with_copy("glass", Some(1));
     doc["meshes"][0]["primitives"][0]["material"] = 0.into();
     doc["meshes"][0]["name"] = "body".into();
-    doc["meshes"]
-        .as_array_mut()
-        .unwrap()
-        .push(serde_json::json!({
-            "name": "glass",
-            "primitives": [{"attributes": {"POSITION": primitive["attributes"]["POSITION"]},
-                            "indices": primitive["indices"], "material": 1}]
-        }));
     doc["nodes"]
         .as_array_mut()
         .unwrap()
@@ -265,17 +274,7 @@ fn glb_json(glb: &[u8]) -> serde_json::Value {
 fn a_rigid_mesh_goes_out_as_a_node_under_its_joint_and_follows_it() {
     // SimpleSkin with a copy of its mesh hung on its second joint (node 2),
     // unskinned: a rigid part on that joint's bone.
-    let mut doc: serde_json::Value =
-        serde_json::from_str(&common::model_text("SimpleSkin")).unwrap();
-    let primitive = doc["meshes"][0]["primitives"][0].clone();
-    doc["meshes"]
-        .as_array_mut()
-        .unwrap()
-        .push(serde_json::json!({
-            "name": "hat",
-            "primitives": [{"attributes": {"POSITION": primitive["attributes"]["POSITION"]},
-                            "indices": primitive["indices"]}]
-        }));
+    let mut doc = simple_skin_with_copy("hat", None);
     doc["nodes"]
         .as_array_mut()
         .unwrap()

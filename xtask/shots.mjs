@@ -10,7 +10,7 @@ import { launchBrowser, openPage, serveStatic, waitForSkinlab, nextFrame, root }
 const OUT = join(root, 'docs', 'pictures');
 const SIZE = { width: 960, height: 600 };
 
-/** Radians as the quaternion of a turn about `axis` (x, y or z). */
+/** The quaternion of a turn by `degrees` about `axis` (x, y or z). */
 const turn = (axis, degrees) => {
   const half = (degrees * Math.PI) / 360;
   const q = [0, 0, 0, Math.cos(half)];

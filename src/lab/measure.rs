@@ -1,25 +1,11 @@
 //! Figures of the skinned mesh for the teaching views.
 
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 
 use super::Lab;
 use crate::skin::volume::enclosed_volume;
 use crate::skin::SkinningMethod;
-use crate::weights::auto_weights::{bone_segments, closest_on_segment};
-
-/// Each bone as a segment from its origin to its tip, posed.
-fn posed_segments(frames: &[Mat4], skeleton: &crate::rig::skeleton::Skeleton) -> Vec<(Vec3, Vec3)> {
-    frames
-        .iter()
-        .zip(skeleton.bones())
-        .map(|(frame, bone)| {
-            (
-                frame.transform_point3(Vec3::ZERO),
-                frame.transform_point3(Vec3::new(0.0, bone.length, 0.0)),
-            )
-        })
-        .collect()
-}
+use crate::weights::auto_weights::{bone_segments, closest_on_segment, segments_in};
 
 impl Lab {
     /// The volume the skin encloses in the current pose, skinned by
@@ -45,7 +31,7 @@ impl Lab {
         // At rest: where the mesh was bound to each bone, the frame its
         // rest positions are in.
         let rest = bone_segments(&self.scene.skeleton);
-        let posed = posed_segments(self.model_from_bone_posed(), &self.scene.skeleton);
+        let posed = segments_in(self.model_from_bone_posed(), &self.scene.skeleton);
         let skinned = self.skinned_positions(method);
         let nearest = |segments: &[(Vec3, Vec3)], point: Vec3, vertex: usize| {
             self.scene.influences[vertex]
@@ -86,20 +72,15 @@ mod tests {
         lab.update_centres();
         lab.set_bone_pose(1, rotation_about(Vec3::Y, 3.0), [0.0; 3], [1.0; 3])
             .unwrap();
-        let twist = [
+        const METHODS: [SkinningMethod; 3] = [
             SkinningMethod::Lbs,
             SkinningMethod::Dqs,
             SkinningMethod::Cor,
-        ]
-        .map(|m| lab.surface_departure(m));
+        ];
+        let twist = METHODS.map(|m| lab.surface_departure(m));
         lab.set_bone_pose(1, rotation_about(Vec3::Z, 1.6), [0.0; 3], [1.0; 3])
             .unwrap();
-        let bend = [
-            SkinningMethod::Lbs,
-            SkinningMethod::Dqs,
-            SkinningMethod::Cor,
-        ]
-        .map(|m| lab.surface_departure(m));
+        let bend = METHODS.map(|m| lab.surface_departure(m));
         println!(
             "twist (out, in): LBS {:?} DQS {:?} CoR {:?}",
             twist[0], twist[1], twist[2]

@@ -1,7 +1,7 @@
 //! Automatic weights from the rest pose: nearest bone (rigid), distance
 //! falloff (smooth) and bone heat (Baran and Popović 2007).
 
-use glam::{Vec2, Vec3};
+use glam::{Mat4, Vec2, Vec3};
 
 use crate::rig::skeleton::Skeleton;
 use crate::skin::influences::{VertexInfluences, MAX_INFLUENCES};
@@ -37,8 +37,14 @@ pub struct AutoWeightsReport {
 /// Each bone as a model-space segment `(origin, tip)` where the mesh was
 /// bound to it (its rest frame, for a bone bound where it rests).
 pub fn bone_segments(skeleton: &Skeleton) -> Vec<(Vec3, Vec3)> {
-    skeleton
-        .model_from_bone_bind()
+    segments_in(skeleton.model_from_bone_bind(), skeleton)
+}
+
+/// Each bone as a model-space segment `(origin, tip)` in the bone frames
+/// `frames` (model from bone, one per bone): `frame · 0` to `frame · (0,
+/// length, 0)`.
+pub fn segments_in(frames: &[Mat4], skeleton: &Skeleton) -> Vec<(Vec3, Vec3)> {
+    frames
         .iter()
         .zip(skeleton.bones())
         .map(|(frame, bone)| {
