@@ -7,6 +7,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use serde_json::{json, Value};
+use skinlab::formats::fbx::{scene_from_fbx, FbxError};
 use skinlab::formats::gltf::{decode_base64, read_glb, read_gltf, GltfError, MAX_FILE_BYTES};
 use skinlab::{Lab, SceneError, SkeletonError};
 
@@ -400,4 +401,217 @@ fn a_deep_chain_listed_child_first_is_read_quickly() {
         .iter()
         .enumerate()
         .all(|(k, b)| b.parent.is_none_or(|p| usize::from(p) < k)));
+}
+
+/// A binary FBX 7.4 file of `nodes` (name, encoded properties, children),
+/// as the format lays records out.
+fn fbx(nodes: &[FbxNode]) -> Vec<u8> {
+    let mut out = b"Kaydara FBX Binary  \0\x1a\0".to_vec();
+    out.extend(7400u32.to_le_bytes());
+    for node in nodes {
+        fbx_record(node, &mut out);
+    }
+    out.extend([0u8; 13]);
+    out
+}
+
+struct FbxNode {
+    name: &'static str,
+    props: Vec<u8>,
+    count: u32,
+    children: Vec<FbxNode>,
+}
+
+fn fbx_node(name: &'static str, props: &[Vec<u8>], children: Vec<FbxNode>) -> FbxNode {
+    FbxNode {
+        name,
+        props: props.concat(),
+        count: props.len() as u32,
+        children,
+    }
+}
+
+fn fbx_record(node: &FbxNode, out: &mut Vec<u8>) {
+    let start = out.len();
+    out.extend([0u8; 4]); // end offset, patched below
+    out.extend(node.count.to_le_bytes());
+    out.extend((node.props.len() as u32).to_le_bytes());
+    out.push(node.name.len() as u8);
+    out.extend(node.name.as_bytes());
+    out.extend(&node.props);
+    for child in &node.children {
+        fbx_record(child, out);
+    }
+    if !node.children.is_empty() {
+        out.extend([0u8; 13]);
+    }
+    let end = out.len() as u32;
+    out[start..start + 4].copy_from_slice(&end.to_le_bytes());
+}
+
+/// A `d` array property: `count` values claimed, `data` stored with
+/// `encoding` (0 raw, 1 zlib).
+fn fbx_doubles(count: u32, encoding: u32, data: &[u8]) -> Vec<u8> {
+    let mut p = vec![b'd'];
+    p.extend(count.to_le_bytes());
+    p.extend(encoding.to_le_bytes());
+    p.extend((data.len() as u32).to_le_bytes());
+    p.extend(data);
+    p
+}
+
+/// A file whose one geometry's `Vertices` holds `array`.
+fn geometry_vertices(array: Vec<u8>) -> Vec<u8> {
+    let vertices = fbx_node("Vertices", &[array], vec![]);
+    let geometry = fbx_node("Geometry", &[], vec![vertices]);
+    fbx(&[fbx_node("Objects", &[], vec![geometry])])
+}
+
+fn fbx_error(bytes: &[u8]) -> FbxError {
+    match scene_from_fbx(bytes) {
+        Ok(_) => panic!("the hostile FBX file was read"),
+        Err(error) => error,
+    }
+}
+
+#[test]
+fn an_fbx_array_that_inflates_past_its_count_is_refused_by_its_path() {
+    // One value claimed (8 bytes); 64 MB of zeros compressed into ~64 KB.
+    let bomb = miniz_oxide::deflate::compress_to_vec_zlib(&vec![0u8; 64 << 20], 10);
+    assert!(bomb.len() < 100_000);
+    let file = geometry_vertices(fbx_doubles(1, 1, &bomb));
+    LARGEST.with(|l| l.set(0));
+    let error = fbx_error(&file);
+    assert!(matches!(error, FbxError::Inflate { .. }), "{error}");
+    assert!(
+        error.to_string().contains("Objects/Geometry[0]/Vertices"),
+        "{error}"
+    );
+    // Nothing near the 64 MB the data would inflate to was allocated.
+    assert!(
+        LARGEST.with(Cell::get) < 4 << 20,
+        "{}",
+        LARGEST.with(Cell::get)
+    );
+}
+
+#[test]
+fn an_fbx_array_claiming_gigabytes_is_refused_before_allocating_it() {
+    let file = geometry_vertices(fbx_doubles(1 << 30, 1, &[0x78, 0x9c, 3, 0]));
+    LARGEST.with(|l| l.set(0));
+    let error = fbx_error(&file);
+    assert!(matches!(error, FbxError::OverBudget { .. }), "{error}");
+    assert!(
+        error.to_string().contains("Objects/Geometry[0]/Vertices"),
+        "{error}"
+    );
+    assert!(LARGEST.with(Cell::get) < 1 << 20);
+}
+
+#[test]
+fn fbx_nodes_nested_past_the_limit_are_refused() {
+    let mut node = fbx_node("leaf", &[], vec![]);
+    for _ in 0..100 {
+        node = fbx_node("n", &[], vec![node]);
+    }
+    let error = fbx_error(&fbx(&[node]));
+    assert!(
+        matches!(
+            error,
+            FbxError::TooDeep {
+                max: skinlab::formats::fbx::MAX_DEPTH,
+                ..
+            }
+        ),
+        "{error}"
+    );
+}
+
+#[test]
+fn fbx_6_is_refused_by_its_version_binary_and_ascii() {
+    let mut old = fbx(&[]);
+    old[23..27].copy_from_slice(&6100u32.to_le_bytes());
+    let error = fbx_error(&old);
+    assert!(
+        matches!(error, FbxError::OldVersion { version: 6100, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("FBX 6.1"), "{error}");
+    let ascii = "; FBX 6.1.0 project file\nFBXHeaderExtension:  {\n\tFBXVersion: 6100\n}\n";
+    assert!(matches!(
+        fbx_error(ascii.as_bytes()),
+        FbxError::OldVersion { version: 6100, .. }
+    ));
+}
+
+#[test]
+fn a_cut_fbx_file_and_a_record_past_the_end_are_refused() {
+    let file = fbx(&[fbx_node(
+        "Objects",
+        &[],
+        vec![fbx_node(
+            "Geometry",
+            &[fbx_doubles(3, 0, &[0u8; 24])],
+            vec![],
+        )],
+    )]);
+    for cut in [30, 40, 60, file.len() - 20] {
+        let error = fbx_error(&file[..cut]);
+        assert!(
+            matches!(
+                error,
+                FbxError::Truncated { .. } | FbxError::Malformed { .. }
+            ),
+            "cut at {cut}: {error}"
+        );
+    }
+    // Raw data shorter than its count says.
+    let short = fbx(&[fbx_node(
+        "Objects",
+        &[],
+        vec![fbx_node(
+            "Vertices",
+            &[fbx_doubles(5, 0, &[0u8; 24])],
+            vec![],
+        )],
+    )]);
+    assert!(fbx_error(&short)
+        .to_string()
+        .contains("Objects/Vertices[0]"));
+}
+
+#[test]
+fn a_polygon_naming_a_missing_point_is_refused_by_its_path() {
+    let text = r#"; FBX 7.4.0 project file
+Objects:  {
+	Geometry: 10, "Geometry::g", "Mesh" {
+		Vertices: *9 {
+			a: 0,0,0,1,0,0,0,1,0
+		}
+		PolygonVertexIndex: *3 {
+			a: 0,1,-8
+		}
+	}
+	Model: 20, "Model::m", "Mesh" {
+	}
+}
+Connections:  {
+	C: "OO",10,20
+	C: "OO",20,0
+}
+"#;
+    let error = fbx_error(text.as_bytes());
+    assert!(
+        error
+            .to_string()
+            .contains("Objects/Geometry[0]/PolygonVertexIndex"),
+        "{error}"
+    );
+    assert!(error.to_string().contains("point 7"), "{error}");
+}
+
+#[test]
+fn text_that_is_not_fbx_is_refused_as_such() {
+    assert_eq!(fbx_error(b"{\"asset\": {}}"), FbxError::NotFbx);
+    assert_eq!(fbx_error(&[0xff, 0xfe, 0, 1]), FbxError::NotFbx);
 }

@@ -1,4 +1,4 @@
-// The file readers and writer (glTF, .glb, BVH in; .glb out) are a wasm
+// The file readers and writer (glTF, .glb, FBX, BVH in; .glb out) are a wasm
 // module of their own (converters/, built into pkg/skinlab_converters*),
 // loaded when a file is opened or exported, a gallery model or the motion
 // capture example is shown: a third of the core's code that a page showing
@@ -8,7 +8,7 @@
 // This module puts the readers on the `Lab` class, under the names the
 // page's API has always had: `Lab.fromGltf(text)`,
 // `Lab.fromGlb(bytes)`, `Lab.fromGltfFiles(text, files)`,
-// `Lab.fromBvh(text)`, `lab.toGlb()`, and `Lab.example('capture')`. They
+// `Lab.fromBvh(text)`, `Lab.fromFbx(bytes)`, `lab.toGlb()`, and `Lab.example('capture')`. They
 // are synchronous once the module is loaded: `await loadConverters()` (in
 // the page `await skinlab.loadConverters()`); Node code starts it with
 // `useConverters` after its own `initSync`.
@@ -53,6 +53,7 @@ Lab.fromGltf = (text) => Lab.fromHandover(readers().sceneFromGltf(text));
 Lab.fromGlb = (bytes) => Lab.fromHandover(readers().sceneFromGlb(bytes));
 Lab.fromGltfFiles = (text, files) => Lab.fromHandover(readers().sceneFromGltfFiles(text, files));
 Lab.fromBvh = (text) => Lab.fromHandover(readers().sceneFromBvh(text));
+Lab.fromFbx = (bytes) => Lab.fromHandover(readers().sceneFromFbx(bytes));
 
 const builtExample = Lab.example;
 Lab.example = (name) => (needsConverters(name)
@@ -63,8 +64,8 @@ Lab.prototype.toGlb = function toGlb() {
   return readers().glbFromHandover(this.handover());
 };
 
-/** Whether a file job (as www/files.js makes it) needs the readers: a glTF or BVH file, not scene JSON. */
-export const isFileJob = (job) => Boolean(job.glb || job.bvh || job.files);
+/** Whether a file job (as www/files.js makes it) needs the readers: a glTF, FBX or BVH file, not scene JSON. */
+export const isFileJob = (job) => Boolean(job.glb || job.fbx || job.bvh || job.files);
 
 /**
  * The handover bytes of file job `job` ({glb} bytes, {bvh} text, or {text,
@@ -73,6 +74,7 @@ export const isFileJob = (job) => Boolean(job.glb || job.bvh || job.files);
  */
 export function handoverOf(job, module = readers()) {
   if (job.glb) return module.sceneFromGlb(job.glb);
+  if (job.fbx) return module.sceneFromFbx(job.fbx);
   if (job.bvh) return module.sceneFromBvh(job.bvh);
   return module.sceneFromGltfFiles(job.text, job.files);
 }

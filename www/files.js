@@ -1,5 +1,5 @@
 // Files in and out: PNG of the view, the scene as JSON or .glb, loading a scene
-// JSON, a BVH motion capture, a .glb, or a .gltf with its .bin files (button or drop), and the
+// JSON, a BVH motion capture, an FBX file, a .glb, or a .gltf with its .bin files (button or drop), and the
 // clipboard.
 import { Lab } from './pkg/skinlab.js';
 import { $ } from './dom.js';
@@ -52,6 +52,13 @@ export function download(blob, name) {
 /** Whether `bytes` are a binary glTF: named .glb, or starting with 'glTF'. */
 function isGlb(name, bytes) {
   return /\.(glb|vrm)$/i.test(name) || (bytes.length >= 4 && String.fromCharCode(...bytes.subarray(0, 4)) === 'glTF');
+}
+
+/** Whether `bytes` are an FBX file: named .fbx, or starting as binary or ASCII FBX does. */
+function isFbx(name, bytes) {
+  if (/\.fbx$/i.test(name)) return true;
+  const head = new TextDecoder().decode(bytes.subarray(0, 32));
+  return head.startsWith('Kaydara FBX Binary') || /^\s*; FBX \d/.test(head);
 }
 
 /** Whether `text` is a BVH motion capture: named .bvh, or starting with HIERARCHY. */
@@ -153,7 +160,7 @@ export function createFiles(app) {
    */
   async function importFiles(fileList) {
     const files = [...fileList];
-    const main = files.find((file) => /\.(gltf|glb|vrm|json|bvh)$/i.test(file.name)) ?? files[0];
+    const main = files.find((file) => /\.(gltf|glb|vrm|fbx|json|bvh)$/i.test(file.name)) ?? files[0];
     if (!main) return;
     // Checked before reading a byte: the wasm refuses larger files anyway.
     const total = files.reduce((sum, file) => sum + file.size, 0);
@@ -187,6 +194,8 @@ export function createFiles(app) {
       let job;
       if (isGlb(main.name, bytes)) {
         job = { glb: (await decompressed({ bytes })) ?? bytes };
+      } else if (isFbx(main.name, bytes)) {
+        job = { fbx: bytes };
       } else {
         const text = new TextDecoder().decode(bytes);
         if (isBvh(main.name, text)) {

@@ -1,5 +1,5 @@
 //! Skinlab's file readers and writer as a wasm module of their own: glTF
-//! (`.gltf`, `.glb`) and BVH in, `.glb` out, and the motion-capture
+//! (`.gltf`, `.glb`), FBX and BVH in, `.glb` out, and the motion-capture
 //! example, which is a BVH file.
 //!
 //! They are a third of the core's code and a page that shows an example
@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use skinlab::formats::{bvh, export, gltf, handover};
+use skinlab::formats::{bvh, export, fbx, gltf, handover};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -72,6 +72,15 @@ pub fn scene_from_glb(bytes: &[u8]) -> Result<Vec<u8>, JsError> {
 #[wasm_bindgen(js_name = sceneFromBvh)]
 pub fn scene_from_bvh(text: &str) -> Result<Vec<u8>, JsError> {
     handed_over("fromBvh", bvh::scene_from_bvh(text))
+}
+
+/// Reads an FBX 7.x file (binary or ASCII): its meshes, skins, blend
+/// shapes and takes, in metres and Y up; a file without meshes as its
+/// skeleton with capsules. Throws an `Error` (`fromFbx: ...`) naming the
+/// node of a problem.
+#[wasm_bindgen(js_name = sceneFromFbx)]
+pub fn scene_from_fbx(bytes: &[u8]) -> Result<Vec<u8>, JsError> {
+    handed_over("fromFbx", fbx::scene_from_fbx(bytes))
 }
 
 /// The `capture` example: the shipped walk, read as a dropped BVH file is.

@@ -170,6 +170,21 @@ pub fn read_glb(bytes: &[u8]) -> Result<Scene, GltfError> {
     read_document(text, Resources { bin, files: None })
 }
 
+/// Reads a glTF document built in memory by another reader (FBX, BVH):
+/// its JSON and the binary chunk that is its buffer 0. The size of the
+/// binary chunk is not limited here: the reader that built it bounded its
+/// own input, and each accessor read is still counted against
+/// [`MAX_READ_BYTES`].
+pub(crate) fn read_built(json: &str, bin: &[u8]) -> Result<Scene, GltfError> {
+    read_document(
+        json,
+        Resources {
+            bin: Some(bin),
+            files: None,
+        },
+    )
+}
+
 fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(GltfError::TooLarge {

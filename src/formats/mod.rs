@@ -8,7 +8,9 @@
 //! [`crate::skin`] and [`crate::scene`].
 
 pub mod bvh;
+mod capsules;
 pub mod export;
+pub mod fbx;
 pub mod gltf;
 mod gltf_write;
 pub mod handover;

@@ -1,0 +1,143 @@
+//! FBX files read natively: every file of `tests/fbx/` (Blender's exporter
+//! on the sample models, some rewritten as ASCII) opens with its meshes,
+//! skins, shapes and takes; a blend shape's `DeformPercent` is its weight
+//! (three.js's `FBXLoader`, the Node test's oracle, leaves it out); a
+//! skeleton without a mesh opens as bones with capsules and its clip.
+//! Hostile files are in `hostile_files.rs`; positions against three.js in
+//! `tests/node/fbx.test.mjs`.
+#![allow(clippy::unwrap_used)]
+
+use skinlab::formats::fbx::scene_from_fbx;
+
+fn corpus() -> Vec<(String, Vec<u8>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fbx");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/fbx")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "fbx"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn every_corpus_file_opens_with_bones_vertices_and_takes() {
+    let files = corpus();
+    assert!(files.len() >= 8, "{} FBX files", files.len());
+    for (name, bytes) in files {
+        let scene = scene_from_fbx(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(scene.skeleton.len() >= 2, "{name}: bones");
+        assert!(!scene.mesh.positions_model.is_empty(), "{name}: vertices");
+        assert!(!scene.animation.clips.is_empty(), "{name}: takes");
+        for influences in &scene.influences {
+            let used = influences.weights.iter().filter(|&&w| w > 0.0).count();
+            assert!(used <= 4, "{name}: at most four influences per vertex");
+        }
+    }
+}
+
+#[test]
+fn the_binary_and_ascii_encodings_of_a_file_give_one_scene() {
+    let files = corpus();
+    let get = |name: &str| &files.iter().find(|(n, _)| n == name).unwrap().1;
+    for stem in ["shapes-takes", "riggedsimple-x100"] {
+        let binary = scene_from_fbx(get(&format!("{stem}-blender.fbx"))).unwrap();
+        let ascii = scene_from_fbx(get(&format!("{stem}-ascii.fbx"))).unwrap();
+        assert_eq!(
+            binary.mesh.positions_model, ascii.mesh.positions_model,
+            "{stem}"
+        );
+        assert_eq!(binary.skeleton.len(), ascii.skeleton.len(), "{stem}");
+        assert_eq!(
+            binary.animation.clips.len(),
+            ascii.animation.clips.len(),
+            "{stem}"
+        );
+    }
+}
+
+#[test]
+fn a_blend_shape_channel_rests_at_its_deform_percent() {
+    let text = r#"; FBX 7.4.0 project file
+GlobalSettings:  {
+	Properties70:  {
+		P: "UnitScaleFactor", "double", "Number", "",100
+	}
+}
+Objects:  {
+	Geometry: 10, "Geometry::tri", "Mesh" {
+		Vertices: *9 {
+			a: 0,0,0,1,0,0,0,1,0
+		}
+		PolygonVertexIndex: *3 {
+			a: 0,1,-3
+		}
+	}
+	Model: 20, "Model::tri", "Mesh" {
+		Properties70:  {
+			P: "Lcl Translation", "Lcl Translation", "", "A",0,0,2
+		}
+	}
+	Deformer: 30, "Deformer::shapes", "BlendShape" {
+	}
+	Deformer: 31, "SubDeformer::smile", "BlendShapeChannel" {
+		DeformPercent: 25
+		FullWeights: *1 {
+			a: 100
+		}
+	}
+	Geometry: 40, "Geometry::smile", "Shape" {
+		Indexes: *1 {
+			a: 2
+		}
+		Vertices: *3 {
+			a: 0,0,4
+		}
+	}
+}
+Connections:  {
+	C: "OO",20,0
+	C: "OO",10,20
+	C: "OO",30,10
+	C: "OO",31,30
+	C: "OO",40,31
+}
+"#;
+    let scene = scene_from_fbx(text.as_bytes()).unwrap();
+    assert_eq!(scene.morphs.len(), 1);
+    assert_eq!(scene.morphs[0].name, "smile");
+    assert_eq!(scene.morph_weights, vec![0.25]);
+    // A metre per unit: the offset of 4 units is 4 m, on the third point.
+    let offsets = &scene.morphs[0].positions;
+    assert!(
+        offsets.iter().any(|d| (d.z - 4.0).abs() < 1e-6),
+        "{offsets:?}"
+    );
+    assert_eq!(offsets.iter().filter(|d| d.length() > 0.0).count(), 1);
+}
+
+#[test]
+fn a_skeleton_without_a_mesh_opens_with_capsules_and_its_clip() {
+    let files = corpus();
+    let (_, bytes) = files.iter().find(|(n, _)| n.contains("skeleton")).unwrap();
+    let scene = scene_from_fbx(bytes).unwrap();
+    // RiggedFigure's 19 joints, its armature and the capsule body's bones.
+    assert!(scene.skeleton.len() >= 19, "{}", scene.skeleton.len());
+    assert!(scene.mesh.positions_model.len() > 100);
+    assert_eq!(scene.animation.clips.len(), 1);
+    assert!(
+        scene
+            .skeleton
+            .bones()
+            .iter()
+            .any(|b| b.name.contains("torso")),
+        "bones keep their names"
+    );
+}

@@ -1,0 +1,48 @@
+// Skinlab's FBX reader against three.js's FBXLoader on the files of
+// tests/fbx/ (made by Blender's FBX exporter from the sample models, some
+// rewritten as ASCII): the positions of every mesh as loaded and at times
+// of every clip. FBXLoader builds one vertex per polygon corner, so the two
+// point sets are compared without regard to order or repeats; Skinlab is
+// in metres (the file's UnitScaleFactor / 100), three.js in file units, so
+// three.js's points are scaled to metres first.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Lab } from './wasm.mjs';
+import { threeFbxPositions, hausdorff } from '../support/fbx-oracle.mjs';
+
+const dir = new URL('../fbx/', import.meta.url);
+const files = readdirSync(dir).filter((name) => name.endsWith('.fbx')).sort();
+
+test('the FBX corpus holds files of several exporters and both encodings', () => {
+  assert.ok(files.length >= 6, files.join(', '));
+  const ascii = files.filter((name) => readFileSync(new URL(name, dir)).subarray(0, 18).toString() !== 'Kaydara FBX Binary');
+  assert.ok(ascii.length >= 1, 'at least one ASCII file');
+});
+
+for (const name of files) {
+  test(`FBX ${name}: every mesh where three.js's FBXLoader puts it, as loaded and in each clip`, () => {
+    const bytes = new Uint8Array(readFileSync(new URL(name, dir)));
+    const lab = Lab.fromFbx(bytes);
+    const loaded = threeFbxPositions(bytes);
+    const skeletonOnly = loaded.positions.length === 0;
+    // three.js lists takes by id where ids are small integers, Skinlab in
+    // file order: the clips are matched by name.
+    assert.deepEqual([...lab.animationNames()].sort(), [...loaded.clips].sort(), `${name}: a clip per take, by its name`);
+    const poses = [[null, 0]];
+    loaded.durations.forEach((duration, clip) => {
+      for (const f of [0.25, 0.5, 1]) poses.push([clip, duration * f]);
+    });
+    for (const [clip, time] of poses) {
+      if (clip !== null) lab.setAnimationTime(lab.animationNames().indexOf(loaded.clips[clip]), time);
+      if (skeletonOnly) continue;
+      const three = threeFbxPositions(bytes, clip, time);
+      const metres = three.positions.map((c) => c * three.unitScale / 100);
+      const ours = lab.skinnedPositions('lbs');
+      const size = metres.reduce((m, c) => Math.max(m, Math.abs(c)), 0);
+      const { worstDistance } = hausdorff(ours, metres, size / 20);
+      console.log(`# ${name}, ${clip === null ? 'as loaded' : `${loaded.clips[clip]} t = ${time.toFixed(3)}`}: worst ${worstDistance.toExponential(2)} of size ${size.toFixed(3)}`);
+      assert.ok(worstDistance <= 1e-4 * size, `${name} ${clip} ${time}: ${worstDistance} of ${size}`);
+    }
+  });
+}
