@@ -30,6 +30,14 @@ export async function assetText(path) {
   return response.text();
 }
 
+/** The bytes of `path`: from the table, or fetched beside the page. */
+export async function assetBytes(path) {
+  if (singleFile) return inlined(path);
+  const response = await fetch(new URL(path, document.baseURI));
+  if (!response.ok) throw new Error(`${path} could not be fetched (${response.status})`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
 let compiled = null;
 
 /** The core's wasm compiled (the single file's workers are handed it). */

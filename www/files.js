@@ -154,6 +154,74 @@ export function createFiles(app) {
   }
 
   /**
+   * The job for the core: a .glb (decompressed where it needs it), an FBX
+   * file, a BVH capture, a .gltf with its files, or scene JSON.
+   */
+  async function jobOf(name, bytes, resources) {
+    if (isGlb(name, bytes)) return { glb: (await decompressed({ bytes })) ?? bytes };
+    if (isFbx(name, bytes)) return { fbx: bytes };
+    const text = new TextDecoder().decode(bytes);
+    if (isBvh(name, text)) return { bvh: text };
+    if (isGltf(name, text)) {
+      const plain = await decompressed({ text, files: resources });
+      return plain ? { glb: plain } : { text, files: resources };
+    }
+    return { text };
+  }
+
+  /**
+   * Plays the clips of motion file `file` (FBX, BVH or glTF: a Mixamo
+   * animation without skin, a capture) on the open model by joint names,
+   * each as a new clip, and plays the first. The scene on screen is kept
+   * as it was when the file cannot be read or shares no joint name.
+   */
+  async function applyMotion(file) {
+    if (!file) return;
+    if (file.size > MAX_FILE_BYTES) {
+      app.showNotice(t('msg.tooLarge', { name: file.name, bytes: file.size, limit: MAX_FILE_BYTES }), 'error');
+      return;
+    }
+    let source = null;
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const job = await jobOf(file.name, bytes, {});
+      if (!isFileJob(job)) throw new Error(t('msg.notMotion'));
+      const trial = await preflight(job);
+      if (!trial.ok) throw new Error(trial.trapped ? t('msg.trapped', { error: trial.message }) : trial.message);
+      if (trial.scene) {
+        source = Lab.fromHandover(trial.scene);
+      } else {
+        await loadConverters();
+        source = Lab.fromHandover(handoverOf(job));
+      }
+      const first = app.lab.animationNames().length;
+      let bones = 0;
+      const unmatched = new Set();
+      const errors = [];
+      source.animationNames().forEach((_, clip) => {
+        try {
+          const report = app.lab.retargetClip(source, clip);
+          bones = Math.max(bones, report.matched);
+          report.unmatched.forEach((name) => unmatched.add(name));
+        } catch (error) {
+          errors.push(error.message);
+        }
+      });
+      const clips = app.lab.animationNames().length - first;
+      if (clips === 0) throw new Error(errors[0] ?? t('msg.notMotion'));
+      app.clipsChanged();
+      $('#clip').value = String(first);
+      $('#clip').dispatchEvent(new Event('change'));
+      const left = unmatched.size ? ` ${t('msg.motionUnmatched', { list: [...unmatched].slice(0, 8).join(', ') })}` : '';
+      app.showNotice(`${t('msg.motionApplied', { name: file.name, clips, bones })}${left}`);
+    } catch (error) {
+      app.showNotice(t('msg.motionFailed', { name: file.name, error: error.message }), 'error');
+    } finally {
+      source?.free();
+    }
+  }
+
+  /**
    * Loads a scene JSON, a .glb, or a .gltf with the files it names (its
    * .bin buffers) chosen or dropped together. The main file is the scene or
    * glTF among them; a bad or incomplete set leaves the scene as it was.
@@ -189,24 +257,7 @@ export function createFiles(app) {
     showProgress(t('msg.building', { name: main.name, size: megabytes(bytes.length) }), 1);
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     try {
-      // The job for the core: a .glb (decompressed where it needs it), a
-      // .gltf with its files, or scene JSON.
-      let job;
-      if (isGlb(main.name, bytes)) {
-        job = { glb: (await decompressed({ bytes })) ?? bytes };
-      } else if (isFbx(main.name, bytes)) {
-        job = { fbx: bytes };
-      } else {
-        const text = new TextDecoder().decode(bytes);
-        if (isBvh(main.name, text)) {
-          job = { bvh: text };
-        } else if (isGltf(main.name, text)) {
-          const plain = await decompressed({ text, files: resources });
-          job = plain ? { glb: plain } : { text, files: resources };
-        } else {
-          job = { text };
-        }
-      }
+      const job = await jobOf(main.name, bytes, resources);
       // Read once by a worker's own core first: a file that makes the
       // reader trap ends that worker, not the page and its scene.
       const trial = await preflight(job);
@@ -241,6 +292,11 @@ export function createFiles(app) {
   $('#export-json').addEventListener('click', exportJson);
   $('#export-glb').addEventListener('click', exportGlb);
   $('#import-json').addEventListener('click', () => $('#import-file').click());
+  $('#apply-motion').addEventListener('click', () => $('#motion-file').click());
+  $('#motion-file').addEventListener('change', (event) => {
+    applyMotion(event.target.files[0]);
+    event.target.value = '';
+  });
   $('#import-file').addEventListener('change', (event) => {
     importFiles(event.target.files);
     event.target.value = '';
@@ -257,5 +313,5 @@ export function createFiles(app) {
     importFiles(event.dataTransfer?.files ?? []);
   });
 
-  return { exportPng, exportSvg, svgText, exportJson, exportGlb, importFiles, baseName, loadProgress: () => [...progress] };
+  return { exportPng, exportSvg, svgText, exportJson, exportGlb, importFiles, applyMotion, baseName, loadProgress: () => [...progress] };
 }

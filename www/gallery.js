@@ -1,8 +1,8 @@
 // The model gallery: the sample models shipped in models/, each with the
 // credit its licence asks for. They are fetched when first opened and read
-// by the same glTF reader as a file of one's own.
+// by the same readers as a file of one's own (glTF, or FBX for a .fbx).
 import { Lab } from './pkg/skinlab.js';
-import { assetText } from './assets.js';
+import { assetBytes, assetText } from './assets.js';
 import { loadConverters } from './converters.js';
 
 /** Name in the URL → file and credit (from models/NAME/SOURCE.md). */
@@ -18,6 +18,12 @@ export const MODELS = {
     title: 'RiggedFigure',
     credit: 'RiggedFigure by Cesium, from the Khronos glTF sample models, licensed under CC BY 4.0.',
   },
+  'rigged-figure-fbx': {
+    file: 'models/RiggedFigure/RiggedFigure.fbx',
+    title: 'RiggedFigure (FBX)',
+    credit: 'RiggedFigure by Cesium, from the Khronos glTF sample models, licensed under CC BY 4.0; '
+      + 'written as FBX by Blender 4.2.',
+  },
   'rigged-simple': {
     file: 'models/RiggedSimple/RiggedSimple.gltf',
     title: 'RiggedSimple',
@@ -32,7 +38,8 @@ export const MODELS = {
 
 export const MODEL_NAMES = Object.keys(MODELS);
 
-const texts = new Map();
+const files = new Map();
+const isFbx = (name) => MODELS[name].file.endsWith('.fbx');
 
 /** Whether `name` is a gallery model (rather than a built-in example). */
 export const isModel = (name) => Object.hasOwn(MODELS, name);
@@ -40,11 +47,12 @@ export const isModel = (name) => Object.hasOwn(MODELS, name);
 /** A fresh `Lab` of gallery model `name`; the file is fetched once. */
 export async function modelLab(name) {
   if (!isModel(name)) throw new Error(`unknown model '${name}'; known: ${MODEL_NAMES.join(', ')}`);
-  if (!texts.has(name)) {
-    texts.set(name, await assetText(MODELS[name].file));
+  if (!files.has(name)) {
+    const { file } = MODELS[name];
+    files.set(name, isFbx(name) ? await assetBytes(file) : await assetText(file));
   }
   await loadConverters();
-  return Lab.fromGltf(texts.get(name));
+  return isFbx(name) ? Lab.fromFbx(files.get(name)) : Lab.fromGltf(files.get(name));
 }
 
 // The gallery on the Lab class itself: `Lab.modelNames()` and

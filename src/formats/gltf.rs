@@ -35,7 +35,7 @@ use skins::{inverse_binds, Bones};
 
 use std::collections::HashMap;
 
-use glam::{Mat4, Quat};
+use glam::Mat4;
 
 use crate::rig::animation::{Animation, BindSpace, Clip};
 use crate::scene::doc::{MeshDoc, MorphDoc, SceneDoc};
@@ -303,18 +303,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     scene.not_drawn.extend(geometry.not_drawn);
 
     // Clips: each joint channel converted once into the bone's animation.
-    let spaces: Vec<BindSpace> = scene
-        .skeleton
-        .bones()
-        .iter()
-        .map(|bone| {
-            let (length, turn) = bone.parent.map_or((0.0, Quat::IDENTITY), |p| {
-                let parent = &scene.skeleton.bones()[usize::from(p)];
-                (parent.length, parent.turn)
-            });
-            BindSpace::of_bone(bone, length, turn)
-        })
-        .collect();
+    let spaces = BindSpace::of_skeleton(&scene.skeleton);
     let morphed = MorphedMeshes {
         slots: &geometry.morph_slots,
         rest: &scene.morph_weights,

@@ -128,6 +128,31 @@ impl Lab {
         Ok(moved)
     }
 
+    /// Adds clip `clip` of `source` (a motion file's scene) played on this
+    /// scene's bones by joint names ([`crate::rig::retarget`]); returns the
+    /// new clip's index and what was matched. A clip that moves none of
+    /// this scene's bones is refused and nothing is added.
+    pub fn retarget_clip(
+        &mut self,
+        source: &Lab,
+        clip: usize,
+    ) -> Result<(usize, crate::rig::retarget::Retargeted), EditError> {
+        let clip = source.clip_index(clip)?;
+        let retargeted = crate::rig::retarget::retarget(
+            &source.scene.animation.clips[clip],
+            &source.scene.skeleton,
+            &self.scene.skeleton,
+        );
+        if retargeted.matched == 0 {
+            return Err(EditError::NoSharedJoints {
+                unmatched: retargeted.unmatched.len(),
+            });
+        }
+        self.scene.animation.clips.push(retargeted.clip.clone());
+        self.changed();
+        Ok((self.scene.animation.clips.len() - 1, retargeted))
+    }
+
     /// Adds an empty clip called `name`; returns its index.
     pub fn add_animation(&mut self, name: &str) -> usize {
         self.scene.animation.clips.push(Clip::new(name));

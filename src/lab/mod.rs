@@ -159,6 +159,12 @@ pub enum EditError {
         /// The first bone whose posed frame is not finite.
         bone: usize,
     },
+    /// A clip to put on this scene by joint names names none of its joints.
+    #[error("the clip's {unmatched} joints share no name with this scene's bones")]
+    NoSharedJoints {
+        /// The clip's joints, none matched.
+        unmatched: usize,
+    },
     /// Centres of rotation computed for weights that have changed since.
     #[error("the centres were computed for weights revision {computed_for}, the weights are at {current}")]
     StaleCentres {

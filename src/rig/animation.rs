@@ -269,6 +269,33 @@ impl BindSpace {
         )
     }
 
+    /// The map of every bone of `skeleton`, in bone order.
+    pub fn of_skeleton(skeleton: &Skeleton) -> Vec<Self> {
+        let bones = skeleton.bones();
+        bones
+            .iter()
+            .map(|bone| {
+                let (length, turn) = bone.parent.map_or((0.0, Quat::IDENTITY), |p| {
+                    let parent = &bones[usize::from(p)];
+                    (parent.length, parent.turn)
+                });
+                Self::of_bone(bone, length, turn)
+            })
+            .collect()
+    }
+
+    /// The joint-local rotation `r` whose animation is `q_A`:
+    /// `r = rot(P)⁻¹ · q_A · U⁻¹`, the inverse of [`Self::rotation`].
+    pub fn local_rotation(&self, q_a: Quat) -> Quat {
+        self.left_rotation.inverse() * q_a * self.right_rotation.inverse()
+    }
+
+    /// The joint-local translation `t` whose animation is `t_A`:
+    /// `t = P⁻¹ · t_A`, the inverse of [`Self::translation`].
+    pub fn local_translation(&self, t_a: Vec3) -> Vec3 {
+        self.left_rotation.inverse() * (t_a - self.left_translation)
+    }
+
     /// `P = (T(ℓ_p·Y + o) · O)⁻¹ · U_p⁻¹` for `bone`.
     pub fn left_of(bone: &Bone, parent_length: f32, parent_turn: Quat) -> Mat4 {
         let unanimated = own_from_child_frame(parent_length) * parent_tip_from_bone(bone);

@@ -16,6 +16,7 @@ pub mod loudness;
 pub mod path;
 pub mod pose;
 pub mod pursuit;
+pub mod retarget;
 pub mod rotations;
 pub mod skeleton;
 pub mod sorting;

@@ -195,6 +195,34 @@ impl JsLab {
         }))
     }
 
+    /// Adds clip `clip` of `source` (another Lab, such as a motion file
+    /// without its character) played on this scene's bones by joint names
+    /// (namespaces like `mixamorig:` and case left aside): rotations for
+    /// every matched joint, translation for the topmost. Returns `{clip,
+    /// matched, unmatched}`: the new clip's index, how many bones it moves,
+    /// and the source's joints without a match; throws when none match.
+    #[wasm_bindgen(js_name = retargetClip)]
+    pub fn retarget_clip(&mut self, source: &JsLab, clip: f64) -> Result<JsValue, JsError> {
+        const METHOD: &str = "retargetClip";
+        let clip = index(METHOD, "clip", clip)?;
+        let (index, retargeted) = self
+            .inner
+            .retarget_clip(&source.inner, clip)
+            .map_err(|e| js_error(METHOD, e))?;
+        #[derive(Serialize)]
+        struct Report {
+            clip: usize,
+            matched: usize,
+            unmatched: Vec<String>,
+        }
+        serde_wasm_bindgen::to_value(&Report {
+            clip: index,
+            matched: retargeted.matched,
+            unmatched: retargeted.unmatched,
+        })
+        .map_err(|e| js_error(METHOD, e))
+    }
+
     /// Adds an empty clip; returns its index.
     #[wasm_bindgen(js_name = addAnimation)]
     pub fn add_animation(&mut self, name: &str) -> usize {

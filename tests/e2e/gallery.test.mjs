@@ -13,7 +13,7 @@ test('every gallery model opens from the Example menu, draws, and credits its au
   const { page, errors } = await openAt('');
   await waitForSkinlab(page);
   const names = await page.evaluate(() => window.skinlab.models());
-  assert.deepEqual(names, ['fox', 'rigged-figure', 'rigged-simple', 'simple-skin']);
+  assert.deepEqual(names, ['fox', 'rigged-figure', 'rigged-figure-fbx', 'rigged-simple', 'simple-skin']);
   for (const name of names) {
     await page.locator('#example').selectOption(name);
     await page.waitForFunction((n) => window.skinlab.example === n, name);
@@ -369,6 +369,52 @@ test('each mesh is drawn in its own material: a red skin beside a blue copy, opa
   }
   console.log(`# red and blue meshes: opaque ${JSON.stringify(found.OPAQUE)}, blended ${JSON.stringify(found.BLEND)}`);
   assert.ok(found.BLEND[1][0] > found.OPAQUE[1][0] + 40, 'blending lightens the blue copy');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an FBX file opens from Load scene, a skeleton-only FBX is applied to it by joint names and plays; a cut FBX is refused by name and the figure stays', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { root } = await import('./browser.mjs');
+  const fbx = (name) => readFile(join(root, 'tests', 'fbx', name));
+  const { page, errors } = await openAt('');
+  await waitForSkinlab(page);
+  const figure = await fbx('riggedfigure-blender.fbx');
+  await page.locator('#import-file').setInputFiles({ name: 'figure.fbx', mimeType: 'application/octet-stream', buffer: figure });
+  await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('figure.fbx'));
+  assert.match(await page.locator('#notice').textContent(), /Loaded figure\.fbx/);
+  const bones = await page.evaluate(() => window.skinlab.lab.boneCount());
+  assert.ok(bones >= 19, `${bones} bones`);
+  await nextFrame(page);
+  const { covered } = await canvasStats(page);
+  assert.ok(covered > 0.01, 'the figure is drawn');
+  assert.ok((await gpuVersusCpu(page, 'lbs')).worst < 1e-3, 'GPU = CPU');
+  const clipsBefore = await page.locator('#clip option').count();
+  // Apply motion: the file picker of the button, with real input.
+  const chooser = page.waitForEvent('filechooser');
+  await page.locator('#apply-motion').click();
+  await (await chooser).setFiles({ name: 'motion.fbx', mimeType: 'application/octet-stream', buffer: await fbx('riggedfigure-skeleton-blender.fbx') });
+  await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('motion.fbx'));
+  assert.match(await page.locator('#notice').textContent(), /Played motion\.fbx on this model: \d+ bones moved by name; clips added: 1\./);
+  assert.equal(await page.locator('#clip option').count(), clipsBefore + 1);
+  assert.equal(await page.locator('#clip').inputValue(), String(clipsBefore));
+  // Scrubbing the new clip moves the figure.
+  const rest = await page.evaluate(() => [...window.skinlab.lab.skinnedPositions('lbs')]);
+  await page.locator('#time').fill('0.5');
+  await page.locator('#time').dispatchEvent('input');
+  await nextFrame(page);
+  const moved = await page.evaluate((before) => {
+    const now = window.skinlab.lab.skinnedPositions('lbs');
+    return Math.max(...before.map((c, k) => Math.abs(c - now[k])));
+  }, rest);
+  assert.ok(moved > 1e-3, `the applied clip moves the figure (${moved})`);
+  await screenshot(page, 'fbx-figure-applied-motion');
+  // A cut file is refused by name; the figure and its clips stay.
+  await page.locator('#import-file').setInputFiles({ name: 'cut.fbx', mimeType: 'application/octet-stream', buffer: figure.subarray(0, 5000) });
+  await page.waitForFunction(() => document.querySelector('#notice').textContent.includes('cut.fbx'));
+  assert.match(await page.locator('#notice').textContent(), /FBX: .*(ends inside|record)/);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), bones);
   assert.deepEqual(errors, []);
   await page.close();
 });

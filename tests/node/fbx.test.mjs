@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Lab } from './wasm.mjs';
 import { threeFbxPositions, hausdorff } from '../support/fbx-oracle.mjs';
+import { threePositions } from '../support/corpus.mjs';
 
 const dir = new URL('../fbx/', import.meta.url);
 const files = readdirSync(dir).filter((name) => name.endsWith('.fbx')).sort();
@@ -46,3 +47,47 @@ for (const name of files) {
     }
   });
 }
+
+test('an opened FBX exports as a .glb the Khronos validator finds no error in, and three.js reads it back where Skinlab drew it', async () => {
+  const { createRequire } = await import('node:module');
+  const validator = createRequire(import.meta.url)('gltf-validator');
+  for (const name of ['riggedfigure-blender.fbx', 'fox-zup-blender.fbx', 'shapes-takes-ascii.fbx']) {
+    const lab = Lab.fromFbx(new Uint8Array(readFileSync(new URL(name, dir))));
+    const glb = lab.toGlb();
+    const report = await validator.validateBytes(glb, { maxIssues: 50 });
+    const errors = report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} at ${m.pointer}: ${m.message}`);
+    assert.deepEqual(errors, [], `${name}: no validator errors`);
+    const three = await threePositions(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength));
+    const ours = [...lab.skinnedPositions('lbs')];
+    const size = ours.reduce((m, c) => Math.max(m, Math.abs(c)), 0);
+    const { worstDistance } = hausdorff(three.positions, ours, size / 20);
+    console.log(`# ${name} exported: ${glb.length} bytes, read back within ${worstDistance.toExponential(2)}`);
+    assert.ok(worstDistance <= 1e-4 * size, `${name}: ${worstDistance}`);
+  }
+});
+
+test("a take of a skeleton-only FBX plays on the figure by joint names as the figure's own take does in three.js", () => {
+  const figure = new Uint8Array(readFileSync(new URL('riggedfigure-blender.fbx', dir)));
+  const skeleton = new Uint8Array(readFileSync(new URL('riggedfigure-skeleton-blender.fbx', dir)));
+  const lab = Lab.fromFbx(figure);
+  const motion = Lab.fromFbx(skeleton);
+  const report = lab.retargetClip(motion, 0);
+  assert.equal(report.clip, lab.animationNames().length - 1);
+  assert.ok(report.matched >= 19, `${report.matched} bones moved`);
+  const own = threeFbxPositions(figure);
+  for (const f of [0.3, 0.6, 1]) {
+    const time = own.durations[0] * f;
+    lab.setAnimationTime(report.clip, time);
+    const three = threeFbxPositions(figure, 0, time);
+    const metres = three.positions.map((c) => c * three.unitScale / 100);
+    const size = metres.reduce((m, c) => Math.max(m, Math.abs(c)), 0);
+    const { worstDistance } = hausdorff(lab.skinnedPositions('lbs'), metres, size / 20);
+    console.log(`# the skeleton's take on the figure, t = ${time.toFixed(3)}: worst ${worstDistance.toExponential(2)} of size ${size.toFixed(3)}`);
+    assert.ok(worstDistance <= 1e-4 * size, `${time}: ${worstDistance}`);
+  }
+  // A model sharing no joint name is refused, and keeps its clips.
+  const shapes = Lab.fromFbx(new Uint8Array(readFileSync(new URL('shapes-takes-blender.fbx', dir))));
+  const before = shapes.animationNames().length;
+  assert.throws(() => shapes.retargetClip(motion, 0), /retargetClip: .*share no name/);
+  assert.equal(shapes.animationNames().length, before);
+});

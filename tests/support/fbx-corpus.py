@@ -44,6 +44,12 @@ def export(name, **options):
 
 def import_gltf(name):
     bpy.ops.import_scene.gltf(filepath=os.path.join(ROOT, "www", "models", name, name + ".gltf"))
+    # The importer's bone display shapes (an icosphere, kept out of glTF
+    # export in its "glTF_not_exported" collection) are not the model.
+    hidden = bpy.data.collections.get("glTF_not_exported")
+    if hidden is not None:
+        for obj in list(hidden.objects):
+            bpy.data.objects.remove(obj)
     # The baked takes span the clips, not Blender's default 250 frames.
     ranges = [a.frame_range for a in bpy.data.actions]
     if ranges:
