@@ -10,6 +10,8 @@ import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
 THREE.TextureLoader.prototype.load = function load() {
   return new THREE.Texture();
 };
+// FBXLoader turns an embedded image into a blob URL through `window.URL`.
+globalThis.window ??= globalThis;
 
 const quiet = (run) => {
   const { warn, log } = console;

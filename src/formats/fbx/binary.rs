@@ -227,7 +227,7 @@ impl Reader<'_, '_> {
                     Value::Raw(bytes.to_vec())
                 }
             }
-            b'f' | b'd' | b'l' | b'i' | b'b' => self.array(code, path)?,
+            b'f' | b'd' | b'l' | b'i' | b'b' | b'c' => self.array(code, path)?,
             other => {
                 return Err(FbxError::Malformed {
                     path: path.to_string(),

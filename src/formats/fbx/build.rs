@@ -22,6 +22,8 @@ use crate::formats::gltf_write::{
 struct Basis {
     c: DMat4,
     c_inverse: DMat4,
+    /// `C`'s turn: the identity, or −90° about X for a Z-up file.
+    turn: DQuat,
 }
 
 impl Basis {
@@ -37,16 +39,38 @@ impl Basis {
         let unit = number("UnitScaleFactor")
             .filter(|u| u.is_finite() && *u > 0.0)
             .unwrap_or(1.0);
-        let up = if number("UpAxis") == Some(2.0) {
-            DMat4::from_rotation_x(-std::f64::consts::FRAC_PI_2)
+        let turn = if number("UpAxis") == Some(2.0) {
+            DQuat::from_rotation_x(-std::f64::consts::FRAC_PI_2)
         } else {
-            DMat4::IDENTITY
+            DQuat::IDENTITY
         };
-        let c = up * DMat4::from_scale(DVec3::splat(unit / 100.0));
+        let c = DMat4::from_quat(turn) * DMat4::from_scale(DVec3::splat(unit / 100.0));
         Basis {
             c,
             c_inverse: c.inverse(),
+            turn,
         }
+    }
+
+    /// A model's local transform `L = T' · R · S` (FBX's pivots and
+    /// offsets all translations, so its linear part is exactly `R · S`) in
+    /// this basis, as translation, rotation and scale without taking a
+    /// matrix apart: `C L C⁻¹ = T(C t') · (U R U⁻¹) · (U S U⁻¹)`, and
+    /// `U S U⁻¹` is `S` with its axes permuted, `U` turning axes onto axes.
+    /// A scale through zero or below stays as written.
+    fn local_trs(&self, local: DMat4, rotation: DQuat, scale: DVec3) -> (DVec3, DQuat, DVec3) {
+        let translation = self.c.transform_point3(local.w_axis.truncate());
+        let turn = glam::DMat3::from_quat(self.turn);
+        let permuted = DVec3::new(
+            turn.row(0).abs().dot(scale),
+            turn.row(1).abs().dot(scale),
+            turn.row(2).abs().dot(scale),
+        );
+        (
+            translation,
+            (self.turn * rotation * self.turn.inverse()).normalize(),
+            permuted,
+        )
     }
 
     fn point(&self, p: DVec3) -> [f32; 3] {
@@ -670,10 +694,6 @@ fn clip(
             continue;
         };
         let parts = TransformParts::of(models.list[node]);
-        let (times, keys) = key_times(curves.iter().flatten().flatten());
-        if times.is_empty() {
-            continue;
-        }
         let pivoted = [
             parts.rotation_offset,
             parts.rotation_pivot,
@@ -682,17 +702,34 @@ fn clip(
         ]
         .iter()
         .any(|v| *v != DVec3::ZERO);
+        let turns_or_scales = curves[1].iter().chain(&curves[2]).any(Option::is_some);
+        // Where glTF's interpolation of the keys' translation, rotation and
+        // scale would leave FBX's path between two keys, more samples are
+        // taken (see `refined`).
+        let leaves_path = |t0: f64, t1: f64| {
+            let (s0, s1) = (
+                sample(&curves[2], t0, parts.scale),
+                sample(&curves[2], t1, parts.scale),
+            );
+            (pivoted && turns_or_scales) || (0..3).any(|k| s0[k] * s1[k] <= 0.0 && s0[k] != s1[k])
+        };
+        let keys = refined(&Take::times(curves.iter().flatten().flatten()), leaves_path);
+        let (times, keys) = key_times_of(keys);
+        if times.is_empty() {
+            continue;
+        }
         let mut translations = Vec::new();
         let mut rotations = Vec::new();
         let mut scales = Vec::new();
         let mut previous: Option<DQuat> = None;
         for &time in &keys {
-            let local = parts.local_with(
+            let (translation, euler, scale) = (
                 sample(&curves[0], time, parts.translation),
                 sample(&curves[1], time, parts.rotation),
                 sample(&curves[2], time, parts.scale),
             );
-            let (t, mut r, s) = as_trs(basis.transform(local));
+            let local = parts.local_with(translation, euler, scale);
+            let (t, mut r, s) = basis.local_trs(local, parts.rotation_with(euler), scale);
             if previous.is_some_and(|p| p.dot(r) < 0.0) {
                 r = -r;
             }
@@ -737,12 +774,48 @@ fn clip(
     json!({"name": take.name, "samplers": samplers, "channels": channels})
 }
 
+/// Samples a second where a model's keys alone would not follow FBX's
+/// path: glTF interpolates each key's translation, rotation (slerp) and
+/// scale, FBX each Euler angle and scale curve and composes them. The two
+/// are close between keys unless pivots or offsets tie translation to the
+/// turn, or a scale changes sign (a mirror cannot be slerped). Between two
+/// keys an angle apart by 180° or more, the turn takes the short way, as
+/// three.js's `FBXLoader` turns it, not the Euler curve's long way.
+const DENSE_SAMPLES_PER_SECOND: f64 = 60.0;
+
+/// The most samples [`refined`] adds for one model.
+const MAX_ADDED_SAMPLES: usize = 1 << 20;
+
+/// `keys` with samples between two keys where `leaves_path` says glTF's
+/// interpolation would leave FBX's path (at most 240 a span, and at most
+/// [`MAX_ADDED_SAMPLES`] in all: past that the keys alone are kept).
+fn refined(keys: &[f64], leaves_path: impl Fn(f64, f64) -> bool) -> Vec<f64> {
+    let mut out = Vec::with_capacity(keys.len());
+    for pair in keys.windows(2) {
+        let (t0, t1) = (pair[0], pair[1]);
+        out.push(t0);
+        if out.len() < keys.len() + MAX_ADDED_SAMPLES && leaves_path(t0, t1) {
+            let steps = ((t1 - t0) * DENSE_SAMPLES_PER_SECOND)
+                .ceil()
+                .clamp(2.0, 240.0) as usize;
+            out.extend((1..steps).map(|k| t0 + (t1 - t0) * k as f64 / steps as f64));
+        }
+    }
+    out.extend(keys.last());
+    out
+}
+
 /// The key times of `curves` as glTF wants them (seconds as `f32`,
 /// strictly increasing), and the same times in `f64` to sample at.
 fn key_times<'c>(
     curves: impl IntoIterator<Item = &'c super::animation::Curve>,
 ) -> (Vec<f32>, Vec<f64>) {
-    let all = Take::times(curves);
+    key_times_of(Take::times(curves))
+}
+
+/// `all` (sorted seconds) as glTF's strictly increasing `f32` times, and
+/// the `f64` times kept.
+fn key_times_of(all: Vec<f64>) -> (Vec<f32>, Vec<f64>) {
     let mut times: Vec<f32> = Vec::with_capacity(all.len());
     let mut keys = Vec::with_capacity(all.len());
     for t in all {

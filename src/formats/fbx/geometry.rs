@@ -145,6 +145,20 @@ impl Layer {
         Ok(at)
     }
 
+    /// Whether every corner of `corners` (a `PolygonVertexIndex`) finds
+    /// its value.
+    fn fits(&self, corners: &[i64]) -> bool {
+        let mut polygon = 0;
+        for (corner, &raw) in corners.iter().enumerate() {
+            let point = usize::try_from(if raw < 0 { !raw } else { raw }).unwrap_or(usize::MAX);
+            if self.index(corner, polygon, point).is_err() {
+                return false;
+            }
+            polygon += usize::from(raw < 0);
+        }
+        true
+    }
+
     fn past(&self, index: usize, count: usize) -> FbxError {
         FbxError::Malformed {
             path: self.path.clone(),
@@ -171,30 +185,20 @@ pub fn mesh_data(geometry: &Object, geometric: DMat4) -> Result<MeshData, FbxErr
             path: geometry.at("PolygonVertexIndex"),
             what: "an array of integers".to_owned(),
         })?;
-    let uv_layer = match geometry.node.child("LayerElementUV") {
-        Some(element) => Some(Layer::of(
-            element,
-            "UV",
-            "UVIndex",
-            2,
-            geometry.at("LayerElementUV"),
-        )?),
-        None => None,
-    };
-    let material_layer = match geometry.node.child("LayerElementMaterial") {
-        Some(element) => {
-            let (layer, data) = Layer::of(
-                element,
-                "Materials",
-                "",
-                1,
-                geometry.at("LayerElementMaterial"),
-            )?;
-            Some((layer, data))
-        }
-        None => None,
-    };
-
+    // UVs and material slots that do not add up (no mapping, an index past
+    // the values) leave the mesh without UVs or in its first material, as
+    // three.js draws it, rather than refusing the file; the points and
+    // polygons, checked above and below, are what must be right.
+    let uv_layer = geometry
+        .node
+        .child("LayerElementUV")
+        .and_then(|e| Layer::of(e, "UV", "UVIndex", 2, geometry.at("LayerElementUV")).ok())
+        .filter(|(layer, _)| layer.fits(&corners));
+    let material_layer = geometry
+        .node
+        .child("LayerElementMaterial")
+        .and_then(|e| Layer::of(e, "Materials", "", 1, geometry.at("LayerElementMaterial")).ok())
+        .filter(|(layer, _)| layer.fits(&corners));
     let mut positions = Vec::new();
     let mut uvs: Vec<[f32; 2]> = Vec::new();
     let mut source = Vec::new();

@@ -168,7 +168,9 @@ pub fn parse_tree(bytes: &[u8]) -> Result<Vec<tree::Node>, FbxError> {
         check_version(version)?;
         return binary::parse(bytes, &mut budget);
     }
-    let text = std::str::from_utf8(bytes).map_err(|_| FbxError::NotFbx)?;
+    // ASCII files are UTF-8, but some exporters write names in a local
+    // code page: such bytes become U+FFFD, the structure reads the same.
+    let text = String::from_utf8_lossy(bytes);
     let head = text.trim_start_matches('\u{feff}').trim_start();
     if let Some(version) = ascii_header_version(head) {
         check_version(version)?;
