@@ -128,7 +128,11 @@ impl<'o, 'a> Models<'o, 'a> {
             stack.extend(children[k].iter().rev());
         }
         if order.len() != all.len() {
-            let stray = (0..all.len()).find(|k| !order.contains(k)).unwrap_or(0);
+            let mut reached = vec![false; all.len()];
+            for &k in &order {
+                reached[k] = true;
+            }
+            let stray = reached.iter().position(|r| !r).unwrap_or(0);
             return Err(FbxError::Malformed {
                 path: all[stray].path.to_string(),
                 problem: format!(
@@ -255,10 +259,13 @@ pub(super) fn gltf_of(top: &[Node], objects: &Objects) -> Result<(String, Vec<u8
             })
         })
         .collect();
-    for (n, node) in nodes.iter_mut().enumerate() {
-        let children: Vec<usize> = (0..models.list.len())
-            .filter(|&c| models.parent[c] == Some(n))
-            .collect();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); models.list.len()];
+    for (c, parent) in models.parent.iter().enumerate() {
+        if let Some(p) = parent {
+            children[*p].push(c);
+        }
+    }
+    for (node, children) in nodes.iter_mut().zip(children) {
         if !children.is_empty() {
             node["children"] = json!(children);
         }
