@@ -141,3 +141,69 @@ fn a_skeleton_without_a_mesh_opens_with_capsules_and_its_clip() {
         "bones keep their names"
     );
 }
+
+/// A triangle with UVs in a material whose diffuse texture is the file
+/// `maps\skin.png`, not embedded.
+const TEXTURED: &str = r#"; FBX 7.4.0 project file
+Objects:  {
+	Geometry: 10, "Geometry::tri", "Mesh" {
+		Vertices: *9 {
+			a: 0,0,0,1,0,0,0,1,0
+		}
+		PolygonVertexIndex: *3 {
+			a: 0,1,-3
+		}
+		LayerElementUV: 0 {
+			MappingInformationType: "ByPolygonVertex"
+			ReferenceInformationType: "Direct"
+			UV: *6 {
+				a: 0,0,1,0,0,1
+			}
+		}
+	}
+	Model: 20, "Model::tri", "Mesh" {
+	}
+	Material: 30, "Material::skin", "" {
+		Properties70:  {
+			P: "DiffuseColor", "Color", "", "A",1,0.5,0.25
+		}
+	}
+	Texture: 40, "Texture::skin", "" {
+		FileName: "C:\work\maps\skin.png"
+		RelativeFilename: "maps\skin.png"
+	}
+}
+Connections:  {
+	C: "OO",20,0
+	C: "OO",10,20
+	C: "OO",30,20
+	C: "OP",40,30, "DiffuseColor"
+}
+"#;
+
+#[test]
+fn a_texture_the_file_names_is_taken_from_the_files_chosen_with_it() {
+    use skinlab::formats::fbx::{scene_from_fbx_files, Files};
+    // A 1 × 1 PNG.
+    let png = skinlab::formats::gltf::decode_base64(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+    )
+    .unwrap();
+    let alone = scene_from_fbx(TEXTURED.as_bytes()).unwrap();
+    assert_eq!(alone.materials.len(), 1);
+    assert!(alone.images.is_empty(), "no file given: no texture");
+    let mut files = Files::new();
+    files.insert("Skin.PNG".to_owned(), png.clone());
+    let with = scene_from_fbx_files(TEXTURED.as_bytes(), &files).unwrap();
+    assert_eq!(with.images.len(), 1);
+    assert_eq!(with.images[0].bytes, png);
+    assert_eq!(with.images[0].size(), Some((1, 1)));
+    assert_eq!(with.materials[0].texture, Some(0));
+    assert_eq!(with.materials[0].base_colour[1], 0.5);
+    // Not an image: left out.
+    files.insert("Skin.PNG".to_owned(), b"not a png".to_vec());
+    assert!(scene_from_fbx_files(TEXTURED.as_bytes(), &files)
+        .unwrap()
+        .images
+        .is_empty());
+}

@@ -8,7 +8,7 @@
 // This module puts the readers on the `Lab` class, under the names the
 // page's API has always had: `Lab.fromGltf(text)`,
 // `Lab.fromGlb(bytes)`, `Lab.fromGltfFiles(text, files)`,
-// `Lab.fromBvh(text)`, `Lab.fromFbx(bytes)`, `lab.toGlb()`, and `Lab.example('capture')`. They
+// `Lab.fromBvh(text)`, `Lab.fromFbx(bytes, files?)`, `lab.toGlb()`, and `Lab.example('capture')`. They
 // are synchronous once the module is loaded: `await loadConverters()` (in
 // the page `await skinlab.loadConverters()`); Node code starts it with
 // `useConverters` after its own `initSync`.
@@ -53,7 +53,9 @@ Lab.fromGltf = (text) => Lab.fromHandover(readers().sceneFromGltf(text));
 Lab.fromGlb = (bytes) => Lab.fromHandover(readers().sceneFromGlb(bytes));
 Lab.fromGltfFiles = (text, files) => Lab.fromHandover(readers().sceneFromGltfFiles(text, files));
 Lab.fromBvh = (text) => Lab.fromHandover(readers().sceneFromBvh(text));
-Lab.fromFbx = (bytes) => Lab.fromHandover(readers().sceneFromFbx(bytes));
+Lab.fromFbx = (bytes, files) => Lab.fromHandover(files
+  ? readers().sceneFromFbxFiles(bytes, files)
+  : readers().sceneFromFbx(bytes));
 
 const builtExample = Lab.example;
 Lab.example = (name) => (needsConverters(name)
@@ -74,7 +76,7 @@ export const isFileJob = (job) => Boolean(job.glb || job.fbx || job.bvh || job.f
  */
 export function handoverOf(job, module = readers()) {
   if (job.glb) return module.sceneFromGlb(job.glb);
-  if (job.fbx) return module.sceneFromFbx(job.fbx);
+  if (job.fbx) return job.files ? module.sceneFromFbxFiles(job.fbx, job.files) : module.sceneFromFbx(job.fbx);
   if (job.bvh) return module.sceneFromBvh(job.bvh);
   return module.sceneFromGltfFiles(job.text, job.files);
 }

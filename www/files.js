@@ -159,7 +159,7 @@ export function createFiles(app) {
    */
   async function jobOf(name, bytes, resources) {
     if (isGlb(name, bytes)) return { glb: (await decompressed({ bytes })) ?? bytes };
-    if (isFbx(name, bytes)) return { fbx: bytes };
+    if (isFbx(name, bytes)) return Object.keys(resources).length ? { fbx: bytes, files: resources } : { fbx: bytes };
     const text = new TextDecoder().decode(bytes);
     if (isBvh(name, text)) return { bvh: text };
     if (isGltf(name, text)) {

@@ -46,6 +46,14 @@ pub fn scene_from_gltf(text: &str) -> Result<Vec<u8>, JsError> {
 #[wasm_bindgen(js_name = sceneFromGltfFiles)]
 pub fn scene_from_gltf_files(text: &str, files: &js_sys::Object) -> Result<Vec<u8>, JsError> {
     const METHOD: &str = "fromGltfFiles";
+    handed_over(
+        METHOD,
+        gltf::read_gltf_files(text, &named_files(METHOD, files)?),
+    )
+}
+
+/// A JS object of file names to `Uint8Array`s as a map.
+fn named_files(method: &str, files: &js_sys::Object) -> Result<HashMap<String, Vec<u8>>, JsError> {
     let mut named = HashMap::new();
     for entry in js_sys::Object::entries(files).iter() {
         let pair = js_sys::Array::from(&entry);
@@ -53,10 +61,10 @@ pub fn scene_from_gltf_files(text: &str, files: &js_sys::Object) -> Result<Vec<u
         let bytes = pair
             .get(1)
             .dyn_into::<js_sys::Uint8Array>()
-            .map_err(|_| js_error(METHOD, format!("files['{name}'] is not a Uint8Array")))?;
+            .map_err(|_| js_error(method, format!("files['{name}'] is not a Uint8Array")))?;
         named.insert(name, bytes.to_vec());
     }
-    handed_over(METHOD, gltf::read_gltf_files(text, &named))
+    Ok(named)
 }
 
 /// Reads the first skinned mesh of a binary glTF 2.0 file (`.glb`);
@@ -81,6 +89,17 @@ pub fn scene_from_bvh(text: &str) -> Result<Vec<u8>, JsError> {
 #[wasm_bindgen(js_name = sceneFromFbx)]
 pub fn scene_from_fbx(bytes: &[u8]) -> Result<Vec<u8>, JsError> {
     handed_over("fromFbx", fbx::scene_from_fbx(bytes))
+}
+
+/// Reads an FBX file with the files chosen together with it (`files`: name
+/// → `Uint8Array`), where a texture it names but does not embed is found.
+#[wasm_bindgen(js_name = sceneFromFbxFiles)]
+pub fn scene_from_fbx_files(bytes: &[u8], files: &js_sys::Object) -> Result<Vec<u8>, JsError> {
+    const METHOD: &str = "fromFbx";
+    handed_over(
+        METHOD,
+        fbx::scene_from_fbx_files(bytes, &named_files(METHOD, files)?),
+    )
 }
 
 /// The `capture` example: the shipped walk, read as a dropped BVH file is.

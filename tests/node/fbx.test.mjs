@@ -91,3 +91,15 @@ test("a take of a skeleton-only FBX plays on the figure by joint names as the fi
   assert.throws(() => shapes.retargetClip(motion, 0), /retargetClip: .*share no name/);
   assert.equal(shapes.animationNames().length, before);
 });
+
+test('an FBX texture is read embedded, or from the files chosen with the .fbx', () => {
+  const fox = Lab.fromFbx(new Uint8Array(readFileSync(new URL('fox-zup-blender.fbx', dir))));
+  const [material] = fox.materials();
+  assert.equal(material.texture, 0, 'the fox wears its embedded texture');
+  const [image] = fox.textureImages();
+  assert.equal(image.mimeType, 'image/png');
+  assert.deepEqual([image.width, image.height], [1024, 1024]);
+  // The figure names no texture: the files given change nothing.
+  const figure = Lab.fromFbx(new Uint8Array(readFileSync(new URL('riggedfigure-blender.fbx', dir))), {});
+  assert.deepEqual(figure.textureImages(), []);
+});

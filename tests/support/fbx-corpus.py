@@ -128,7 +128,8 @@ def main():
 
     reset()
     import_gltf("Fox")
-    export("fox-zup-blender.fbx", axis_up="Z", axis_forward="Y", bake_anim_use_all_actions=True)
+    export("fox-zup-blender.fbx", axis_up="Z", axis_forward="Y", bake_anim_use_all_actions=True,
+           embed_textures=True, path_mode="COPY")
 
     reset()
     import_gltf("RiggedSimple")

@@ -7,11 +7,15 @@ import { FBXLoader } from 'three/examples/jsm/loaders/FBXLoader.js';
 
 // Textures are not needed for positions, and Node has no image decoder:
 // every texture three.js asks for is an empty one.
-THREE.TextureLoader.prototype.load = function load() {
-  return new THREE.Texture();
+THREE.TextureLoader.prototype.load = function load(url, onLoad) {
+  const texture = new THREE.Texture();
+  queueMicrotask(() => onLoad?.(texture));
+  return texture;
 };
-// FBXLoader turns an embedded image into a blob URL through `window.URL`.
+// FBXLoader and GLTFLoader turn an embedded image into a blob URL through
+// `window.URL` and `self.URL`.
 globalThis.window ??= globalThis;
+globalThis.self ??= globalThis;
 
 const quiet = (run) => {
   const { warn, log } = console;

@@ -240,7 +240,11 @@ struct ReadMesh<'o, 'a> {
 }
 
 /// The glTF JSON and binary chunk of the file.
-pub(super) fn gltf_of(top: &[Node], objects: &Objects) -> Result<(String, Vec<u8>), FbxError> {
+pub(super) fn gltf_of(
+    top: &[Node],
+    objects: &Objects,
+    files: &Files,
+) -> Result<(String, Vec<u8>), FbxError> {
     let basis = Basis::of(top);
     let models = Models::of(objects)?;
     let mut builder = Builder::default();
@@ -313,7 +317,7 @@ pub(super) fn gltf_of(top: &[Node], objects: &Objects) -> Result<(String, Vec<u8
     for mesh in &read {
         let slots: Vec<Option<usize>> = objects
             .children_of_class(mesh.model.id, "Material")
-            .map(|(m, _)| materials.of(m, objects, &mut builder))
+            .map(|(m, _)| materials.of(m, objects, files, &mut builder))
             .collect();
         let skin_joints = match &mesh.skin {
             Some(skin) => {
@@ -581,7 +585,13 @@ struct Materials {
 impl Materials {
     /// The glTF material of FBX material `material`: its diffuse colour,
     /// opacity and embedded diffuse texture, as three.js reads them.
-    fn of(&mut self, material: &Object, objects: &Objects, builder: &mut Builder) -> Option<usize> {
+    fn of(
+        &mut self,
+        material: &Object,
+        objects: &Objects,
+        files: &Files,
+        builder: &mut Builder,
+    ) -> Option<usize> {
         if let Some(&k) = self.of_id.get(&material.id) {
             return Some(k);
         }
@@ -596,7 +606,7 @@ impl Materials {
             "metallicFactor": 0.0,
             "roughnessFactor": 1.0,
         });
-        if let Some(image) = diffuse_image(material, objects) {
+        if let Some(image) = diffuse_image(material, objects, files) {
             let mime = if image.starts_with(b"\x89PNG") {
                 "image/png"
             } else {
@@ -630,9 +640,11 @@ impl Materials {
     }
 }
 
-/// The PNG or JPEG embedded for `material`'s diffuse colour: a texture
-/// tied to its `DiffuseColor`, whose video holds the file's bytes.
-fn diffuse_image(material: &Object, objects: &Objects) -> Option<Vec<u8>> {
+/// The PNG or JPEG of `material`'s diffuse colour: a texture tied to its
+/// `DiffuseColor`, whose video holds the file's bytes (embedded), or else
+/// the file the texture names among `files` (chosen with the FBX), by its
+/// name without folders, case aside.
+fn diffuse_image(material: &Object, objects: &Objects, files: &Files) -> Option<Vec<u8>> {
     let (texture, _) = objects
         .children_of_class(material.id, "Texture")
         .find(|(_, link)| {
@@ -640,21 +652,51 @@ fn diffuse_image(material: &Object, objects: &Objects) -> Option<Vec<u8>> {
                 .as_deref()
                 .is_some_and(|p| p == "DiffuseColor" || p == "Diffuse")
         })?;
-    let (video, _) = objects.children_of_class(texture.id, "Video").next()?;
-    let bytes = match video
-        .node
-        .child("Content")?
-        .props
-        .iter()
-        .find(|v| !matches!(v, FbxValue::Text(t) if t.is_empty()))?
-    {
-        FbxValue::Raw(bytes) => bytes.clone(),
-        FbxValue::Text(base64) => crate::formats::gltf::decode_base64(base64)?,
-        _ => return None,
-    };
+    let video = objects
+        .children_of_class(texture.id, "Video")
+        .next()
+        .map(|(v, _)| v);
+    let embedded = video
+        .and_then(|v| v.node.child("Content"))
+        .and_then(|content| {
+            content
+                .props
+                .iter()
+                .find(|v| !matches!(v, FbxValue::Text(t) if t.is_empty()))
+        })
+        .and_then(|value| match value {
+            FbxValue::Raw(bytes) if !bytes.is_empty() => Some(bytes.clone()),
+            FbxValue::Text(base64) => crate::formats::gltf::decode_base64(base64),
+            _ => None,
+        });
+    let bytes = embedded.or_else(|| {
+        let named = std::iter::once(texture)
+            .chain(video)
+            .flat_map(|o| ["RelativeFilename", "FileName", "Filename"].map(|n| o.node.child(n)))
+            .flatten()
+            .find_map(|n| n.text().filter(|t| !t.is_empty()).map(str::to_owned))?;
+        let base = named
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(&named)
+            .to_lowercase();
+        files
+            .iter()
+            .find(|(name, _)| {
+                name.rsplit(['/', '\\'])
+                    .next()
+                    .unwrap_or(name)
+                    .to_lowercase()
+                    == base
+            })
+            .map(|(_, bytes)| bytes.clone())
+    })?;
     let known = bytes.starts_with(b"\x89PNG\r\n\x1a\n") || bytes.starts_with(&[0xFF, 0xD8, 0xFF]);
     known.then_some(bytes)
 }
+
+/// Files chosen together with an FBX file (its textures), by name.
+pub type Files = HashMap<String, Vec<u8>>;
 
 /// One take as a glTF animation: per animated model a translation,
 /// rotation and scale channel for what its curves move (all three where

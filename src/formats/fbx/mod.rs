@@ -24,6 +24,8 @@ pub mod animation;
 pub mod ascii;
 pub mod binary;
 mod build;
+
+pub use build::Files;
 pub mod geometry;
 pub mod objects;
 pub mod transform;
@@ -217,8 +219,15 @@ fn check_version(version: u32) -> Result<(), FbxError> {
 /// Reads an FBX file (binary or ASCII) as a scene; see the module
 /// documentation.
 pub fn scene_from_fbx(bytes: &[u8]) -> Result<Scene, FbxError> {
+    scene_from_fbx_files(bytes, &build::Files::new())
+}
+
+/// [`scene_from_fbx`] with the files chosen together with it: a texture
+/// the file names but does not embed is taken from `files` (name → bytes;
+/// PNG or JPEG), found by its name without folders.
+pub fn scene_from_fbx_files(bytes: &[u8], files: &build::Files) -> Result<Scene, FbxError> {
     let nodes = parse_tree(bytes)?;
     let objects = objects::Objects::of(&nodes)?;
-    let (json, bin) = build::gltf_of(&nodes, &objects)?;
+    let (json, bin) = build::gltf_of(&nodes, &objects, files)?;
     Ok(crate::formats::gltf::read_built(&json, &bin)?)
 }
