@@ -63,29 +63,51 @@ fn the_binary_and_ascii_encodings_of_a_file_give_one_scene() {
     }
 }
 
+/// An ASCII FBX file of one triangle (geometry 10 on model 20, with UVs),
+/// with `objects` and `connections` added and `settings` as its
+/// `GlobalSettings` properties.
+fn triangle(settings: &str, objects: &str, connections: &str) -> String {
+    format!(
+        r#"; FBX 7.4.0 project file
+GlobalSettings:  {{
+	Properties70:  {{
+{settings}
+	}}
+}}
+Objects:  {{
+	Geometry: 10, "Geometry::tri", "Mesh" {{
+		Vertices: *9 {{
+			a: 0,0,0,1,0,0,0,1,0
+		}}
+		PolygonVertexIndex: *3 {{
+			a: 0,1,-3
+		}}
+		LayerElementUV: 0 {{
+			MappingInformationType: "ByPolygonVertex"
+			ReferenceInformationType: "Direct"
+			UV: *6 {{
+				a: 0,0,1,0,0,1
+			}}
+		}}
+	}}
+	Model: 20, "Model::tri", "Mesh" {{
+	}}
+{objects}
+}}
+Connections:  {{
+	C: "OO",20,0
+	C: "OO",10,20
+{connections}
+}}
+"#
+    )
+}
+
 #[test]
 fn a_blend_shape_channel_rests_at_its_deform_percent() {
-    let text = r#"; FBX 7.4.0 project file
-GlobalSettings:  {
-	Properties70:  {
-		P: "UnitScaleFactor", "double", "Number", "",100
-	}
-}
-Objects:  {
-	Geometry: 10, "Geometry::tri", "Mesh" {
-		Vertices: *9 {
-			a: 0,0,0,1,0,0,0,1,0
-		}
-		PolygonVertexIndex: *3 {
-			a: 0,1,-3
-		}
-	}
-	Model: 20, "Model::tri", "Mesh" {
-		Properties70:  {
-			P: "Lcl Translation", "Lcl Translation", "", "A",0,0,2
-		}
-	}
-	Deformer: 30, "Deformer::shapes", "BlendShape" {
+    let text = triangle(
+        r#"		P: "UnitScaleFactor", "double", "Number", "",100"#,
+        r#"	Deformer: 30, "Deformer::shapes", "BlendShape" {
 	}
 	Deformer: 31, "SubDeformer::smile", "BlendShapeChannel" {
 		DeformPercent: 25
@@ -100,16 +122,11 @@ Objects:  {
 		Vertices: *3 {
 			a: 0,0,4
 		}
-	}
-}
-Connections:  {
-	C: "OO",20,0
-	C: "OO",10,20
-	C: "OO",30,10
+	}"#,
+        r#"	C: "OO",30,10
 	C: "OO",31,30
-	C: "OO",40,31
-}
-"#;
+	C: "OO",40,31"#,
+    );
     let scene = scene_from_fbx(text.as_bytes()).unwrap();
     assert_eq!(scene.morphs.len(), 1);
     assert_eq!(scene.morphs[0].name, "smile");
@@ -142,28 +159,14 @@ fn a_skeleton_without_a_mesh_opens_with_capsules_and_its_clip() {
     );
 }
 
-/// A triangle with UVs in a material whose diffuse texture is the file
-/// `maps\skin.png`, not embedded.
-const TEXTURED: &str = r#"; FBX 7.4.0 project file
-Objects:  {
-	Geometry: 10, "Geometry::tri", "Mesh" {
-		Vertices: *9 {
-			a: 0,0,0,1,0,0,0,1,0
-		}
-		PolygonVertexIndex: *3 {
-			a: 0,1,-3
-		}
-		LayerElementUV: 0 {
-			MappingInformationType: "ByPolygonVertex"
-			ReferenceInformationType: "Direct"
-			UV: *6 {
-				a: 0,0,1,0,0,1
-			}
-		}
-	}
-	Model: 20, "Model::tri", "Mesh" {
-	}
-	Material: 30, "Material::skin", "" {
+#[test]
+fn a_texture_the_file_names_is_taken_from_the_files_chosen_with_it() {
+    use skinlab::formats::fbx::{scene_from_fbx_files, Files};
+    // The triangle in a material whose diffuse texture is the file
+    // `maps\skin.png`, not embedded.
+    let textured = triangle(
+        "",
+        r#"	Material: 30, "Material::skin", "" {
 		Properties70:  {
 			P: "DiffuseColor", "Color", "", "A",1,0.5,0.25
 		}
@@ -171,30 +174,21 @@ Objects:  {
 	Texture: 40, "Texture::skin", "" {
 		FileName: "C:\work\maps\skin.png"
 		RelativeFilename: "maps\skin.png"
-	}
-}
-Connections:  {
-	C: "OO",20,0
-	C: "OO",10,20
-	C: "OO",30,20
-	C: "OP",40,30, "DiffuseColor"
-}
-"#;
-
-#[test]
-fn a_texture_the_file_names_is_taken_from_the_files_chosen_with_it() {
-    use skinlab::formats::fbx::{scene_from_fbx_files, Files};
+	}"#,
+        r#"	C: "OO",30,20
+	C: "OP",40,30, "DiffuseColor""#,
+    );
     // A 1 × 1 PNG.
     let png = skinlab::formats::gltf::decode_base64(
         "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
     )
     .unwrap();
-    let alone = scene_from_fbx(TEXTURED.as_bytes()).unwrap();
+    let alone = scene_from_fbx(textured.as_bytes()).unwrap();
     assert_eq!(alone.materials.len(), 1);
     assert!(alone.images.is_empty(), "no file given: no texture");
     let mut files = Files::new();
     files.insert("Skin.PNG".to_owned(), png.clone());
-    let with = scene_from_fbx_files(TEXTURED.as_bytes(), &files).unwrap();
+    let with = scene_from_fbx_files(textured.as_bytes(), &files).unwrap();
     assert_eq!(with.images.len(), 1);
     assert_eq!(with.images[0].bytes, png);
     assert_eq!(with.images[0].size(), Some((1, 1)));
@@ -202,7 +196,7 @@ fn a_texture_the_file_names_is_taken_from_the_files_chosen_with_it() {
     assert_eq!(with.materials[0].base_colour[1], 0.5);
     // Not an image: left out.
     files.insert("Skin.PNG".to_owned(), b"not a png".to_vec());
-    assert!(scene_from_fbx_files(TEXTURED.as_bytes(), &files)
+    assert!(scene_from_fbx_files(textured.as_bytes(), &files)
         .unwrap()
         .images
         .is_empty());
