@@ -87,6 +87,7 @@ pub(super) fn robot() -> SceneDoc {
             vertices: range,
             binding: "rigid".to_owned(),
             bone: Some(bone),
+            skin: None,
         });
     };
     // The table top, a wide plate under the base, on the fixed bone.

@@ -88,6 +88,10 @@ pub struct MeshPartDoc {
     /// The bone of a rigid mesh.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bone: Option<u32>,
+    /// Which of the file's skins binds a skinned mesh (0, 1, … in the
+    /// order the meshes first use them), so export writes each skin again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skin: Option<u32>,
 }
 
 /// The mesh as written in the scene JSON: flat arrays.
@@ -351,6 +355,7 @@ fn mesh_part_docs(meshes: &[MeshPart], vertices: usize) -> Vec<MeshPartDoc> {
                 MeshBinding::Rigid { bone } => Some(bone as u32),
                 _ => None,
             },
+            skin: part.skin.map(|s| s as u32),
         })
         .collect()
 }
@@ -397,6 +402,7 @@ fn validate_meshes(
             first_vertex: 0,
             vertex_count: vertices,
             binding: MeshBinding::Skinned,
+            skin: None,
         }]);
     }
     if docs.len() > MAX_MESHES {
@@ -438,11 +444,26 @@ fn validate_meshes(
                     })
                 }
             };
+            // A skin is one of at most as many as there are meshes.
+            let skin = match (binding, doc.skin) {
+                (MeshBinding::Skinned, Some(skin)) if (skin as usize) < docs.len() => {
+                    Some(skin as usize)
+                }
+                (MeshBinding::Skinned, Some(skin)) => {
+                    return Err(SceneError::WrongLength {
+                        field: format!("meshes[{index}].skin"),
+                        expected: format!("a skin below {}", docs.len()),
+                        found: skin as usize,
+                    })
+                }
+                _ => None,
+            };
             Ok(MeshPart {
                 name: doc.name.clone(),
                 first_vertex: first,
                 vertex_count: count,
                 binding,
+                skin,
             })
         })
         .collect()

@@ -201,6 +201,10 @@ pub struct MeshPart {
     pub vertex_count: usize,
     /// How it moves.
     pub binding: MeshBinding,
+    /// Which of the file's skins binds it, for a skinned mesh read from a
+    /// file (0, 1, … in the order the meshes first use them): export
+    /// writes each skin again. `None` for one of the page's own.
+    pub skin: Option<usize>,
 }
 
 /// A validated scene: skeleton, mesh, influences and the current pose.

@@ -114,13 +114,21 @@ function worstUnordered(a, b) {
 test('Export glTF keeps scale, skins and rigid meshes: the Khronos validator finds no error and three.js reads back the same positions', async () => {
   const { createRequire } = await import('node:module');
   const validator = createRequire(import.meta.url)('gltf-validator');
+  const { splitGlb } = await import('../../www/decompress.js');
   for (const [name, options] of CASES) {
-    const lab = Lab.fromGltf(await buildCase(options));
+    const text = await buildCase(options);
+    const lab = Lab.fromGltf(text);
     lab.setAnimationTime(0, 1.3);
     const glb = lab.toGlb();
     const report = await validator.validateBytes(glb, { maxIssues: 50 });
     const errors = report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} at ${m.pointer}: ${m.message}`);
     assert.deepEqual(errors, [], `${name}: the validator finds no errors`);
+    // Every skin the file's meshes use stays a skin.
+    const original = JSON.parse(text);
+    const used = new Set(original.nodes.filter((n) => n.mesh !== undefined && n.skin !== undefined).map((n) => n.skin));
+    const exported = splitGlb(glb).json;
+    const exportedUsed = new Set(exported.nodes.filter((n) => n.mesh !== undefined && n.skin !== undefined).map((n) => n.skin));
+    assert.equal(exportedUsed.size, used.size, `${name}: ${used.size} skins in use, ${exportedUsed.size} exported`);
     // three.js reads the .glb as an ArrayBuffer: the pose it opens in is the
     // pose it was exported in.
     const three = await threePositions(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength));

@@ -1,7 +1,8 @@
 //! Writing a scene as binary glTF 2.0 (`.glb`): each of the scene's meshes
 //! as a mesh of its own (its name, a primitive per surface in its material,
-//! its morph targets), skinned by a skin whose joints are the bones with the
-//! painted weights, or static; and the current pose as the joints' node
+//! its morph targets), skinned by the skin it was read with (one per skin
+//! of the file, each listing every bone as its joints) with the painted
+//! weights, or static; and the current pose as the joints' node
 //! transforms, so any glTF viewer shows what Skinlab shows. A mesh that
 //! rides one joint rigidly is a child node of that joint, its points in the
 //! joint's frame (`IBM_j · p`), so it follows the joint as it did; read
@@ -618,6 +619,27 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
     // the scene's order; a rigid one a child of its joint, before the
     // joint's child bones, so a reader walking the nodes meets the meshes
     // in the scene's order when they were in the skeleton's.
+    // Every skin of the file stays a skin: the skinned meshes a skin bound
+    // share it again (each skin listing every joint, so the joint indices
+    // are the same in all), and the page's own skinned meshes share one.
+    let mut skin_groups: Vec<Option<usize>> = Vec::new();
+    let gltf_skin: Vec<usize> = scene
+        .meshes
+        .iter()
+        .zip(&written)
+        .map(|(part, how)| {
+            if *how != Written::Skinned {
+                return usize::MAX;
+            }
+            skin_groups
+                .iter()
+                .position(|group| *group == part.skin)
+                .unwrap_or_else(|| {
+                    skin_groups.push(part.skin);
+                    skin_groups.len() - 1
+                })
+        })
+        .collect();
     let mut morphed_nodes = Vec::new();
     let mut mesh_roots = Vec::new();
     let mut rigid_children = vec![0usize; bones.len()];
@@ -633,7 +655,7 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         }
         let mut node = json!({"name": mesh["name"], "mesh": index});
         if how == Written::Skinned {
-            node["skin"] = 0.into();
+            node["skin"] = gltf_skin[index].into();
         }
         if mesh.get("weights").is_some() {
             morphed_nodes.push(nodes.len());
@@ -676,8 +698,8 @@ pub fn glb_from_scene(scene: &Scene) -> Result<Vec<u8>, GltfError> {
         .iter()
         .any(|part| part.binding != MeshBinding::Static)
     {
-        document["skins"] =
-            json!([{"joints": joints, "inverseBindMatrices": inverse_bind_matrices}]);
+        let skin = json!({"joints": joints, "inverseBindMatrices": inverse_bind_matrices});
+        document["skins"] = json!(vec![skin; skin_groups.len().max(1)]);
     }
     if !clips.is_empty() {
         document["animations"] = json!(clips);

@@ -290,6 +290,9 @@ pub(super) fn read_meshes<'a>(
             }
             .to_owned(),
             bone: rigid_bone.map(|b| b as u32),
+            skin: skin
+                .and_then(|(s, _)| skins.iter().position(|(index, _)| index == s))
+                .map(|k| k as u32),
         });
     }
     Ok(Geometry {
