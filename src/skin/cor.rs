@@ -170,43 +170,169 @@ pub fn centres_with_progress(
             by_pair.entry(pair).or_default().push(t as u32);
         });
     }
-    // The group last visited, so one reached through several shared pairs
-    // counts once; and the centre of each weighting met, since vertices with
-    // the same weights have the same centre.
-    let mut seen = vec![u32::MAX; triangles.len()];
-    let mut known: FxHashMap<Vec<(u16, u32)>, Option<Vec3>> = FxHashMap::default();
-    let total = weightings.len();
-    let mut visit = 0_u32;
-    weightings
+    // Vertices of the same weights share one centre; vertices of the same
+    // bones share the groups that carry two of those bones. `s` is a sum
+    // over the pairs of bones both hold, and so are `Σ s A c` and `Σ s A`:
+    // per bone set, each pair's groups are gathered once with their two
+    // weights, and each weighting of that set sums each pair's terms in one
+    // tight loop.
+    let mut unique: Vec<&Weighting> = Vec::new();
+    let mut slot_of: FxHashMap<Vec<(u16, u32)>, usize> = FxHashMap::default();
+    let vertex_slot: Vec<Option<usize>> = weightings
         .iter()
-        .enumerate()
-        .map(|(vertex, weights)| {
-            if vertex % 4096 == 0 {
-                progress(vertex, total);
-            }
-            if weights.len() < 2 {
-                return None;
-            }
-            *known.entry(key(weights)).or_insert_with(|| {
-                visit += 1;
-                let mut weighted = Vec3::ZERO;
-                let mut sum = 0.0_f32;
-                for_each_pair(weights, |pair| {
-                    for &t in by_pair.get(&pair).map_or(&[][..], Vec::as_slice) {
-                        if std::mem::replace(&mut seen[t as usize], visit) == visit {
-                            continue;
-                        }
-                        let group = &triangles[t as usize];
-                        let s = similarity(weights, &group.weighting);
-                        // Σ s A c over the group, and Σ s A.
-                        weighted += s * group.centroid;
-                        sum += s * group.area;
-                    }
-                });
-                (sum > 0.0).then(|| weighted / sum)
+        .map(|weights| {
+            (weights.len() >= 2).then(|| {
+                *slot_of.entry(key(weights)).or_insert_with(|| {
+                    unique.push(weights);
+                    unique.len() - 1
+                })
             })
         })
+        .collect();
+    let mut by_set: FxHashMap<Vec<u16>, Vec<usize>> = FxHashMap::default();
+    for (slot, weights) in unique.iter().enumerate() {
+        by_set
+            .entry(weights.iter().map(|&(bone, _)| bone).collect())
+            .or_default()
+            .push(slot);
+    }
+    let mut centres: Vec<Option<Vec3>> = vec![None; unique.len()];
+    let total = unique.len();
+    let mut done = 0;
+    let mut sets: Vec<(Vec<u16>, Vec<usize>)> = by_set.into_iter().collect();
+    sets.sort_unstable();
+    for (bones, slots) in sets {
+        let terms = PairTerms::gather(&bones, &by_pair, &triangles);
+        for slot in slots {
+            if done % 4096 == 0 {
+                progress(done, total);
+            }
+            done += 1;
+            let a: Vec<f32> = unique[slot].iter().map(|&(_, w)| w).collect();
+            centres[slot] = terms.centre(&a);
+        }
+    }
+    vertex_slot
+        .into_iter()
+        .map(|slot| slot.and_then(|k| centres[k]))
         .collect()
+}
+
+/// For one set of bones, per pair `(p, q)` of it, the groups carrying both:
+/// their two weights, `A` and `Σ A c`, side by side.
+struct PairTerms {
+    pairs: Vec<(usize, usize, PairGroups)>,
+}
+
+#[derive(Default)]
+struct PairGroups {
+    weight_p: Vec<f32>,
+    weight_q: Vec<f32>,
+    area: Vec<f32>,
+    /// `Σ A c`, one coordinate a list, so four groups load at once.
+    moment: [Vec<f32>; 3],
+}
+
+impl PairTerms {
+    fn gather(bones: &[u16], by_pair: &FxHashMap<(u16, u16), Vec<u32>>, triangles: &[Triangle]) -> Self {
+        let mut pairs = Vec::new();
+        for p in 0..bones.len() {
+            for q in p + 1..bones.len() {
+                let mut groups = PairGroups::default();
+                for &t in by_pair.get(&(bones[p], bones[q])).map_or(&[][..], Vec::as_slice) {
+                    let group = &triangles[t as usize];
+                    let weight = |bone: u16| {
+                        group
+                            .weighting
+                            .binary_search_by_key(&bone, |&(b, _)| b)
+                            .map_or(0.0, |k| group.weighting[k].1)
+                    };
+                    groups.weight_p.push(weight(bones[p]));
+                    groups.weight_q.push(weight(bones[q]));
+                    groups.area.push(group.area);
+                    for (list, value) in groups.moment.iter_mut().zip(group.centroid.to_array()) {
+                        list.push(value);
+                    }
+                }
+                pairs.push((p, q, groups));
+            }
+        }
+        PairTerms { pairs }
+    }
+
+    /// `p*` for the weights `a` on this set's bones, or `None` when no
+    /// group is similar. Four groups a step, each lane summing its own
+    /// (the sums are added in a fixed order, so the result does not depend
+    /// on the machine), with [`exp_of_negative`] instead of `exp`: the
+    /// loop has no call and no branch, and the compiler runs it on four
+    /// lanes at once.
+    fn centre(&self, a: &[f32]) -> Option<Vec3> {
+        const LANES: usize = 4;
+        let mut weighted = [[0.0_f32; LANES]; 3];
+        let mut sum = [0.0_f32; LANES];
+        let inverse_variance = 1.0 / (SIGMA * SIGMA);
+        for (p, q, groups) in &self.pairs {
+            let (ap, aq) = (a[*p], a[*q]);
+            // The unordered pair stands for (p, q) and (q, p), whose terms
+            // are equal.
+            let scale = 2.0 * ap * aq;
+            let n = groups.area.len();
+            let whole = n - n % LANES;
+            let term = |k: usize| {
+                let (bp, bq) = (groups.weight_p[k], groups.weight_q[k]);
+                let cross = ap * bq - aq * bp;
+                scale * bp * bq * exp_of_negative(-(cross * cross) * inverse_variance)
+            };
+            for start in (0..whole).step_by(LANES) {
+                let mut s = [0.0_f32; LANES];
+                for (lane, value) in s.iter_mut().enumerate() {
+                    *value = term(start + lane);
+                }
+                for lane in 0..LANES {
+                    for (axis, list) in weighted.iter_mut().zip(&groups.moment) {
+                        axis[lane] += s[lane] * list[start + lane];
+                    }
+                    sum[lane] += s[lane] * groups.area[start + lane];
+                }
+            }
+            for k in whole..n {
+                let s = term(k);
+                for (axis, list) in weighted.iter_mut().zip(&groups.moment) {
+                    axis[0] += s * list[k];
+                }
+                sum[0] += s * groups.area[k];
+            }
+        }
+        let add = |lanes: [f32; LANES]| (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+        let sum = add(sum);
+        (sum > 0.0).then(|| Vec3::new(add(weighted[0]), add(weighted[1]), add(weighted[2])) / sum)
+    }
+}
+
+/// `e^y` for `y ≤ 0`, within 10⁻⁶ of it relatively down to `e^−10`
+/// (f32's own precision; further down f32's rounding of `y · log₂e` grows
+/// it to 10⁻⁵ at `e^−87`), and 0 below: `y · log₂e = i + f` with `i`
+/// the nearest integer and `|f| ≤ ½`, `2^f` by its Taylor polynomial to
+/// degree 6 (the remainder `(f ln 2)⁷/7! ≤ 1.2·10⁻⁷`), `2^i` written into
+/// the exponent's bits. No call and no branch, unlike `f32::exp` in wasm.
+pub fn exp_of_negative(y: f32) -> f32 {
+    const C: [f32; 7] = [
+        1.0,
+        std::f32::consts::LN_2,
+        0.240_226_5,
+        0.055_504_11,
+        0.009_618_129,
+        0.001_333_355_8,
+        0.000_154_035_3,
+    ];
+    let t = (y * std::f32::consts::LOG2_E).max(-126.0);
+    let i = t.round_ties_even();
+    let f = t - i;
+    let two_to_f =
+        C[0] + f * (C[1] + f * (C[2] + f * (C[3] + f * (C[4] + f * (C[5] + f * C[6])))));
+    // 2^i for −126 ≤ i ≤ 0: a normal f32 with exponent bits i + 127.
+    let two_to_i = f32::from_bits(((i as i32 + 127) as u32) << 23);
+    two_to_f * two_to_i
 }
 
 /// A weighting as a hash key: its bones and the bits of its weights.
@@ -368,6 +494,30 @@ mod tests {
 
     fn two(a: f32) -> Weighting {
         vec![(0, a), (1, 1.0 - a)]
+    }
+
+    #[test]
+    fn the_branchless_exponential_is_exp_to_f32_precision() {
+        // Relative error: 10⁻⁶ where a term weighs (e^y ≥ e^−10), and
+        // 10⁻⁵ further down, where f32's own rounding of y · log₂e grows.
+        let (mut near, mut far) = (0.0_f64, 0.0_f64);
+        for k in 0..=200_000 {
+            let y = -(k as f32) * 0.0005; // 0 down to −100
+            let exact = f64::from(y).exp();
+            let ours = f64::from(exp_of_negative(y));
+            if exact > 1e-37 {
+                let error = (ours - exact).abs() / exact;
+                if y >= -10.0 {
+                    near = near.max(error);
+                } else {
+                    far = far.max(error);
+                }
+            } else {
+                assert!(ours < 1e-36, "{y}: {ours}");
+            }
+        }
+        assert!(near < 1e-6, "worst relative error down to e^-10: {near:e}");
+        assert!(far < 1e-5, "worst relative error below: {far:e}");
     }
 
     #[test]
