@@ -16,12 +16,14 @@
 //!
 //! A term needs both `j` and `k` in both supports, so only triangles that
 //! share at least two bones with a vertex contribute: the triangles are
-//! indexed by the bone pairs they carry, and each vertex visits the
-//! triangles of its own pairs. Triangles whose weights agree to 1/256 are
-//! summed into one term (their areas and centroids exactly, their weights
-//! as the area-weighted mean), and vertices of equal weights share one
-//! centre. A vertex with no similar triangle (one bone, say) has no centre
-//! and keeps LBS.
+//! indexed by the bone pairs they carry. `s` is a sum over pairs, so the
+//! centre's two sums are too: for each set of bones vertices share, each pair
+//! of it gathers once the triangles carrying both, with their two weights side
+//! by side, and each vertex of that set sums its pairs' terms four triangles
+//! at a time. Triangles whose weights agree to 1/256 are summed into one term
+//! (their areas and centroids exactly, their weights as the area-weighted
+//! mean), and vertices of equal weights share one centre. A vertex with no
+//! similar triangle (one bone, say) has no centre and keeps LBS.
 //!
 //! At pose time, with `q_j` the rotation of `M_j` (its polar part), each
 //! flipped into the first one's hemisphere:
@@ -32,7 +34,7 @@
 //! v' = R(q) v + t,          n' = R(q) n
 //! ```
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 use rustc_hash::FxHashMap;
 
 use super::dual_quat::RigidScale;
@@ -234,12 +236,19 @@ struct PairGroups {
 }
 
 impl PairTerms {
-    fn gather(bones: &[u16], by_pair: &FxHashMap<(u16, u16), Vec<u32>>, triangles: &[Triangle]) -> Self {
+    fn gather(
+        bones: &[u16],
+        by_pair: &FxHashMap<(u16, u16), Vec<u32>>,
+        triangles: &[Triangle],
+    ) -> Self {
         let mut pairs = Vec::new();
         for p in 0..bones.len() {
             for q in p + 1..bones.len() {
                 let mut groups = PairGroups::default();
-                for &t in by_pair.get(&(bones[p], bones[q])).map_or(&[][..], Vec::as_slice) {
+                for &t in by_pair
+                    .get(&(bones[p], bones[q]))
+                    .map_or(&[][..], Vec::as_slice)
+                {
                     let group = &triangles[t as usize];
                     let weight = |bone: u16| {
                         group
@@ -261,52 +270,86 @@ impl PairTerms {
     }
 
     /// `p*` for the weights `a` on this set's bones, or `None` when no
-    /// group is similar. Four groups a step, each lane summing its own
-    /// (the sums are added in a fixed order, so the result does not depend
-    /// on the machine), with [`exp_of_negative`] instead of `exp`: the
-    /// loop has no call and no branch, and the compiler runs it on four
-    /// lanes at once.
+    /// group is similar. Four groups a step in `Vec4` lanes (`simd128` in
+    /// wasm, SSE natively), each lane summing its own; the lanes are added
+    /// in a fixed order, so the result does not depend on the machine.
     fn centre(&self, a: &[f32]) -> Option<Vec3> {
-        const LANES: usize = 4;
-        let mut weighted = [[0.0_f32; LANES]; 3];
-        let mut sum = [0.0_f32; LANES];
-        let inverse_variance = 1.0 / (SIGMA * SIGMA);
+        let mut weighted = [Vec4::ZERO; 3];
+        let mut sum = Vec4::ZERO;
+        let inverse_variance = Vec4::splat(1.0 / (SIGMA * SIGMA));
         for (p, q, groups) in &self.pairs {
-            let (ap, aq) = (a[*p], a[*q]);
+            let (ap, aq) = (Vec4::splat(a[*p]), Vec4::splat(a[*q]));
             // The unordered pair stands for (p, q) and (q, p), whose terms
             // are equal.
             let scale = 2.0 * ap * aq;
             let n = groups.area.len();
-            let whole = n - n % LANES;
-            let term = |k: usize| {
-                let (bp, bq) = (groups.weight_p[k], groups.weight_q[k]);
+            let whole = n - n % 4;
+            let load = |list: &[f32], start: usize| Vec4::from_slice(&list[start..start + 4]);
+            for start in (0..whole).step_by(4) {
+                let (bp, bq) = (load(&groups.weight_p, start), load(&groups.weight_q, start));
                 let cross = ap * bq - aq * bp;
-                scale * bp * bq * exp_of_negative(-(cross * cross) * inverse_variance)
-            };
-            for start in (0..whole).step_by(LANES) {
-                let mut s = [0.0_f32; LANES];
-                for (lane, value) in s.iter_mut().enumerate() {
-                    *value = term(start + lane);
-                }
-                for lane in 0..LANES {
-                    for (axis, list) in weighted.iter_mut().zip(&groups.moment) {
-                        axis[lane] += s[lane] * list[start + lane];
-                    }
-                    sum[lane] += s[lane] * groups.area[start + lane];
-                }
-            }
-            for k in whole..n {
-                let s = term(k);
+                let s = scale * bp * bq * exp_of_negative4(-(cross * cross) * inverse_variance);
                 for (axis, list) in weighted.iter_mut().zip(&groups.moment) {
-                    axis[0] += s * list[k];
+                    *axis += s * load(list, start);
                 }
-                sum[0] += s * groups.area[k];
+                sum += s * load(&groups.area, start);
+            }
+            // The last groups in lane 0.
+            for k in whole..n {
+                let (bp, bq) = (groups.weight_p[k], groups.weight_q[k]);
+                let cross = a[*p] * bq - a[*q] * bp;
+                let s = 2.0
+                    * a[*p]
+                    * a[*q]
+                    * bp
+                    * bq
+                    * exp_of_negative(-(cross * cross) * inverse_variance.x);
+                for (axis, list) in weighted.iter_mut().zip(&groups.moment) {
+                    axis.x += s * list[k];
+                }
+                sum.x += s * groups.area[k];
             }
         }
-        let add = |lanes: [f32; LANES]| (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+        let add = |lanes: Vec4| (lanes.x + lanes.y) + (lanes.z + lanes.w);
         let sum = add(sum);
         (sum > 0.0).then(|| Vec3::new(add(weighted[0]), add(weighted[1]), add(weighted[2])) / sum)
     }
+}
+
+/// The Taylor coefficients of `2^f = e^(f ln 2)` to degree 6.
+const TWO_TO_F: [f32; 7] = [
+    1.0,
+    std::f32::consts::LN_2,
+    0.240_226_5,
+    0.055_504_11,
+    0.009_618_129,
+    0.001_333_355_8,
+    0.000_154_035_3,
+];
+
+/// [`exp_of_negative`] on four lanes: the same operations, in `simd128`
+/// instructions in wasm.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn exp_of_negative4(y: Vec4) -> Vec4 {
+    use std::arch::wasm32::{
+        f32x4_nearest, i32x4_add, i32x4_shl, i32x4_splat, i32x4_trunc_sat_f32x4,
+    };
+    let t = (y * std::f32::consts::LOG2_E).max(Vec4::splat(-126.0));
+    let i = Vec4::from(f32x4_nearest(t.into()));
+    let f = t - i;
+    let c = TWO_TO_F;
+    let two_to_f = c[0] + f * (c[1] + f * (c[2] + f * (c[3] + f * (c[4] + f * (c[5] + f * c[6])))));
+    let bits = i32x4_shl(
+        i32x4_add(i32x4_trunc_sat_f32x4(i.into()), i32x4_splat(127)),
+        23,
+    );
+    two_to_f * Vec4::from(bits)
+}
+
+/// [`exp_of_negative`] on four lanes.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn exp_of_negative4(y: Vec4) -> Vec4 {
+    Vec4::from_array(y.to_array().map(exp_of_negative))
 }
 
 /// `e^y` for `y ≤ 0`, within 10⁻⁶ of it relatively down to `e^−10`
@@ -316,20 +359,11 @@ impl PairTerms {
 /// degree 6 (the remainder `(f ln 2)⁷/7! ≤ 1.2·10⁻⁷`), `2^i` written into
 /// the exponent's bits. No call and no branch, unlike `f32::exp` in wasm.
 pub fn exp_of_negative(y: f32) -> f32 {
-    const C: [f32; 7] = [
-        1.0,
-        std::f32::consts::LN_2,
-        0.240_226_5,
-        0.055_504_11,
-        0.009_618_129,
-        0.001_333_355_8,
-        0.000_154_035_3,
-    ];
+    let c = TWO_TO_F;
     let t = (y * std::f32::consts::LOG2_E).max(-126.0);
     let i = t.round_ties_even();
     let f = t - i;
-    let two_to_f =
-        C[0] + f * (C[1] + f * (C[2] + f * (C[3] + f * (C[4] + f * (C[5] + f * C[6])))));
+    let two_to_f = c[0] + f * (c[1] + f * (c[2] + f * (c[3] + f * (c[4] + f * (c[5] + f * c[6])))));
     // 2^i for −126 ≤ i ≤ 0: a normal f32 with exponent bits i + 127.
     let two_to_i = f32::from_bits(((i as i32 + 127) as u32) << 23);
     two_to_f * two_to_i
