@@ -403,3 +403,17 @@ pub fn shapes_of(
     }
     Ok(shapes)
 }
+
+/// A mesh model read: its node, data, skin and shapes.
+pub struct ReadMesh<'o, 'a> {
+    /// Its model's node.
+    pub node: usize,
+    /// Its model.
+    pub model: &'o Object<'a>,
+    /// Its vertices and triangles.
+    pub data: MeshData,
+    /// Its skin, if any.
+    pub skin: Option<Skin>,
+    /// Its blend shapes.
+    pub shapes: Vec<Shape>,
+}

@@ -3,13 +3,16 @@
 //!
 //! The file's node tree ([`tree`], from [`binary`] or [`ascii`]) gives
 //! objects and their connections ([`objects`]). Each model becomes a glTF
-//! node with its rest transform ([`transform`]: FBX's pivots, offsets,
-//! pre- and post-rotations and rotation order), each mesh a glTF mesh
-//! ([`geometry`]: polygons cut into triangles, a primitive per material,
-//! skins from the clusters' bind transforms with the four largest
-//! influences per vertex, blend shapes as morph targets), each take a clip
-//! ([`animation`]); the document is read by the one glTF reader, so an FBX
-//! character gets the same bones, binds and clip conversion as a glTF one.
+//! node with its rest transform (`models`, with [`transform`]: FBX's
+//! pivots, offsets, pre- and post-rotations and rotation order), each mesh
+//! a glTF mesh ([`geometry`]: polygons cut into triangles, a primitive per
+//! material, skins from the clusters' bind transforms with the four
+//! largest influences per vertex, blend shapes as morph targets; `materials`
+//! their colours and textures), each take a clip ([`animation`] reads the
+//! curves, `clips` samples them); `build` puts the document together in
+//! the `basis` of metres and Y up. The document is read by the one glTF
+//! reader, so an FBX character gets the same bones, binds and clip
+//! conversion as a glTF one.
 //!
 //! Units and axes: the scene is in metres, the file's `UnitScaleFactor`
 //! (centimetres per unit, 1 when absent) divided by 100; a Z-up file is
@@ -22,11 +25,15 @@
 
 pub mod animation;
 pub mod ascii;
+mod basis;
 pub mod binary;
 mod build;
-
-pub use build::Files;
+mod clips;
 pub mod geometry;
+mod materials;
+mod models;
+
+pub use materials::Files;
 pub mod objects;
 pub mod transform;
 pub mod tree;
@@ -219,13 +226,13 @@ fn check_version(version: u32) -> Result<(), FbxError> {
 /// Reads an FBX file (binary or ASCII) as a scene; see the module
 /// documentation.
 pub fn scene_from_fbx(bytes: &[u8]) -> Result<Scene, FbxError> {
-    scene_from_fbx_files(bytes, &build::Files::new())
+    scene_from_fbx_files(bytes, &Files::new())
 }
 
 /// [`scene_from_fbx`] with the files chosen together with it: a texture
 /// the file names but does not embed is taken from `files` (name → bytes;
 /// PNG or JPEG), found by its name without folders.
-pub fn scene_from_fbx_files(bytes: &[u8], files: &build::Files) -> Result<Scene, FbxError> {
+pub fn scene_from_fbx_files(bytes: &[u8], files: &Files) -> Result<Scene, FbxError> {
     let nodes = parse_tree(bytes)?;
     let objects = objects::Objects::of(&nodes)?;
     let (json, bin) = build::gltf_of(&nodes, &objects, files)?;

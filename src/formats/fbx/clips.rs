@@ -1,0 +1,194 @@
+//! An FBX file's takes as glTF animations: each animated model's
+//! translation, rotation and scale sampled at its keys (and between them
+//! where glTF's interpolation would leave FBX's path), each mesh's animated
+//! blend shapes as a weights channel.
+
+use glam::{DQuat, DVec3};
+use serde_json::{json, Value};
+
+use super::animation::{sample, Take};
+use super::basis::Basis;
+use super::geometry::ReadMesh;
+use super::models::Models;
+use super::transform::TransformParts;
+use crate::formats::gltf_write::{floats, Builder, FLOAT};
+
+/// One take as a glTF animation: per animated model a translation,
+/// rotation and scale channel for what its curves move (all three where
+/// pivots or offsets tie them), per mesh with animated shapes a weights
+/// channel.
+pub(super) fn clip(
+    take: &Take,
+    models: &Models,
+    meshes: &[ReadMesh],
+    basis: &Basis,
+    builder: &mut Builder,
+) -> Value {
+    let mut samplers = Vec::new();
+    let mut channels = Vec::new();
+    let mut add = |builder: &mut Builder,
+                   node: usize,
+                   path: &str,
+                   times: &[f32],
+                   values: Vec<f32>,
+                   kind: &str| {
+        let input = builder.accessor(
+            &floats(times.iter().copied()),
+            None,
+            json!({"componentType": FLOAT, "count": times.len(), "type": "SCALAR",
+                   "min": [times[0]], "max": [times[times.len() - 1]]}),
+        );
+        let count = values.len()
+            / match kind {
+                "VEC3" => 3,
+                "VEC4" => 4,
+                _ => 1,
+            };
+        let output = builder.accessor(
+            &floats(values),
+            None,
+            json!({"componentType": FLOAT, "count": count, "type": kind}),
+        );
+        samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+        channels
+            .push(json!({"sampler": samplers.len() - 1, "target": {"node": node, "path": path}}));
+    };
+    for (id, curves) in &take.models {
+        let Some(&node) = models.node_of.get(id) else {
+            continue;
+        };
+        let parts = TransformParts::of(models.list[node]);
+        let pivoted = [
+            parts.rotation_offset,
+            parts.rotation_pivot,
+            parts.scaling_offset,
+            parts.scaling_pivot,
+        ]
+        .iter()
+        .any(|v| *v != DVec3::ZERO);
+        let turns_or_scales = curves[1].iter().chain(&curves[2]).any(Option::is_some);
+        // Where glTF's interpolation of the keys' translation, rotation and
+        // scale would leave FBX's path between two keys, more samples are
+        // taken (see `refined`).
+        let leaves_path = |t0: f64, t1: f64| {
+            let (s0, s1) = (
+                sample(&curves[2], t0, parts.scale),
+                sample(&curves[2], t1, parts.scale),
+            );
+            (pivoted && turns_or_scales) || (0..3).any(|k| s0[k] * s1[k] <= 0.0 && s0[k] != s1[k])
+        };
+        let keys = refined(&Take::times(curves.iter().flatten().flatten()), leaves_path);
+        let (times, keys) = key_times_of(keys);
+        if times.is_empty() {
+            continue;
+        }
+        let mut translations = Vec::new();
+        let mut rotations = Vec::new();
+        let mut scales = Vec::new();
+        let mut previous: Option<DQuat> = None;
+        for &time in &keys {
+            let (translation, euler, scale) = (
+                sample(&curves[0], time, parts.translation),
+                sample(&curves[1], time, parts.rotation),
+                sample(&curves[2], time, parts.scale),
+            );
+            let local = parts.local_with(translation, euler, scale);
+            let (t, mut r, s) = basis.local_trs(local, parts.rotation_with(euler), scale);
+            if previous.is_some_and(|p| p.dot(r) < 0.0) {
+                r = -r;
+            }
+            previous = Some(r);
+            translations.extend(t.as_vec3().to_array());
+            rotations.extend(r.as_quat().to_array());
+            scales.extend(s.as_vec3().to_array());
+        }
+        let moves = |k: usize| pivoted || curves[k].iter().any(Option::is_some);
+        if moves(0) {
+            add(builder, node, "translation", &times, translations, "VEC3");
+        }
+        if moves(1) {
+            add(builder, node, "rotation", &times, rotations, "VEC4");
+        }
+        if moves(2) {
+            add(builder, node, "scale", &times, scales, "VEC3");
+        }
+    }
+    for mesh in meshes {
+        let animated: Vec<_> = mesh
+            .shapes
+            .iter()
+            .filter_map(|s| take.channels.get(&s.channel))
+            .collect();
+        if animated.is_empty() {
+            continue;
+        }
+        let (times, keys) = key_times(animated.iter().copied());
+        let mut values = Vec::with_capacity(keys.len() * mesh.shapes.len());
+        for &time in &keys {
+            for shape in &mesh.shapes {
+                let w = take
+                    .channels
+                    .get(&shape.channel)
+                    .map_or(shape.weight, |c| c.at(time) / 100.0);
+                values.push(w as f32);
+            }
+        }
+        add(builder, mesh.node, "weights", &times, values, "SCALAR");
+    }
+    json!({"name": take.name, "samplers": samplers, "channels": channels})
+}
+
+/// Samples a second where a model's keys alone would not follow FBX's
+/// path: glTF interpolates each key's translation, rotation (slerp) and
+/// scale, FBX each Euler angle and scale curve and composes them. The two
+/// are close between keys unless pivots or offsets tie translation to the
+/// turn, or a scale changes sign (a mirror cannot be slerped). Between two
+/// keys an angle apart by 180° or more, the turn takes the short way, as
+/// three.js's `FBXLoader` turns it, not the Euler curve's long way.
+const DENSE_SAMPLES_PER_SECOND: f64 = 60.0;
+
+/// The most samples [`refined`] adds for one model.
+const MAX_ADDED_SAMPLES: usize = 1 << 20;
+
+/// `keys` with samples between two keys where `leaves_path` says glTF's
+/// interpolation would leave FBX's path (at most 240 a span, and at most
+/// [`MAX_ADDED_SAMPLES`] in all: past that the keys alone are kept).
+fn refined(keys: &[f64], leaves_path: impl Fn(f64, f64) -> bool) -> Vec<f64> {
+    let mut out = Vec::with_capacity(keys.len());
+    for pair in keys.windows(2) {
+        let (t0, t1) = (pair[0], pair[1]);
+        out.push(t0);
+        if out.len() < keys.len() + MAX_ADDED_SAMPLES && leaves_path(t0, t1) {
+            let steps = ((t1 - t0) * DENSE_SAMPLES_PER_SECOND)
+                .ceil()
+                .clamp(2.0, 240.0) as usize;
+            out.extend((1..steps).map(|k| t0 + (t1 - t0) * k as f64 / steps as f64));
+        }
+    }
+    out.extend(keys.last());
+    out
+}
+
+/// The key times of `curves` as glTF wants them (seconds as `f32`,
+/// strictly increasing), and the same times in `f64` to sample at.
+fn key_times<'c>(
+    curves: impl IntoIterator<Item = &'c super::animation::Curve>,
+) -> (Vec<f32>, Vec<f64>) {
+    key_times_of(Take::times(curves))
+}
+
+/// `all` (sorted seconds) as glTF's strictly increasing `f32` times, and
+/// the `f64` times kept.
+fn key_times_of(all: Vec<f64>) -> (Vec<f32>, Vec<f64>) {
+    let mut times: Vec<f32> = Vec::with_capacity(all.len());
+    let mut keys = Vec::with_capacity(all.len());
+    for t in all {
+        let t32 = t as f32;
+        if times.last().is_some_and(|&last| t32 <= last) {
+            continue;
+        }
+        times.push(t32);
+        keys.push(t);
+    }
+    (times, keys)
+}
