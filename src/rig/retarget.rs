@@ -1,8 +1,8 @@
 //! A clip of one skeleton played on another by joint names, as a motion
 //! file without its character (a Mixamo animation, a BVH capture) is put
 //! on an open model. Names match once their namespace is left off and
-//! case ignored (`mixamorig:LeftArm`, `mixamorig1:LeftArm` and `leftarm`
-//! are one joint).
+//! the case of Latin letters ignored (`mixamorig:LeftArm`,
+//! `mixamorig1:LeftArm` and `leftarm` are one joint).
 //!
 //! Each matched joint takes the source's joint-local rotations
 //! (`r = rot(P)⁻¹ · q_A · U⁻¹` in the source's [`BindSpace`], then
@@ -16,9 +16,10 @@
 use super::animation::{BindSpace, Channel, Clip, Target};
 use super::skeleton::Skeleton;
 
-/// A joint's name without its namespace, lower case: `mixamorig:Hips` → `hips`.
+/// A joint's name without its namespace, Latin letters in lower case (a
+/// name's own script is kept as written): `mixamorig:Hips` → `hips`.
 pub fn joint_key(name: &str) -> String {
-    name.rsplit(':').next().unwrap_or(name).to_lowercase()
+    name.rsplit(':').next().unwrap_or(name).to_ascii_lowercase()
 }
 
 /// What retargeting made: the clip on the target, and which of the

@@ -80,7 +80,7 @@ impl Materials {
 /// The PNG or JPEG of `material`'s diffuse colour: a texture tied to its
 /// `DiffuseColor`, whose video holds the file's bytes (embedded), or else
 /// the file the texture names among `files` (chosen with the FBX), by its
-/// name without folders, case aside.
+/// name without folders, the case of Latin letters aside.
 fn diffuse_image(material: &Object, objects: &Objects, files: &Files) -> Option<Vec<u8>> {
     let (texture, _) = objects
         .children_of_class(material.id, "Texture")
@@ -116,14 +116,14 @@ fn diffuse_image(material: &Object, objects: &Objects, files: &Files) -> Option<
             .rsplit(['/', '\\'])
             .next()
             .unwrap_or(&named)
-            .to_lowercase();
+            .to_ascii_lowercase();
         files
             .iter()
             .find(|(name, _)| {
                 name.rsplit(['/', '\\'])
                     .next()
                     .unwrap_or(name)
-                    .to_lowercase()
+                    .to_ascii_lowercase()
                     == base
             })
             .map(|(_, bytes)| bytes.clone())
