@@ -9,7 +9,7 @@ use glam::Vec3;
 use serde_json::{json, Value};
 
 use crate::formats::gltf_write::{
-    floats, Builder, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
+    floats, vec3s, Builder, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
 };
 
 /// Vertices around each capsule ring.
@@ -46,17 +46,8 @@ impl Body {
         if self.positions.is_empty() {
             return None;
         }
-        let (min, max) = self.positions.iter().fold(
-            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-        );
         let count = self.positions.len();
-        let position = builder.accessor(
-            &floats(self.positions.iter().flat_map(|p| p.to_array())),
-            Some(ARRAY_BUFFER),
-            json!({"componentType": FLOAT, "count": count, "type": "VEC3",
-                   "min": min.to_array(), "max": max.to_array()}),
-        );
+        let position = vec3s(builder, &self.positions, true);
         let joint_bytes: Vec<u8> = self
             .joints
             .iter()

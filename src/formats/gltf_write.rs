@@ -1,6 +1,7 @@
 //! Building a glTF binary chunk: buffer views and accessors appended to one
 //! byte vector, for the `.glb` export and the motion-capture figure.
 
+use glam::Vec3;
 use serde_json::{json, Value};
 
 pub(super) const FLOAT: u32 = 5126;
@@ -55,4 +56,24 @@ impl Builder {
 /// Little-endian bytes of `values`.
 pub(super) fn floats(values: impl IntoIterator<Item = f32>) -> Vec<u8> {
     values.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+/// A `VEC3` float accessor of `values` (a vertex attribute), with the
+/// `min` and `max` glTF asks of positions and morph position offsets when
+/// `bounded`; returns its index.
+pub(super) fn vec3s(builder: &mut Builder, values: &[Vec3], bounded: bool) -> usize {
+    let mut accessor = json!({"componentType": FLOAT, "count": values.len(), "type": "VEC3"});
+    if bounded {
+        let (lo, hi) = values.iter().fold(
+            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+            |(lo, hi), v| (lo.min(*v), hi.max(*v)),
+        );
+        accessor["min"] = json!(lo.to_array());
+        accessor["max"] = json!(hi.to_array());
+    }
+    builder.accessor(
+        &floats(values.iter().flat_map(|v| v.to_array())),
+        Some(ARRAY_BUFFER),
+        accessor,
+    )
 }

@@ -34,7 +34,7 @@ use serde_json::{json, Value};
 use super::gltf::glb::write_glb;
 use super::gltf::GltfError;
 use super::gltf_write::{
-    floats, Builder, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
+    floats, vec3s, Builder, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
 };
 use crate::rig::animation::{Animation, Interpolation, WeightsChannel};
 use crate::rig::pose::BoneTransform;
@@ -42,25 +42,6 @@ use crate::rig::skeleton::Skeleton;
 use crate::scene::{MeshBinding, MeshPart, Scene};
 
 mod materials;
-
-/// An accessor of `values`, three floats each (positions with their
-/// bounds, as glTF requires of `POSITION`).
-fn vec3s(builder: &mut Builder, values: &[Vec3], bounded: bool) -> usize {
-    let mut accessor = json!({"componentType": FLOAT, "count": values.len(), "type": "VEC3"});
-    if bounded {
-        let (lo, hi) = values.iter().fold(
-            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-            |(lo, hi), v| (lo.min(*v), hi.max(*v)),
-        );
-        accessor["min"] = json!(lo.to_array());
-        accessor["max"] = json!(hi.to_array());
-    }
-    builder.accessor(
-        &floats(values.iter().flat_map(|v| v.to_array())),
-        Some(ARRAY_BUFFER),
-        accessor,
-    )
-}
 
 /// How a mesh goes out: skinned by the skin, as a child node of the joint
 /// it rides, or static.

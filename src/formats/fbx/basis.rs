@@ -3,7 +3,7 @@
 //! and `U` a turn of −90° about X for a Z-up file; points go through `C`,
 //! transforms through `C M C⁻¹`.
 
-use glam::{DMat4, DQuat, DVec3};
+use glam::{DMat4, DQuat, DVec3, Vec3};
 
 use super::objects::property;
 use super::tree::{Node, Value as FbxValue};
@@ -68,12 +68,12 @@ impl Basis {
         )
     }
 
-    pub(super) fn point(&self, p: DVec3) -> [f32; 3] {
-        self.c.transform_point3(p).as_vec3().to_array()
+    pub(super) fn point(&self, p: DVec3) -> Vec3 {
+        self.c.transform_point3(p).as_vec3()
     }
 
-    pub(super) fn vector(&self, v: DVec3) -> [f32; 3] {
-        self.c.transform_vector3(v).as_vec3().to_array()
+    pub(super) fn vector(&self, v: DVec3) -> Vec3 {
+        self.c.transform_vector3(v).as_vec3()
     }
 
     pub(super) fn transform(&self, m: DMat4) -> DMat4 {

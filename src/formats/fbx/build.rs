@@ -19,7 +19,7 @@ use super::tree::Node;
 use super::FbxError;
 use crate::formats::capsules::capsule_body;
 use crate::formats::gltf_write::{
-    floats, Builder, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
+    floats, vec3s, Builder, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT, UNSIGNED_SHORT,
 };
 
 /// The glTF JSON and binary chunk of the file.
@@ -75,13 +75,8 @@ pub(super) fn gltf_of(
         };
         let geometric = TransformParts::geometric(model);
         let data = mesh_data(geometry, geometric)?;
-        let point_count = geometry
-            .node
-            .child("Vertices")
-            .and_then(Node::reals)
-            .map_or(0, |v| v.len() / 3);
-        let skin = skin_of(objects, geometry, point_count)?;
-        let shapes = shapes_of(objects, geometry, point_count, geometric)?;
+        let skin = skin_of(objects, geometry, data.point_count)?;
+        let shapes = shapes_of(objects, geometry, data.point_count, geometric)?;
         if data.triangles.iter().all(|(_, t)| t.is_empty()) {
             continue;
         }
@@ -151,7 +146,7 @@ pub(super) fn gltf_of(
         let rest: Vec<Vec3> = models
             .world
             .iter()
-            .map(|w| Vec3::from_array(basis.point(w.w_axis.truncate())))
+            .map(|w| basis.point(w.w_axis.truncate()))
             .collect();
         let body = capsule_body(&models.parent, &rest);
         let primitive = body
@@ -236,30 +231,13 @@ fn primitives(
                 })
             })
             .collect();
-        let points: Vec<[f32; 3]> = used
+        let points: Vec<Vec3> = used
             .iter()
             .map(|&v| basis.point(data.positions[v]))
             .collect();
-        let (min, max) = points
-            .iter()
-            .fold(([f32::MAX; 3], [f32::MIN; 3]), |(lo, hi), p| {
-                (
-                    [lo[0].min(p[0]), lo[1].min(p[1]), lo[2].min(p[2])],
-                    [hi[0].max(p[0]), hi[1].max(p[1]), hi[2].max(p[2])],
-                )
-            });
         let count = points.len();
         let mut attributes = serde_json::Map::new();
-        attributes.insert(
-            "POSITION".into(),
-            builder
-                .accessor(
-                    &floats(points.iter().flatten().copied()),
-                    Some(ARRAY_BUFFER),
-                    json!({"componentType": FLOAT, "count": count, "type": "VEC3", "min": min, "max": max}),
-                )
-                .into(),
-        );
+        attributes.insert("POSITION".into(), vec3s(builder, &points, true).into());
         if let Some(uvs) = &data.uvs {
             attributes.insert(
                 "TEXCOORD_0".into(),
@@ -330,22 +308,16 @@ fn primitives(
                 .shapes
                 .iter()
                 .map(|shape| {
-                    let offsets: Vec<[f32; 3]> = used
+                    let offsets: Vec<Vec3> = used
                         .iter()
-                        .map(|&v| shape.offsets.get(&data.source[v]).map_or([0.0; 3], |d| basis.vector(*d)))
+                        .map(|&v| {
+                            shape
+                                .offsets
+                                .get(&data.source[v])
+                                .map_or(Vec3::ZERO, |d| basis.vector(*d))
+                        })
                         .collect();
-                    let (min, max) = offsets.iter().fold(([f32::MAX; 3], [f32::MIN; 3]), |(lo, hi), p| {
-                        (
-                            [lo[0].min(p[0]), lo[1].min(p[1]), lo[2].min(p[2])],
-                            [hi[0].max(p[0]), hi[1].max(p[1]), hi[2].max(p[2])],
-                        )
-                    });
-                    let accessor = builder.accessor(
-                        &floats(offsets.iter().flatten().copied()),
-                        Some(ARRAY_BUFFER),
-                        json!({"componentType": FLOAT, "count": count, "type": "VEC3", "min": min, "max": max}),
-                    );
-                    json!({"POSITION": accessor})
+                    json!({"POSITION": vec3s(builder, &offsets, true)})
                 })
                 .collect();
             primitive["targets"] = json!(targets);

@@ -28,6 +28,9 @@ pub struct MeshData {
     pub triangles: Vec<(usize, Vec<u32>)>,
     /// The control point each vertex was made from.
     pub source: Vec<usize>,
+    /// How many control points the geometry has (skins and blend shapes
+    /// index them).
+    pub point_count: usize,
 }
 
 /// A blend shape channel: its name, default weight (0–1) and offsets per
@@ -263,6 +266,7 @@ pub fn mesh_data(geometry: &Object, geometric: DMat4) -> Result<MeshData, FbxErr
         uvs: uv_layer.map(|_| uvs),
         triangles,
         source,
+        point_count,
     })
 }
 
