@@ -7,6 +7,13 @@ import init, { restartSync } from './pkg/skinlab.js';
 
 const table = globalThis.SKINLAB_ASSETS ?? null;
 
+/**
+ * The page's folder: this module's, which sits beside index.html in www/
+ * and, bundled, at the top of dist/. Not the document's address, which on
+ * a page holding <skin-lab> elements is the host page's.
+ */
+const FOLDER = new URL('./', import.meta.url);
+
 /** Whether this is the single-file build. */
 export const singleFile = table !== null;
 
@@ -25,7 +32,7 @@ function inlined(path) {
 /** The text of `path`: from the table, or fetched beside the page. */
 export async function assetText(path) {
   if (singleFile) return new TextDecoder().decode(inlined(path));
-  const response = await fetch(new URL(path, document.baseURI));
+  const response = await fetch(new URL(path, FOLDER));
   if (!response.ok) throw new Error(`${path} could not be fetched (${response.status})`);
   return response.text();
 }
@@ -33,12 +40,13 @@ export async function assetText(path) {
 /** The bytes of `path`: from the table, or fetched beside the page. */
 export async function assetBytes(path) {
   if (singleFile) return inlined(path);
-  const response = await fetch(new URL(path, document.baseURI));
+  const response = await fetch(new URL(path, FOLDER));
   if (!response.ok) throw new Error(`${path} could not be fetched (${response.status})`);
   return new Uint8Array(await response.arrayBuffer());
 }
 
 let compiled = null;
+let started = null;
 
 /** The core's wasm compiled (the single file's workers are handed it). */
 export function wasmModule() {
@@ -46,12 +54,16 @@ export function wasmModule() {
   return compiled;
 }
 
-/** Starts the page's core: streamed from beside the page, or from the table. */
-export async function startCore() {
-  // By the page's address, not this module's: in dist/ the modules are
-  // bundled into one file at the top, away from pkg/.
-  if (!singleFile) return init({ module_or_path: new URL('pkg/skinlab_bg.wasm', document.baseURI) });
-  return init({ module_or_path: await wasmModule() });
+/**
+ * Starts the core once for every lab on the page (they share its compiled
+ * module and its instance): streamed from beside the page, or from the
+ * table. Resolves to its exports.
+ */
+export function startCore() {
+  started ??= singleFile
+    ? wasmModule().then((module) => init({ module_or_path: module }))
+    : init({ module_or_path: new URL('pkg/skinlab_bg.wasm', FOLDER) });
+  return started;
 }
 
 /**
@@ -60,7 +72,9 @@ export async function startCore() {
  * been dropped. Returns its exports.
  */
 export function restartCore() {
-  return restartSync();
+  const exports = restartSync();
+  started = Promise.resolve(exports);
+  return exports;
 }
 
 let convertersCompiled = null;
@@ -73,7 +87,7 @@ function convertersModule() {
 
 /** Where the file readers' wasm comes from: beside the page, or compiled from the table. */
 export async function convertersSource() {
-  if (!singleFile) return new URL('pkg/skinlab_converters_bg.wasm', document.baseURI);
+  if (!singleFile) return new URL('pkg/skinlab_converters_bg.wasm', FOLDER);
   return convertersModule();
 }
 

@@ -5,12 +5,9 @@
 // (ui=minimal or none, or inside a frame) stay out of it unless the
 // address asks with autosave=1, so slides never overwrite the lecturer's
 // session.
-import { $ } from './dom.js';
-import { num, t } from './i18n.js';
 
 const DATABASE = 'skinlab';
 const STORE = 'autosave';
-const KEY = 'current';
 /** How long the page waits after a change before saving (a drag is many changes). */
 const QUIET_MS = 1500;
 /** Entries of each bulky list written in one task (vertices; corners for `indices`). */
@@ -52,9 +49,12 @@ async function withStore(mode, action) {
 
 /**
  * Autosave for `app` (which offers `lab`, `example`, `mode()`, `loadScene`,
- * `setMode` and `showNotice`); `enabled` says whether this copy saves.
+ * `setMode` and `showNotice`); `enabled` says whether this copy saves, and
+ * `key` names its record (one per lab on a page: the page's own is `current`).
  */
-export function createAutosave(app, enabled) {
+export function createAutosave(app, { enabled, key }) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   let timer = 0;
   let savedRevision = -1;
   let savedLab = null;
@@ -144,7 +144,7 @@ export function createAutosave(app, enabled) {
     const revision = lab.revision();
     const record = snapshot(lab);
     try {
-      await withStore('readwrite', (store) => store.put(record, KEY));
+      await withStore('readwrite', (store) => store.put(record, key));
       savedLab = lab;
       savedRevision = revision;
       saves += 1;
@@ -179,7 +179,7 @@ export function createAutosave(app, enabled) {
       if (!enabled) return;
       let saved;
       try {
-        saved = await withStore('readonly', (store) => store.get(KEY));
+        saved = await withStore('readonly', (store) => store.get(key));
       } catch {
         return;
       }
@@ -201,7 +201,7 @@ export function createAutosave(app, enabled) {
       };
       $('#restore-no').onclick = () => {
         bar.hidden = true;
-        withStore('readwrite', (store) => store.delete(KEY)).catch(() => {});
+        withStore('readwrite', (store) => store.delete(key)).catch(() => {});
       };
     },
     /** Says the offer again in the page's language. */

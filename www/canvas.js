@@ -2,14 +2,14 @@
 // decisions are the core's), its size, and surviving a lost WebGL context
 // (a still of the last frame, then a new viewer on the canvas that takes
 // the old one's state over whole: Viewer.rebuilt).
-import { $ } from './dom.js';
-import { num, t } from './i18n.js';
 
 /**
  * The canvas of `app`, which offers `lab`, `viewer` (and `setViewer`),
  * `requestRender`, `showNotice`, `showMessage` and `beforeDrag`.
  */
 export function createCanvas(app) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   let canvas = $('#view');
   let observers = [];
   let visible = true;

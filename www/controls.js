@@ -1,9 +1,7 @@
 // The controls every mode shares: the toolbar (example, skinning method,
 // side by side, reset, undo, redo, share, embed) and the keyboard.
 import { Lab } from './pkg/skinlab.js';
-import { $ } from './dom.js';
 import { copyText } from './files.js';
-import { t } from './i18n.js';
 
 /**
  * The shared controls of `app`, which offers `lab`, `viewer`, `example`,
@@ -11,6 +9,8 @@ import { t } from './i18n.js';
  * `embedCode`, `requestRender` and `showNotice`.
  */
 export function createControls(app) {
+  const { t } = app.i18n;
+  const { $ } = app;
   let toldAboutBudget = false;
 
   /**
@@ -34,7 +34,7 @@ export function createControls(app) {
   /** The method buttons and the labels over the two views, as the viewer has them. */
   function showMethods() {
     const pair = app.viewer.compare() ? app.viewer.comparePair() : [app.viewer.method()];
-    for (const button of document.querySelectorAll('[data-method]')) {
+    for (const button of app.root.querySelectorAll('[data-method]')) {
       button.setAttribute('aria-pressed', String(pair.includes(button.dataset.method)));
     }
     const [left, right] = app.viewer.comparePair();
@@ -128,12 +128,12 @@ export function createControls(app) {
     else if (key === 'w') app.setTool('paint');
   }
 
-  window.addEventListener('keydown', onKey);
+  app.root.addEventListener('keydown', onKey);
   $('#example').addEventListener('change', (event) => app.loadExample(event.target.value));
-  for (const button of document.querySelectorAll('[data-method]')) {
+  for (const button of app.root.querySelectorAll('[data-method]')) {
     button.addEventListener('click', () => setMethod(button.dataset.method));
   }
-  for (const button of document.querySelectorAll('#modes [data-mode]')) {
+  for (const button of app.root.querySelectorAll('#modes [data-mode]')) {
     button.addEventListener('click', () => app.setMode(button.dataset.mode));
   }
   $('#compare').addEventListener('click', () => setCompare(!app.viewer.compare()));
@@ -145,9 +145,9 @@ export function createControls(app) {
       app.showNotice(t('msg.ownScene'));
       return;
     }
-    copyText(app.shareLink(), 'link', app.showNotice);
+    copyText(app, app.shareLink(), 'link');
   });
-  $('#embed').addEventListener('click', () => copyText(app.embedCode(), 'embedCode', app.showNotice));
+  $('#embed').addEventListener('click', () => copyText(app, app.embedCode(), 'embedCode'));
 
   return {
     setMethod,

@@ -2,8 +2,6 @@
 // HTML, so names from files cannot inject markup; the page assigns no
 // innerHTML anywhere.
 
-export const $ = (selector) => document.querySelector(selector);
-
 /**
  * `el('li', { className: 'x' }, 'text', child)`: an element with properties
  * set and children appended (strings as text nodes).

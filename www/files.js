@@ -2,11 +2,9 @@
 // JSON, a BVH motion capture, an FBX file, a .glb, or a .gltf with its .bin files (button or drop), and the
 // clipboard.
 import { Lab } from './pkg/skinlab.js';
-import { $ } from './dom.js';
 import { decompressed } from './codecs.js';
 import { preflight } from './preflight.js';
 import { handoverOf, isFileJob, loadConverters } from './converters.js';
-import { num, t } from './i18n.js';
 
 /** The largest file read, as the core's `formats::gltf::MAX_FILE_BYTES`. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -80,12 +78,12 @@ function isGltf(name, text) {
  * Copies `text`, or shows it to copy by hand where the clipboard is closed;
  * `what` is `link` or `embedCode`.
  */
-export async function copyText(text, what, showNotice) {
+export async function copyText(app, text, what) {
   try {
     await navigator.clipboard.writeText(text);
-    showNotice(t(`msg.copied.${what}`));
+    app.showNotice(app.i18n.t(`msg.copied.${what}`));
   } catch {
-    window.prompt(t(`msg.copy.${what}`), text);
+    window.prompt(app.i18n.t(`msg.copy.${what}`), text);
   }
 }
 
@@ -94,6 +92,8 @@ export async function copyText(text, what, showNotice) {
  * `setLab(lab, name)`, `loadScene(json)`, `requestRender` and `showNotice`.
  */
 export function createFiles(app) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   const loading = $('#loading');
   /** The fractions read reported while the last files loaded (for tests). */
   let progress = [];
@@ -121,7 +121,7 @@ export function createFiles(app) {
     const box = canvas.getBoundingClientRect();
     const [width, height] = [canvas.clientWidth, canvas.clientHeight];
     const layers = ['#ghosts', '#paths', '#ik-layer']
-      .map((selector) => document.querySelector(selector))
+      .map((selector) => app.root.querySelector(selector))
       .filter((layer) => layer && layer.childElementCount > 0 && getComputedStyle(layer).display !== 'none')
       .map((layer) => {
         const at = layer.getBoundingClientRect();

@@ -2,7 +2,7 @@
 // sets up a scene and a view, says what to do and what to notice (English,
 // German and Chinese, the Chinese kept in labels/lessons-zh.js), and checks
 // that the student did it. `check(s, scene)` reads
-// the running page `s` (window.skinlab) and the step's scene document as it
+// the running page `s` (its API, as window.skinlab) and the step's scene document as it
 // started (parsed once, for the rest positions), and returns true once done;
 // `prepare(s)`, when given, sets up what the step starts from. `panel` names
 // the mode whose panel and view layers the step shows under its card (the
@@ -11,7 +11,7 @@
 // text names, scrolled into view; `actions` are buttons; `figures(s)` the
 // numbers a notice's {placeholders} stand for, measured when it shows.
 
-import { num } from './i18n.js';
+import { formatNumber } from './i18n.js';
 import { LESSONS_ZH } from './labels/lessons-zh.js';
 
 const DEG = Math.PI / 180;
@@ -22,6 +22,7 @@ const DEG = Math.PI / 180;
  */
 function departures(s) {
   const [lbs, dqs, cor] = ['lbs', 'dqs', 'cor'].map((method) => s.lab.surfaceDeparture(method));
+  const num = (value, digits) => formatNumber(s.language(), value, digits);
   return {
     lbsIn: num(lbs.inward, 2), dqsOut: num(dqs.outward, 2), corOut: num(cor.outward, 2), corIn: num(cor.inward, 2),
   };

@@ -130,3 +130,30 @@ export function decodeState(hash) {
   }
   return state;
 }
+
+/**
+ * The browser's address bar, where the page's own lab keeps its link:
+ * `href` reads it, `replace(url)` rewrites it (no new history entry).
+ */
+export function windowAddress() {
+  return {
+    get href() { return location.href; },
+    replace(url) {
+      const next = new URL(url, location.href).href;
+      if (next !== location.href) history.replaceState(null, '', next);
+    },
+  };
+}
+
+/**
+ * An address of a lab's own, starting at `href`, for a lab inside someone
+ * else's page (`<skin-lab>`), whose address bar is not the lab's to write:
+ * its link is a link to the lab's page with the same state.
+ */
+export function addressOf(href) {
+  let current = new URL(href).href;
+  return {
+    get href() { return current; },
+    replace(url) { current = new URL(url, current).href; },
+  };
+}

@@ -1,10 +1,10 @@
 // The clip player under the view, for scenes that bring keyframe clips
 // (glTF animations): play, pause, pick a clip, scrub the time.
-import { $ } from './dom.js';
-import { nameOf, num, t } from './i18n.js';
 
 /** The player of `app`, which offers `lab` and `requestRender`. */
 export function createPlayer(app) {
+  const { nameOf, num, t } = app.i18n;
+  const { $ } = app;
   let playing = false;
   let playStart = 0;
 

@@ -6,6 +6,8 @@
 import { startWorker, workerMessage } from './assets.js';
 
 let worker = null;
+// The read in progress: the next waits for it.
+let queue = Promise.resolve();
 
 /**
  * Reads `job` ({glb} bytes, {bvh} text, {text, files} a .gltf with its files, or {text}
@@ -14,6 +16,15 @@ let worker = null;
  * scene JSON), or `{ok: true, skipped: true}` where no worker could start.
  */
 export function preflight(job) {
+  // One read at a time: the worker answers in order, and several labs on
+  // one page share it.
+  const turn = queue.then(() => read(job));
+  queue = turn;
+  return turn;
+}
+
+/** Reads `job` in the worker (see `preflight`). */
+function read(job) {
   try {
     worker ??= startWorker('preflight-worker.js');
   } catch {

@@ -4,53 +4,90 @@
 //   <script type="module" src="skinlab/skin-lab.js"></script>
 //   <skin-lab example="y-junction" mode="weights" lang="de"></skin-lab>  (lang: en, de or zh)
 //
-// Each element is its own lab: a page instance (index.html beside this
-// module, `ui=minimal` unless the `ui` attribute says otherwise) in a frame
-// inside the element's shadow root, so neither the page's styles nor the
-// host's leak across and several labs on one page share nothing. The lab
-// starts when the element first scrolls into view; off screen it draws
-// nothing. Attributes are reflected as properties and may change at any
-// time (example, mode, method and lang switch in place; the others reload
-// the lab). The page's API (window.skinlab) is on the element once it is
-// ready: `await el.ready`, then `el.loadExample('tube')`, `el.lab`, … and
-// the whole object as `el.skinlab`.
+// Each element is its own lab: a page instance (page.js) on its own copy of
+// the page's markup (index.html's .skinlab, `ui=minimal` unless the `ui`
+// attribute says otherwise) inside the element's shadow root, so neither
+// the page's styles nor the host's leak across. There is no frame: all the
+// labs on a page share one compiled core and one instance of it, one style
+// sheet and one copy of the markup, and each keeps its own scene, view,
+// modes, language, link and autosave record. A lab starts when its element
+// first scrolls into view; off screen it draws nothing. Attributes are
+// reflected as properties and may change at any time (example, mode, method
+// and lang switch in place; the others start the lab again). The lab's API
+// is on the element once it is ready: `await el.ready`, then
+// `el.loadExample('tube')`, `el.lab`, … and the whole object as
+// `el.skinlab`.
+import { createPage } from './page.js';
+import { addressOf } from './link.js';
 
 /** Attributes that become the page's URL parameters. */
 const PARAMETERS = ['example', 'mode', 'lesson', 'step', 'lang', 'method', 'tool', 'ui', 'projector', 'view', 'overlays', 'autosave'];
 
-const PAGE = new URL('index.html', import.meta.url);
+const FOLDER = new URL('./', import.meta.url);
+const PAGE = new URL('index.html', FOLDER);
 
-const STYLE = `
+/** The element's own box, around the lab. */
+const HOST_STYLE = `
   :host { display: block; position: relative; aspect-ratio: 16 / 10; min-height: 240px;
           background: #f3f4f6; border-radius: 6px; overflow: hidden; contain: content; }
   :host([hidden]) { display: none; }
-  iframe { position: absolute; inset: 0; width: 100%; height: 100%; border: 0; display: block; }
   .waiting { position: absolute; inset: 0; display: grid; place-items: center;
              font: 14px system-ui, sans-serif; color: #6b7280; }
 `;
 
+async function fetched(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.pathname} could not be fetched (${response.status})`);
+  return response.text();
+}
+
+let shared = null;
+
+/**
+ * What every element on the page shares, fetched once: the page's markup
+ * (index.html's .skinlab, our own file: its text is parsed, never a
+ * stranger's) and its style sheet, constructed once and adopted by every
+ * shadow root.
+ */
+function sharedParts() {
+  shared ??= Promise.all([fetched(PAGE), fetched(new URL('style.css', FOLDER))]).then(([html, css]) => {
+    const markup = new DOMParser().parseFromString(html, 'text/html').querySelector('.skinlab');
+    if (!markup) throw new Error('index.html holds no .skinlab');
+    const page = new CSSStyleSheet();
+    page.replaceSync(css);
+    const host = new CSSStyleSheet();
+    host.replaceSync(HOST_STYLE);
+    return { markup, sheets: [page, host] };
+  });
+  return shared;
+}
+
+// Elements numbered in the order they start: an element without an id
+// keeps its autosave record under its number.
+let started = 0;
+
 export class SkinLabElement extends HTMLElement {
   static observedAttributes = PARAMETERS;
 
-  #frame = null;
+  #page = null;
+  #api = null;
   #observer = null;
+  #number = 0;
   #resolveReady = null;
-  /** Resolves to the page's API once the lab has started. */
+  /** Resolves to the lab's API once the lab has started. */
   ready = new Promise((resolve) => { this.#resolveReady = resolve; });
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = STYLE;
     const waiting = document.createElement('div');
     waiting.className = 'waiting';
     waiting.textContent = 'Skinlab';
-    root.append(style, waiting);
+    root.append(waiting);
   }
 
   connectedCallback() {
-    if (this.#frame || this.#observer) return;
+    if (this.#number || this.#observer) return;
     // Started the first time it is (nearly) on screen.
     this.#observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) {
@@ -67,20 +104,17 @@ export class SkinLabElement extends HTMLElement {
     this.#observer = null;
   }
 
-  /** The page's API once started, else null. */
+  /** The lab's API once started, else null. */
   get skinlab() {
-    try {
-      return this.#frame?.contentWindow?.skinlab ?? null;
-    } catch {
-      return null;
-    }
+    return this.#api;
   }
 
   /** Whether the lab has started (it starts when first scrolled into view). */
   get started() {
-    return this.#frame !== null;
+    return this.#number > 0;
   }
 
+  /** The lab's page address with the element's attributes as its parameters. */
   #url() {
     const url = new URL(PAGE);
     const parameters = new URLSearchParams();
@@ -95,30 +129,39 @@ export class SkinLabElement extends HTMLElement {
     return url.href;
   }
 
-  #start() {
-    const frame = document.createElement('iframe');
-    frame.title = this.getAttribute('title') ?? 'Skinlab';
-    frame.allow = 'fullscreen';
-    frame.addEventListener('load', () => this.#whenReady(frame));
-    frame.src = this.#url();
-    this.#frame = frame;
-    this.shadowRoot.querySelector('.waiting')?.remove();
-    this.shadowRoot.append(frame);
+  async #start() {
+    started += 1;
+    this.#number = started;
+    const root = this.shadowRoot;
+    let parts;
+    try {
+      parts = await sharedParts();
+    } catch (error) {
+      root.querySelector('.waiting').textContent = `Skinlab: ${error.message}`;
+      return;
+    }
+    root.adoptedStyleSheets = parts.sheets;
+    this.#open(parts.markup);
   }
 
-  /** Waits for the page's API, then puts it on the element. */
-  #whenReady(frame) {
-    const poll = () => {
-      if (this.#frame !== frame) return;
-      const api = this.skinlab;
-      if (!api) {
-        setTimeout(poll, 20);
-        return;
-      }
-      this.#forward(api);
-      this.#resolveReady(api);
-    };
-    poll();
+  /** A lab on a fresh copy of the markup, from the attributes as they are now. */
+  #open(markup) {
+    const root = this.shadowRoot;
+    root.replaceChildren(document.importNode(markup, true));
+    const page = createPage(root, {
+      address: addressOf(this.#url()),
+      embedded: true,
+      remembersLanguage: false,
+      autosaveKey: `element:${this.id || this.#number}`,
+      ready: (api) => {
+        if (this.#page !== page) return;
+        this.#api = api;
+        this.#forward(api);
+        this.#resolveReady(api);
+      },
+    });
+    this.#page = page;
+    page.start();
   }
 
   /** Each of the API's names on the element, unless the element has it already. */
@@ -128,16 +171,16 @@ export class SkinLabElement extends HTMLElement {
       Object.defineProperty(this, name, {
         configurable: true,
         get: () => {
-          const value = this.skinlab?.[name];
-          return typeof value === 'function' ? value.bind(this.skinlab) : value;
+          const value = this.#api?.[name];
+          return typeof value === 'function' ? value.bind(this.#api) : value;
         },
       });
     }
   }
 
   attributeChangedCallback(name, old, value) {
-    if (old === value || !this.#frame) return;
-    const api = this.skinlab;
+    if (old === value || !this.#page) return;
+    const api = this.#api;
     const inPlace = {
       example: (v) => api.loadExample(v),
       mode: (v) => api.setMode(v),
@@ -150,7 +193,9 @@ export class SkinLabElement extends HTMLElement {
     }
     // Anything else: the lab again with the new parameters.
     this.ready = new Promise((resolve) => { this.#resolveReady = resolve; });
-    this.#frame.src = this.#url();
+    this.#api = null;
+    this.#page.close();
+    sharedParts().then((parts) => this.#open(parts.markup));
   }
 }
 

@@ -5,8 +5,6 @@
 // them, and one larger than the GPU promises is refused with its size
 // named, undecoded.
 
-import { t } from './i18n.js';
-
 /** Each side at most this many pixels (what WebGL2 promises; the core checks too). */
 const MAX_SIDE = 2048;
 
@@ -14,12 +12,12 @@ const MAX_SIDE = 2048;
  * Decodes `lab`'s texture images (each material's base colour texture; or
  * the one base colour image of a scene without materials) and gives their
  * pixels to `viewer`, one by one; `stillShown()` says whether `lab` is still
- * on screen when a decoding is done. Resolves to the first uploaded
+ * on screen when a decoding is done; `t` makes the page's sentences. Resolves to the first uploaded
  * image's `{width, height}`, or null when none was; a problem is passed to
  * `warn` as a sentence, and that image is left out (its surfaces keep
  * their plain colour).
  */
-export async function loadBaseColour(lab, viewer, stillShown, warn) {
+export async function loadBaseColour(lab, viewer, { stillShown, warn, t }) {
   const images = lab.textureImages();
   const list = images.length ? images : [lab.baseColour()].filter((colour) => colour?.image);
   if (!list.length) return null;
@@ -27,7 +25,7 @@ export async function loadBaseColour(lab, viewer, stillShown, warn) {
   await null;
   let first = null;
   for (const [texture, image] of list.entries()) {
-    const size = await upload(image, texture, lab, viewer, stillShown, warn);
+    const size = await upload(image, texture, lab, viewer, { stillShown, warn, t });
     if (!stillShown()) return null;
     first ??= size;
   }
@@ -35,7 +33,7 @@ export async function loadBaseColour(lab, viewer, stillShown, warn) {
 }
 
 /** Decodes one image and uploads it as `lab`'s texture `texture`: its size, or null. */
-async function upload(image, texture, lab, viewer, stillShown, warn) {
+async function upload(image, texture, lab, viewer, { stillShown, warn, t }) {
   // Measured from the header first: a small file may declare a picture of
   // gigabytes, and the browser would decode all of it.
   if (image.width > MAX_SIDE || image.height > MAX_SIDE) {

@@ -3,10 +3,10 @@
 // (xtask/single-file.mjs) build the same page modules the same way.
 import { join } from 'node:path';
 
-/** esbuild's options for bundling `entry` of the page folder `www`. */
-export function pageBundle(www, entry) {
+/** esbuild's options for bundling `entries` (one or a list) of the page folder `www`. */
+export function pageBundle(www, entries) {
   return {
-    entryPoints: [join(www, entry)],
+    entryPoints: [entries].flat().map((entry) => join(www, entry)),
     bundle: true,
     format: 'esm',
     minify: true,

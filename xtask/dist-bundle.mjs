@@ -1,7 +1,9 @@
-// The last steps of `cargo xtask dist`: the page's modules bundled into
-// one dist/app.js by esbuild (the 49 modules of www/ load as a waterfall of
-// requests, the bundle as one; what is imported only when needed, such as
-// the video muxers, stays in chunks of its own), and every text and wasm
+// The last steps of `cargo xtask dist`: the page's modules bundled by
+// esbuild into dist/app.js, the page, and dist/skin-lab.js, the element,
+// which share one chunk of the modules they both use (the 49 modules of www/
+// load as a waterfall of requests, the bundles as one or two; what is
+// imported only when needed, such as the video muxers, stays in chunks of
+// its own), and every text and wasm
 // file precompressed beside itself as .br (brotli, quality 11) and .gz
 // (gzip -9), for `cargo xtask serve` or any server that sends
 // precompressed files.
@@ -20,7 +22,7 @@ if (!www || !dist) {
 }
 
 const result = await build({
-  ...pageBundle(www, 'app.js'),
+  ...pageBundle(www, ['app.js', 'skin-lab.js']),
   splitting: true,
   outdir: dist,
   entryNames: '[name]',
@@ -28,7 +30,7 @@ const result = await build({
   metafile: true,
 });
 const outputs = Object.keys(result.metafile.outputs);
-console.log(`bundled app.js from ${Object.keys(result.metafile.inputs).length} modules into ${outputs.length} files`);
+console.log(`bundled app.js and skin-lab.js from ${Object.keys(result.metafile.inputs).length} modules into ${outputs.length} files`);
 
 const COMPRESSED = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.json', '.gltf', '.svg', '.bvh', '.md', '.txt']);
 let files = 0;

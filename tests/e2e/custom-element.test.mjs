@@ -1,8 +1,10 @@
-// <skin-lab> on a plain page with no iframes of its own: three elements of
+// <skin-lab> on a plain page, with no frame anywhere: three elements of
 // different examples and modes; the two on screen start and draw, the one
 // far below does not start until scrolled to; each is posable by mouse;
 // scrolled away, a lab draws nothing; changing an attribute changes the
-// example; the page's API is on the element.
+// example; the page's API is on the element. Then five elements on one
+// page, each posed by mouse and keyboard on its own, sharing one core, with
+// the memory they take reported beside the page's own lab.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextFrame, screenshot, useBrowser } from './browser.mjs';
@@ -22,6 +24,16 @@ const HOST = `<!doctype html>
   <div style="height: 3000px"></div>
   <skin-lab id="c" example="tube" method="dqs"></skin-lab>
 </body></html>`;
+
+/** Where bone `bone` of element `id`'s lab is on the screen (CSS pixels of the page). */
+async function grabPoint(page, id, bone) {
+  return page.evaluate(([id, bone]) => {
+    const element = document.getElementById(id);
+    const rect = element.shadowRoot.querySelector('#view').getBoundingClientRect();
+    const [x, y] = element.boneScreenPoint(bone);
+    return { x: rect.left + x, y: rect.top + y };
+  }, [id, bone]);
+}
 
 /** Frames drawn by element `id`'s lab, or null before it starts. */
 const frames = (page, id) => page.evaluate((id) => document.getElementById(id).skinlab?.framesRendered() ?? null, id);
@@ -47,14 +59,8 @@ test('three <skin-lab> elements: each its own lab, started on screen, posable, i
   assert.equal(await frames(page, 'c'), null);
 
   // Posable by mouse: drag bone 1 of the first lab.
-  const element = await page.locator('#a').boundingBox();
-  const canvasOffset = await page.evaluate(() => {
-    const frame = document.getElementById('a').shadowRoot.querySelector('iframe');
-    const rect = frame.contentDocument.querySelector('#view').getBoundingClientRect();
-    return { x: rect.left, y: rect.top };
-  });
-  const grab = await page.evaluate(() => document.getElementById('a').boneScreenPoint(1));
-  const start = { x: element.x + canvasOffset.x + grab[0], y: element.y + canvasOffset.y + grab[1] };
+  assert.equal(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelectorAll('iframe').length), 0, 'no frame inside');
+  const start = await grabPoint(page, 'a', 1);
   const rotationBefore = await page.evaluate(() => document.getElementById('a').lab.bonePose(1).rotation);
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
@@ -88,6 +94,117 @@ test('three <skin-lab> elements: each its own lab, started on screen, posable, i
   // Back on screen, it draws the change.
   await page.locator('#a').scrollIntoViewIfNeeded();
   await page.waitForFunction((n) => document.getElementById('a').skinlab.framesRendered() > n, idle, { timeout: 10000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+const FIVE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Five labs</title>
+<style>body { margin: 0; font: 16px serif; } .grid { display: flex; flex-wrap: wrap; } skin-lab { width: 400px; margin: 4px; }</style>
+<script type="module" src="skin-lab.js"></script></head>
+<body><div class="grid">
+  <skin-lab id="l1" example="two-bone"></skin-lab>
+  <skin-lab id="l2" example="y-junction" mode="gpu" lang="de"></skin-lab>
+  <skin-lab id="l3" example="two-bone" method="dqs" lang="zh"></skin-lab>
+  <skin-lab id="l4" example="y-junction" projector="1"></skin-lab>
+  <skin-lab id="l5" example="two-bone" mode="ik"></skin-lab>
+</div></body></html>`;
+
+const PAGE_MEMORY = () => ({
+  heap: performance.memory?.usedJSHeapSize ?? null,
+  elements: document.querySelectorAll('*').length,
+});
+
+test('five <skin-lab> elements on one plain page: each posed by mouse on its own, one core for all, memory reported', async () => {
+  const ids = ['l1', 'l2', 'l3', 'l4', 'l5'];
+  const page = await fixture.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  const url = `${fixture.server.url}five-labs.html`;
+  await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: FIVE }));
+  await page.goto(url);
+  await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id).skinlab?.framesRendered() > 0), ids, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => document.querySelectorAll('iframe').length), 0);
+  assert.equal(await page.evaluate((ids) => ids.reduce((n, id) => n + document.getElementById(id).shadowRoot.querySelectorAll('iframe').length, 0), ids), 0);
+
+  // Each its own example, mode, method and language.
+  const states = await page.evaluate((ids) => ids.map((id) => {
+    const api = document.getElementById(id).skinlab;
+    return [api.example, api.mode(), api.method(), api.language(), api.projector()];
+  }), ids);
+  assert.deepEqual(states, [
+    ['two-bone', 'skin', 'lbs', 'en', false],
+    ['y-junction', 'gpu', 'lbs', 'de', false],
+    ['two-bone', 'skin', 'dqs', 'zh', false],
+    ['y-junction', 'skin', 'lbs', 'en', true],
+    ['two-bone', 'ik', 'lbs', 'en', false],
+  ]);
+  // Each speaks its own language in its own markup.
+  const modeLabels = await page.evaluate((ids) => ids.map((id) => document.getElementById(id).shadowRoot.querySelector('#modes [data-mode="weights"]').textContent), ids);
+  assert.deepEqual([modeLabels[0], modeLabels[1], modeLabels[3]], ['Weights', 'Gewichte', 'Weights']);
+  assert.match(modeLabels[2], /\p{Script=Han}/u);
+  // One compiled core and one instance of it: the same classes, the same memory.
+  assert.equal(await page.evaluate((ids) => ids.every((id) => document.getElementById(id).skinlab.Lab === document.getElementById(ids[0]).skinlab.Lab), ids), true);
+
+  // Posed by mouse, one after the other: each drag turns its own lab's bone and no other's.
+  const turned = [];
+  for (const id of ids) {
+    const bone = 1;
+    const before = await page.evaluate((ids) => ids.map((id) => document.getElementById(id).lab.bonePose(1).rotation), ids);
+    const start = await grabPoint(page, id, bone);
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x - 25, start.y - 50, { steps: 8 });
+    await page.mouse.up();
+    const after = await page.evaluate((ids) => ids.map((id) => document.getElementById(id).lab.bonePose(1).rotation), ids);
+    ids.forEach((other, k) => {
+      if (other === id) assert.notDeepEqual(after[k], before[k], `the drag on ${id} turned its bone`);
+      else assert.deepEqual(after[k], before[k], `the drag on ${id} left ${other} alone`);
+    });
+    turned.push(id);
+  }
+  // Keys go to the lab that has the focus: R resets the third lab's pose alone.
+  await page.evaluate(() => document.getElementById('l3').shadowRoot.querySelector('#view').focus());
+  await page.keyboard.press('r');
+  const resets = await page.evaluate((ids) => ids.map((id) => document.getElementById(id).lab.bonePose(1).rotation[3] === 1), ids);
+  assert.deepEqual(resets, [false, false, true, false, false]);
+  // Each keeps its own link, and the page's address stays the host's.
+  const links = await page.evaluate((ids) => ids.map((id) => document.getElementById(id).shareLink()), ids);
+  assert.ok(links.every((link) => new URL(link).pathname.endsWith('/index.html')), links.join(' '));
+  assert.equal(new Set(links).size, 5);
+  assert.equal(page.url(), url);
+  await page.waitForTimeout(300);
+  await screenshot(page, 'custom-element-five-labs');
+
+  // Memory: the five labs against the page's own lab alone.
+  const client = await page.context().newCDPSession(page);
+  const measure = async (target, cdp) => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    const wasm = await target.evaluate(() => {
+      const labs = [...document.querySelectorAll('skin-lab')].map((element) => element.skinlab);
+      return (labs[0] ?? window.skinlab).wasmMemoryBytes();
+    });
+    const nodes = await target.evaluate(() => {
+      let count = document.querySelectorAll('*').length;
+      for (const element of document.querySelectorAll('skin-lab')) count += element.shadowRoot.querySelectorAll('*').length;
+      return count;
+    });
+    return { heap: usedSize, wasm, nodes };
+  };
+  const five = await measure(page, client);
+  const single = await fixture.browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await single.goto(`${fixture.server.url}index.html?example=two-bone&autosave=0`);
+  await single.waitForFunction(() => window.skinlab?.framesRendered() > 0, null, { timeout: 30000 });
+  const one = await measure(single, await single.context().newCDPSession(single));
+  const mb = (bytes) => (bytes / 1048576).toFixed(1);
+  console.log(`# memory, five <skin-lab> elements: JS heap ${mb(five.heap)} MB, one wasm instance of ${mb(five.wasm)} MB, ${five.nodes} DOM nodes`);
+  console.log(`# memory, the page's own lab alone: JS heap ${mb(one.heap)} MB, wasm ${mb(one.wasm)} MB, ${one.nodes} DOM nodes`);
+  // Five labs share the core: its memory is one instance's, not five.
+  assert.ok(five.wasm < 3 * one.wasm, `wasm ${five.wasm} against ${one.wasm} for one lab`);
+  assert.ok(five.nodes >= 5 * (one.nodes - 50), 'each element has the whole page markup');
+  await single.close();
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -37,7 +37,7 @@ test('the projector view enlarges type and marks, from the toolbar and from the 
   // A link with ?projector=1 opens in it; the toolbar turns it off again.
   const { page: linked } = await openAt('?example=y-junction&projector=1');
   await waitForSkinlab(linked);
-  assert.equal(await linked.evaluate(() => document.body.classList.contains('projector')), true);
+  assert.equal(await linked.evaluate(() => document.querySelector('.skinlab').classList.contains('projector')), true);
   await nextFrame(linked, () => linked.locator('#projector').click());
   assert.equal(await linked.evaluate(() => window.skinlab.projector()), false);
   assert.equal(new URL(linked.url()).searchParams.has('projector'), false);

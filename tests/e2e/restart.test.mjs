@@ -2,7 +2,9 @@
 // instance of the core and rebuilds the scene from its last saved state
 // (the link), without a reload, and keeps working. The trap comes from a
 // copy of the core whose `resetPose` is `unreachable` (tests/e2e/trap.mjs),
-// so the Reset button stops the core as an out-of-memory would.
+// so the Reset button stops the core as an out-of-memory would. On a page
+// of <skin-lab> elements, which share the core, every lab comes back from
+// its own link.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { nextFrame, openPage, screenshot, useBrowser, waitForSkinlab } from './browser.mjs';
@@ -49,6 +51,74 @@ test('a trap in the core restarts it from the last saved state, and the page goe
     assert.ok(await page.evaluate((n) => window.skinlab.framesRendered() > n, frames), 'it draws');
     await screenshot(page, 'restarted-after-trap');
     // The only error is the trap itself.
+    assert.deepEqual(errors.filter((e) => !/unreachable/.test(e)), []);
+    await page.close();
+  } finally {
+    await restore();
+  }
+});
+
+const LABS = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Three labs</title>
+<style>body { margin: 0; } .row { display: flex; flex-wrap: wrap; } skin-lab { width: 420px; margin: 4px; }</style>
+<script type="module" src="skin-lab.js"></script></head>
+<body><div class="row">
+  <skin-lab id="a" example="two-bone-smooth"></skin-lab>
+  <skin-lab id="b" example="y-junction" lang="de"></skin-lab>
+  <skin-lab id="c" example="tube" method="dqs"></skin-lab>
+</div></body></html>`;
+
+test('a trap in the core shared by three <skin-lab> elements: each lab comes back from its own link, and each goes on', async () => {
+  const restore = await serveTrapping(fixture.server, 'skinlab_bg.wasm', 'lab_resetPose');
+  try {
+    const page = await fixture.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    const url = `${fixture.server.url}three-labs-trap.html`;
+    await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: LABS }));
+    await page.goto(url);
+    const ids = ['a', 'b', 'c'];
+    await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id).skinlab?.framesRendered() > 0), ids, { timeout: 60000 });
+    await page.evaluate(() => { window.sameDocument = true; });
+    /** Drags bone 1 of lab `id` by (dx, dy) with the mouse. */
+    const drag = async (id, dx, dy) => {
+      const start = await page.evaluate((id) => {
+        const element = document.getElementById(id);
+        const rect = element.shadowRoot.querySelector('#view').getBoundingClientRect();
+        const [x, y] = element.boneScreenPoint(1);
+        return { x: rect.left + x, y: rect.top + y };
+      }, id);
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.down();
+      await page.mouse.move(start.x + dx, start.y + dy, { steps: 8 });
+      await page.mouse.up();
+    };
+    const poses = () => page.evaluate((ids) => ids.map((id) => document.getElementById(id).lab.bonePose(1).rotation), ids);
+    await drag('a', -30, -60);
+    await drag('b', 30, -40);
+    const posed = await poses();
+    assert.ok(Math.abs(posed[0][2]) > 0.05 && Math.abs(posed[1][2]) > 0.05, `the drags turned bones: ${posed}`);
+    await page.evaluate((ids) => ids.forEach((id) => document.getElementById(id).shareLink()), ids);
+    // Reset pose in the first lab traps the core they share.
+    await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('#reset').click());
+    await page.waitForFunction(() => document.getElementById('a').skinlab.restarts() === 1);
+    await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id).skinlab.lab.boneCount() > 0), ids);
+    assert.equal(await page.evaluate(() => window.sameDocument), true, 'no reload');
+    const back = await poses();
+    back.forEach((rotation, k) => rotation.forEach((v, i) => assert.ok(Math.abs(v - posed[k][i]) < 1e-6, `lab ${ids[k]} came back: ${rotation} vs ${posed[k]}`)));
+    assert.deepEqual(await page.evaluate((ids) => ids.map((id) => document.getElementById(id).skinlab.example), ids), ['two-bone-smooth', 'y-junction', 'tube']);
+    assert.deepEqual(await page.evaluate((ids) => ids.map((id) => document.getElementById(id).skinlab.language()), ids), ['en', 'de', 'en']);
+    const notices = await page.evaluate((ids) => ids.map((id) => document.getElementById(id).shadowRoot.querySelector('#notice').textContent), ids);
+    assert.match(notices[0], /core stopped \(.*unreachable.*\) and was restarted from the last saved state/);
+    // Each goes on: a drag in the second lab turns its bone and draws (its
+    // notice, over the bone in so small a lab, put away first).
+    await page.evaluate(() => { document.getElementById('b').shadowRoot.querySelector('#notice').hidden = true; });
+    const frames = await page.evaluate(() => document.getElementById('b').skinlab.framesRendered());
+    await drag('b', -40, 40);
+    const after = await poses();
+    assert.ok(Math.abs(after[1][2] - back[1][2]) > 0.05, `a drag after the restart turns the bone: ${after[1]}`);
+    await page.waitForFunction((n) => document.getElementById('b').skinlab.framesRendered() > n, frames);
+    await screenshot(page, 'restarted-labs-after-trap');
     assert.deepEqual(errors.filter((e) => !/unreachable/.test(e)), []);
     await page.close();
   } finally {

@@ -4,8 +4,6 @@
 // Catmull-Rom tangents); the graph shows the selected bone's angle over
 // time, so the three are told apart at a glance. A path's arc-length table
 // is drawn as ticks and its timing as markers at equal time steps.
-import { $ } from '../dom.js';
-import { nameOf, num, sig, t } from '../i18n.js';
 import { createTimeline } from '../parts/timeline.js';
 import { createPathLayer } from '../parts/paths.js';
 import { createClock } from '../clock.js';
@@ -20,9 +18,10 @@ const HOW = { STEP: 'step', LINEAR: 'linear', CUBICSPLINE: 'smooth' };
 
 /**
  * The arc-length table's figures: its length against the integrated one
- * and the worst lookup error, each also as a percentage of the length.
+ * and the worst lookup error, each also as a percentage of the length, in
+ * the language of `i18n`.
  */
-export function pathErrorText(e, entries) {
+export function pathErrorText({ num, sig, t }, e, entries) {
   const percent = (value) => sig((100 * Math.abs(value)) / e.exactLength);
   return t('path.figures', {
     entries: num(entries), length: num(e.length, 4), exact: num(e.exactLength, 4),
@@ -32,10 +31,12 @@ export function pathErrorText(e, entries) {
 
 /** The Animate mode of `app` (see app.js for what `app` offers). */
 export function createAnimateMode(app) {
+  const { nameOf, num, t } = app.i18n;
+  const { $ } = app;
   let time = 0;
   let playing = false;
   const clock = createClock();
-  const clockStrip = createClockStrip(clock);
+  const clockStrip = createClockStrip(app, clock);
   let selectedKey = null;
   let active = false;
   let shownFor = null;
@@ -275,7 +276,7 @@ export function createAnimateMode(app) {
     }
     $('#path-timing').value = app.lab.path(index).timing;
     const e = app.lab.pathError(index, entries());
-    $('#path-error').textContent = pathErrorText(e, entries());
+    $('#path-error').textContent = pathErrorText(app.i18n, e, entries());
   }
 
   function newPath() {
@@ -318,7 +319,7 @@ export function createAnimateMode(app) {
     const index = clip();
     const bone = app.viewer.selectedBone();
     const how = index >= 0 && bone !== null ? app.lab.keyInterpolation(index, bone) : null;
-    if (how && document.activeElement !== $('#anim-interp')) $('#anim-interp').value = HOW[how];
+    if (how && app.root.activeElement !== $('#anim-interp')) $('#anim-interp').value = HOW[how];
   }
 
   $('#anim-play').addEventListener('click', () => (playing ? pause() : play()));
@@ -347,7 +348,7 @@ export function createAnimateMode(app) {
   $('#pursuit-box').addEventListener('toggle', () => app.requestRender());
   $('#clock-frames').addEventListener('change', () => clock.setByFrames($('#clock-frames').checked));
 
-  window.addEventListener('keydown', (event) => {
+  app.root.addEventListener('keydown', (event) => {
     if (!active || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest?.('input, select, textarea')) return;
     if (event.key === 'k' || event.key === 'K') {

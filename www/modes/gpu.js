@@ -5,14 +5,14 @@
 // a draw can carry, how many draws this mesh needs and the bytes uploaded
 // per frame, and the panel the error a format without room for scale makes
 // in the current pose.
-import { $, el } from '../dom.js';
-import { num, sig, t } from '../i18n.js';
-
-/** A palette format's short name in the table. */
-const formatLabel = (format) => t(`gpu.short.${format}`);
+import { el } from '../dom.js';
 
 /** The GPU mode of `app` (see app.js for what `app` offers). */
 export function createGpuMode(app) {
+  const { num, sig, t } = app.i18n;
+  const { $ } = app;
+  /** A palette format's short name in the table. */
+  const formatLabel = (format) => t(`gpu.short.${format}`);
   let shownKey = '';
 
   const budget = () => Number($('#gpu-budget').value);
@@ -100,7 +100,7 @@ export function createGpuMode(app) {
 
   function applyVertexData() {
     app.lab.setInfluenceCap(Number($('#gpu-cap').value));
-    window.skinlab.setQuantised($('#gpu-eight-bit').checked);
+    app.api.setQuantised($('#gpu-eight-bit').checked);
     app.viewer.setJointBytes($('#gpu-joint-bytes').checked);
     app.viewer.setWeightView($('#gpu-heat').checked ? 'error' : 'skin');
     shownKey = '';

@@ -3,8 +3,6 @@
 // within its limit; the selected bone's limit edited in the panel, and for
 // two bones the animation talk's angles θ1 and θ2 from the law of cosines.
 import { Lab } from '../pkg/skinlab.js';
-import { $ } from '../dom.js';
-import { num, sig, t } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
 import { createIkLayer, RACE_COLOURS } from '../parts/ik-layer.js';
 import { createIkMotion } from '../parts/ik-motion.js';
@@ -15,6 +13,8 @@ const AXES = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
 
 /** The IK mode of `app` (see app.js for what `app` offers). */
 export function createIkMode(app) {
+  const { num, sig, t } = app.i18n;
+  const { $ } = app;
   const handle = $('#ik-target');
   let target = null; // model space [x, y, z]
   let tip = -1;
@@ -92,7 +92,7 @@ export function createIkMode(app) {
         + (stretched > 1 ? ` · ${t('ik.stretched', { factor: num(stretched, 2) })}` : '')
       : '';
     $('output[for="ik-stretch"]').textContent = `×${num(Number($('#ik-stretch').value), 2)}`;
-    $('#ik-tip').textContent = tip >= 0 ? boneLabel(app.lab.boneNames(), tip) : '—';
+    $('#ik-tip').textContent = tip >= 0 ? boneLabel(t, app.lab.boneNames(), tip) : '—';
     showAngles();
     showForwardKinematics();
   }

@@ -2,8 +2,7 @@
 // the scene and the view, says what to do and what to notice, and ticks
 // when the student has done it; Next lights up. Presenters' clickers
 // (PageDown/PageUp, and the arrows when no bone is selected) step through.
-import { $, el } from '../dom.js';
-import { currentLanguage, t } from '../i18n.js';
+import { el } from '../dom.js';
 import { LESSONS } from '../lessons.js';
 import { convertersReady } from '../converters.js';
 import { OVERLAYS } from '../link.js';
@@ -12,12 +11,14 @@ const DEFAULT_OVERLAYS = { mesh: true, wireframe: true, dots: true, bones: true 
 
 /** The Lessons mode of `app` (see app.js for what `app` offers). */
 export function createLessonsMode(app) {
+  const { current: currentLanguage, t } = app.i18n;
+  const { $ } = app;
   let lesson = null;
   let step = 0; // 0-based here; 1-based in the URL and the API
   let done = false;
   let scene = null; // the step's scene document, parsed once as it starts
 
-  const s = () => window.skinlab;
+  const s = () => app.api;
   const text = (pair) => pair[currentLanguage()] ?? pair.en;
 
   const ACTIONS = {
@@ -131,7 +132,7 @@ export function createLessonsMode(app) {
     for (const [bone, rotation] of current.pose ?? []) app.lab.setBonePose(bone, { rotation });
     // The sections the step works in, opened (they start closed on the page).
     for (const selector of current.opens ?? []) {
-      const section = document.querySelector(selector);
+      const section = app.root.querySelector(selector);
       if (section) section.open = true;
     }
     current.prepare?.(api);
@@ -156,7 +157,7 @@ export function createLessonsMode(app) {
   /** Scrolls the figures the step's text names into view, those shown so far. */
   function revealFigures() {
     for (const selector of lesson?.steps[step].shows ?? []) {
-      const figure = document.querySelector(selector);
+      const figure = app.root.querySelector(selector);
       if (figure && figure.offsetParent !== null) figure.scrollIntoView({ block: 'nearest' });
     }
   }
@@ -200,7 +201,7 @@ export function createLessonsMode(app) {
     const found = LESSONS.find((item) => item.name === name);
     if (!found) throw new Error(`unknown lesson '${name}'; known: ${LESSONS.map((l) => l.name).join(', ')}`);
     lesson = found;
-    if (document.body.dataset.mode !== 'lessons') app.setMode('lessons');
+    if (app.mode() !== 'lessons') app.setMode('lessons');
     setStep(Math.max(1, Math.round(Number(number) || 1)) - 1);
   }
 
@@ -223,8 +224,8 @@ export function createLessonsMode(app) {
   }
 
   // Clickers send PageDown/PageUp; the arrows too when no bone is selected.
-  window.addEventListener('keydown', (event) => {
-    if (document.body.dataset.mode !== 'lessons' || !lesson) return;
+  app.root.addEventListener('keydown', (event) => {
+    if (app.mode() !== 'lessons' || !lesson) return;
     const target = event.target;
     if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
     const free = app.viewer?.selectedBone() === null;

@@ -2,14 +2,15 @@
 // 1 − Σ m_k live (negative past a sum of 1: extrapolation, allowed and
 // explained), a jaw to open while the mouth keeps its shape, and a word
 // said by a keyed clip of morph weights and the jaw (see the Animate mode).
-import { $, el } from '../dom.js';
-import { nameOf, num, t } from '../i18n.js';
+import { el } from '../dom.js';
 import { createSpeech } from '../parts/speech.js';
 import { createRecording } from '../parts/recording.js';
 import { playClip } from '../parts/clip-player.js';
 
 /** The Morph mode of `app` (see app.js for what `app` offers). */
 export function createMorphMode(app) {
+  const { nameOf, num, t } = app.i18n;
+  const { $ } = app;
   let shownFor = null;
   let saying = null;
 
@@ -50,9 +51,9 @@ export function createMorphMode(app) {
 
   function showWeights() {
     const weights = Array.from(app.lab.morphWeights());
-    for (const input of document.querySelectorAll('#morph-sliders input')) {
+    for (const input of app.root.querySelectorAll('#morph-sliders input')) {
       const weight = weights[Number(input.dataset.morph)] ?? 0;
-      if (document.activeElement !== input) input.value = String(weight);
+      if (app.root.activeElement !== input) input.value = String(weight);
       input.nextElementSibling.textContent = num(weight, 2);
     }
     const sum = weights.reduce((a, b) => a + b, 0);

@@ -2,50 +2,9 @@
 // the layers to show, the 8-bit weights switch, the selected bone's
 // matrices with the skinning note's pitfall, and the examples' captions.
 import { Lab } from '../pkg/skinlab.js';
-import { $, el, richText, sym } from '../dom.js';
-import { hasLabel, num, sig, t, tuple } from '../i18n.js';
+import { el, richText, sym } from '../dom.js';
+import { hasLabel } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
-
-function formatMatrix(columnMajor) {
-  const table = el('table');
-  for (let row = 0; row < 4; row++) {
-    const tr = table.insertRow();
-    for (let col = 0; col < 4; col++) {
-      tr.insertCell().textContent = num(Math.abs(columnMajor[col * 4 + row]) < 5e-4 ? 0 : columnMajor[col * 4 + row], 3);
-    }
-  }
-  return table;
-}
-
-function rotationText(q) {
-  const [x, y, z, w] = q;
-  const s = Math.hypot(x, y, z);
-  const label = t('rotation');
-  if (s < 1e-7) return `${label}: 0°`;
-  const angle = (2 * Math.atan2(s, w) * 180) / Math.PI;
-  const signed = angle > 180 ? angle - 360 : angle;
-  if (Math.abs(z) / s > 0.9999) return `${label}: ${num(Math.sign(z) * signed, 1)}° ${t('about')} Z`;
-  return `${label}: ${num(signed, 1)}° ${t('about')} ${tuple([x / s, y / s, z / s], 2)}`;
-}
-
-function matrixBlock(title, note, matrix) {
-  return el('div', { className: 'matrix' }, el('h3', {}, ...title, ' ', el('span', {}, note)), formatMatrix(matrix));
-}
-
-/** The bones note's `L_i = T(origin) · O · T(length)` with its factors in words. */
-function relativeBlock(lab, bone) {
-  const { origin, orientation, length, product } = lab.relativeMatrix(bone);
-  const q = rotationOfMatrix(orientation);
-  const factors = t('matrix.relativeFactors', {
-    origin: tuple([origin[12], origin[13], origin[14]], 2),
-    orientation: rotationText(q),
-    length: num(length[13], 2),
-  });
-  const block = matrixBlock(['L', el('sub', {}, 'i'), ' = T(', t('matrix.originWord'), ') · O', el('sub', {}, 'i'), ' · T(', t('matrix.lengthWord'), ')'],
-    t('matrix.relative'), product);
-  block.append(el('p', { className: 'small muted' }, factors));
-  return block;
-}
 
 /** The unit quaternion [x, y, z, w] of a rotation matrix (16 numbers, column-major). */
 function rotationOfMatrix(m) {
@@ -58,9 +17,52 @@ function rotationOfMatrix(m) {
 
 /** The Skin mode of `app` (see app.js for what `app` offers). */
 export function createSkinMode(app) {
+  const { num, sig, t, tuple } = app.i18n;
+  const { $ } = app;
+
+  function formatMatrix(columnMajor) {
+    const table = el('table');
+    for (let row = 0; row < 4; row++) {
+      const tr = table.insertRow();
+      for (let col = 0; col < 4; col++) {
+        tr.insertCell().textContent = num(Math.abs(columnMajor[col * 4 + row]) < 5e-4 ? 0 : columnMajor[col * 4 + row], 3);
+      }
+    }
+    return table;
+  }
+
+  function rotationText(q) {
+    const [x, y, z, w] = q;
+    const s = Math.hypot(x, y, z);
+    const label = t('rotation');
+    if (s < 1e-7) return `${label}: 0°`;
+    const angle = (2 * Math.atan2(s, w) * 180) / Math.PI;
+    const signed = angle > 180 ? angle - 360 : angle;
+    if (Math.abs(z) / s > 0.9999) return `${label}: ${num(Math.sign(z) * signed, 1)}° ${t('about')} Z`;
+    return `${label}: ${num(signed, 1)}° ${t('about')} ${tuple([x / s, y / s, z / s], 2)}`;
+  }
+
+  function matrixBlock(title, note, matrix) {
+    return el('div', { className: 'matrix' }, el('h3', {}, ...title, ' ', el('span', {}, note)), formatMatrix(matrix));
+  }
+
+  /** The bones note's `L_i = T(origin) · O · T(length)` with its factors in words. */
+  function relativeBlock(lab, bone) {
+    const { origin, orientation, length, product } = lab.relativeMatrix(bone);
+    const q = rotationOfMatrix(orientation);
+    const factors = t('matrix.relativeFactors', {
+      origin: tuple([origin[12], origin[13], origin[14]], 2),
+      orientation: rotationText(q),
+      length: num(length[13], 2),
+    });
+    const block = matrixBlock(['L', el('sub', {}, 'i'), ' = T(', t('matrix.originWord'), ') · O', el('sub', {}, 'i'), ' · T(', t('matrix.lengthWord'), ')'],
+      t('matrix.relative'), product);
+    block.append(el('p', { className: 'small muted' }, factors));
+    return block;
+  }
   function setOverlay(name, on) {
     app.viewer.setOverlay(name, on);
-    const box = document.querySelector(`[data-overlay="${name}"]`);
+    const box = app.root.querySelector(`[data-overlay="${name}"]`);
     if (box) box.checked = on;
     app.requestRender();
   }
@@ -172,7 +174,7 @@ export function createSkinMode(app) {
       degrees: num(degrees), lbs: num(100 * lbs, 1), dqs: num(100 * dqs, 1), cor: num(100 * cor, 1),
       ringLbs: num(ringRadius('lbs'), 3), ringDqs: num(ringRadius('dqs'), 3), ringCor: num(ringRadius('cor'), 3),
     });
-    if (document.activeElement !== $('#twist-angle')) $('#twist-angle').value = String(Math.round(degrees));
+    if (app.root.activeElement !== $('#twist-angle')) $('#twist-angle').value = String(Math.round(degrees));
     $('output[for="twist-angle"]').textContent = `${Math.round(degrees)}°`;
     plot(degrees);
   }
@@ -202,7 +204,7 @@ export function createSkinMode(app) {
       $('#matrices').replaceChildren();
       return;
     }
-    $('#bone-name').textContent = boneLabel(app.lab.boneNames(), bone);
+    $('#bone-name').textContent = boneLabel(t, app.lab.boneNames(), bone);
     $('#bone-rotation').textContent = rotationText(app.lab.bonePose(bone).rotation);
     const pitfall = el('p', { className: 'pitfall' }, richText(t('pitfall')));
     $('#matrices').replaceChildren(
@@ -231,7 +233,7 @@ export function createSkinMode(app) {
     return [text, twist];
   }
 
-  for (const box of document.querySelectorAll('[data-overlay]')) {
+  for (const box of app.root.querySelectorAll('[data-overlay]')) {
     box.addEventListener('change', () => setOverlay(box.dataset.overlay, box.checked));
   }
   $('#quantised').addEventListener('change', (event) => setQuantised(event.target.checked));

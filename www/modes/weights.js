@@ -1,9 +1,7 @@
 // The Weights mode: paint the selected bone's weight with a brush, colour
 // the skin by weight, lock bones, and compute automatic weights. "Pose"
 // within it tries the weights out without leaving the mode.
-import { $ } from '../dom.js';
 import { startWorker, workerMessage } from '../assets.js';
-import { num, t } from '../i18n.js';
 
 /**
  * Work (vertices × bones) done at once on the main thread; more, and bone
@@ -13,6 +11,8 @@ const INLINE_WORK = { nearest: 2e6, distance: 2e6, heat: 2e4 };
 
 /** The Weights mode of `app` (see app.js for what `app` offers). */
 export function createWeightsMode(app, vertexPanel) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   function setWeightView(view) {
     app.viewer.setWeightView(view);
     $('#weight-view').value = view;
@@ -22,7 +22,7 @@ export function createWeightsMode(app, vertexPanel) {
 
   /** Shows the tool's state; the app sets it on the viewer. */
   function showTool(tool) {
-    for (const button of document.querySelectorAll('[data-tool]')) {
+    for (const button of app.root.querySelectorAll('[data-tool]')) {
       button.setAttribute('aria-pressed', String(button.dataset.tool === tool));
     }
     $('#paint-panel').classList.toggle('inactive', tool !== 'paint');
@@ -153,10 +153,10 @@ export function createWeightsMode(app, vertexPanel) {
 
   $('#work-cancel').addEventListener('click', cancelAutoWeights);
 
-  for (const button of document.querySelectorAll('[data-tool]')) {
+  for (const button of app.root.querySelectorAll('[data-tool]')) {
     button.addEventListener('click', () => app.setTool(button.dataset.tool));
   }
-  for (const button of document.querySelectorAll('[data-auto]')) {
+  for (const button of app.root.querySelectorAll('[data-auto]')) {
     button.addEventListener('click', () => autoWeights(button.dataset.auto));
   }
   for (const id of ['#brush-radius', '#brush-strength', '#brush-value', '#brush-mode', '#brush-falloff']) {

@@ -1,7 +1,7 @@
 // The bone list: a coloured dot, the name and (in Weights) a lock per bone.
 // Clicking a row selects the bone.
-import { $, el } from '../dom.js';
-import { hasLabel, num, t } from '../i18n.js';
+import { el } from '../dom.js';
+import { hasLabel } from '../i18n.js';
 
 /** Colours of the bones, as the renderer's palette (Okabe and Ito). */
 export const BONE_COLORS = [
@@ -15,10 +15,10 @@ const MAX_ROWS = 64;
 /**
  * A bone's label: its name, or “bone N” (counted from 1, as the examples
  * name theirs) when it has none. The examples' names (“left branch”,
- * “link 12”) are shown in the page's language; a file's own names as they
- * are.
+ * “link 12”) are shown in the page's language (`t`); a file's own names as
+ * they are.
  */
-export function boneLabel(names, bone) {
+export function boneLabel(t, names, bone) {
   const name = names[bone];
   if (!name) return t('bone.unnamed', { n: bone + 1 });
   const [, base, number] = /^(.*?)(?: (\d+))?$/.exec(name);
@@ -28,6 +28,8 @@ export function boneLabel(names, bone) {
 
 /** The bone list of `app` (which offers `lab`, `viewer`, `selectBone`). */
 export function createBoneList(app) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   function build() {
     const list = $('#bone-list');
     list.textContent = '';
@@ -42,7 +44,7 @@ export function createBoneList(app) {
       dot.style.background = `rgb(${r}, ${g}, ${b})`;
       const item = el('li', {},
         dot,
-        el('span', { className: 'name' }, boneLabel(names, bone)),
+        el('span', { className: 'name' }, boneLabel(t, names, bone)),
         el('label', { className: 'lock' }, lock, ' ', el('span', {}, t('lock'))));
       item.dataset.bone = String(bone);
       item.addEventListener('click', () => app.selectBone(bone));
@@ -55,7 +57,7 @@ export function createBoneList(app) {
 
   function update() {
     const selected = app.viewer.selectedBone();
-    for (const item of document.querySelectorAll('#bone-list li')) {
+    for (const item of app.root.querySelectorAll('#bone-list li')) {
       item.classList.toggle('selected', Number(item.dataset.bone) === selected);
     }
   }

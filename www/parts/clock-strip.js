@@ -2,14 +2,14 @@
 // its height the time since the last drawn frame, coloured by what the
 // clock did with it (drawn, skipped under 10 ms, a pause over 1 s), and the
 // animation time against the wall clock since Play.
-import { $ } from '../dom.js';
-import { num, t } from '../i18n.js';
 import { MAX_STEP, MIN_STEP } from '../clock.js';
 
 const COLOURS = { drawn: '#0072b2', start: '#0072b2', skipped: '#9aa5b1', clamped: '#d55e00' };
 
-/** The strip for `clock`. */
-export function createClockStrip(clock) {
+/** The strip for `clock`, in `app`'s panel. */
+export function createClockStrip(app, clock) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   let wallStart = 0;
   let advanced = 0;
 

@@ -5,8 +5,6 @@
 // P → R_i T → Z_i; then lines from each ghost to the blended Z with the
 // weights written on them. An SVG layer over the canvas; every number comes
 // from the core, projected by the viewer's camera.
-import { $ } from '../dom.js';
-import { num, t } from '../i18n.js';
 import { svg } from './svg.js';
 import { placeLabels, pointBox } from './labels.js';
 
@@ -67,6 +65,8 @@ export function stepPoint(app, bone, vertex, phase, ends) {
 
 /** The ghost layer of `app` (which offers `lab`, `viewer`, `canvas`). */
 export function createGhosts(app) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   const layer = $('#ghosts');
   let points = null;
   // 3 shows the steps' results; below it a dot walks through them.

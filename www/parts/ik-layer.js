@@ -5,8 +5,6 @@
 // race is shown, both solvers' chains after the chosen sweep, in the
 // plot's colours. Every point comes from the core, projected by the
 // viewer's camera.
-import { $ } from '../dom.js';
-import { num, t as translate } from '../i18n.js';
 import { svg, triples } from './svg.js';
 
 /** The walk's colours: each gait's ankle path. */
@@ -24,6 +22,8 @@ export const RACE_COLOURS = { ccd: '#d55e00', fabrik: '#0072b2' };
  * `limitDragged(handle, angle)`.
  */
 export function createIkLayer(app, host) {
+  const { num, t: translate } = app.i18n;
+  const { $ } = app;
   const layer = $('#ik-layer');
   let drag = null;
 

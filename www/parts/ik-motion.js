@@ -3,8 +3,6 @@
 // ankle's path), measured against the ground, and the IK target riding a
 // closed path timed by arc length while the chain follows. One runs at a
 // time; each run is one undo step.
-import { $ } from '../dom.js';
-import { num, t } from '../i18n.js';
 
 /**
  * The motions of the IK mode of `app`; `host` offers `target()`,
@@ -12,6 +10,8 @@ import { num, t } from '../i18n.js';
  * `chainBones()` and `boneLength(bone)`.
  */
 export function createIkMotion(app, host) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   /** The leg example's shin: the two-bone chain the walk drives. */
   const WALK_TIP = 1;
   const GAIT_SAMPLES = 64;

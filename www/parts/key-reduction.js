@@ -3,8 +3,6 @@
 // figure's size on a log slider; the plot shows, for a range of tolerances
 // tried without changing the clip, the largest joint error against the keys
 // kept, and the button applies the chosen one (undoable).
-import { $ } from '../dom.js';
-import { num, sig, t } from '../i18n.js';
 import { svg } from './svg.js';
 
 const TRIED = [-4, -3.5, -3, -2.5, -2, -1.5, -1];
@@ -23,6 +21,8 @@ function figureSize(lab) {
 
 /** The key reduction of `app`; `host` offers `clip()` and `edited()`. */
 export function createKeyReduction(app, host) {
+  const { num, sig, t } = app.i18n;
+  const { $ } = app;
   const plot = $('#reduce-plot');
   plot.setAttribute('viewBox', '0 0 600 200');
   let cache = null;

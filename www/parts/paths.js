@@ -4,7 +4,6 @@
 // time steps under the path's timing: bunched up under `naive`, evenly
 // spaced under `uniform`. Every point comes from the core, projected by
 // the viewer's camera.
-import { $ } from '../dom.js';
 import { svg, triples } from './svg.js';
 
 /** Markers at equal time steps along the path. */
@@ -15,6 +14,7 @@ export const MARKERS = 16;
  * `pathEdited()` and, optionally, `decorate(layer, screen)` to draw more on it.
  */
 export function createPathLayer(app, host) {
+  const { $ } = app;
   const layer = $('#paths');
   let drag = null;
   let shown = false;

@@ -3,8 +3,6 @@
 // at the speed the slider sets; both drawn on the path at the player's
 // time, and the distance between each car and its point plotted over time.
 // The simulation is the core's (`lab.pursuit`).
-import { $ } from '../dom.js';
-import { num, t } from '../i18n.js';
 import { svg, triples } from './svg.js';
 
 /** The points' speeds as fractions of the path's length a duration: the
@@ -19,6 +17,8 @@ const PAD = { left: 56, right: 16, top: 14, bottom: 36 };
 
 /** The pursuit of `app`'s selected path; `host` offers `path()` and `time()`. */
 export function createPursuit(app, host) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   const plot = $('#pursuit-plot');
   plot.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
   let cache = null;

@@ -3,12 +3,12 @@
 // the clip "recording" (`lab.sayRecording`: the jaw and the A target open
 // with the loudness, 30 keys a second), then played with its sound where
 // the browser can; the microphone drives the jaw live by the same measure.
-import { $ } from '../dom.js';
-import { num, t } from '../i18n.js';
 import { playClip } from './clip-player.js';
 
 /** The recording controls of `app` under `#speech-box`. */
 export function createRecording(app) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   let frame = 0;
   let playing = null;
   let heard = null;

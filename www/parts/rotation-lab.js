@@ -4,8 +4,6 @@
 // path of one marked corner, and the blended matrix's determinant and
 // orthonormality error over t. The orientations come from the core
 // (`Lab.rotationSamples`); this file only projects and draws them.
-import { $ } from '../dom.js';
-import { num, sig, t } from '../i18n.js';
 import { Lab } from '../pkg/skinlab.js';
 import { svg } from './svg.js';
 
@@ -44,6 +42,8 @@ function project([x, y, z], panel) {
 
 /** The rotation lab in `#rotations`; `app` is told to redraw (lesson checks run then). */
 export function createRotationLab(app) {
+  const { num, sig, t } = app.i18n;
+  const { $ } = app;
   const views = $('#rot-views');
   const plot = $('#rot-plot');
   views.setAttribute('viewBox', `0 0 ${3 * PANEL} ${HEIGHT}`);

@@ -4,8 +4,6 @@
 // where the browser has a voice for the page's language it speaks the
 // sentence too, and each word boundary it reports pulls the face to that
 // word's first shape, so mouth and voice stay together.
-import { $ } from '../dom.js';
-import { currentLanguage, num, t } from '../i18n.js';
 import { playClip } from './clip-player.js';
 
 const VOICE_LANG = { en: 'en-US', de: 'de-DE', zh: 'zh-CN' };
@@ -15,6 +13,8 @@ const LETTER_RULES = { en: 'en', de: 'de', zh: 'en' };
 
 /** The lip-sync controls of `app` under `#speech-box`. */
 export function createSpeech(app) {
+  const { current: currentLanguage, num, t } = app.i18n;
+  const { $ } = app;
   let playing = null;
   let state = null;
 

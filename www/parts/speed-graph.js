@@ -2,8 +2,6 @@
 // fraction of the path covered over time, drawn beside the view when the
 // path's timing is "curve", its points dragged with the pointer. The core
 // keeps the curve monotone (Fritsch–Carlson) whatever the drag asks.
-import { $ } from '../dom.js';
-import { num, t } from '../i18n.js';
 import { svg } from './svg.js';
 
 const WIDTH = 600;
@@ -13,6 +11,8 @@ const SAMPLES = 120;
 
 /** The graph in `#speed-graph`; `host` offers `path()`, `time()` and `edited()`. */
 export function createSpeedGraph(app, host) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   const graph = $('#speed-graph');
   graph.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
   let drag = null;

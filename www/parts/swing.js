@@ -2,11 +2,11 @@
 // selected bone and every bone below it swing under the core's dynamics
 // (`lab.setDynamics`, `lab.stepDynamics`), stepped once a frame by the time
 // that frame took, while the hand or a clip moves the bones above.
-import { $ } from '../dom.js';
-import { num, t } from '../i18n.js';
 
 /** The swing controls of `app` under `#swing-box`. */
 export function createSwing(app) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   let running = false;
   let last = null;
   let bones = [];

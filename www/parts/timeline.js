@@ -2,10 +2,8 @@
 // bone with a diamond per key, and the playhead. Click or drag on the ruler
 // (or an empty spot of a row) to scrub; click a diamond to select its key,
 // drag it to move the key in time. An SVG drawn from the core's key times.
-import { $ } from '../dom.js';
 import { svg } from './svg.js';
 import { boneLabel } from './bones.js';
-import { t } from '../i18n.js';
 
 const LABEL = 84;
 /** About the width of a character of the 12 px row labels. */
@@ -27,6 +25,8 @@ function niceStep(rough) {
 }
 
 export function createTimeline(app, host) {
+  const { t } = app.i18n;
+  const { $ } = app;
   const root = $('#timeline');
   // User units are CSS pixels: the width is the element's own, read per draw.
   let width = 320;
@@ -63,7 +63,7 @@ export function createTimeline(app, host) {
     const morphs = app.lab.morphNames().length > 0;
     const rows = bones + (morphs ? 1 : 0);
     const height = RULER + ROW * rows + 4;
-    const labels = Array.from({ length: rows }, (_, row) => (row < bones ? boneLabel(names, row) : t('anim.morphRow')));
+    const labels = Array.from({ length: rows }, (_, row) => (row < bones ? boneLabel(t, names, row) : t('anim.morphRow')));
     const longest = labels.reduce((most, label) => Math.max(most, label.length), 0);
     labelWidth = Math.min(Math.max(LABEL, 12 + CHAR_WIDTH * longest), 0.45 * width);
     const fits = Math.floor((labelWidth - 12) / CHAR_WIDTH);

@@ -1,10 +1,8 @@
 // The selected vertex: its weights, editable, and the skinning note's three steps for
 // each of its bones, then the weighted mean.
-import { $, el, sym } from '../dom.js';
-import { num, t, tuple } from '../i18n.js';
+import { el, sym } from '../dom.js';
 import { boneLabel } from './bones.js';
 
-const vec = (v) => tuple(v, 2);
 /** How long the pose must hold still before the GPU's value is read back. */
 const GPU_READ_DELAY_MS = 200;
 
@@ -13,12 +11,15 @@ const GPU_READ_DELAY_MS = 200;
  * `requestRender`.
  */
 export function createVertexPanel(app) {
+  const { num, t, tuple } = app.i18n;
+  const { $ } = app;
+  const vec = (v) => tuple(v, 2);
   let shownKey = '';
 
   function weightRow(table, names, vertex, bone, weight) {
     const row = table.insertRow();
     const select = el('select');
-    names.forEach((_, index) => select.add(new Option(boneLabel(names, index), String(index))));
+    names.forEach((_, index) => select.add(new Option(boneLabel(t, names, index), String(index))));
     if (bone < 0) select.add(new Option(t('vertex.addBone'), '-1'), 0);
     select.value = String(bone);
     const input = el('input', {
@@ -40,7 +41,7 @@ export function createVertexPanel(app) {
     const rows = pairs.map(([bone, weight]) => {
       const steps = app.lab.threeSteps(bone, vertex);
       return el('li', {},
-        el('strong', {}, boneLabel(names, bone)), ` (w = ${num(weight, 2)}): `,
+        el('strong', {}, boneLabel(t, names, bone)), ` (w = ${num(weight, 2)}): `,
         'Q = ', sym('R', 'i', '−1'), `P = ${vec(steps.inBoneRest)} → `,
         'T = ', sym('A', 'i'), `Q = ${vec(steps.inBoneAnimated)} → `,
         sym('Z', 'i'), ` = C′`, el('sub', {}, 'p'), `·T(o)·O·T = ${vec(steps.inModelPosed)}`);
@@ -93,7 +94,7 @@ export function createVertexPanel(app) {
       app.showNotice(error.message, 'error');
     }
     shownKey = '';
-    document.activeElement?.blur();
+    app.root.activeElement?.blur();
     app.requestRender();
   }
 
@@ -107,7 +108,7 @@ export function createVertexPanel(app) {
     }
     panel.hidden = false;
     const key = `${vertex}:${app.lab.revision()}:${app.viewer.method()}`;
-    if (key === shownKey || panel.contains(document.activeElement)) return;
+    if (key === shownKey || panel.contains(app.root.activeElement)) return;
     shownKey = key;
     $('#vertex-title').textContent = t('vertex.title', { n: vertex });
     const names = app.lab.boneNames();

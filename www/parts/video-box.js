@@ -3,8 +3,6 @@
 // by frame from time 0 to its end; a scene with nothing that runs records
 // what the lecturer does: each drawn frame's bone poses are kept until
 // Stop, then rendered at the chosen rate.
-import { $ } from '../dom.js';
-import { num, t } from '../i18n.js';
 import { FORMATS, canEncode, encodeVideo, frameTimes } from '../video.js';
 
 /**
@@ -13,6 +11,8 @@ import { FORMATS, canEncode, encodeVideo, frameTimes } from '../video.js';
  * `suspendFrames(on)`, `requestRender`, `showNotice` and `download`.
  */
 export function createVideoBox(app) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
   const box = $('#video-box');
   let job = null;
   // A live recording: [seconds since it began, bone poses] per drawn frame.

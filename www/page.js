@@ -1,0 +1,968 @@
+// One lab on a page: `createPage(root, options)` starts the viewer on the
+// page's markup under `root` (the document, or a <skin-lab>'s shadow root),
+// schedules frames (on demand: only when something changed, and only while
+// it is visible), keeps its address a link to what is on screen, and
+// switches between the modes. Each mode is a module under modes/ that owns
+// its panel, its controls and its captions. Every piece of state lives in
+// the instance, so several labs share a page, one compiled core and one
+// instance of it, and nothing else.
+import { Lab, Viewer } from './pkg/skinlab.js';
+import { restartCore, singleFile, sourcesHref, startCore, startWorker, workerMessage } from './assets.js';
+import { LANGUAGES, createLanguage } from './i18n.js';
+import { MODES, OVERLAYS, decodeState, encodeState, readParameters } from './link.js';
+import { createCanvas } from './canvas.js';
+import { createControls } from './controls.js';
+import { createFiles, download } from './files.js';
+import { createPlayer } from './player.js';
+import { createBoneList } from './parts/bones.js';
+import { createVertexPanel } from './parts/vertex.js';
+import { createGhosts } from './parts/ghosts.js';
+import { createVideoBox } from './parts/video-box.js';
+import { createSkinMode } from './modes/skin.js';
+import { createWeightsMode } from './modes/weights.js';
+import { createIkMode } from './modes/ik.js';
+import { createMorphMode } from './modes/morph.js';
+import { createLessonsMode } from './modes/lessons.js';
+import { createAnimateMode } from './modes/animate.js';
+import { createGpuMode } from './modes/gpu.js';
+import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
+import { convertersReady, exampleLab, loadConverters, needsConverters } from './converters.js';
+import { loadBaseColour } from './texture.js';
+import { createAutosave } from './autosave.js';
+
+// Built on request only, in no menu: the dense tube at 1,000,000 vertices.
+const LARGE_EXAMPLES = ['million'];
+
+/** The language of the browser, where the page speaks it, else English. */
+function browserLanguage() {
+  const browser = navigator.language?.toLowerCase() ?? '';
+  return LANGUAGES.find((lang) => browser.startsWith(lang)) ?? 'en';
+}
+
+// ----- a trap in the core -----
+
+// The labs started on this page: they share one instance of the core.
+const pages = new Set();
+// When the core restarted lately: a trap that comes back at once is not
+// restarted forever.
+let restarts = [];
+
+/** Times the core was restarted after a trap in the last minute. */
+function restartCount() {
+  return restarts.length;
+}
+
+/**
+ * A trap (an out-of-memory, a bug) leaves the core's instance unusable,
+ * and with it every lab on the page, which all share it: each lab keeps
+ * its last saved state and lets its objects go, a fresh instance of the
+ * same compiled module starts, and each lab rebuilds its scene on it,
+ * without a reload.
+ */
+function restartCores(error) {
+  const now = performance.now();
+  restarts = restarts.filter((time) => now - time < 60000);
+  if (restarts.length >= 3) {
+    for (const page of pages) page.stopped(error);
+    return;
+  }
+  restarts.push(now);
+  const kept = [...pages].map((page) => [page, page.dropCore()]);
+  const exports = restartCore();
+  for (const [page, saved] of kept) page.reopen(exports, saved, error);
+}
+
+window.addEventListener('error', (event) => {
+  if (!(event.error instanceof WebAssembly.RuntimeError) || pages.size === 0) return;
+  event.preventDefault();
+  restartCores(event.error);
+});
+
+/**
+ * A lab on the page markup under `root` (a document or a shadow root, which
+ * holds index.html's `.skinlab` element). `options`:
+ * - `address`: where its link lives (`windowAddress()` for the page's own
+ *   address bar, `addressOf(url)` for an element's); its parameters are read
+ *   from it;
+ * - `embedded`: whether it sits inside another page (it then saves nothing
+ *   unless its address asks);
+ * - `remembersLanguage`: whether the language chosen is kept for the next
+ *   visit (the page's own lab), or comes from the address and browser alone;
+ * - `autosaveKey`: the name its autosave is kept under;
+ * - `ready(api)`: called with its API once it has started.
+ * Returns `{ start, close }`; `start()` resolves once the lab shows its
+ * first scene.
+ */
+export function createPage(root, { address, embedded = false, remembersLanguage = true, autosaveKey = 'current', ready = () => {} }) {
+  const host = root.querySelector('.skinlab');
+  const $ = (selector) => root.querySelector(selector);
+  const i18n = createLanguage(root, host);
+  const { t, num } = i18n;
+  // The API handed out by `ready` (window.skinlab for the page's own lab).
+  let api = null;
+  // Closed (see `close`): a start still under way stops where it is.
+  let closed = false;
+
+  let viewer = null;
+  let lab = null;
+  let exampleName = null;
+  let frameRequested = false;
+  // A video is rendering its frames into the canvas (see suspendFrames).
+  let framesSuspended = false;
+  let framesDrawn = 0;
+  let firstFrameMs = null;
+  // The core's exports (its memory, for the benchmark).
+  let core = null;
+  let hashTimer = 0;
+  let noticeTimer = 0;
+  let mode = null;
+  let autosave = null;
+  // A second mode whose panel and view layers a lesson step shows under its
+  // card (the IK ring and report, the GPU table, the timeline): null or a mode.
+  let companion = null;
+  const settings = {};
+
+  // What the parts and modes see of the page.
+  const app = {
+    root,
+    host,
+    i18n,
+    $,
+    /** The lab's API (what `ready` hands out), once it has started. */
+    get api() { return api; },
+    get lab() { return lab; },
+    get viewer() { return viewer; },
+    get example() { return exampleName; },
+    get canvas() { return canvas.element; },
+    /** Puts `next` (a viewer that took the old one's state over) in its place. */
+    setViewer(next) {
+      const old = viewer;
+      viewer = next;
+      if (old && old !== next) old.free();
+      for (const part of Object.values(modes)) part.applyToViewer?.();
+      // The texture lived on the old surface.
+      if (lab) loadTexture();
+    },
+    requestRender: () => requestRender(),
+    showNotice: (text, kind, asks) => showNotice(text, kind, asks),
+    showMessage: (text) => showMessage(text),
+    selectBone: (bone) => selectBone(bone),
+    setLab: (next, name) => setLab(next, name),
+    loadExample: (name) => loadExample(name),
+    loadScene: (json) => loadScene(json),
+    setMode: (name) => setMode(name),
+    mode: () => mode?.name ?? null,
+    setCompanion: (name) => setCompanion(name),
+    /** Whether mode `name` is on screen: the mode itself or a lesson step's companion. */
+    shows: (name) => mode?.name === name || companion?.name === name,
+    setTool: (tool) => setTool(tool),
+    shareLink: () => shareLink(),
+    embedCode: () => embedCode(),
+    beforeDrag: () => player.pause(),
+    /** A clip was added (lip-sync): the player under the view lists it. */
+    clipsChanged: () => player.setup(),
+    /**
+     * What a video records: the Animate mode's clip and paths where that
+     * mode is on screen, else the player's clip; null when nothing runs.
+     */
+    timeSource: () => ((app.shows('animate') ? modes.animate.timeSource() : null) ?? player.timeSource()),
+    /** While a video renders its frames the page draws none of its own. */
+    suspendFrames(on) {
+      framesSuspended = on;
+      if (!on) requestRender();
+    },
+    download: (blob, name) => download(blob, name),
+    baseName: () => files.baseName(),
+  };
+  const canvas = createCanvas(app);
+  const controls = createControls(app);
+  const files = createFiles(app);
+  const player = createPlayer(app);
+  const boneList = createBoneList(app);
+  const vertexPanel = createVertexPanel(app);
+  const ghosts = createGhosts(app);
+  const videoBox = createVideoBox(app);
+  const modes = {
+    skin: createSkinMode(app),
+    weights: createWeightsMode(app, vertexPanel),
+    ik: createIkMode(app),
+    morph: createMorphMode(app),
+    animate: createAnimateMode(app),
+    gpu: createGpuMode(app),
+    lessons: createLessonsMode(app),
+  };
+
+  function showMessage(text) {
+    $('#message').textContent = text;
+    $('#message').hidden = false;
+  }
+
+  /** What the notice on screen asks for (`needBone`), so it goes once that is done. */
+  let noticeAsks = null;
+
+  function showNotice(text, kind = 'info', asks = null) {
+    noticeAsks = asks;
+    const notice = $('#notice');
+    notice.textContent = text;
+    notice.className = kind === 'error' ? 'notice error' : 'notice';
+    notice.hidden = false;
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(() => { notice.hidden = true; }, kind === 'error' ? 12000 : 6000);
+  }
+
+  /** Hides the notice at once (a new mode, or what it asked for is done). */
+  function hideNotice() {
+    clearTimeout(noticeTimer);
+    $('#notice').hidden = true;
+    noticeAsks = null;
+  }
+
+  // ----- frames -----
+
+  function requestRender() {
+    // Before the first scene arrives (a gallery model is fetched) there is
+    // nothing to draw.
+    if (frameRequested || !viewer || !lab || canvas.contextLost()) return;
+    frameRequested = true;
+    requestAnimationFrame(drawFrame);
+  }
+
+  /** The last frames' main-thread time, ms: what `cargo xtask bench` reads. */
+  const frameTimes = [];
+  const FRAME_TIMES_KEPT = 240;
+
+  // The lab's revision when it was last drawn, and that lab: any change to
+  // it (from a button, a lesson, the console or other code) is seen by
+  // comparing revisions, never from a list of method names.
+  let drawnRevision = -1;
+  let drawnLab = null;
+
+  /** Asks for a frame when the lab changed since it was last drawn. */
+  function renderIfChanged() {
+    if (lab && (lab !== drawnLab || lab.revision() !== drawnRevision)) requestRender();
+    // A stroke just ended with CoR drawn: its frame brings the centres up to date.
+    else if (lab && viewer && showsCentres() && !lab.centresCurrent() && !viewer.dragging()) requestRender();
+  }
+
+  /** Whether the view shows the centres of rotation: CoR drawn (alone or side by side), or their dots. */
+  function showsCentres() {
+    return viewer.method() === 'cor' || viewer.overlay('centres') || (viewer.compare() && viewer.comparePair().includes('cor'));
+  }
+
+  /**
+   * CoR skins about centres of rotation computed from the weights: once a
+   * stroke or other weight edit is over they are brought up to date; during
+   * a stroke CoR shows the centres of the weights before it, and says so.
+   */
+  function keepCentres() {
+    if (!showsCentres() || lab.centresCurrent()) return;
+    if (viewer.dragging()) {
+      if (noticeAsks !== 'staleCentres') showNotice(t('cor.stale'), 'info', 'staleCentres');
+    } else if (lab.vertexCount() > WORKER_CENTRES_VERTICES) {
+      centresInWorker();
+    } else {
+      lab.updateCentres();
+    }
+  }
+
+  /** Meshes over this many vertices get their centres of rotation in a worker. */
+  const WORKER_CENTRES_VERTICES = 20000;
+  // The worker computing centres, and for which lab and weights revision;
+  // the lab and revision whose centres Cancel declined (stale until the
+  // weights change again).
+  let centresJob = null;
+  let centresDeclined = null;
+  $('#work-cancel').addEventListener('click', () => {
+    if (!centresJob) return;
+    centresJob.worker.terminate();
+    centresDeclined = { lab: centresJob.lab, revision: centresJob.revision };
+    centresJob = null;
+    $('#work').hidden = true;
+  });
+
+  /**
+   * Computes the centres of rotation of a large mesh in a worker (the weights
+   * worker's core), with progress; the page keeps drawing CoR about the stale
+   * ones meanwhile and takes the new ones if the weights are still those they
+   * were computed for (otherwise it starts again).
+   */
+  function centresInWorker() {
+    const revision = lab.influencesRevision();
+    if (centresJob?.lab === lab && centresJob.revision === revision) return;
+    if (centresDeclined?.lab === lab && centresDeclined.revision === revision) return;
+    centresJob?.worker.terminate();
+    let worker;
+    try {
+      worker = startWorker('weights-worker.js');
+    } catch {
+      lab.updateCentres();
+      return;
+    }
+    const job = { lab, revision, worker };
+    centresJob = job;
+    $('#work-text').textContent = t('cor.working');
+    $('#work progress').value = 0;
+    $('#work').hidden = false;
+    const finish = () => {
+      worker.terminate();
+      if (centresJob === job) centresJob = null;
+      if (!centresJob) $('#work').hidden = true;
+    };
+    worker.onmessage = ({ data }) => {
+      if (data.progress !== undefined) {
+        if (centresJob === job) $('#work progress').value = data.progress;
+      } else if (data.failed) {
+        finish();
+        showNotice(data.failed, 'error');
+      } else if (data.done) {
+        finish();
+        if (job.lab !== lab) return;
+        try {
+          lab.setCentresArray(data.centres, job.revision);
+        } catch {
+          // The weights changed while it worked: the next frame starts again.
+        }
+        requestRender();
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      finish();
+      job.lab.updateCentres();
+      requestRender();
+    };
+    workerMessage({ scene: lab.sceneJson(), centres: true }).then((message) => worker.postMessage(message));
+  }
+
+  function drawFrame() {
+    frameRequested = false;
+    if (framesSuspended) return;
+    keepCentres();
+    drawnLab = lab;
+    drawnRevision = lab.revision();
+    // Hidden, scrolled away or without a context: draw when it comes back.
+    if (!canvas.canDraw()) return;
+    const started = performance.now();
+    canvas.resize();
+    try {
+      viewer.render(lab);
+      framesDrawn += 1;
+      // Milliseconds from navigation to the first frame (cargo xtask bench).
+      if (framesDrawn === 1) firstFrameMs = performance.now();
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) restartCores(error);
+      else showMessage(t('msg.drawFailed', { error: error.message }));
+      return;
+    }
+    // A request to pick a bone goes as soon as one is picked; the stale
+    // centres' notice once they are current.
+    if (noticeAsks === 'needBone' && viewer.selectedBone() !== null) hideNotice();
+    if (noticeAsks === 'staleCentres' && lab.centresCurrent()) hideNotice();
+    controls.update();
+    boneList.update();
+    vertexPanel.update();
+    ghosts.update();
+    mode.update();
+    companion?.update();
+    modes.animate.overlay(app.shows('animate') || mode.name === 'lessons');
+    scheduleHashUpdate();
+    canvas.drawn();
+    videoBox.drawn();
+    autosave?.changed();
+    frameTimes.push(performance.now() - started);
+    if (frameTimes.length > FRAME_TIMES_KEPT) frameTimes.shift();
+  }
+
+  // A lab whose calls schedule a frame when they change it, so edits made
+  // from the console or by other code show up. Page controls are covered by
+  // the listeners below, whatever lab method they call.
+  for (const type of ['click', 'input', 'change', 'keydown', 'pointerup']) {
+    root.addEventListener(type, () => setTimeout(renderIfChanged, 0), true);
+  }
+  // A lab whose calls are watched (see renderIfChanged).
+  function watched(target) {
+    return new Proxy(target, {
+      get(object, property) {
+        const value = Reflect.get(object, property, object);
+        if (typeof value !== 'function') return value;
+        return (...args) => {
+          const result = value.apply(object, args);
+          renderIfChanged();
+          return result;
+        };
+      },
+    });
+  }
+
+  // ----- the scene -----
+
+  function showCaption() {
+    $('#caption').replaceChildren(...mode.caption(exampleName));
+    if (isModel(exampleName)) {
+      const credit = document.createElement('small');
+      credit.className = 'credit';
+      credit.textContent = MODELS[exampleName].credit;
+      $('#caption').append(' ', credit);
+    }
+  }
+
+  /** Meshes over this many vertices open with the skin and bones alone. */
+  const DENSE_VIEW_VERTICES = 20000;
+  // The layers hidden for the scene (not by a person), to bring back after.
+  let hiddenForLooks = [];
+
+  /**
+   * A dense mesh's wireframe and vertex dots are a grey blur that costs the
+   * GPU most of each frame (on a software renderer, 0.75 s a frame of `dense`
+   * with them, 0.27 s without), and over a loaded character (a gallery model,
+   * a file) they bury the skin: such a scene opens with its skin and bones. A
+   * scene painted in its own colours (the face) opens with its skin alone,
+   * as it looks: its bones would cross it. The checkboxes bring the layers
+   * back, and the next built example gets them again. An `overlays`
+   * parameter decides instead.
+   */
+  function showDenseAsSkin() {
+    if (settings.overlays) return;
+    const loaded = !Lab.exampleNames().includes(exampleName) && !LARGE_EXAMPLES.includes(exampleName);
+    const painted = lab.vertexColours() !== null;
+    const dense = loaded || painted || lab.vertexCount() > DENSE_VIEW_VERTICES;
+    const hide = dense ? ['wireframe', 'dots', ...(painted && !loaded ? ['bones'] : [])] : [];
+    for (const name of hiddenForLooks.filter((name) => !hide.includes(name))) modes.skin.api.setOverlay(name, true);
+    const shown = hide.filter((name) => root.querySelector(`[data-overlay="${name}"]`)?.checked);
+    for (const name of shown) modes.skin.api.setOverlay(name, false);
+    hiddenForLooks = [...new Set([...shown, ...hiddenForLooks.filter((name) => hide.includes(name))])];
+  }
+
+  /**
+   * Shows `next`. `name` is the example or gallery model it was made from
+   * (null for a file of one's own). For a named scene the core keeps its
+   * weights as they opened, the reference the link records weight edits
+   * against (`keepWeightsAsBaseline`), unless `baselineKept` (a shared link
+   * keeps them itself, before its edits). The scene is built once, not twice.
+   */
+  function setLab(next, name, baselineKept = false) {
+    if (name && !baselineKept) next.keepWeightsAsBaseline();
+    // The wasm memory of the scene shown before is given back at once, not
+    // whenever the garbage collector gets to it: a lecture switches often.
+    if (lab && lab !== next) lab.free();
+    lab = next;
+    exampleName = name;
+    viewer.selectBone(lab, null);
+    viewer.selectVertex(lab, null);
+    viewer.frameScene(lab, settings.view ?? 'auto');
+    showDenseAsSkin();
+    autosave?.opened();
+    for (const part of Object.values(modes)) part.sceneChanged();
+    videoBox.sceneChanged();
+    boneList.build();
+    showCaption();
+    $('#example').value = name ?? '';
+    player.setup();
+    if (lab.prunedVertexCount() > 0) {
+      showNotice(t('msg.pruned', { n: num(lab.prunedVertexCount()) }));
+    }
+    loadTexture();
+    requestRender();
+  }
+
+  /** Decodes and uploads the base colour texture of the scene shown, if it has one. */
+  function loadTexture() {
+    const shown = lab;
+    const drawer = viewer;
+    const stillShown = () => lab === shown && viewer === drawer;
+    textureReady = loadBaseColour(shown, drawer, { stillShown, warn: (message) => showNotice(message, 'error'), t })
+      .then((size) => {
+        if (size) requestRender();
+        return size;
+      });
+  }
+
+  /** The base colour texture of the scene shown: resolves to its size, or null (for tests). */
+  let textureReady = Promise.resolve(null);
+
+  /**
+   * Opens a built-in example at once, or (a promise) a gallery model once
+   * fetched or the motion capture once the file readers are loaded.
+   */
+  function loadExample(name) {
+    if (!isModel(name) && (!needsConverters(name) || convertersReady())) {
+      setLab(Lab.example(name), name);
+      return undefined;
+    }
+    return (isModel(name) ? modelLab(name) : exampleLab(name)).then(
+      (next) => setLab(next, name),
+      (error) => showNotice(t('msg.openFailed', { name, error: error.message }), 'error'),
+    );
+  }
+
+  /** Loads scene JSON; on a bad file throws, leaving the current scene as it was. */
+  function loadScene(json) {
+    const text = typeof json === 'string' ? json : JSON.stringify(json);
+    setLab(Lab.fromSceneJson(text), null);
+  }
+
+  function selectBone(bone) {
+    viewer.selectBone(lab, bone);
+    requestRender();
+  }
+
+  // ----- modes -----
+
+  /** Shows mode `name`'s panel and caption alone; throws on an unknown mode. */
+  function setMode(name) {
+    if (!Object.hasOwn(modes, name)) throw new Error(`unknown mode '${name}'; use ${MODES.join(', ')}`);
+    if (mode?.name === name) return;
+    mode?.leave();
+    mode = modes[name];
+    host.dataset.mode = name;
+    for (const button of root.querySelectorAll('#modes [data-mode]')) {
+      button.setAttribute('aria-pressed', String(button.dataset.mode === name));
+    }
+    setCompanion(null);
+    // A hint or request of the mode left behind would cover the new one's view.
+    if (!$('#notice').classList.contains('error')) hideNotice();
+    for (const part of Object.values(modes)) part.panel.hidden = part !== mode;
+    mode.enter();
+    if (lab) showCaption();
+    requestRender();
+  }
+
+  /**
+   * Shows mode `name`'s panel and view layers under the current mode's (a
+   * lesson step's controls and figures), or none for null.
+   */
+  function setCompanion(name) {
+    const next = name ? modes[name] : null;
+    if (next === companion) return;
+    companion?.leave();
+    if (companion) companion.panel.hidden = true;
+    companion?.panel.classList.remove('companion');
+    companion = next;
+    host.dataset.companion = next?.name ?? '';
+    if (next) {
+      next.panel.hidden = false;
+      next.panel.classList.add('companion');
+      next.enter();
+    }
+    requestRender();
+  }
+
+  /** `pose` or `paint`; painting happens in the Weights mode. */
+  function setTool(tool) {
+    viewer.setTool(tool);
+    // Painting belongs to the Weights mode, except inside a lesson's step.
+    if (tool === 'paint' && mode.name !== 'weights' && mode.name !== 'lessons') {
+      setMode('weights');
+      return;
+    }
+    canvas.element.classList.toggle('painting', tool === 'paint');
+    modes.weights.showTool(tool);
+    requestRender();
+  }
+
+  // ----- the address: parameters and shared state -----
+
+  /** The state on screen, as the hash encodes it (the weight edits apart, as bytes). */
+  function currentState() {
+    const state = {
+      v: 1, e: exampleName, o: mode.name, m: viewer.method(), d: viewer.view(), c: Array.from(viewer.cameraState()),
+    };
+    if (lab.isQuantised()) state.q = 1;
+    if (viewer.compare()) {
+      state.k = 1;
+      const [left, right] = viewer.comparePair();
+      if (left !== 'lbs' || right !== 'dqs') state.kp = [left, right];
+    }
+    const poses = [];
+    for (let bone = 0; bone < lab.boneCount(); bone++) {
+      const { rotation, translation, scale } = lab.bonePose(bone);
+      const identity = rotation[3] === 1 && translation.every((x) => x === 0) && scale.every((x) => x === 1);
+      if (!identity) poses.push([bone, ...rotation, ...translation, ...scale]);
+    }
+    if (poses.length) state.p = poses;
+    return state;
+  }
+
+  /** The weight edits of the last diff, and the lab and weights revision it was made at. */
+  let diffed = { lab: null, revision: -1, bytes: new Uint8Array() };
+
+  /**
+   * The vertices whose weights differ from the scene as it opened, as the
+   * link's bytes: compared in the core (one pass over the slots, nothing
+   * copied out but the edits) and only when the weights changed (a drag
+   * changes the pose alone, and the link follows it without a diff).
+   */
+  function weightEdits() {
+    const revision = lab.influencesRevision();
+    if (diffed.lab !== lab || diffed.revision !== revision) {
+      diffed = { lab, revision, bytes: lab.weightEditsBytes() };
+    }
+    return diffed.bytes;
+  }
+
+  function updateHashNow() {
+    clearTimeout(hashTimer);
+    if (!lab) return;
+    // In a lesson the address is the step (?lesson=&step=), a link for a slide.
+    const url = new URL(address.href);
+    const lesson = mode.name === 'lessons' ? modes.lessons.api.lessonState() : null;
+    if (lesson?.lesson) {
+      url.searchParams.set('lesson', lesson.lesson);
+      url.searchParams.set('step', String(lesson.step));
+      url.hash = '';
+      address.replace(url);
+      return;
+    }
+    url.searchParams.delete('lesson');
+    url.searchParams.delete('step');
+    // A scene of one's own is shared as a file ("Save scene"), not a link.
+    url.hash = exampleName ? encodeState(currentState(), weightEdits()) : '';
+    address.replace(url);
+  }
+
+  function scheduleHashUpdate() {
+    clearTimeout(hashTimer);
+    // Not in the middle of a drag or stroke: a painted link can hold
+    // thousands of vertices, and writing it costs tens of milliseconds; the
+    // frame after the pointer is released schedules it.
+    if (viewer.dragging()) return;
+    hashTimer = setTimeout(updateHashNow, 300);
+  }
+
+  /**
+   * Restores a shared state. Everything is checked and built aside first, so
+   * a bad link changes nothing; throws an Error naming the problem.
+   */
+  async function restoreState(state) {
+    if (![...Lab.exampleNames(), ...LARGE_EXAMPLES].includes(state.e) && !isModel(state.e)) {
+      throw new Error(`the link names an unknown example '${state.e}'`);
+    }
+    const next = isModel(state.e) ? await modelLab(state.e) : await exampleLab(state.e);
+    // What the link's edits are counted against: the scene as it opens.
+    next.keepWeightsAsBaseline();
+    for (const [bone, ...numbers] of state.p ?? []) {
+      next.setBonePose(bone, { rotation: numbers.slice(0, 4), translation: numbers.slice(4, 7), scale: numbers.slice(7, 10) });
+    }
+    // Links made before the edits travelled as bytes list them as JSON.
+    for (const [vertex, pairs] of state.w ?? []) next.setInfluences(vertex, pairs);
+    if (state.weightEdits) next.applyWeightEditsBytes(state.weightEdits);
+    setLab(next, state.e, true);
+    if (state.d) viewer.frameScene(lab, state.d);
+    if (state.c) viewer.setCameraState(new Float32Array(state.c));
+    if (state.m) controls.setMethod(state.m);
+    modes.skin.api.setQuantised(state.q === 1);
+    if (Array.isArray(state.kp) && state.kp.length === 2) controls.setComparePair(...state.kp);
+    controls.setCompare(state.k === 1);
+    // Links from before modes existed open in the mode the URL asks for.
+    setMode(state.o ?? settings.mode ?? 'skin');
+  }
+
+  function shareLink() {
+    updateHashNow();
+    return address.href;
+  }
+
+  function embedCode() {
+    const url = new URL(shareLink());
+    url.searchParams.set('ui', 'minimal');
+    const src = url.href.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+    return `<iframe src="${src}" width="960" height="600" style="border:0" allow="fullscreen" title="Skinlab"></iframe>`;
+  }
+
+  // ----- a trap in the core -----
+
+  /**
+   * The core trapped (see `restartCores`): the last saved state is kept,
+   * the address's link (the scene, pose, weights, view and mode on screen a
+   * moment before), and every object of the old instance is let go without
+   * a call into it: their memory went with it, and their finalizers must
+   * not free the new one's.
+   */
+  function dropCore() {
+    let state = null;
+    try {
+      state = decodeState(new URL(address.href).hash);
+    } catch {
+      // No link to come back to: the example the page showed.
+    }
+    const shown = exampleName;
+    lab?.__destroy_into_raw?.();
+    viewer?.__destroy_into_raw?.();
+    lab = null;
+    viewer = null;
+    drawnLab = null;
+    diffed = { lab: null, revision: -1, bytes: new Uint8Array() };
+    centresJob?.worker.terminate();
+    centresJob = null;
+    return { state, shown };
+  }
+
+  /**
+   * Rebuilds the lab on the fresh core `exports` from what `dropCore` kept,
+   * without a reload; a scene of one's own (no link) comes back from the
+   * autosave's offer.
+   */
+  function reopen(exports, { state, shown }, error) {
+    core = exports;
+    viewer = new Viewer(canvas.element);
+    for (const part of Object.values(modes)) part.applyToViewer?.();
+    for (const box of root.querySelectorAll('[data-overlay]')) viewer.setOverlay(box.dataset.overlay, box.checked);
+    if (host.classList.contains('projector')) viewer.setMarkScale(1.6);
+    const reopened = state ? restoreState(state) : loadExample(shown ?? 'two-bone');
+    Promise.resolve(reopened).then(
+      () => showNotice(t('msg.restarted', { error: error.message }), 'error'),
+      (failure) => showMessage(t('msg.coreStopped', { error: failure.message })),
+    );
+  }
+
+  /** This lab's part in a restart of the shared core. */
+  const instance = {
+    dropCore,
+    reopen,
+    stopped: (error) => showMessage(t('msg.coreStopped', { error: error.message })),
+  };
+
+  // ----- the projector view -----
+
+  /**
+   * Large type, thick lines and strong contrast for a lecture hall, whose
+   * projector washes out thin grey lines; kept in the address (?projector=1).
+   */
+  function setProjector(on) {
+    host.classList.toggle('projector', on);
+    $('#projector').setAttribute('aria-pressed', String(on));
+    viewer?.setMarkScale(on ? 1.6 : 1);
+    const url = new URL(address.href);
+    if (on) url.searchParams.set('projector', '1');
+    else url.searchParams.delete('projector');
+    address.replace(url);
+    requestRender();
+  }
+
+  $('#projector').addEventListener('click', () => setProjector(!host.classList.contains('projector')));
+
+  // ----- the language -----
+
+  const LANGUAGE_KEY = 'skinlab.lang';
+
+  /** The language to start in: the link's, else the one chosen last here, else the browser's. */
+  function startLanguage() {
+    if (settings.lang) return settings.lang;
+    if (!remembersLanguage) return browserLanguage();
+    try {
+      const stored = localStorage.getItem(LANGUAGE_KEY);
+      if (LANGUAGES.includes(stored)) return stored;
+    } catch {
+      // Storage is closed in some embeds; the browser's language then decides.
+    }
+    return browserLanguage();
+  }
+
+  /**
+   * Switches the lab to `lang`, keeps it in the address and, where asked,
+   * remembers it for the next visit.
+   */
+  function chooseLanguage(lang) {
+    i18n.set(lang);
+    if (remembersLanguage) {
+      try {
+        localStorage.setItem(LANGUAGE_KEY, i18n.current());
+      } catch {
+        // Not remembered where storage is closed; the address still carries it.
+      }
+    }
+    const url = new URL(address.href);
+    url.searchParams.set('lang', i18n.current());
+    address.replace(url);
+  }
+
+  i18n.onChange((lang) => {
+    for (const button of root.querySelectorAll('#language [data-lang]')) {
+      button.setAttribute('aria-pressed', String(button.dataset.lang === lang));
+    }
+    if (!lab) return;
+    controls.buildExampleMenu();
+    for (const part of Object.values(modes)) part.languageChanged?.();
+    boneList.build();
+    vertexPanel.forget();
+    player.relabel();
+    videoBox.relabel();
+    autosave?.relabel();
+    showCaption();
+    requestRender();
+  });
+
+  for (const button of root.querySelectorAll('#language [data-lang]')) {
+    button.addEventListener('click', () => chooseLanguage(button.dataset.lang));
+  }
+
+  // ----- start -----
+
+  async function start() {
+    // The examples are the core's (Lab.exampleNames()); the address is read
+    // before the core starts, so its example is checked once it has.
+    Object.assign(settings, readParameters(new URL(address.href).search, null));
+    i18n.set(startLanguage());
+    host.className = `skinlab ui-${settings.ui ?? 'full'}`;
+    // The lecturer's own page saves; copies embedded in slides only if asked.
+    const saves = settings.autosave ? settings.autosave === '1' : !embedded && (settings.ui ?? 'full') === 'full';
+    autosave = createAutosave(app, { enabled: saves, key: autosaveKey });
+    try {
+      core = await startCore();
+      if (closed) return;
+      if (singleFile) $('#lesson-sources').href = sourcesHref();
+    } catch (error) {
+      showMessage(t('msg.noWasm', { error: error.message }));
+      return;
+    }
+    const known = [...Lab.exampleNames(), ...LARGE_EXAMPLES, ...MODEL_NAMES];
+    if (settings.example && !known.includes(settings.example)) {
+      console.warn(`Skinlab: unknown example '${settings.example}' in the URL; known: ${known.join(', ')}`);
+      delete settings.example;
+    }
+    controls.buildExampleMenu();
+    try {
+      viewer = new Viewer(canvas.element);
+    } catch (error) {
+      showMessage(t('msg.noWebgl', { error: error.message }));
+      return;
+    }
+    canvas.wire();
+    if (settings.projector === '1') setProjector(true);
+    for (const part of Object.values(modes)) part.applyToViewer?.();
+    for (const name of settings.overlays ? OVERLAYS : []) modes.skin.api.setOverlay(name, settings.overlays.includes(name));
+    setMode(settings.mode ?? (settings.tool === 'paint' ? 'weights' : 'skin'));
+    await loadExample(settings.example ?? 'two-bone');
+    if (closed) return;
+    if (!lab) loadExample('two-bone');
+    if (settings.method) controls.setMethod(settings.method);
+    if (settings.tool) setTool(settings.tool);
+    try {
+      const state = settings.lesson ? null : decodeState(new URL(address.href).hash);
+      if (state) await restoreState(state);
+    } catch (error) {
+      showNotice(t('msg.badLink', { error: error.message }), 'error');
+      const url = new URL(address.href);
+      url.hash = '';
+      address.replace(url);
+    }
+    pages.add(instance);
+    api = {
+      get lab() { return watched(lab); },
+      get example() { return exampleName; },
+      get viewer() { return viewer; },
+      Lab,
+      loadConverters,
+      loadExample,
+      models: () => [...MODEL_NAMES],
+      textureReady: () => textureReady,
+      loadScene,
+      modes: () => [...MODES],
+      setMode,
+      mode: () => mode.name,
+      setMethod: controls.setMethod,
+      method: () => viewer.method(),
+      setTool,
+      tool: () => viewer.tool(),
+      setCompare: controls.setCompare,
+      setComparePair: controls.setComparePair,
+      comparePair: () => viewer.comparePair(),
+      setLanguage: chooseLanguage,
+      setProjector,
+      projector: () => host.classList.contains('projector'),
+      /** Saves the scene for the next visit now, instead of after a quiet moment. */
+      autosaveNow: () => autosave.saveNow(),
+      autosaves: () => autosave.saves(),
+      language: i18n.current,
+      ...modes.skin.api,
+      ...modes.weights.api,
+      ...modes.ik.api,
+      ...modes.morph.api,
+      ...modes.animate.api,
+      ...modes.gpu.api,
+      ...modes.lessons.api,
+      lockBone(bone, locked = true) { lab.setLocked(bone, locked); boneList.build(); },
+      selectBone,
+      selectedBone: () => viewer.selectedBone(),
+      selectVertex(vertex) { viewer.selectVertex(lab, vertex); requestRender(); },
+      selectedVertex: () => viewer.selectedVertex(),
+      /** Main-thread ms of the last frames (JS and wasm; the GPU works apart). */
+      frameTimes: () => [...frameTimes],
+      /** Main-thread ms of the last pointer moves over the view. */
+      inputTimes: () => canvas.inputTimes(),
+      gpuSkinnedPositions: (method) => viewer.gpuSkinnedPositions(lab, method),
+      gpuSkinnedNormals: (method) => viewer.gpuSkinnedNormals(lab, method),
+      boneScreenPoint: (bone) => viewer.boneScreenPoint(lab, bone),
+      vertexScreenPoint: (vertex) => viewer.vertexScreenPoint(lab, vertex),
+      undo: controls.undo,
+      redo: controls.redo,
+      resetPose: controls.resetPose,
+      shareLink,
+      embedCode,
+      exportPng: files.exportPng,
+      /** A video as the Video box makes it: `{format, size: 'WxH' | 'view', fps}` → a Blob. */
+      recordVideo: (options) => videoBox.make(options),
+      svgText: files.svgText,
+      exportJson: files.exportJson,
+      exportGlb: files.exportGlb,
+      loadProgress: files.loadProgress,
+      /** Loads files as the file picker does. */
+      loadFiles: (list) => files.importFiles(list),
+      play: player.play,
+      pause: player.pause,
+      playing: player.playing,
+      framesRendered: () => framesDrawn,
+      /** Milliseconds from navigation to the first frame drawn. */
+      firstFrameMs: () => firstFrameMs,
+      /** Bytes of memory the core's wasm instance has grown to. */
+      wasmMemoryBytes: () => core.memory.buffer.byteLength,
+      /** Times the core was restarted after a trap. */
+      restarts: () => restartCount(),
+      contextLost: canvas.contextLost,
+      resume: canvas.resume,
+      requestRender,
+      ghosts: ghosts.drawn,
+      /** Walks the selected vertex's three steps to `phase` ∈ [0, 3] (3: the results only). */
+      setStepsPhase: (phase) => ghosts.setPhase(phase),
+      playSteps: () => ghosts.playSteps(),
+    };
+    ready(api);
+    // A lesson step from the URL, for a slide: ?lesson=NAME&step=K.
+    if (settings.lesson) {
+      try {
+        modes.lessons.api.startLesson(settings.lesson, settings.step ?? 1);
+      } catch (error) {
+        showNotice(error.message, 'error');
+      }
+    } else if (mode.name === 'lessons') {
+      // ?mode=lessons opened the mode before the scene was there: begin now,
+      // as the Lessons button does.
+      mode.enter();
+    }
+    // A lesson step is what its link is for; elsewhere (a reload too, whose
+    // link holds pose and weights but not clips or paths) the last session's
+    // scene is offered.
+    if (!settings.lesson) autosave.offer();
+  }
+
+  /**
+   * Ends the lab: its scene and viewer are freed, its worker stopped and its
+   * timers cleared, and it draws no more (its markup is the caller's).
+   */
+  function close() {
+    closed = true;
+    pages.delete(instance);
+    clearTimeout(hashTimer);
+    clearTimeout(noticeTimer);
+    centresJob?.worker.terminate();
+    centresJob = null;
+    player.pause();
+    lab?.free();
+    viewer?.free();
+    lab = null;
+    viewer = null;
+    drawnLab = null;
+  }
+
+  return { start, close };
+}
