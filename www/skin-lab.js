@@ -53,6 +53,7 @@ function sharedParts() {
   shared ??= Promise.all([fetched(PAGE), fetched(new URL('style.css', FOLDER))]).then(([html, css]) => {
     const markup = new DOMParser().parseFromString(html, 'text/html').querySelector('.skinlab');
     if (!markup) throw new Error('index.html holds no .skinlab');
+    withoutLandmarks(markup);
     const page = new CSSStyleSheet();
     page.replaceSync(css);
     const host = new CSSStyleSheet();
@@ -60,6 +61,23 @@ function sharedParts() {
     return { markup, sheets: [page, host] };
   });
   return shared;
+}
+
+/**
+ * The markup without landmarks of its own: on someone else's page the lab
+ * is one region (the element), not a second banner, main and navigation.
+ * Header, main and aside become plain blocks (their classes keep their
+ * looks); the modes' navigation becomes a labelled group.
+ */
+function withoutLandmarks(markup) {
+  for (const landmark of markup.querySelectorAll('header, main, aside, nav')) {
+    const block = document.createElement('div');
+    for (const { name, value } of landmark.attributes) block.setAttribute(name, value);
+    if (landmark.localName === 'nav') block.setAttribute('role', 'group');
+    block.append(...landmark.childNodes);
+    landmark.replaceWith(block);
+  }
+  return markup;
 }
 
 // Elements numbered in the order they start: an element without an id
@@ -132,6 +150,11 @@ export class SkinLabElement extends HTMLElement {
   async #start() {
     started += 1;
     this.#number = started;
+    // One region of the host page, named unless the page names it.
+    if (!this.hasAttribute('role')) this.setAttribute('role', 'region');
+    if (!this.hasAttribute('aria-label') && !this.hasAttribute('aria-labelledby')) {
+      this.setAttribute('aria-label', this.getAttribute('title') ?? `Skinlab ${this.#number}`);
+    }
     const root = this.shadowRoot;
     let parts;
     try {

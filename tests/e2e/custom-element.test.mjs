@@ -7,7 +7,9 @@
 // the memory they take reported beside the page's own lab.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, screenshot, useBrowser } from './browser.mjs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { nextFrame, root, screenshot, useBrowser } from './browser.mjs';
 
 const fixture = useBrowser(before, after);
 
@@ -102,13 +104,13 @@ const FIVE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Five labs</title>
 <style>body { margin: 0; font: 16px serif; } .grid { display: flex; flex-wrap: wrap; } skin-lab { width: 400px; margin: 4px; }</style>
 <script type="module" src="skin-lab.js"></script></head>
-<body><div class="grid">
+<body><main><h1>Five labs</h1><div class="grid">
   <skin-lab id="l1" example="two-bone"></skin-lab>
   <skin-lab id="l2" example="y-junction" mode="gpu" lang="de"></skin-lab>
   <skin-lab id="l3" example="two-bone" method="dqs" lang="zh"></skin-lab>
   <skin-lab id="l4" example="y-junction" projector="1"></skin-lab>
   <skin-lab id="l5" example="two-bone" mode="ik"></skin-lab>
-</div></body></html>`;
+</div></main></body></html>`;
 
 const PAGE_MEMORY = () => ({
   heap: performance.memory?.usedJSHeapSize ?? null,
@@ -205,6 +207,13 @@ test('five <skin-lab> elements on one plain page: each posed by mouse on its own
   assert.ok(five.wasm < 3 * one.wasm, `wasm ${five.wasm} against ${one.wasm} for one lab`);
   assert.ok(five.nodes >= 5 * (one.nodes - 50), 'each element has the whole page markup');
   await single.close();
+  // axe-core reads the labs inside their shadow roots: no violation on the host page.
+  await page.evaluate(await readFile(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert.deepEqual(violations, []);
   assert.deepEqual(errors, []);
   await page.close();
 });
