@@ -322,7 +322,7 @@ impl Lab {
     }
 
     /// One of [`crate::examples::EXAMPLES`] but those read from a file
-    /// ([`crate::examples::Source::Bvh`]): what the page's
+    /// ([`crate::examples::Source::Capture`]): what the page's
     /// module builds without the file readers, which it loads apart.
     pub fn built_example(name: &str) -> Result<Self, EditError> {
         if crate::examples::is_file_example(name) {
