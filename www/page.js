@@ -7,7 +7,8 @@
 // the instance, so several labs share a page, one compiled core and one
 // instance of it, and nothing else.
 import { Lab, Viewer } from './pkg/skinlab.js';
-import { restartCore, singleFile, sourcesHref, startCore, startWorker, workerMessage } from './assets.js';
+import { restartCore, singleFile, sourcesHref, startCore } from './assets.js';
+import { weightsJob } from './weights-job.js';
 import { LANGUAGES, createLanguage } from './i18n.js';
 import { MODES, OVERLAYS, decodeState, encodeState, readParameters } from './link.js';
 import { createCanvas } from './canvas.js';
@@ -274,10 +275,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   let centresDeclined = null;
   $('#work-cancel').addEventListener('click', () => {
     if (!centresJob) return;
-    centresJob.worker.terminate();
+    centresJob.running.cancel();
     centresDeclined = { lab: centresJob.lab, revision: centresJob.revision };
-    centresJob = null;
-    $('#work').hidden = true;
   });
 
   /**
@@ -290,48 +289,35 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     const revision = lab.influencesRevision();
     if (centresJob?.lab === lab && centresJob.revision === revision) return;
     if (centresDeclined?.lab === lab && centresDeclined.revision === revision) return;
-    centresJob?.worker.terminate();
-    let worker;
-    try {
-      worker = startWorker('weights-worker.js');
-    } catch {
+    centresJob?.running.cancel();
+    const job = { lab, revision, running: null };
+    job.running = weightsJob({ scene: lab.sceneJson(), centres: true }, (fraction) => {
+      if (centresJob === job) $('#work progress').value = fraction;
+    });
+    if (!job.running) {
       lab.updateCentres();
       return;
     }
-    const job = { lab, revision, worker };
     centresJob = job;
     $('#work-text').textContent = t('cor.working');
     $('#work progress').value = 0;
     $('#work').hidden = false;
-    const finish = () => {
-      worker.terminate();
+    job.running.result.then((answer) => {
       if (centresJob === job) centresJob = null;
       if (!centresJob) $('#work').hidden = true;
-    };
-    worker.onmessage = ({ data }) => {
-      if (data.progress !== undefined) {
-        if (centresJob === job) $('#work progress').value = data.progress;
-      } else if (data.failed) {
-        finish();
-        showNotice(data.failed, 'error');
-      } else if (data.done) {
-        finish();
-        if (job.lab !== lab) return;
+      if (answer.failed) showNotice(answer.failed, 'error');
+      // Another scene (or a restarted core) since: not this one's centres.
+      if (job.lab !== lab || !(answer.done || answer.unavailable)) return;
+      if (answer.unavailable) lab.updateCentres();
+      else {
         try {
-          lab.setCentresArray(data.centres, job.revision);
+          lab.setCentresArray(answer.centres, job.revision);
         } catch {
           // The weights changed while it worked: the next frame starts again.
         }
-        requestRender();
       }
-    };
-    worker.onerror = (event) => {
-      event.preventDefault();
-      finish();
-      job.lab.updateCentres();
       requestRender();
-    };
-    workerMessage({ scene: lab.sceneJson(), centres: true }).then((message) => worker.postMessage(message));
+    });
   }
 
   function drawFrame() {
@@ -692,7 +678,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     viewer = null;
     drawnLab = null;
     diffed = { lab: null, revision: -1, bytes: new Uint8Array() };
-    centresJob?.worker.terminate();
+    centresJob?.running.cancel();
     centresJob = null;
     return { state, shown };
   }
@@ -954,7 +940,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     pages.delete(instance);
     clearTimeout(hashTimer);
     clearTimeout(noticeTimer);
-    centresJob?.worker.terminate();
+    centresJob?.running.cancel();
     centresJob = null;
     player.pause();
     lab?.free();

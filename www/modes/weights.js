@@ -1,7 +1,7 @@
 // The Weights mode: paint the selected bone's weight with a brush, colour
 // the skin by weight, lock bones, and compute automatic weights. "Pose"
 // within it tries the weights out without leaving the mode.
-import { startWorker, workerMessage } from '../assets.js';
+import { weightsJob } from '../weights-job.js';
 
 /**
  * Work (vertices × bones) done at once on the main thread; more, and bone
@@ -77,7 +77,7 @@ export function createWeightsMode(app, vertexPanel) {
     return report;
   }
 
-  /** The running worker's job: {worker, finish}, or null. */
+  /** The running worker's job (see weightsJob), or null. */
   let job = null;
 
   function showWork(fraction) {
@@ -88,8 +88,7 @@ export function createWeightsMode(app, vertexPanel) {
   /** Ends the running worker, if any, without applying anything. */
   function cancelAutoWeights() {
     if (!job) return false;
-    job.worker.terminate();
-    job.finish(null);
+    job.cancel();
     app.showNotice(t('auto.cancelled'));
     return true;
   }
@@ -109,45 +108,24 @@ export function createWeightsMode(app, vertexPanel) {
       return applied(method, lab.autoWeights(method));
     };
     if (lab.vertexCount() * lab.boneCount() <= (INLINE_WORK[method] ?? 0)) return Promise.resolve(here());
-    let worker;
-    try {
-      worker = startWorker('weights-worker.js');
-    } catch {
-      return Promise.resolve(here());
-    }
+    const started = weightsJob({ scene: lab.sceneJson(), method }, showWork);
+    if (!started) return Promise.resolve(here());
+    job = started;
     $('#work-text').textContent = t('auto.working', { method: t(`auto.${method}`) });
     showWork(0);
-    return new Promise((resolve) => {
-      const finish = (report) => {
+    return started.result.then((answer) => {
+      // A job cancelled for a new one leaves the new one's progress showing.
+      if (job === started) {
         job = null;
-        worker.terminate();
         $('#work').hidden = true;
-        resolve(report);
-      };
-      job = { worker, finish };
-      worker.onmessage = ({ data }) => {
-        if (data.progress !== undefined) {
-          showWork(data.progress);
-        } else if (data.failed) {
-          finish(null);
-          app.showNotice(data.failed, 'error');
-        } else if (data.done) {
-          // A scene opened meanwhile is not this one's to change.
-          if (app.lab !== lab) {
-            finish(null);
-            return;
-          }
-          lab.checkpoint();
-          lab.setInfluenceArrays(data.bones, data.weights);
-          finish(applied(method, data.report));
-        }
-      };
-      // A worker that cannot start (a page from file://): computed here.
-      worker.onerror = (event) => {
-        event.preventDefault();
-        finish(here());
-      };
-      workerMessage({ scene: lab.sceneJson(), method }).then((message) => worker.postMessage(message));
+      }
+      if (answer.unavailable) return here();
+      if (answer.failed) app.showNotice(answer.failed, 'error');
+      // A scene opened meanwhile is not this one's to change.
+      if (!answer.done || app.lab !== lab) return null;
+      lab.checkpoint();
+      lab.setInfluenceArrays(answer.bones, answer.weights);
+      return applied(method, answer.report);
     });
   }
 
