@@ -5,6 +5,7 @@
 import { Document, NodeIO, Format } from '@gltf-transform/core';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
+import { poseAt, worldPositions } from './three-points.mjs';
 
 // three.js's FileLoader reports progress with the browser's ProgressEvent,
 // which Node lacks; it fetches the data URIs with Node's own fetch.
@@ -275,7 +276,6 @@ export async function threePositions(text, clip = null, time = 0) {
   const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(text, '', resolve, reject));
   const root = gltf.scene;
   if (clip !== null) {
-    const mixer = new THREE.AnimationMixer(root);
     // glTF's rotations are unit quaternions; three.js composes a key as
     // stored, so a file's slightly long keys (SimpleSkin's reach 1.00023)
     // would scale its bones. The oracle normalises them, as the spec means.
@@ -287,30 +287,9 @@ export async function threePositions(text, clip = null, time = 0) {
         for (let c = 0; c < 4; c++) v[k + c] /= n;
       }
     }
-    const action = mixer.clipAction(gltf.animations[clip]);
-    // Held at the last key, as Skinlab and glTF hold a clip's ends.
-    action.setLoop(THREE.LoopOnce);
-    action.clampWhenFinished = true;
-    action.play();
-    mixer.setTime(time);
+    poseAt(root, gltf.animations[clip], time);
   }
-  root.updateMatrixWorld(true);
-  const out = [];
-  const v = new THREE.Vector3();
-  root.traverse((object) => {
-    if (!object.isMesh) return;
-    if (object.isSkinnedMesh) {
-      object.skeleton.bones.forEach((bone) => bone.updateMatrixWorld(true));
-      object.skeleton.update();
-    }
-    const count = object.geometry.attributes.position.count;
-    for (let i = 0; i < count; i++) {
-      object.getVertexPosition(i, v);
-      v.applyMatrix4(object.matrixWorld);
-      out.push(v.x, v.y, v.z);
-    }
-  });
-  return { positions: out, clips: gltf.animations.map((a) => a.name) };
+  return { positions: worldPositions(root), clips: gltf.animations.map((a) => a.name) };
 }
 
 /** The cases: name and options. */
