@@ -292,43 +292,27 @@ impl Reader<'_, '_> {
                 })
             }
         };
-        let chunk = |k: usize| &raw[k * size..(k + 1) * size];
         Ok(match code {
             b'f' => Value::Reals(
-                (0..count)
-                    .map(|k| {
-                        let c = chunk(k);
-                        f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    })
+                words(&raw)
+                    .map(|w| f64::from(f32::from_le_bytes(w)))
                     .collect(),
             ),
-            b'd' => Value::Reals(
-                (0..count)
-                    .map(|k| {
-                        let mut a = [0u8; 8];
-                        a.copy_from_slice(chunk(k));
-                        f64::from_le_bytes(a)
-                    })
-                    .collect(),
-            ),
+            b'd' => Value::Reals(words(&raw).map(f64::from_le_bytes).collect()),
             b'i' => Value::Ints(
-                (0..count)
-                    .map(|k| {
-                        let c = chunk(k);
-                        i64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    })
+                words(&raw)
+                    .map(|w| i64::from(i32::from_le_bytes(w)))
                     .collect(),
             ),
-            b'l' => Value::Ints(
-                (0..count)
-                    .map(|k| {
-                        let mut a = [0u8; 8];
-                        a.copy_from_slice(chunk(k));
-                        i64::from_le_bytes(a)
-                    })
-                    .collect(),
-            ),
+            b'l' => Value::Ints(words(&raw).map(i64::from_le_bytes).collect()),
             _ => Value::Ints(raw.iter().map(|&b| i64::from(b)).collect()),
         })
     }
+}
+
+/// `raw` as consecutive `N`-byte words (the array's values, little-endian);
+/// the array's length was checked to be a whole number of them.
+fn words<const N: usize>(raw: &[u8]) -> impl Iterator<Item = [u8; N]> + '_ {
+    raw.chunks_exact(N)
+        .map(|word| word.try_into().unwrap_or([0; N]))
 }
