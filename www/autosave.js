@@ -58,6 +58,8 @@ export function createAutosave(app, { enabled, key }) {
   let timer = 0;
   let savedRevision = -1;
   let savedLab = null;
+  // The record last saved, kept for a restart of the core.
+  let savedRecord = null;
   let pristineRevision = -1;
   let pristineLab = null;
   let saves = 0;
@@ -147,6 +149,7 @@ export function createAutosave(app, { enabled, key }) {
       await withStore('readwrite', (store) => store.put(record, key));
       savedLab = lab;
       savedRevision = revision;
+      savedRecord = record;
       saves += 1;
     } catch {
       // A full or closed storage: the page works on, unsaved.
@@ -209,6 +212,13 @@ export function createAutosave(app, { enabled, key }) {
       if (offeredMinutes !== null) $('#restore-text').textContent = t('autosave.offer', { minutes: num(offeredMinutes) });
     },
     saveNow,
+    /**
+     * What was last saved of the scene on screen (`{scene: Blob, mode}`),
+     * or null where this scene was never saved: a core restarted after a
+     * trap reopens a scene of one's own from it. Only a reference is
+     * taken, so it can be asked with the core already gone.
+     */
+    lastSaved: () => (savedLab !== null && savedLab === app.lab ? savedRecord : null),
     /** How many times this page has saved (for tests). */
     saves: () => saves,
   };

@@ -660,7 +660,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   /**
    * The core trapped (see `restartCores`): the last saved state is kept,
    * the address's link (the scene, pose, weights, view and mode on screen a
-   * moment before), and every object of the old instance is let go without
+   * moment before) or, for a scene of one's own, which has no link, what
+   * the autosave last wrote of it; every object of the old instance is let go without
    * a call into it: their memory went with it, and their finalizers must
    * not free the new one's.
    */
@@ -672,6 +673,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       // No link to come back to: the example the page showed.
     }
     const shown = exampleName;
+    const saved = shown ? null : autosave?.lastSaved() ?? null;
     lab?.__destroy_into_raw?.();
     viewer?.__destroy_into_raw?.();
     lab = null;
@@ -680,23 +682,31 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     diffed = { lab: null, revision: -1, bytes: new Uint8Array() };
     centresJob?.running.cancel();
     centresJob = null;
-    return { state, shown };
+    return { state, shown, saved };
   }
 
   /**
    * Rebuilds the lab on the fresh core `exports` from what `dropCore` kept,
-   * without a reload; a scene of one's own (no link) comes back from the
-   * autosave's offer.
+   * without a reload. A scene of one's own never saved (autosave off, or
+   * changed within its quiet moment) comes back as the first example.
    */
-  function reopen(exports, { state, shown }, error) {
+  function reopen(exports, { state, shown, saved }, error) {
     core = exports;
     viewer = new Viewer(canvas.element);
     for (const part of Object.values(modes)) part.applyToViewer?.();
     for (const box of root.querySelectorAll('[data-overlay]')) viewer.setOverlay(box.dataset.overlay, box.checked);
     if (host.classList.contains('projector')) viewer.setMarkScale(1.6);
-    const reopened = state ? restoreState(state) : loadExample(shown ?? 'two-bone');
+    const ownScene = async () => {
+      loadScene(await saved.scene.text());
+      if (saved.mode) setMode(saved.mode);
+    };
+    // A scene of one's own has no link; the address may still hold the
+    // example shown before it.
+    const [reopened, said] = shown
+      ? [state?.e === shown ? restoreState(state) : loadExample(shown), 'msg.restarted']
+      : saved ? [ownScene(), 'msg.restartedSaved'] : [loadExample('two-bone'), 'msg.restartedUnsaved'];
     Promise.resolve(reopened).then(
-      () => showNotice(t('msg.restarted', { error: error.message }), 'error'),
+      () => showNotice(t(said, { error: error.message }), 'error'),
       (failure) => showMessage(t('msg.coreStopped', { error: failure.message })),
     );
   }

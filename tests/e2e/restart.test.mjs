@@ -58,6 +58,49 @@ test('a trap in the core restarts it from the last saved state, and the page goe
   }
 });
 
+test('after a trap, a scene of one\'s own comes back as the autosave last kept it; never saved, the page says it is lost', async () => {
+  const restore = await serveTrapping(fixture.server, 'skinlab_bg.wasm', 'lab_resetPose');
+  try {
+    for (const saves of [true, false]) {
+      const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=y-junction${saves ? '' : '&autosave=0'}`);
+      await waitForSkinlab(page);
+      // The Y-junction as a file of one's own, a bone turned, in Weights.
+      await page.evaluate(() => {
+        const s = window.skinlab;
+        const scene = JSON.parse(s.lab.sceneJson());
+        scene.bones[1].name = 'own branch';
+        s.loadScene(JSON.stringify(scene));
+        s.lab.setBonePose(1, { rotation: [0, 0, 0.2588190, 0.9659258] });
+        s.setMode('weights');
+      });
+      await nextFrame(page);
+      if (saves) await page.evaluate(() => window.skinlab.autosaveNow());
+      await page.evaluate(() => document.querySelector('#reset').click());
+      await page.waitForFunction(() => window.skinlab.restarts() === 1);
+      await page.waitForFunction(() => window.skinlab.lab?.boneCount() > 0);
+      await nextFrame(page);
+      const back = await page.evaluate(() => ({
+        example: window.skinlab.example, names: window.skinlab.lab.boneNames(), rotation: window.skinlab.lab.bonePose(1).rotation, mode: window.skinlab.mode(),
+      }));
+      const notice = await page.locator('#notice').textContent();
+      if (saves) {
+        assert.equal(back.example, null, 'a scene of one\'s own');
+        assert.equal(back.names[1], 'own branch');
+        assert.ok(Math.abs(back.rotation[2] - 0.2588190) < 1e-6, `its pose came back: ${back.rotation}`);
+        assert.equal(back.mode, 'weights');
+        assert.match(notice, /your scene came back as the autosave last kept it/);
+      } else {
+        assert.equal(back.example, 'two-bone');
+        assert.match(notice, /your scene had not been saved yet and could not come back/);
+      }
+      assert.deepEqual(errors.filter((e) => !/unreachable/.test(e)), []);
+      await page.close();
+    }
+  } finally {
+    await restore();
+  }
+});
+
 const LABS = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Three labs</title>
 <style>body { margin: 0; } .row { display: flex; flex-wrap: wrap; } skin-lab { width: 420px; margin: 4px; }</style>

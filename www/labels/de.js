@@ -258,6 +258,8 @@ export const DE = {
   'msg.pruned': '{n} Vertices nannten mehr als vier Bones; jeder behält seine vier größten Gewichte.',
   'msg.openFailed': '{name} ließ sich nicht öffnen: {error}',
   'msg.restarted': "Skinlabs Kern hielt an ({error}) und wurde vom zuletzt gespeicherten Stand neu gestartet: Szene, Pose und Gewichte des Links; sonst ging nichts verloren.",
+  'msg.restartedSaved': "Skinlabs Kern hielt an ({error}) und wurde neu gestartet: Ihre Szene ist zurück, wie die automatische Sicherung sie zuletzt hielt.",
+  'msg.restartedUnsaved': "Skinlabs Kern hielt an ({error}) und wurde neu gestartet: Ihre Szene war noch nicht gesichert und kam nicht zurück; gezeigt wird der Streifen mit zwei Knochen.",
   'msg.coreStopped': "Skinlabs Kern hielt an ({error}) und ließ sich nicht neu starten: die Seite neu laden.",
   'msg.noWasm': 'Skinlab konnte seinen WebAssembly-Kern nicht laden: {error}',
   'msg.noWebgl': '{error}. Skinlab zeichnet mit WebGL2; einen aktuellen Chrome, Firefox oder Safari versuchen oder die Hardwarebeschleunigung einschalten.',

@@ -259,6 +259,8 @@ export const EN = {
   'msg.pruned': '{n} vertices listed more than four bones; each keeps its four largest weights.',
   'msg.openFailed': 'Could not open {name}: {error}',
   'msg.restarted': "Skinlab's core stopped ({error}) and was restarted from the last saved state: the scene, pose and weights of the link; nothing else was lost.",
+  'msg.restartedSaved': "Skinlab's core stopped ({error}) and was restarted: your scene came back as the autosave last kept it.",
+  'msg.restartedUnsaved': "Skinlab's core stopped ({error}) and was restarted: your scene had not been saved yet and could not come back; the two-bone strip is shown.",
   'msg.coreStopped': "Skinlab's core stopped ({error}) and could not be restarted: reload the page.",
   'msg.noWasm': 'Skinlab could not load its WebAssembly core: {error}',
   'msg.noWebgl': '{error}. Skinlab draws with WebGL2; try a current Chrome, Firefox or Safari, or enable hardware acceleration.',

@@ -260,6 +260,8 @@ export const ZH = {
   'msg.pruned': '{n} 个顶点列出了超过四根骨骼；每个只保留最大的四个权重。',
   'msg.openFailed': '无法打开 {name}：{error}',
   'msg.restarted': 'Skinlab 的核心停止了（{error}），已从最后保存的状态重新启动：链接中的场景、姿势和权重；其他都没有丢失。',
+  'msg.restartedSaved': 'Skinlab 的核心停止了（{error}），已重新启动：你的场景已按自动保存最后保留的样子恢复。',
+  'msg.restartedUnsaved': 'Skinlab 的核心停止了（{error}），已重新启动：你的场景尚未保存，无法恢复；现在显示的是双骨骼条带。',
   'msg.coreStopped': 'Skinlab 的核心停止了（{error}），无法重新启动：请重新载入页面。',
   'msg.noWasm': 'Skinlab 无法载入它的 WebAssembly 核心：{error}',
   'msg.noWebgl': '{error}。Skinlab 使用 WebGL2 绘图；请尝试最新的 Chrome、Firefox 或 Safari，或启用硬件加速。',
