@@ -3,6 +3,8 @@
 // method).
 
 export const OVERLAYS = ['mesh', 'wireframe', 'dots', 'bones', 'ownFrames', 'childFrames', 'ghost', 'centres'];
+/** Examples built on request only, in no menu, that a link may name: the dense tube at 1,000,000 vertices. */
+export const LARGE_EXAMPLES = ['million'];
 /** The page's modes, in the order the switcher shows them. */
 export const MODES = ['skin', 'weights', 'ik', 'morph', 'animate', 'gpu', 'lessons'];
 

@@ -8,9 +8,8 @@
 // instance of it, and nothing else.
 import { Lab, Viewer } from './pkg/skinlab.js';
 import { restartCore, singleFile, sourcesHref, startCore } from './assets.js';
-import { weightsJob } from './weights-job.js';
 import { LANGUAGES, createLanguage } from './i18n.js';
-import { MODES, OVERLAYS, decodeState, encodeState, readParameters } from './link.js';
+import { LARGE_EXAMPLES, MODES, OVERLAYS, decodeState, readParameters } from './link.js';
 import { createCanvas } from './canvas.js';
 import { createControls } from './controls.js';
 import { createFiles, download } from './files.js';
@@ -19,6 +18,8 @@ import { createBoneList } from './parts/bones.js';
 import { createVertexPanel } from './parts/vertex.js';
 import { createGhosts } from './parts/ghosts.js';
 import { createVideoBox } from './parts/video-box.js';
+import { createCentres } from './page/centres.js';
+import { createLinkState } from './page/link-state.js';
 import { createSkinMode } from './modes/skin.js';
 import { createWeightsMode } from './modes/weights.js';
 import { createIkMode } from './modes/ik.js';
@@ -31,8 +32,6 @@ import { convertersReady, exampleLab, loadConverters, needsConverters } from './
 import { loadBaseColour } from './texture.js';
 import { createAutosave } from './autosave.js';
 
-// Built on request only, in no menu: the dense tube at 1,000,000 vertices.
-const LARGE_EXAMPLES = ['million'];
 
 /** The language of the browser, where the page speaks it, else English. */
 function browserLanguage() {
@@ -114,7 +113,6 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   let firstFrameMs = null;
   // The core's exports (its memory, for the benchmark).
   let core = null;
-  let hashTimer = 0;
   let noticeTimer = 0;
   let mode = null;
   let autosave = null;
@@ -146,9 +144,12 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     },
     requestRender: () => requestRender(),
     showNotice: (text, kind, asks) => showNotice(text, kind, asks),
+    /** What the notice on screen asks for (see showNotice), or null. */
+    noticeAsks: () => noticeAsks,
     showMessage: (text) => showMessage(text),
     selectBone: (bone) => selectBone(bone),
-    setLab: (next, name) => setLab(next, name),
+    /** Shows `next`, made from example or model `name` (see setLab). */
+    setLab: (next, name, baselineKept) => setLab(next, name, baselineKept),
     loadExample: (name) => loadExample(name),
     loadScene: (json) => loadScene(json),
     setMode: (name) => setMode(name),
@@ -157,8 +158,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     /** Whether mode `name` is on screen: the mode itself or a lesson step's companion. */
     shows: (name) => mode?.name === name || companion?.name === name,
     setTool: (tool) => setTool(tool),
-    shareLink: () => shareLink(),
-    embedCode: () => embedCode(),
+    shareLink: () => link.shareLink(),
+    embedCode: () => link.embedCode(),
     beforeDrag: () => player.pause(),
     /** A clip was added (lip-sync): the player under the view lists it. */
     clipsChanged: () => player.setup(),
@@ -183,6 +184,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   const vertexPanel = createVertexPanel(app);
   const ghosts = createGhosts(app);
   const videoBox = createVideoBox(app);
+  const centres = createCentres(app);
   const modes = {
     skin: createSkinMode(app),
     weights: createWeightsMode(app, vertexPanel),
@@ -192,6 +194,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     gpu: createGpuMode(app),
     lessons: createLessonsMode(app),
   };
+  const link = createLinkState(app, { address, controls, modes, settings });
 
   function showMessage(text) {
     $('#message').textContent = text;
@@ -242,88 +245,13 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   function renderIfChanged() {
     if (lab && (lab !== drawnLab || lab.revision() !== drawnRevision)) requestRender();
     // A stroke just ended with CoR drawn: its frame brings the centres up to date.
-    else if (lab && viewer && showsCentres() && !lab.centresCurrent() && !viewer.dragging()) requestRender();
-  }
-
-  /** Whether the view shows the centres of rotation: CoR drawn (alone or side by side), or their dots. */
-  function showsCentres() {
-    return viewer.method() === 'cor' || viewer.overlay('centres') || (viewer.compare() && viewer.comparePair().includes('cor'));
-  }
-
-  /**
-   * CoR skins about centres of rotation computed from the weights: once a
-   * stroke or other weight edit is over they are brought up to date; during
-   * a stroke CoR shows the centres of the weights before it, and says so.
-   */
-  function keepCentres() {
-    if (!showsCentres() || lab.centresCurrent()) return;
-    if (viewer.dragging()) {
-      if (noticeAsks !== 'staleCentres') showNotice(t('cor.stale'), 'info', 'staleCentres');
-    } else if (lab.vertexCount() > WORKER_CENTRES_VERTICES) {
-      centresInWorker();
-    } else {
-      lab.updateCentres();
-    }
-  }
-
-  /** Meshes over this many vertices get their centres of rotation in a worker. */
-  const WORKER_CENTRES_VERTICES = 20000;
-  // The worker computing centres, and for which lab and weights revision;
-  // the lab and revision whose centres Cancel declined (stale until the
-  // weights change again).
-  let centresJob = null;
-  let centresDeclined = null;
-  $('#work-cancel').addEventListener('click', () => {
-    if (!centresJob) return;
-    centresJob.running.cancel();
-    centresDeclined = { lab: centresJob.lab, revision: centresJob.revision };
-  });
-
-  /**
-   * Computes the centres of rotation of a large mesh in a worker (the weights
-   * worker's core), with progress; the page keeps drawing CoR about the stale
-   * ones meanwhile and takes the new ones if the weights are still those they
-   * were computed for (otherwise it starts again).
-   */
-  function centresInWorker() {
-    const revision = lab.influencesRevision();
-    if (centresJob?.lab === lab && centresJob.revision === revision) return;
-    if (centresDeclined?.lab === lab && centresDeclined.revision === revision) return;
-    centresJob?.running.cancel();
-    const job = { lab, revision, running: null };
-    job.running = weightsJob({ scene: lab.sceneJson(), centres: true }, (fraction) => {
-      if (centresJob === job) $('#work progress').value = fraction;
-    });
-    if (!job.running) {
-      lab.updateCentres();
-      return;
-    }
-    centresJob = job;
-    $('#work-text').textContent = t('cor.working');
-    $('#work progress').value = 0;
-    $('#work').hidden = false;
-    job.running.result.then((answer) => {
-      if (centresJob === job) centresJob = null;
-      if (!centresJob) $('#work').hidden = true;
-      if (answer.failed) showNotice(answer.failed, 'error');
-      // Another scene (or a restarted core) since: not this one's centres.
-      if (job.lab !== lab || !(answer.done || answer.unavailable)) return;
-      if (answer.unavailable) lab.updateCentres();
-      else {
-        try {
-          lab.setCentresArray(answer.centres, job.revision);
-        } catch {
-          // The weights changed while it worked: the next frame starts again.
-        }
-      }
-      requestRender();
-    });
+    else if (lab && viewer && centres.shown() && !lab.centresCurrent() && !viewer.dragging()) requestRender();
   }
 
   function drawFrame() {
     frameRequested = false;
     if (framesSuspended) return;
-    keepCentres();
+    centres.keep();
     drawnLab = lab;
     drawnRevision = lab.revision();
     // Hidden, scrolled away or without a context: draw when it comes back.
@@ -351,7 +279,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     mode.update();
     companion?.update();
     modes.animate.overlay(app.shows('animate') || mode.name === 'lessons');
-    scheduleHashUpdate();
+    link.schedule();
     canvas.drawn();
     videoBox.drawn();
     autosave?.changed();
@@ -546,115 +474,6 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     requestRender();
   }
 
-  // ----- the address: parameters and shared state -----
-
-  /** The state on screen, as the hash encodes it (the weight edits apart, as bytes). */
-  function currentState() {
-    const state = {
-      v: 1, e: exampleName, o: mode.name, m: viewer.method(), d: viewer.view(), c: Array.from(viewer.cameraState()),
-    };
-    if (lab.isQuantised()) state.q = 1;
-    if (viewer.compare()) {
-      state.k = 1;
-      const [left, right] = viewer.comparePair();
-      if (left !== 'lbs' || right !== 'dqs') state.kp = [left, right];
-    }
-    const poses = [];
-    for (let bone = 0; bone < lab.boneCount(); bone++) {
-      const { rotation, translation, scale } = lab.bonePose(bone);
-      const identity = rotation[3] === 1 && translation.every((x) => x === 0) && scale.every((x) => x === 1);
-      if (!identity) poses.push([bone, ...rotation, ...translation, ...scale]);
-    }
-    if (poses.length) state.p = poses;
-    return state;
-  }
-
-  /** The weight edits of the last diff, and the lab and weights revision it was made at. */
-  let diffed = { lab: null, revision: -1, bytes: new Uint8Array() };
-
-  /**
-   * The vertices whose weights differ from the scene as it opened, as the
-   * link's bytes: compared in the core (one pass over the slots, nothing
-   * copied out but the edits) and only when the weights changed (a drag
-   * changes the pose alone, and the link follows it without a diff).
-   */
-  function weightEdits() {
-    const revision = lab.influencesRevision();
-    if (diffed.lab !== lab || diffed.revision !== revision) {
-      diffed = { lab, revision, bytes: lab.weightEditsBytes() };
-    }
-    return diffed.bytes;
-  }
-
-  function updateHashNow() {
-    clearTimeout(hashTimer);
-    if (!lab) return;
-    // In a lesson the address is the step (?lesson=&step=), a link for a slide.
-    const url = new URL(address.href);
-    const lesson = mode.name === 'lessons' ? modes.lessons.api.lessonState() : null;
-    if (lesson?.lesson) {
-      url.searchParams.set('lesson', lesson.lesson);
-      url.searchParams.set('step', String(lesson.step));
-      url.hash = '';
-      address.replace(url);
-      return;
-    }
-    url.searchParams.delete('lesson');
-    url.searchParams.delete('step');
-    // A scene of one's own is shared as a file ("Save scene"), not a link.
-    url.hash = exampleName ? encodeState(currentState(), weightEdits()) : '';
-    address.replace(url);
-  }
-
-  function scheduleHashUpdate() {
-    clearTimeout(hashTimer);
-    // Not in the middle of a drag or stroke: a painted link can hold
-    // thousands of vertices, and writing it costs tens of milliseconds; the
-    // frame after the pointer is released schedules it.
-    if (viewer.dragging()) return;
-    hashTimer = setTimeout(updateHashNow, 300);
-  }
-
-  /**
-   * Restores a shared state. Everything is checked and built aside first, so
-   * a bad link changes nothing; throws an Error naming the problem.
-   */
-  async function restoreState(state) {
-    if (![...Lab.exampleNames(), ...LARGE_EXAMPLES].includes(state.e) && !isModel(state.e)) {
-      throw new Error(`the link names an unknown example '${state.e}'`);
-    }
-    const next = isModel(state.e) ? await modelLab(state.e) : await exampleLab(state.e);
-    // What the link's edits are counted against: the scene as it opens.
-    next.keepWeightsAsBaseline();
-    for (const [bone, ...numbers] of state.p ?? []) {
-      next.setBonePose(bone, { rotation: numbers.slice(0, 4), translation: numbers.slice(4, 7), scale: numbers.slice(7, 10) });
-    }
-    // Links made before the edits travelled as bytes list them as JSON.
-    for (const [vertex, pairs] of state.w ?? []) next.setInfluences(vertex, pairs);
-    if (state.weightEdits) next.applyWeightEditsBytes(state.weightEdits);
-    setLab(next, state.e, true);
-    if (state.d) viewer.frameScene(lab, state.d);
-    if (state.c) viewer.setCameraState(new Float32Array(state.c));
-    if (state.m) controls.setMethod(state.m);
-    modes.skin.api.setQuantised(state.q === 1);
-    if (Array.isArray(state.kp) && state.kp.length === 2) controls.setComparePair(...state.kp);
-    controls.setCompare(state.k === 1);
-    // Links from before modes existed open in the mode the URL asks for.
-    setMode(state.o ?? settings.mode ?? 'skin');
-  }
-
-  function shareLink() {
-    updateHashNow();
-    return address.href;
-  }
-
-  function embedCode() {
-    const url = new URL(shareLink());
-    url.searchParams.set('ui', 'minimal');
-    const src = url.href.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
-    return `<iframe src="${src}" width="960" height="600" style="border:0" allow="fullscreen" title="Skinlab"></iframe>`;
-  }
-
   // ----- a trap in the core -----
 
   /**
@@ -679,9 +498,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     lab = null;
     viewer = null;
     drawnLab = null;
-    diffed = { lab: null, revision: -1, bytes: new Uint8Array() };
-    centresJob?.running.cancel();
-    centresJob = null;
+    link.forget();
+    centres.cancel();
     return { state, shown, saved };
   }
 
@@ -703,7 +521,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     // A scene of one's own has no link; the address may still hold the
     // example shown before it.
     const [reopened, said] = shown
-      ? [state?.e === shown ? restoreState(state) : loadExample(shown), 'msg.restarted']
+      ? [state?.e === shown ? link.restore(state) : loadExample(shown), 'msg.restarted']
       : saved ? [ownScene(), 'msg.restartedSaved'] : [loadExample('two-bone'), 'msg.restartedUnsaved'];
     Promise.resolve(reopened).then(
       () => showNotice(t(said, { error: error.message }), 'error'),
@@ -835,7 +653,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     if (settings.tool) setTool(settings.tool);
     try {
       const state = settings.lesson ? null : decodeState(new URL(address.href).hash);
-      if (state) await restoreState(state);
+      if (state) await link.restore(state);
     } catch (error) {
       showNotice(t('msg.badLink', { error: error.message }), 'error');
       const url = new URL(address.href);
@@ -893,8 +711,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       undo: controls.undo,
       redo: controls.redo,
       resetPose: controls.resetPose,
-      shareLink,
-      embedCode,
+      shareLink: link.shareLink,
+      embedCode: link.embedCode,
       exportPng: files.exportPng,
       /** A video as the Video box makes it: `{format, size: 'WxH' | 'view', fps}` → a Blob. */
       recordVideo: (options) => videoBox.make(options),
@@ -948,10 +766,9 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   function close() {
     closed = true;
     pages.delete(instance);
-    clearTimeout(hashTimer);
+    link.forget();
     clearTimeout(noticeTimer);
-    centresJob?.running.cancel();
-    centresJob = null;
+    centres.cancel();
     player.pause();
     lab?.free();
     viewer?.free();
