@@ -128,7 +128,7 @@ export function createControls(app) {
     else if (key === 'w') app.setTool('paint');
   }
 
-  app.root.addEventListener('keydown', onKey);
+  app.root.addEventListener('keydown', onKey, { signal: app.signal });
   $('#example').addEventListener('change', (event) => app.loadExample(event.target.value));
   for (const button of app.root.querySelectorAll('[data-method]')) {
     button.addEventListener('click', () => setMethod(button.dataset.method));

@@ -102,6 +102,9 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   let api = null;
   // Closed (see `close`): a start still under way stops where it is.
   let closed = false;
+  // Ends, on close, what the lab listens to outside its own markup (keys
+  // on its root, a drag's moves on the window).
+  const listening = new AbortController();
 
   let viewer = null;
   let lab = null;
@@ -127,6 +130,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     host,
     i18n,
     $,
+    /** Aborted when the lab closes: for listeners outside its markup (`{ signal }`). */
+    signal: listening.signal,
     /** The lab's API (what `ready` hands out), once it has started. */
     get api() { return api; },
     get lab() { return lab; },
@@ -291,7 +296,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   // from the console or by other code show up. Page controls are covered by
   // the listeners below, whatever lab method they call.
   for (const type of ['click', 'input', 'change', 'keydown', 'pointerup']) {
-    root.addEventListener(type, () => setTimeout(renderIfChanged, 0), true);
+    root.addEventListener(type, () => setTimeout(renderIfChanged, 0), { capture: true, signal: listening.signal });
   }
   // A lab whose calls are watched (see renderIfChanged).
   function watched(target) {
@@ -765,6 +770,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
    */
   function close() {
     closed = true;
+    listening.abort();
     pages.delete(instance);
     link.forget();
     clearTimeout(noticeTimer);

@@ -78,6 +78,20 @@ test('three <skin-lab> elements: each its own lab, started on screen, posable, i
   await page.evaluate(() => { document.getElementById('b').example = 'tube'; });
   await page.waitForFunction(() => document.getElementById('b').skinlab.example === 'tube');
   assert.equal(await page.evaluate(() => document.getElementById('b').getAttribute('example')), 'tube');
+  // Any other attribute starts the lab again with it: ui=none hides the toolbar.
+  await page.evaluate(() => { document.getElementById('b').ui = 'none'; });
+  await page.waitForFunction(() => document.getElementById('b').skinlab?.framesRendered() > 0, null, { timeout: 30000 });
+  const restarted = await page.evaluate(async () => {
+    const element = document.getElementById('b');
+    const api = await element.ready;
+    return [api.example, api.language(), getComputedStyle(element.shadowRoot.querySelector('.toolbar')).display, element.shadowRoot.querySelectorAll('.skinlab').length];
+  });
+  assert.deepEqual(restarted, ['tube', 'de', 'none', 1]);
+  // Keys reach the new lab alone: the closed one listens to nothing.
+  await page.evaluate(() => document.getElementById('b').lab.setBonePose(1, { rotation: [0, 0, 0.3826834, 0.9238795] }));
+  await page.evaluate(() => document.getElementById('b').shadowRoot.querySelector('#view').focus());
+  await page.keyboard.press('r');
+  assert.equal(await page.evaluate(() => document.getElementById('b').lab.bonePose(1).rotation[3]), 1, 'R reset the pose');
 
   // Scrolled to the third: it starts and draws; the first two, now off
   // screen, draw nothing even when asked.

@@ -362,7 +362,7 @@ export function createAnimateMode(app) {
       if (playing) pause();
       else play();
     }
-  });
+  }, { signal: app.signal });
 
   return {
     name: 'animate',

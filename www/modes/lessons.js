@@ -235,7 +235,7 @@ export function createLessonsMode(app) {
     event.preventDefault();
     event.stopImmediatePropagation();
     if (forward) nextStep(); else previousStep();
-  }, true);
+  }, { capture: true, signal: app.signal });
 
   $('#lesson-picker').addEventListener('change', (event) => startLesson(event.target.value));
   $('#lesson-next').addEventListener('click', nextStep);

@@ -131,10 +131,10 @@ export function createIkLayer(app, host) {
     const at = app.viewer.modelPointAt(event.clientX - rect.left, event.clientY - rect.top, anchor);
     const angle = app.lab.limitAngleToward(drag.bone, at);
     if (angle !== null) host.limitDragged(drag.which, angle);
-  });
+  }, { signal: app.signal });
   const end = () => { drag = null; };
-  window.addEventListener('pointerup', end);
-  window.addEventListener('pointercancel', end);
+  window.addEventListener('pointerup', end, { signal: app.signal });
+  window.addEventListener('pointercancel', end, { signal: app.signal });
 
   return {
     draw,

@@ -93,10 +93,10 @@ export function createPathLayer(app, host) {
     const at = app.viewer.modelPointAt(event.clientX - rect.left, event.clientY - rect.top, new Float32Array(anchor));
     app.lab.setPathPoint(path, drag.point, Array.from(at));
     host.pathEdited();
-  });
+  }, { signal: app.signal });
   const end = () => { drag = null; };
-  window.addEventListener('pointerup', end);
-  window.addEventListener('pointercancel', end);
+  window.addEventListener('pointerup', end, { signal: app.signal });
+  window.addEventListener('pointercancel', end, { signal: app.signal });
 
   return {
     draw,
