@@ -80,6 +80,9 @@ function withoutLandmarks(markup) {
   return markup;
 }
 
+/** How long an element taken off the page keeps its lab, in case it comes back (moved), ms. */
+const RELEASE_MS = 1000;
+
 // Elements numbered in the order they start: an element without an id
 // keeps its autosave record under its number.
 let started = 0;
@@ -89,6 +92,9 @@ export class SkinLabElement extends HTMLElement {
 
   #page = null;
   #api = null;
+  #releaseTimer = 0;
+  // Fetching the shared markup, on the way to a lab.
+  #starting = false;
   #observer = null;
   #number = 0;
   #resolveReady = null;
@@ -97,15 +103,22 @@ export class SkinLabElement extends HTMLElement {
 
   constructor() {
     super();
-    const root = this.attachShadow({ mode: 'open' });
+    this.attachShadow({ mode: 'open' });
+    this.#wait();
+  }
+
+  /** The placeholder shown until the lab starts. */
+  #wait() {
     const waiting = document.createElement('div');
     waiting.className = 'waiting';
     waiting.textContent = 'Skinlab';
-    root.append(waiting);
+    this.shadowRoot.replaceChildren(waiting);
   }
 
   connectedCallback() {
-    if (this.#number || this.#observer) return;
+    // Moved within the page: the lab goes on as it was.
+    clearTimeout(this.#releaseTimer);
+    if (this.#page || this.#observer || this.#starting) return;
     // Started the first time it is (nearly) on screen.
     this.#observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) {
@@ -120,6 +133,20 @@ export class SkinLabElement extends HTMLElement {
   disconnectedCallback() {
     this.#observer?.disconnect();
     this.#observer = null;
+    // Taken off the page (a site that swaps its content without a reload):
+    // the lab is closed and its scene, viewer and GL context given back,
+    // unless the element comes back at once (moved). Put back later, it
+    // starts again from its attributes.
+    if (this.#page) this.#releaseTimer = setTimeout(() => this.#release(), RELEASE_MS);
+  }
+
+  /** Closes the lab; the element waits to start again. */
+  #release() {
+    this.#page?.close();
+    this.#page = null;
+    this.#api = null;
+    this.ready = new Promise((resolve) => { this.#resolveReady = resolve; });
+    this.#wait();
   }
 
   /** The lab's API once started, else null. */
@@ -127,9 +154,9 @@ export class SkinLabElement extends HTMLElement {
     return this.#api;
   }
 
-  /** Whether the lab has started (it starts when first scrolled into view). */
+  /** Whether the lab is running (it starts when first scrolled into view). */
   get started() {
-    return this.#number > 0;
+    return this.#page !== null;
   }
 
   /** The lab's page address with the element's attributes as its parameters. */
@@ -148,8 +175,11 @@ export class SkinLabElement extends HTMLElement {
   }
 
   async #start() {
-    started += 1;
-    this.#number = started;
+    this.#starting = true;
+    if (!this.#number) {
+      started += 1;
+      this.#number = started;
+    }
     // One region of the host page, named unless the page names it.
     if (!this.hasAttribute('role')) this.setAttribute('role', 'region');
     if (!this.hasAttribute('aria-label') && !this.hasAttribute('aria-labelledby')) {
@@ -160,9 +190,13 @@ export class SkinLabElement extends HTMLElement {
     try {
       parts = await sharedParts();
     } catch (error) {
+      this.#starting = false;
       root.querySelector('.waiting').textContent = `Skinlab: ${error.message}`;
       return;
     }
+    this.#starting = false;
+    // Taken off the page meanwhile: started when it is back on screen.
+    if (!this.isConnected) return;
     root.adoptedStyleSheets = parts.sheets;
     this.#open(parts.markup);
   }

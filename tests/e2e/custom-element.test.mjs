@@ -110,6 +110,26 @@ test('three <skin-lab> elements: each its own lab, started on screen, posable, i
   // Back on screen, it draws the change.
   await page.locator('#a').scrollIntoViewIfNeeded();
   await page.waitForFunction((n) => document.getElementById('a').skinlab.framesRendered() > n, idle, { timeout: 10000 });
+
+  // Moved within the page, a lab goes on as it was; taken off the page, it
+  // is closed after a moment and starts again when put back.
+  const kept = await page.evaluate(() => {
+    const lab = document.getElementById('a');
+    const api = lab.skinlab;
+    document.querySelector('.row').append(lab);
+    return new Promise((resolve) => setTimeout(() => resolve(lab.skinlab === api && lab.started), 1500));
+  });
+  assert.equal(kept, true, 'a moved element keeps its lab');
+  const released = await page.evaluate(() => {
+    const lab = document.getElementById('a');
+    lab.remove();
+    window.removedLab = lab;
+    return new Promise((resolve) => setTimeout(() => resolve([lab.skinlab, lab.started, lab.shadowRoot.querySelector('canvas')]), 1500));
+  });
+  assert.deepEqual(released, [null, false, null], 'taken off the page, the lab is closed and its canvas gone');
+  await page.evaluate(() => document.querySelector('.row').prepend(window.removedLab));
+  await page.waitForFunction(() => document.getElementById('a').skinlab?.framesRendered() > 0, null, { timeout: 30000 });
+  assert.equal(await page.evaluate(() => document.getElementById('a').skinlab.example), 'two-bone');
   assert.deepEqual(errors, []);
   await page.close();
 });
