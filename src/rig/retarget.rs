@@ -4,16 +4,28 @@
 //! the case of Latin letters ignored (`mixamorig:LeftArm`,
 //! `mixamorig1:LeftArm` and `leftarm` are one joint).
 //!
-//! Each matched joint takes the source's joint-local rotations
-//! (`r = rot(P)⁻¹ · q_A · U⁻¹` in the source's [`BindSpace`], then
-//! `q_A' = rot(P') · r · U'` in the target's); the topmost matched joint
-//! (the hips) also takes its translation, and no other joint does, so the
-//! target keeps its own proportions. This is exact where both skeletons
-//! rest alike (one rig's animations on that rig's characters) and an
-//! approximation otherwise. Both maps are constant products, so the keys
-//! are converted one by one and interpolate as before.
+//! Each matched joint turns as far, about the same model-space axes, from
+//! its own rest as the source's joint turns from the source's rest: the
+//! world delta `D = rot(R'ˢ) · rot(Rˢ)⁻¹` of the source's posed and rest
+//! frames is the target's, `rot(R'ᵗ) = D · rot(Rᵗ)`. Where the parents
+//! correspond, that is a constant product on each key,
+//!
+//! ```text
+//! q_Aᵗ = K⁻¹ · q_Aˢ · K,   K = rot(Rˢ)⁻¹ · rot(Rᵗ)
+//! ```
+//!
+//! with `R` each skeleton's rest frame of the joint (model space, Y up), so
+//! the keys are converted one by one and interpolate as before. Two rigs
+//! whose joints are oriented differently (a Mixamo rig and one from another
+//! tool), or that rest in different poses, move alike; where they rest
+//! alike and are oriented alike, `K` is the identity and the keys are
+//! copied. The topmost matched joint (the hips) also takes its
+//! translation, turned by the same `K⁻¹`, and no other joint does, so the
+//! target keeps its own proportions.
 
-use super::animation::{BindSpace, Channel, Clip, Target};
+use glam::{Quat, Vec3};
+
+use super::animation::{Channel, Clip, Target};
 use super::skeleton::Skeleton;
 
 /// A joint's name without its namespace, Latin letters in lower case (a
@@ -37,8 +49,7 @@ pub struct Retargeted {
 /// `clip` of skeleton `from` as a clip of skeleton `to` (see the module
 /// documentation).
 pub fn retarget(clip: &Clip, from: &Skeleton, to: &Skeleton) -> Retargeted {
-    let from_spaces = BindSpace::of_skeleton(from);
-    let to_spaces = BindSpace::of_skeleton(to);
+    let (from_rest, to_rest) = (rest_rotations(from), rest_rotations(to));
     let target_of = |source: usize| -> Option<usize> {
         let key = joint_key(&from.bones()[source].name);
         to.bones().iter().position(|b| joint_key(&b.name) == key)
@@ -69,47 +80,24 @@ pub fn retarget(clip: &Clip, from: &Skeleton, to: &Skeleton) -> Retargeted {
             }
             continue;
         };
-        let (source, target) = (&from_spaces[channel.bone], &to_spaces[bone]);
-        let convert = |v: [f32; 4]| -> Option<[f32; 4]> {
+        let moves = match channel.target {
+            Target::Rotation => true,
+            Target::Translation => Some(bone) == top,
+            Target::Scale => false,
+        };
+        if !moves {
+            continue;
+        }
+        let k = from_rest[channel.bone].inverse() * to_rest[bone];
+        // Values and tangents alike: the map is linear in either.
+        let convert = |v: [f32; 4]| -> [f32; 4] {
             match channel.target {
-                Target::Rotation => {
-                    let local = source.local_rotation(glam::Quat::from_array(v));
-                    Some(target.rotation(local).to_array())
-                }
-                Target::Translation if Some(bone) == top => {
-                    let local = source.local_translation(glam::Vec3::new(v[0], v[1], v[2]));
-                    Some(target.translation(local).extend(0.0).to_array())
-                }
-                _ => None,
+                Target::Rotation => (k.inverse() * Quat::from_array(v) * k).to_array(),
+                _ => (k.inverse() * Vec3::new(v[0], v[1], v[2]))
+                    .extend(0.0)
+                    .to_array(),
             }
         };
-        let Some(values) = channel
-            .values
-            .iter()
-            .map(|&v| convert(v))
-            .collect::<Option<Vec<_>>>()
-        else {
-            continue;
-        };
-        // Tangents are linear in the values: the rotation map's constant
-        // products, the translation map without its offset.
-        let tangents = channel
-            .tangents
-            .iter()
-            .map(|pair| {
-                pair.map(|t| match channel.target {
-                    Target::Rotation => {
-                        let local = source.local_rotation(glam::Quat::from_array(t));
-                        target.rotation(local).to_array()
-                    }
-                    _ => {
-                        let v = glam::Vec3::new(t[0], t[1], t[2]);
-                        let local = source.left_rotation.inverse() * v;
-                        target.translation_tangent(local).extend(0.0).to_array()
-                    }
-                })
-            })
-            .collect();
         if !moved.contains(&bone) {
             moved.push(bone);
         }
@@ -117,8 +105,12 @@ pub fn retarget(clip: &Clip, from: &Skeleton, to: &Skeleton) -> Retargeted {
             bone,
             target: channel.target,
             times: channel.times.clone(),
-            values,
-            tangents,
+            values: channel.values.iter().map(|&v| convert(v)).collect(),
+            tangents: channel
+                .tangents
+                .iter()
+                .map(|pair| pair.map(convert))
+                .collect(),
             interpolation: channel.interpolation,
         });
     }
@@ -134,14 +126,160 @@ pub fn retarget(clip: &Clip, from: &Skeleton, to: &Skeleton) -> Retargeted {
     }
 }
 
+/// Each bone's rest orientation in model space, `rot(R_i)` (its rest
+/// frame's rotation, any scale taken out).
+fn rest_rotations(skeleton: &Skeleton) -> Vec<Quat> {
+    skeleton
+        .model_from_bone_rest()
+        .iter()
+        .map(|frame| frame.to_scale_rotation_translation().1.normalize())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rig::animation::{Animation, Interpolation};
+    use crate::rig::pose::{pose_to_model, BoneTransform};
+    use crate::rig::skeleton::Bone;
+    use glam::Mat4;
+    use proptest::prelude::*;
 
     #[test]
     fn names_match_without_their_namespace_or_case() {
         assert_eq!(joint_key("mixamorig:LeftArm"), "leftarm");
         assert_eq!(joint_key("mixamorig1:LeftArm"), joint_key("LEFTARM"));
         assert_eq!(joint_key("Hips"), "hips");
+    }
+
+    fn unit(q: [f32; 4]) -> Quat {
+        let q = Quat::from_array(q);
+        if q.length() < 0.1 {
+            Quat::IDENTITY
+        } else {
+            q.normalize()
+        }
+    }
+
+    /// A chain of four bones named as a rig names them, with the given
+    /// rest orientations and turns (`namespace` prefixes the names).
+    fn chain(namespace: &str, orientations: &[Quat], turns: &[Quat]) -> Skeleton {
+        let names = ["Hips", "Spine", "Neck", "Head"];
+        let bones = (0..4)
+            .map(|i| Bone {
+                turn: turns[i],
+                ..Bone::new(
+                    &format!("{namespace}{}", names[i]),
+                    i.checked_sub(1).map(|p| p as u16),
+                    Vec3::new(0.1 * i as f32, 0.0, 0.0),
+                    orientations[i],
+                    1.0,
+                )
+            })
+            .collect();
+        Skeleton::new(bones).expect("a valid chain")
+    }
+
+    fn frames(skeleton: &Skeleton, clip: &Clip, time: f32) -> Vec<Mat4> {
+        let animation = Animation {
+            clips: vec![clip.clone()],
+        };
+        let mut pose = vec![BoneTransform::IDENTITY; skeleton.len()];
+        animation.pose_at(0, time, &mut pose);
+        let mut posed = vec![Mat4::IDENTITY; skeleton.len()];
+        pose_to_model(skeleton, &pose, &mut posed);
+        posed
+    }
+
+    fn rotation_of(frame: &Mat4) -> Quat {
+        frame.to_scale_rotation_translation().1
+    }
+
+    prop_compose! {
+        fn rotation()(q in prop::array::uniform4(-1.0f32..1.0)) -> Quat { unit(q) }
+    }
+
+    proptest! {
+        /// Two rigs of one hierarchy, their joints oriented and turned at
+        /// random and resting in different poses: every joint of the
+        /// target turns from its rest as the source's joint turns from
+        /// the source's rest (the same model-space delta), and the hips
+        /// move as far, at every time of the clip.
+        #[test]
+        fn the_target_turns_from_its_rest_as_the_source_does_from_its(
+            from_orientations in prop::collection::vec(rotation(), 4),
+            from_turns in prop::collection::vec(rotation(), 4),
+            to_orientations in prop::collection::vec(rotation(), 4),
+            to_turns in prop::collection::vec(rotation(), 4),
+            keys in prop::collection::vec(rotation(), 8),
+            shift in prop::array::uniform3(-1.0f32..1.0),
+        ) {
+            let from = chain("mixamorig:", &from_orientations, &from_turns);
+            let to = chain("", &to_orientations, &to_turns);
+            let mut channels: Vec<Channel> = (0..4)
+                .map(|bone| Channel {
+                    bone,
+                    target: Target::Rotation,
+                    times: vec![0.0, 1.0],
+                    values: vec![keys[2 * bone].to_array(), keys[2 * bone + 1].to_array()],
+                    tangents: Vec::new(),
+                    interpolation: Interpolation::Linear,
+                })
+                .collect();
+            channels.push(Channel {
+                bone: 0,
+                target: Target::Translation,
+                times: vec![0.0, 1.0],
+                values: vec![[0.0; 4], [shift[0], shift[1], shift[2], 0.0]],
+                tangents: Vec::new(),
+                interpolation: Interpolation::Linear,
+            });
+            let clip = Clip { name: "walk".into(), duration: 1.0, channels, weights: None };
+            let result = retarget(&clip, &from, &to);
+            prop_assert_eq!(result.matched, 4);
+            for time in [0.0, 0.3, 0.75, 1.0] {
+                let (source, target) = (frames(&from, &clip, time), frames(&to, &result.clip, time));
+                for bone in 0..4 {
+                    let delta_source = rotation_of(&source[bone]) * rotation_of(&from.model_from_bone_rest()[bone]).inverse();
+                    let delta_target = rotation_of(&target[bone]) * rotation_of(&to.model_from_bone_rest()[bone]).inverse();
+                    prop_assert!(delta_source.dot(delta_target).abs() > 1.0 - 1e-5, "bone {} at {}: {:?} vs {:?}", bone, time, delta_source, delta_target);
+                }
+                let moved = |posed: &[Mat4], skeleton: &Skeleton| posed[0].w_axis.truncate() - skeleton.model_from_bone_rest()[0].w_axis.truncate();
+                prop_assert!((moved(&source, &from) - moved(&target, &to)).length() < 1e-4);
+            }
+        }
+    }
+
+    /// Rigs that rest alike and are oriented alike copy the keys as they are.
+    #[test]
+    fn alike_rigs_copy_the_keys() {
+        let orientations = [
+            Quat::IDENTITY,
+            Quat::from_rotation_z(0.4),
+            Quat::from_rotation_x(-0.3),
+            Quat::IDENTITY,
+        ];
+        let turns = [Quat::from_rotation_y(0.7); 4];
+        let (from, to) = (
+            chain("mixamorig:", &orientations, &turns),
+            chain("", &orientations, &turns),
+        );
+        let key = Quat::from_rotation_x(0.5).to_array();
+        let clip = Clip {
+            name: "nod".into(),
+            duration: 1.0,
+            channels: vec![Channel {
+                bone: 2,
+                target: Target::Rotation,
+                times: vec![0.0],
+                values: vec![key],
+                tangents: Vec::new(),
+                interpolation: Interpolation::Linear,
+            }],
+            weights: None,
+        };
+        let result = retarget(&clip, &from, &to);
+        let copied = Quat::from_array(result.clip.channels[0].values[0]);
+        assert!(copied.dot(Quat::from_array(key)) > 1.0 - 1e-6);
     }
 }
