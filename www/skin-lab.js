@@ -54,6 +54,9 @@ function sharedParts() {
     const markup = new DOMParser().parseFromString(html, 'text/html').querySelector('.skinlab');
     if (!markup) throw new Error('index.html holds no .skinlab');
     withoutLandmarks(markup);
+    // Links are the page's (the lecture notes beside index.html), not the
+    // host page's, whose address a shadow root's links would resolve against.
+    for (const link of markup.querySelectorAll('[href]')) link.setAttribute('href', new URL(link.getAttribute('href'), PAGE).href);
     const page = new CSSStyleSheet();
     page.replaceSync(css);
     const host = new CSSStyleSheet();

@@ -137,7 +137,7 @@ test('three <skin-lab> elements: each its own lab, started on screen, posable, i
 const FIVE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Five labs</title>
 <style>body { margin: 0; font: 16px serif; } .grid { display: flex; flex-wrap: wrap; } skin-lab { width: 400px; margin: 4px; }</style>
-<script type="module" src="skin-lab.js"></script></head>
+<script type="module" src="../skin-lab.js"></script></head>
 <body><main><h1>Five labs</h1><div class="grid">
   <skin-lab id="l1" example="two-bone"></skin-lab>
   <skin-lab id="l2" example="y-junction" mode="gpu" lang="de"></skin-lab>
@@ -157,7 +157,8 @@ test('five <skin-lab> elements on one plain page: each posed by mouse on its own
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
   page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-  const url = `${fixture.server.url}five-labs.html`;
+  // A site's page in a folder of its own, the lab's files one folder up.
+  const url = `${fixture.server.url}course/five-labs.html`;
   await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: FIVE }));
   await page.goto(url);
   await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id).skinlab?.framesRendered() > 0), ids, { timeout: 60000 });
@@ -180,6 +181,9 @@ test('five <skin-lab> elements on one plain page: each posed by mouse on its own
   const modeLabels = await page.evaluate((ids) => ids.map((id) => document.getElementById(id).shadowRoot.querySelector('#modes [data-mode="weights"]').textContent), ids);
   assert.deepEqual([modeLabels[0], modeLabels[1], modeLabels[3]], ['Weights', 'Gewichte', 'Weights']);
   assert.match(modeLabels[2], /\p{Script=Han}/u);
+  // Its links are the lab's own, not the host page's: the lecture notes beside index.html.
+  const notes = await page.evaluate(() => document.getElementById('l1').shadowRoot.querySelector('#lesson-sources').href);
+  assert.equal(notes, `${fixture.server.url}sources.html`);
   // One compiled core and one instance of it: the same classes, the same memory.
   assert.equal(await page.evaluate((ids) => ids.every((id) => document.getElementById(id).skinlab.Lab === document.getElementById(ids[0]).skinlab.Lab), ids), true);
 
