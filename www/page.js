@@ -32,7 +32,6 @@ import { convertersReady, exampleLab, loadConverters, needsConverters } from './
 import { loadBaseColour } from './texture.js';
 import { createAutosave } from './autosave.js';
 
-
 /** The language of the browser, where the page speaks it, else English. */
 function browserLanguage() {
   const browser = navigator.language?.toLowerCase() ?? '';
