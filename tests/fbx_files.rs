@@ -201,3 +201,50 @@ fn a_texture_the_file_names_is_taken_from_the_files_chosen_with_it() {
         .images
         .is_empty());
 }
+
+/// Maya's values for the cube's X translation (cm) in ufbx's
+/// `maya_anim_interpolation` test, from its linear key on: linear,
+/// constant ("previous") and constant-next segments, checked just before
+/// and after the steps. The cubic segment before 10/30 s is left out:
+/// cubic keys are read as linear.
+const MAYA_INTERPOLATION: [(f64, f64); 15] = [
+    (10.0 / 30.0, -2.0),
+    (20.0 / 30.0, -4.0),
+    (25.0 / 30.0 - 0.001, -4.0),
+    (25.0 / 30.0, -6.0),
+    (25.0 / 30.0 + 0.001, -8.0),
+    (1.0, -8.0),
+    (35.0 / 30.0 - 0.001, -8.0),
+    (35.0 / 30.0, -10.0),
+    (40.0 / 30.0, -12.0),
+    (40.0 / 30.0 + 0.001, -14.0),
+    (45.0 / 30.0, -14.0),
+    (50.0 / 30.0 - 0.001, -14.0),
+    (50.0 / 30.0, -16.0),
+    (50.0 / 30.0 + 0.001, -14.0),
+    (55.0 / 30.0, -14.0),
+];
+
+#[test]
+fn constant_keys_hold_as_maya_holds_them() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fbx/keys/ufbx-maya_anim_interpolation_7700_ascii.fbx");
+    let scene = scene_from_fbx(&std::fs::read(path).unwrap()).unwrap();
+    let mut lab = skinlab::lab::Lab::new(scene);
+    let cube = lab
+        .scene()
+        .skeleton
+        .bones()
+        .iter()
+        .position(|b| b.name == "pCube1")
+        .unwrap();
+    for (time, maya_cm) in MAYA_INTERPOLATION {
+        lab.set_animation_time(0, time as f32).unwrap();
+        // The file is in centimetres; the scene in metres.
+        let x_cm = lab.model_from_bone_posed()[cube].w_axis.x * 100.0;
+        assert!(
+            (f64::from(x_cm) - maya_cm).abs() < 1e-3,
+            "at {time} s: {x_cm} cm, Maya {maya_cm}"
+        );
+    }
+}

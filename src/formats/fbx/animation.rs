@@ -4,8 +4,10 @@
 //! channel's `DeformPercent`, with a curve (`KeyTime` in FBX ticks of
 //! 1/46,186,158,000 s, `KeyValueFloat`) per axis. A model's keys are the
 //! times of all its curves; each axis is sampled there, linearly between
-//! its own keys and held past its ends, and the model's transform is
-//! composed at each key as at rest.
+//! its own keys (or held, where a key says its value is constant until the
+//! next: `KeyAttrFlags`) and held past its ends, and the model's transform
+//! is composed at each key as at rest. Cubic keys are read as linear, as
+//! three.js's `FBXLoader` reads them.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -17,6 +19,25 @@ use super::FbxError;
 /// FBX time ticks per second.
 pub const TICKS_PER_SECOND: f64 = 46_186_158_000.0;
 
+/// How a curve goes from one key to the next (`KeyAttrFlags`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hold {
+    /// Straight to the next key's value (linear, and cubic read as linear).
+    Linear,
+    /// This key's value until the next key (`Constant`).
+    Previous,
+    /// The next key's value from just after this key (`Constant|ConstantNext`).
+    Next,
+}
+
+/// `KeyAttrFlags`' constant interpolation bit.
+const CONSTANT: i64 = 0x2;
+/// `KeyAttrFlags`' bit for taking a constant segment's value from the next key.
+const CONSTANT_NEXT: i64 = 0x100;
+
+/// How far before (or after) a key a held segment's step is sampled, seconds.
+pub const STEP_SECONDS: f64 = 1e-4;
+
 /// One animation curve: times in seconds and values.
 #[derive(Clone, Debug)]
 pub struct Curve {
@@ -24,10 +45,42 @@ pub struct Curve {
     pub times: Vec<f64>,
     /// Key values.
     pub values: Vec<f64>,
+    /// How each key goes on to the next, one per key.
+    pub holds: Vec<Hold>,
 }
 
 impl Curve {
-    /// The value at `time`: linear between keys, held past the ends.
+    /// A curve linear between its keys.
+    pub fn linear(times: Vec<f64>, values: Vec<f64>) -> Self {
+        let holds = vec![Hold::Linear; times.len()];
+        Self {
+            times,
+            values,
+            holds,
+        }
+    }
+
+    /// The times besides the keys where a held segment steps (just before
+    /// the next key, or just after this one), so that linear interpolation
+    /// between samples keeps the step within [`STEP_SECONDS`].
+    pub fn step_times(&self) -> impl Iterator<Item = f64> + '_ {
+        self.times
+            .windows(2)
+            .zip(&self.holds)
+            .filter_map(|(pair, hold)| {
+                let (t0, t1) = (pair[0], pair[1]);
+                let step = STEP_SECONDS.min((t1 - t0) / 4.0);
+                match hold {
+                    Hold::Linear => None,
+                    _ if step <= 0.0 => None,
+                    Hold::Previous => Some(t1 - step),
+                    Hold::Next => Some(t0 + step),
+                }
+            })
+    }
+
+    /// The value at `time`: linear between keys, or held where the earlier
+    /// key says so, and held past the ends.
     pub fn at(&self, time: f64) -> f64 {
         let n = self.times.len();
         if time <= self.times[0] {
@@ -38,6 +91,11 @@ impl Curve {
         }
         let k = self.times.partition_point(|&t| t <= time);
         let (t0, t1) = (self.times[k - 1], self.times[k]);
+        match self.holds[k - 1] {
+            Hold::Previous => return self.values[k - 1],
+            Hold::Next if time > t0 => return self.values[k],
+            _ => {}
+        }
         let f = if t1 > t0 {
             (time - t0) / (t1 - t0)
         } else {
@@ -62,11 +120,12 @@ pub struct Take {
 }
 
 impl Take {
-    /// Every key time of the curves given, sorted, without repeats.
+    /// Every key time of the curves given, and where their held segments
+    /// step ([`Curve::step_times`]), sorted, without repeats.
     pub fn times<'a>(curves: impl IntoIterator<Item = &'a Curve>) -> Vec<f64> {
         let mut times: Vec<f64> = curves
             .into_iter()
-            .flat_map(|c| c.times.iter().copied())
+            .flat_map(|c| c.times.iter().copied().chain(c.step_times()))
             .collect();
         times.sort_by(f64::total_cmp);
         times.dedup();
@@ -174,8 +233,35 @@ fn read_curve(curve: &Object) -> Result<Curve, FbxError> {
     }
     Ok(Curve {
         times: ticks.iter().map(|&t| t as f64 / TICKS_PER_SECOND).collect(),
+        holds: holds_of(curve, values.len()),
         values,
     })
+}
+
+/// Each key's [`Hold`] from `KeyAttrFlags`, one flag word per attribute,
+/// and `KeyAttrRefCount`, how many consecutive keys use each attribute.
+/// Keys past what the counts cover, and curves without either array, are
+/// linear.
+fn holds_of(curve: &Object, keys: usize) -> Vec<Hold> {
+    let mut holds = Vec::with_capacity(keys);
+    let flags = curve.node.child("KeyAttrFlags").and_then(|n| n.ints());
+    let counts = curve.node.child("KeyAttrRefCount").and_then(|n| n.ints());
+    if let (Some(flags), Some(counts)) = (flags, counts) {
+        for (&flag, &count) in flags.iter().zip(counts.iter()) {
+            let hold = if flag & CONSTANT == 0 {
+                Hold::Linear
+            } else if flag & CONSTANT_NEXT != 0 {
+                Hold::Next
+            } else {
+                Hold::Previous
+            };
+            // Never more than one a key, whatever the counts claim.
+            let take = usize::try_from(count).unwrap_or(0).min(keys - holds.len());
+            holds.extend(std::iter::repeat_n(hold, take));
+        }
+    }
+    holds.resize(keys, Hold::Linear);
+    holds
 }
 
 #[cfg(test)]
@@ -184,14 +270,27 @@ mod tests {
 
     #[test]
     fn a_curve_is_linear_between_keys_and_held_past_its_ends() {
-        let c = Curve {
-            times: vec![0.0, 1.0, 3.0],
-            values: vec![0.0, 10.0, 30.0],
-        };
+        let c = Curve::linear(vec![0.0, 1.0, 3.0], vec![0.0, 10.0, 30.0]);
         assert_eq!(c.at(-1.0), 0.0);
         assert_eq!(c.at(0.5), 5.0);
         assert_eq!(c.at(2.0), 20.0);
         assert_eq!(c.at(1.0), 10.0);
         assert_eq!(c.at(9.0), 30.0);
+    }
+
+    #[test]
+    fn a_constant_key_holds_its_value_or_the_next_ones() {
+        let c = Curve {
+            times: vec![0.0, 1.0, 2.0, 3.0],
+            values: vec![0.0, 10.0, 20.0, 30.0],
+            holds: vec![Hold::Previous, Hold::Next, Hold::Linear, Hold::Linear],
+        };
+        assert_eq!(c.at(0.0), 0.0);
+        assert_eq!(c.at(0.999), 0.0);
+        assert_eq!(c.at(1.0), 10.0);
+        assert_eq!(c.at(1.001), 20.0);
+        assert_eq!(c.at(2.5), 25.0);
+        let steps: Vec<f64> = c.step_times().collect();
+        assert_eq!(steps, vec![1.0 - STEP_SECONDS, 1.0 + STEP_SECONDS]);
     }
 }
