@@ -254,7 +254,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
 
   function drawFrame() {
     frameRequested = false;
-    if (framesSuspended) return;
+    // Closed, or the core restarting, since the frame was asked for.
+    if (framesSuspended || !lab || !viewer) return;
     centres.keep();
     drawnLab = lab;
     drawnRevision = lab.revision();
@@ -775,6 +776,11 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     clearTimeout(noticeTimer);
     centres.cancel();
     player.pause();
+    // What a mode plays (a clip, a lesson's figures) ends with it.
+    if (viewer) {
+      companion?.leave();
+      mode?.leave();
+    }
     lab?.free();
     viewer?.free();
     lab = null;

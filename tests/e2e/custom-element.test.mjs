@@ -255,3 +255,21 @@ test('five <skin-lab> elements on one plain page: each posed by mouse on its own
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a <skin-lab> without a lang speaks the host page\'s language; its own lang wins', async () => {
+  const page = await fixture.browser.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  const url = `${fixture.server.url}german-course.html`;
+  const body = `<!doctype html><html lang="de-AT"><head><meta charset="utf-8"><title>Kurs</title>
+<script type="module" src="skin-lab.js"></script></head>
+<body><main><h1>Skinning</h1><skin-lab id="x" example="two-bone"></skin-lab><skin-lab id="y" example="two-bone" lang="zh"></skin-lab></main></body></html>`;
+  await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body }));
+  await page.goto(url);
+  await page.waitForFunction(() => ['x', 'y'].every((id) => document.getElementById(id).skinlab?.framesRendered() > 0), null, { timeout: 30000 });
+  const spoken = await page.evaluate(() => ['x', 'y'].map((id) => document.getElementById(id).skinlab.language()));
+  assert.deepEqual(spoken, ['de', 'zh']);
+  assert.equal(await page.evaluate(() => document.getElementById('x').shadowRoot.querySelector('#reset').textContent), 'Zurücksetzen');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
