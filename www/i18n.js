@@ -16,6 +16,15 @@ const LABELS = { en: EN, de: DE, zh: ZH };
 /** Every language the page speaks. */
 export const LANGUAGES = Object.keys(LABELS);
 
+/**
+ * The page's language for a language tag (`de`, `de-AT`, `zh-CN`): the one
+ * it names, or null where the page does not speak it.
+ */
+export function languageOfTag(tag) {
+  const lower = tag?.toLowerCase() ?? '';
+  return LANGUAGES.find((lang) => lower === lang || lower.startsWith(`${lang}-`)) ?? null;
+}
+
 /** Whether the tables have a label for `key` (captions exist for some examples only). */
 export function hasLabel(key) {
   return Object.hasOwn(LABELS.en, key);

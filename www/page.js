@@ -8,7 +8,7 @@
 // instance of it, and nothing else.
 import { Lab, Viewer } from './pkg/skinlab.js';
 import { restartCore, singleFile, sourcesHref, startCore } from './assets.js';
-import { LANGUAGES, createLanguage } from './i18n.js';
+import { LANGUAGES, createLanguage, languageOfTag } from './i18n.js';
 import { LARGE_EXAMPLES, MODES, OVERLAYS, decodeState, readParameters } from './link.js';
 import { createCanvas } from './canvas.js';
 import { createControls } from './controls.js';
@@ -34,8 +34,7 @@ import { createAutosave } from './autosave.js';
 
 /** The language of the browser, where the page speaks it, else English. */
 function browserLanguage() {
-  const browser = navigator.language?.toLowerCase() ?? '';
-  return LANGUAGES.find((lang) => browser.startsWith(lang)) ?? 'en';
+  return languageOfTag(navigator.language) ?? 'en';
 }
 
 // ----- a trap in the core -----

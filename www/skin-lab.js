@@ -19,7 +19,7 @@
 // `el.skinlab`.
 import { createPage } from './page.js';
 import { addressOf } from './link.js';
-import { LANGUAGES } from './i18n.js';
+import { languageOfTag } from './i18n.js';
 
 /** Attributes that become the page's URL parameters. */
 const PARAMETERS = ['example', 'mode', 'lesson', 'step', 'lang', 'method', 'tool', 'ui', 'projector', 'view', 'overlays', 'autosave'];
@@ -174,8 +174,7 @@ export class SkinLabElement extends HTMLElement {
     if (!parameters.has('ui')) parameters.set('ui', 'minimal');
     // Without a lang of its own, the lab speaks the host page's language
     // where it can (<html lang="de-AT"> gives German), else the browser's.
-    const inherited = this.closest('[lang]')?.getAttribute('lang')?.toLowerCase() ?? '';
-    const spoken = LANGUAGES.find((lang) => inherited === lang || inherited.startsWith(`${lang}-`));
+    const spoken = languageOfTag(this.closest('[lang]')?.getAttribute('lang'));
     if (!parameters.has('lang') && spoken) parameters.set('lang', spoken);
     // An element on someone's page saves nothing unless asked to.
     if (!parameters.has('autosave')) parameters.set('autosave', '0');
