@@ -109,9 +109,15 @@ function installCanvasReader() {
   };
 }
 
-export async function openPage(context, url) {
+/**
+ * Opens `url` in a new page, collecting its errors (`{page, errors}`); with
+ * `html`, that text is served at `url` instead (a host page of <skin-lab>
+ * elements, placed where a site would put it).
+ */
+export async function openPage(context, url, { html = null } = {}) {
   const page = await context.newPage();
   await page.addInitScript(installCanvasReader);
+  if (html !== null) await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }));
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
@@ -119,6 +125,16 @@ export async function openPage(context, url) {
   page.on('pageerror', (error) => errors.push(String(error)));
   await page.goto(url);
   return { page, errors };
+}
+
+/** Where bone `bone` of the <skin-lab> with id `id` is on the screen (CSS pixels of the page). */
+export async function labBonePoint(page, id, bone) {
+  return page.evaluate(([id, bone]) => {
+    const element = document.getElementById(id);
+    const rect = element.shadowRoot.querySelector('#view').getBoundingClientRect();
+    const [x, y] = element.boneScreenPoint(bone);
+    return { x: rect.left + x, y: rect.top + y };
+  }, [id, bone]);
 }
 
 /** Saves a screenshot under test-output/, for people to look at. */

@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { nextFrame, root, screenshot, useBrowser } from './browser.mjs';
+import { labBonePoint, openPage, root, screenshot, useBrowser } from './browser.mjs';
 
 const fixture = useBrowser(before, after);
 
@@ -27,28 +27,12 @@ const HOST = `<!doctype html>
   <skin-lab id="c" example="tube" method="dqs"></skin-lab>
 </body></html>`;
 
-/** Where bone `bone` of element `id`'s lab is on the screen (CSS pixels of the page). */
-async function grabPoint(page, id, bone) {
-  return page.evaluate(([id, bone]) => {
-    const element = document.getElementById(id);
-    const rect = element.shadowRoot.querySelector('#view').getBoundingClientRect();
-    const [x, y] = element.boneScreenPoint(bone);
-    return { x: rect.left + x, y: rect.top + y };
-  }, [id, bone]);
-}
-
 /** Frames drawn by element `id`'s lab, or null before it starts. */
 const frames = (page, id) => page.evaluate((id) => document.getElementById(id).skinlab?.framesRendered() ?? null, id);
 
 test('three <skin-lab> elements: each its own lab, started on screen, posable, idle off screen, attributes live', async () => {
-  const page = await fixture.browser.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
   // The host page is served beside the module, as a site would put it.
-  const url = `${fixture.server.url}three-labs.html`;
-  await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: HOST }));
-  await page.goto(url);
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}three-labs.html`, { html: HOST });
   assert.equal(await page.evaluate(() => document.querySelectorAll('iframe').length), 0, 'the host page has no iframes');
 
   await page.waitForFunction(() => ['a', 'b'].every((id) => document.getElementById(id).skinlab?.framesRendered() > 0), null, { timeout: 30000 });
@@ -62,7 +46,7 @@ test('three <skin-lab> elements: each its own lab, started on screen, posable, i
 
   // Posable by mouse: drag bone 1 of the first lab.
   assert.equal(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelectorAll('iframe').length), 0, 'no frame inside');
-  const start = await grabPoint(page, 'a', 1);
+  const start = await labBonePoint(page, 'a', 1);
   const rotationBefore = await page.evaluate(() => document.getElementById('a').lab.bonePose(1).rotation);
   await page.mouse.move(start.x, start.y);
   await page.mouse.down();
@@ -146,21 +130,11 @@ const FIVE = `<!doctype html>
   <skin-lab id="l5" example="two-bone" mode="ik"></skin-lab>
 </div></main></body></html>`;
 
-const PAGE_MEMORY = () => ({
-  heap: performance.memory?.usedJSHeapSize ?? null,
-  elements: document.querySelectorAll('*').length,
-});
-
 test('five <skin-lab> elements on one plain page: each posed by mouse on its own, one core for all, memory reported', async () => {
   const ids = ['l1', 'l2', 'l3', 'l4', 'l5'];
-  const page = await fixture.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
   // A site's page in a folder of its own, the lab's files one folder up.
   const url = `${fixture.server.url}course/five-labs.html`;
-  await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: FIVE }));
-  await page.goto(url);
+  const { page, errors } = await openPage(fixture.browser, url, { html: FIVE });
   await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id).skinlab?.framesRendered() > 0), ids, { timeout: 60000 });
   assert.equal(await page.evaluate(() => document.querySelectorAll('iframe').length), 0);
   assert.equal(await page.evaluate((ids) => ids.reduce((n, id) => n + document.getElementById(id).shadowRoot.querySelectorAll('iframe').length, 0), ids), 0);
@@ -192,7 +166,7 @@ test('five <skin-lab> elements on one plain page: each posed by mouse on its own
   for (const id of ids) {
     const bone = 1;
     const before = await page.evaluate((ids) => ids.map((id) => document.getElementById(id).lab.bonePose(1).rotation), ids);
-    const start = await grabPoint(page, id, bone);
+    const start = await labBonePoint(page, id, bone);
     await page.mouse.move(start.x, start.y);
     await page.mouse.down();
     await page.mouse.move(start.x - 25, start.y - 50, { steps: 8 });
@@ -234,8 +208,7 @@ test('five <skin-lab> elements on one plain page: each posed by mouse on its own
     return { heap: usedSize, wasm, nodes };
   };
   const five = await measure(page, client);
-  const single = await fixture.browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await single.goto(`${fixture.server.url}index.html?example=two-bone&autosave=0`);
+  const { page: single } = await openPage(fixture.browser, `${fixture.server.url}index.html?example=two-bone&autosave=0`);
   await single.waitForFunction(() => window.skinlab?.framesRendered() > 0, null, { timeout: 30000 });
   const one = await measure(single, await single.context().newCDPSession(single));
   const mb = (bytes) => (bytes / 1048576).toFixed(1);
@@ -257,15 +230,10 @@ test('five <skin-lab> elements on one plain page: each posed by mouse on its own
 });
 
 test('a <skin-lab> without a lang speaks the host page\'s language; its own lang wins', async () => {
-  const page = await fixture.browser.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(String(error)));
-  const url = `${fixture.server.url}german-course.html`;
   const body = `<!doctype html><html lang="de-AT"><head><meta charset="utf-8"><title>Kurs</title>
 <script type="module" src="skin-lab.js"></script></head>
 <body><main><h1>Skinning</h1><skin-lab id="x" example="two-bone"></skin-lab><skin-lab id="y" example="two-bone" lang="zh"></skin-lab></main></body></html>`;
-  await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body }));
-  await page.goto(url);
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}german-course.html`, { html: body });
   await page.waitForFunction(() => ['x', 'y'].every((id) => document.getElementById(id).skinlab?.framesRendered() > 0), null, { timeout: 30000 });
   const spoken = await page.evaluate(() => ['x', 'y'].map((id) => document.getElementById(id).skinlab.language()));
   assert.deepEqual(spoken, ['de', 'zh']);

@@ -7,7 +7,7 @@
 // its own link.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextFrame, openPage, screenshot, useBrowser, waitForSkinlab } from './browser.mjs';
+import { labBonePoint, nextFrame, openPage, screenshot, useBrowser, waitForSkinlab } from './browser.mjs';
 import { serveTrapping } from './trap.mjs';
 
 const fixture = useBrowser(before, after);
@@ -114,23 +114,13 @@ const LABS = `<!doctype html>
 test('a trap in the core shared by three <skin-lab> elements: each lab comes back from its own link, and each goes on', async () => {
   const restore = await serveTrapping(fixture.server, 'skinlab_bg.wasm', 'lab_resetPose');
   try {
-    const page = await fixture.browser.newPage({ viewport: { width: 1280, height: 800 } });
-    const errors = [];
-    page.on('pageerror', (error) => errors.push(String(error)));
-    const url = `${fixture.server.url}three-labs-trap.html`;
-    await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: LABS }));
-    await page.goto(url);
+    const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}three-labs-trap.html`, { html: LABS });
     const ids = ['a', 'b', 'c'];
     await page.waitForFunction((ids) => ids.every((id) => document.getElementById(id).skinlab?.framesRendered() > 0), ids, { timeout: 60000 });
     await page.evaluate(() => { window.sameDocument = true; });
     /** Drags bone 1 of lab `id` by (dx, dy) with the mouse. */
     const drag = async (id, dx, dy) => {
-      const start = await page.evaluate((id) => {
-        const element = document.getElementById(id);
-        const rect = element.shadowRoot.querySelector('#view').getBoundingClientRect();
-        const [x, y] = element.boneScreenPoint(1);
-        return { x: rect.left + x, y: rect.top + y };
-      }, id);
+      const start = await labBonePoint(page, id, 1);
       await page.mouse.move(start.x, start.y);
       await page.mouse.down();
       await page.mouse.move(start.x + dx, start.y + dy, { steps: 8 });
