@@ -20,12 +20,13 @@
 import { createPage } from './page.js';
 import { addressOf } from './link.js';
 import { languageOfTag } from './i18n.js';
+import { assetText } from './assets.js';
 
 /** Attributes that become the page's URL parameters. */
 const PARAMETERS = ['example', 'mode', 'lesson', 'step', 'lang', 'method', 'tool', 'ui', 'projector', 'view', 'overlays', 'autosave'];
 
-const FOLDER = new URL('./', import.meta.url);
-const PAGE = new URL('index.html', FOLDER);
+/** The lab's own page, beside this module: what an element's link and links point at. */
+const PAGE = new URL('index.html', import.meta.url);
 
 /** The element's own box, around the lab. */
 const HOST_STYLE = `
@@ -36,12 +37,6 @@ const HOST_STYLE = `
              font: 14px system-ui, sans-serif; color: #6b7280; }
 `;
 
-async function fetched(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url.pathname} could not be fetched (${response.status})`);
-  return response.text();
-}
-
 let shared = null;
 
 /**
@@ -51,7 +46,7 @@ let shared = null;
  * shadow root.
  */
 function sharedParts() {
-  shared ??= Promise.all([fetched(PAGE), fetched(new URL('style.css', FOLDER))]).then(([html, css]) => {
+  shared ??= Promise.all([assetText('index.html'), assetText('style.css')]).then(([html, css]) => {
     const markup = new DOMParser().parseFromString(html, 'text/html').querySelector('.skinlab');
     if (!markup) throw new Error('index.html holds no .skinlab');
     withoutLandmarks(markup);
