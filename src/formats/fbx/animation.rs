@@ -50,16 +50,6 @@ pub struct Curve {
 }
 
 impl Curve {
-    /// A curve linear between its keys.
-    pub fn linear(times: Vec<f64>, values: Vec<f64>) -> Self {
-        let holds = vec![Hold::Linear; times.len()];
-        Self {
-            times,
-            values,
-            holds,
-        }
-    }
-
     /// The times besides the keys where a held segment steps (just before
     /// the next key, or just after this one), so that linear interpolation
     /// between samples keeps the step within [`STEP_SECONDS`].
@@ -270,7 +260,11 @@ mod tests {
 
     #[test]
     fn a_curve_is_linear_between_keys_and_held_past_its_ends() {
-        let c = Curve::linear(vec![0.0, 1.0, 3.0], vec![0.0, 10.0, 30.0]);
+        let c = Curve {
+            times: vec![0.0, 1.0, 3.0],
+            values: vec![0.0, 10.0, 30.0],
+            holds: vec![Hold::Linear; 3],
+        };
         assert_eq!(c.at(-1.0), 0.0);
         assert_eq!(c.at(0.5), 5.0);
         assert_eq!(c.at(2.0), 20.0);
