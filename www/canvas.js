@@ -48,6 +48,15 @@ export function createCanvas(app) {
           return;
         }
       }
+      // While painting, a press on a bone's glyph picks that bone to paint;
+      // painting starts anywhere else.
+      if (viewer.tool() === 'paint' && event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey) {
+        const bone = viewer.pickBone(lab, x, y);
+        if (bone !== null) {
+          app.selectBone(bone);
+          return;
+        }
+      }
       if (event.button === 0) app.beforeDrag();
       const began = viewer.pointerDown(lab, { x, y, button: event.button, shift: event.shiftKey, reach: event.altKey || event.ctrlKey });
       if (began === 'none') {

@@ -19,8 +19,14 @@ const CHOICES = {
   projector: ['0', '1'],
 };
 
+/** Notes a value the address names that is not one of `known`, for the page to say so on screen. */
+export function unknown(settings, key, value, known) {
+  (settings.unknown ??= []).push({ key, value: value.slice(0, 60), known });
+}
+
 /**
- * Reads the URL parameters. Unknown parameters and malformed values are
+ * Reads the URL parameters (a value that is not known is listed in
+ * `settings.unknown`, `{key, value, known}` each). Unknown parameters and malformed values are
  * dropped with a console warning; the page never fails because of them.
  */
 export function readParameters(search, exampleNames = null) {
@@ -38,7 +44,10 @@ export function readParameters(search, exampleNames = null) {
       // Without a list of names (the core has not started), any name of
       // the examples' form is kept, to be checked against the core's list.
       if (exampleNames ? exampleNames.includes(value) : /^[a-z0-9-]{1,40}$/.test(value)) settings.example = value;
-      else console.warn(`Skinlab: unknown example '${value}' in the URL; known: ${exampleNames?.join(', ') ?? 'lowercase names'}`);
+      else {
+        console.warn(`Skinlab: unknown example '${value}' in the URL; known: ${exampleNames?.join(', ') ?? 'lowercase names'}`);
+        unknown(settings, key, value, exampleNames ?? []);
+      }
     } else if (key === 'overlays') {
       const names = value.split(',').map((name) => name.trim()).filter(Boolean);
       const known = names.filter((name) => OVERLAYS.includes(name));
@@ -48,7 +57,10 @@ export function readParameters(search, exampleNames = null) {
       settings.overlays = known;
     } else if (Object.hasOwn(CHOICES, key)) {
       if (CHOICES[key].includes(value)) settings[key] = value;
-      else console.warn(`Skinlab: '${key}=${value}' in the URL is not one of ${CHOICES[key].join(', ')}; ignored`);
+      else {
+        console.warn(`Skinlab: '${key}=${value}' in the URL is not one of ${CHOICES[key].join(', ')}; ignored`);
+        unknown(settings, key, value, CHOICES[key]);
+      }
     } else {
       console.warn(`Skinlab: unknown URL parameter '${key}' ignored`);
     }

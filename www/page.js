@@ -9,7 +9,9 @@
 import { Lab, Viewer } from './pkg/skinlab.js';
 import { restartCore, singleFile, sourcesHref, startCore } from './assets.js';
 import { LANGUAGES, createLanguage, languageOfTag } from './i18n.js';
-import { LARGE_EXAMPLES, MODES, OVERLAYS, decodeState, readParameters } from './link.js';
+import {
+  LARGE_EXAMPLES, MODES, OVERLAYS, decodeState, readParameters, unknown,
+} from './link.js';
 import { createCanvas } from './canvas.js';
 import { createControls } from './controls.js';
 import { createFiles, download } from './files.js';
@@ -636,6 +638,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     const known = [...Lab.exampleNames(), ...LARGE_EXAMPLES, ...MODEL_NAMES];
     if (settings.example && !known.includes(settings.example)) {
       console.warn(`Skinlab: unknown example '${settings.example}' in the URL; known: ${known.join(', ')}`);
+      unknown(settings, 'example', settings.example, known);
       delete settings.example;
     }
     controls.buildExampleMenu();
@@ -664,6 +667,9 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       url.hash = '';
       address.replace(url);
     }
+    // A typo in the link or an attribute gets a word on screen.
+    const typos = (settings.unknown ?? []).map(({ key, value, known: names }) => t('msg.unknownValue', { key, value, known: names.join(', ') }));
+    if (typos.length) showNotice(typos.join(' '), 'error');
     pages.add(instance);
     api = {
       get lab() { return watched(lab); },

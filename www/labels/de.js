@@ -263,6 +263,7 @@ export const DE = {
   'msg.coreStopped': "Skinlabs Kern hielt an ({error}) und ließ sich nicht neu starten: die Seite neu laden.",
   'msg.noWasm': 'Skinlab konnte seinen WebAssembly-Kern nicht laden: {error}',
   'msg.noWebgl': '{error}. Skinlab zeichnet mit WebGL2; einen aktuellen Chrome, Firefox oder Safari versuchen oder die Hardwarebeschleunigung einschalten.',
+  'msg.unknownValue': 'Der Link verlangt {key} „{value}“, das Skinlab nicht kennt; bekannt: {known}.',
   'msg.badLink': 'Der Zustand dieses Links ließ sich nicht wiederherstellen: {error}. Stattdessen wird der Ausgangszustand gezeigt.',
   'msg.strokePruned': '{n} Einfluss/Einflüsse wurden bei diesem Strich entfernt: ein Vertex behält seine vier größten.',
   'msg.restoreFailed': '{error}. Skinlab zeichnet mit WebGL2.',

@@ -264,6 +264,7 @@ export const EN = {
   'msg.coreStopped': "Skinlab's core stopped ({error}) and could not be restarted: reload the page.",
   'msg.noWasm': 'Skinlab could not load its WebAssembly core: {error}',
   'msg.noWebgl': '{error}. Skinlab draws with WebGL2; try a current Chrome, Firefox or Safari, or enable hardware acceleration.',
+  'msg.unknownValue': 'The link asks for {key} “{value}”, which Skinlab does not know; known: {known}.',
   'msg.badLink': 'This link\'s state could not be restored: {error}. Showing the default instead.',
   'msg.strokePruned': '{n} influence(s) were pruned during that stroke: a vertex keeps its four largest.',
   'msg.restoreFailed': '{error}. Skinlab draws with WebGL2.',

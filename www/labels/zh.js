@@ -265,6 +265,7 @@ export const ZH = {
   'msg.coreStopped': 'Skinlab 的核心停止了（{error}），无法重新启动：请重新载入页面。',
   'msg.noWasm': 'Skinlab 无法载入它的 WebAssembly 核心：{error}',
   'msg.noWebgl': '{error}。Skinlab 使用 WebGL2 绘图；请尝试最新的 Chrome、Firefox 或 Safari，或启用硬件加速。',
+  'msg.unknownValue': '链接要求的 {key}“{value}”不存在；可用的有：{known}。',
   'msg.badLink': '无法恢复此链接的状态：{error}。改为显示默认内容。',
   'msg.strokePruned': '这一笔中有 {n} 个影响被删减：每个顶点只保留最大的四个。',
   'msg.restoreFailed': '{error}。Skinlab 使用 WebGL2 绘图。',

@@ -156,6 +156,9 @@ export function createLessonsMode(app) {
 
   /** Scrolls the figures the step's text names into view, those shown so far. */
   function revealFigures() {
+    // Below the step's card, which stays pinned over the panel's top.
+    const panel = $('#mode-lessons').parentElement;
+    panel.style.scrollPaddingTop = `${$('#mode-lessons').offsetHeight}px`;
     for (const selector of lesson?.steps[step].shows ?? []) {
       const figure = app.root.querySelector(selector);
       if (figure && figure.offsetParent !== null) figure.scrollIntoView({ block: 'nearest' });

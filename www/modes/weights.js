@@ -20,6 +20,37 @@ export function createWeightsMode(app, vertexPanel) {
     app.requestRender();
   }
 
+  /**
+   * The first bone that deforms the skin: the lowest index holding weight in
+   * up to 4,096 vertices spread over the mesh (a dense mesh is sampled, not
+   * read whole). Null for a scene without weights.
+   */
+  function firstDeformingBone() {
+    const { lab } = app;
+    const count = lab.vertexCount();
+    const stride = Math.max(1, Math.floor(count / 4096));
+    let first = null;
+    for (let vertex = 0; vertex < count; vertex += stride) {
+      for (const [bone, weight] of lab.influences(vertex)) {
+        if (weight > 0 && (first === null || bone < first)) first = bone;
+      }
+    }
+    return first;
+  }
+
+  /**
+   * Entering the mode shows a bone's weights at once: the bone selected
+   * before, else the first that deforms.
+   */
+  function showHeatMap() {
+    if (!app.lab || !app.viewer) return;
+    if (app.viewer.selectedBone() === null) {
+      const bone = firstDeformingBone();
+      if (bone !== null) app.selectBone(bone);
+    }
+    if (app.viewer.selectedBone() !== null) setWeightView('weights');
+  }
+
   /** Shows the tool's state; the app sets it on the viewer. */
   function showTool(tool) {
     for (const button of app.root.querySelectorAll('[data-tool]')) {
@@ -149,6 +180,7 @@ export function createWeightsMode(app, vertexPanel) {
     tool: 'paint',
     enter() {
       app.setTool('paint');
+      showHeatMap();
     },
     leave() {
       setWeightView('skin');
@@ -157,7 +189,9 @@ export function createWeightsMode(app, vertexPanel) {
     caption() {
       return [t('cap.weights')];
     },
-    sceneChanged() {},
+    sceneChanged() {
+      if (app.mode?.() === 'weights') showHeatMap();
+    },
     /** Restores the brush and mirror on a new viewer (after a lost context). */
     applyToViewer() {
       readBrush();
