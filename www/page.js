@@ -316,7 +316,25 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
 
   // ----- the scene -----
 
+  /** The caption's hide/show button, labelled for its state. */
+  function showCaptionButton() {
+    const hidden = $('#stage').classList.contains('caption-hidden');
+    const button = $('#caption-hide');
+    button.setAttribute('aria-expanded', String(!hidden));
+    button.textContent = hidden ? t('caption.show') : '×';
+    button.setAttribute('aria-label', hidden ? t('caption.show') : t('caption.hide'));
+    button.title = hidden ? t('caption.show') : t('caption.hide');
+  }
+
+  $('#caption-hide').addEventListener('click', () => {
+    $('#stage').classList.toggle('caption-hidden');
+    showCaptionButton();
+  });
+  // On a projector a long caption keeps to two lines; a click shows it whole.
+  $('#caption').addEventListener('click', () => $('#caption').classList.toggle('whole'));
+
   function showCaption() {
+    showCaptionButton();
     $('#caption').replaceChildren(...mode.caption(exampleName));
     if (isModel(exampleName)) {
       const credit = document.createElement('small');

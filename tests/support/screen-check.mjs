@@ -24,6 +24,8 @@ function measure({ hostId, lesson }) {
   };
   const shown = (node) => {
     if (!node.getClientRects().length) return false;
+    // Inside a closed <details> (its content is laid out but not drawn).
+    if (!node.checkVisibility({ contentVisibilityAuto: true })) return false;
     const style = getComputedStyle(node);
     return style.visibility !== 'hidden' && Number(style.opacity) > 0;
   };
@@ -34,7 +36,9 @@ function measure({ hostId, lesson }) {
     const own = node.getBoundingClientRect();
     let clip = { left: hostRect.left, top: hostRect.top, right: hostRect.right, bottom: hostRect.bottom };
     let cutX = own.left < clip.left - 1 || own.right > clip.right + 1;
-    let cutY = own.top < clip.top - 1 || own.bottom > clip.bottom + 1;
+    // Below the host's edge inside a scroller is scrolled to, not cut.
+    const hostCutY = own.top < clip.top - 2 || own.bottom > clip.bottom + 2;
+    let cutY = false;
     let scrolledY = false;
     for (let up = parentOf(node); up && up !== element; up = parentOf(up)) {
       const style = getComputedStyle(up);
@@ -57,7 +61,7 @@ function measure({ hostId, lesson }) {
       left: Math.max(own.left, clip.left), top: Math.max(own.top, clip.top),
       right: Math.min(own.right, clip.right), bottom: Math.min(own.bottom, clip.bottom),
     };
-    return { own, rect, cutX, cutY, scrolledY };
+    return { own, rect, cutX, cutY: cutY || (hostCutY && !scrolledY), scrolledY };
   }
 
   // What a pinned (sticky) box covers is scrolled beneath it, out of sight, not overlapped.

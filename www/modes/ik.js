@@ -63,7 +63,12 @@ export function createIkMode(app) {
     if (!target) return;
     try {
       const [x, y] = app.viewer.screenPointOf(new Float32Array(target));
-      Object.assign(handle.style, { left: `${x}px`, top: `${y}px` });
+      // A target beyond the view's edge waits at the edge, dashed, to be dragged back.
+      const view = $('#view');
+      const r = handle.offsetWidth / 2 || 13;
+      const [left, top] = [Math.min(Math.max(x, r), view.clientWidth - r), Math.min(Math.max(y, r), view.clientHeight - r)];
+      handle.classList.toggle('outside', left !== x || top !== y);
+      Object.assign(handle.style, { left: `${left}px`, top: `${top}px` });
       handle.hidden = false;
     } catch {
       handle.hidden = true;

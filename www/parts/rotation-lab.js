@@ -99,7 +99,9 @@ export function createRotationLab(app) {
     const y = (v) => h - bottom - ((h - bottom - top) * (v - low)) / (high - low);
     plot.textContent = '';
     plot.append(svg('rect', { x: left, y: top, width: w - left - 16, height: h - bottom - top, class: 'plot-frame' }));
-    for (const v of [low, 1, high]) plot.append(svg('text', { x: left - 8, y: y(v) + 5, class: 'plot-label end' }, num(v, 1)));
+    // The ticks at low, 1 and high, those that are apart (high is often 1).
+    const ticks = [low, 1, high].filter((v, i, all) => all.findIndex((w) => Math.abs(w - v) < 0.15 * (high - low)) === i);
+    for (const v of ticks) plot.append(svg('text', { x: left - 8, y: y(v) + 5, class: 'plot-label end' }, num(v, 1)));
     const line = (pick, kind) => {
       const points = runs.matrix.map((s, i) => `${x(i / (STEPS - 1))},${y(pick(s))}`).join(' ');
       plot.append(svg('polyline', { points, class: `plot-line ${kind}` }));
@@ -109,7 +111,7 @@ export function createRotationLab(app) {
     plot.append(svg('polyline', { points: `${x(0)},${y(1)} ${x(1)},${y(1)}`, class: 'plot-line rot-slerp' }));
     plot.append(svg('text', { x: x(1) - 4, y: h - 10, class: 'plot-label end' }, 't'));
     plot.append(svg('text', { x: left + 6, y: h - 10, class: 'plot-label rot-det-label' }, `${t('rot.matrix')}: ${t('rot.det')}`));
-    plot.append(svg('text', { x: left + 200, y: h - 10, class: 'plot-label rot-error-label' }, t('rot.error')));
+    plot.append(svg('text', { x: x(1) - 40, y: h - 10, class: 'plot-label end rot-error-label' }, t('rot.error')));
     plot.append(svg('line', { x1: x(k / (STEPS - 1)), y1: top, x2: x(k / (STEPS - 1)), y2: h - bottom, class: 'plot-playhead' }));
   }
 

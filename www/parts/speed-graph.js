@@ -5,8 +5,9 @@
 import { svg } from './svg.js';
 
 const WIDTH = 600;
-const HEIGHT = 240;
-const PAD = { left: 64, right: 20, top: 18, bottom: 44 };
+// The axes' names sit above the frame and under the ticks, apart from them.
+const HEIGHT = 290;
+const PAD = { left: 64, right: 20, top: 50, bottom: 70 };
 const SAMPLES = 120;
 
 /** The graph in `#speed-graph`; `host` offers `path()`, `time()` and `edited()`. */
@@ -34,14 +35,15 @@ export function createSpeedGraph(app, host) {
     const curve = app.lab.pathSpeed(path);
     graph.textContent = '';
     graph.append(svg('rect', { x: PAD.left, y: PAD.top, width: WIDTH - PAD.left - PAD.right, height: HEIGHT - PAD.top - PAD.bottom, class: 'plot-frame' }));
-    for (const fraction of [0, 0.5, 1]) {
+    // No 0 on the distance axis: the time axis's 0 is in that corner.
+    for (const fraction of [0.5, 1]) {
       graph.append(svg('text', { x: PAD.left - 8, y: y(fraction) + 5, class: 'plot-label end' }, num(fraction, 1)));
     }
     for (const seconds of [0, length / 2, length]) {
       graph.append(svg('text', { x: x(seconds, length), y: HEIGHT - PAD.bottom + 22, class: 'plot-label middle' }, num(seconds, 1)));
     }
     graph.append(svg('text', { x: WIDTH - PAD.right, y: HEIGHT - 4, class: 'plot-label end' }, t('speed.time')));
-    graph.append(svg('text', { x: 6, y: PAD.top + 12, class: 'plot-label' }, t('speed.distance')));
+    graph.append(svg('text', { x: 6, y: 20, class: 'plot-label' }, t('speed.distance')));
     // V(t) from the core: the rider's distance over the path's length
     // (any table gives the same ratio).
     const total = app.lab.pathLength(path, 2);
