@@ -19,6 +19,29 @@ export function createLessonsMode(app) {
   let scene = null; // the step's scene document, parsed once as it starts
 
   const s = () => app.api;
+  // The view's settings as they were when the lessons began (`before`) and
+  // as the last step left them (`applied`): leaving gives back each one the
+  // lessons changed and the student did not change since.
+  let before = null;
+  let applied = null;
+  const settingsNow = () => ({
+    overlays: Object.fromEntries(OVERLAYS.map((name) => [name, Boolean(app.root.querySelector(`[data-overlay="${name}"]`)?.checked)])),
+    method: app.viewer?.method() ?? 'lbs',
+    compare: $('#compare').getAttribute('aria-pressed') === 'true',
+    quantised: $('#quantised').checked,
+  });
+  function giveBackSettings() {
+    if (!before || !applied || !s()) return;
+    const now = settingsNow();
+    for (const name of OVERLAYS) {
+      if (now.overlays[name] === applied.overlays[name]) s().setOverlay(name, before.overlays[name]);
+    }
+    if (now.method === applied.method) s().setMethod(before.method);
+    if (now.compare === applied.compare) s().setCompare(before.compare);
+    if (now.quantised === applied.quantised && app.lab) s().setQuantised(before.quantised);
+    before = null;
+    applied = null;
+  }
   const text = (pair) => pair[currentLanguage()] ?? pair.en;
 
   const ACTIONS = {
@@ -147,6 +170,7 @@ export function createLessonsMode(app) {
       app.setTool('pose');
       api.setWeightView('skin');
     }
+    applied = settingsNow();
     done = false;
     showStep();
     app.requestRender();
@@ -249,10 +273,12 @@ export function createLessonsMode(app) {
     panel: $('#mode-lessons'),
     tool: 'pose',
     enter() {
+      before = settingsNow();
       buildPicker();
       if (!lesson && app.lab) startLesson(LESSONS[0].name);
     },
     leave() {
+      giveBackSettings();
       app.setCompanion(null);
       s()?.pauseAnimation?.();
       s()?.setPaletteFormat?.('');
