@@ -79,6 +79,24 @@ window.addEventListener('error', (event) => {
 });
 
 /**
+ * Whether `fontFamily` draws Chinese: without a font for them, two different
+ * characters are drawn as the same empty box.
+ */
+function drawsChinese(fontFamily) {
+  const canvas = document.createElement('canvas');
+  [canvas.width, canvas.height] = [32, 32];
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  if (!context) return true;
+  const draw = (character) => {
+    context.clearRect(0, 0, 32, 32);
+    context.font = `24px ${fontFamily}`;
+    context.fillText(character, 2, 26);
+    return context.getImageData(0, 0, 32, 32).data.join(',');
+  };
+  return draw('中') !== draw('丁');
+}
+
+/**
  * A lab on the page markup under `root` (a document or a shadow root, which
  * holds index.html's `.skinlab` element). `options`:
  * - `address`: where its link lives (`windowAddress()` for the page's own
@@ -633,6 +651,13 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   for (const button of root.querySelectorAll('#language [data-lang]')) {
     button.addEventListener('click', () => chooseLanguage(button.dataset.lang));
   }
+  // Without a Chinese font "中文" would be two empty boxes: the button reads
+  // "ZH" there (its title still says 简体中文).
+  const chinese = root.querySelector('#language [data-lang="zh"]');
+  if (!drawsChinese(getComputedStyle(chinese).fontFamily || 'sans-serif')) {
+    chinese.textContent = 'ZH';
+    chinese.lang = 'en';
+  }
 
   // ----- start -----
 
@@ -676,18 +701,18 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     if (!lab) loadExample('two-bone');
     if (settings.method) controls.setMethod(settings.method);
     if (settings.tool) setTool(settings.tool);
+    // A typo in the link or an attribute gets a word on screen.
+    const typos = (settings.unknown ?? []).map(({ key, value, known: names }) => t('msg.unknownValue', { key, value, known: names.join(', ') }));
+    if (typos.length) showNotice(typos.join(' '), 'error');
     try {
       const state = settings.lesson ? null : decodeState(new URL(address.href).hash);
       if (state) await link.restore(state);
     } catch (error) {
-      showNotice(t('msg.badLink', { error: error.message }), 'error');
+      showNotice([t('msg.badLink', { error: error.message }), ...typos].join(' '), 'error');
       const url = new URL(address.href);
       url.hash = '';
       address.replace(url);
     }
-    // A typo in the link or an attribute gets a word on screen.
-    const typos = (settings.unknown ?? []).map(({ key, value, known: names }) => t('msg.unknownValue', { key, value, known: names.join(', ') }));
-    if (typos.length) showNotice(typos.join(' '), 'error');
     pages.add(instance);
     api = {
       get lab() { return watched(lab); },

@@ -81,3 +81,28 @@ for (const screen of SCREENS) {
     assert.equal(found.length, 0, `${found.length} problems on screen at ${screen.name}:\n${found.slice(0, 60).join('\n')}`);
   });
 }
+
+/** A slide column's page holding one <skin-lab> `width` px wide. */
+const hostPage = (width, attributes) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A slide</title>
+<style>body { margin: 0; font: 16px serif; } skin-lab { display: block; width: ${width}px; height: ${Math.round(width * 0.66)}px; }</style>
+<script type="module" src="skin-lab.js"></script></head><body><skin-lab id="lab" ${attributes}></skin-lab></body></html>`;
+
+test('a <skin-lab> 640 and 900 px wide, en/de/zh: its toolbar wraps inside it, nothing cut or covered', async () => {
+  const found = [];
+  for (const width of [640, 900]) {
+    for (const lang of LANGUAGES) {
+      for (const [mode, example] of [['skin', 'y-junction'], ['weights', 'y-junction'], ['skin', 'tube'], ['animate', 'walk']]) {
+        const html = hostPage(width, `example="${example}" mode="${mode}" lang="${lang}"`);
+        const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}slide-${width}.html`, { html });
+        await page.waitForFunction(() => document.getElementById('lab').skinlab?.framesRendered() > 0, null, { timeout: 30000 });
+        await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+        const seen = await inspectScreen(page, { hostId: 'lab' });
+        found.push(...seen.problems.map((line) => `${width} px ${lang} ${mode} (${example}): ${line}`));
+        assert.deepEqual(errors, []);
+        await page.close();
+      }
+    }
+  }
+  for (const line of found) console.log(`# ${line}`);
+  assert.equal(found.length, 0, `${found.length} problems in the element:\n${found.slice(0, 40).join('\n')}`);
+});
