@@ -78,11 +78,19 @@ window.addEventListener('error', (event) => {
   restartCores(event.error);
 });
 
+/** Per font family, whether it draws Chinese: asked once a page, not once a lab. */
+const chineseDrawn = new Map();
+
 /**
  * Whether `fontFamily` draws Chinese: without a font for them, two different
  * characters are drawn as the same empty box.
  */
 function drawsChinese(fontFamily) {
+  if (!chineseDrawn.has(fontFamily)) chineseDrawn.set(fontFamily, testDrawsChinese(fontFamily));
+  return chineseDrawn.get(fontFamily);
+}
+
+function testDrawsChinese(fontFamily) {
   const canvas = document.createElement('canvas');
   [canvas.width, canvas.height] = [32, 32];
   const context = canvas.getContext('2d', { willReadFrequently: true });

@@ -25,10 +25,10 @@ export function createLessonsMode(app) {
   let before = null;
   let applied = null;
   const settingsNow = () => ({
-    overlays: Object.fromEntries(OVERLAYS.map((name) => [name, Boolean(app.root.querySelector(`[data-overlay="${name}"]`)?.checked)])),
-    method: app.viewer?.method() ?? 'lbs',
-    compare: $('#compare').getAttribute('aria-pressed') === 'true',
-    quantised: $('#quantised').checked,
+    overlays: Object.fromEntries(OVERLAYS.map((name) => [name, app.viewer.overlay(name)])),
+    method: app.viewer.method(),
+    compare: app.viewer.compare(),
+    quantised: app.lab?.isQuantised() ?? false,
   });
   function giveBackSettings() {
     if (!before || !applied || !s()) return;

@@ -190,7 +190,7 @@ export function createWeightsMode(app, vertexPanel) {
       return [t('cap.weights')];
     },
     sceneChanged() {
-      if (app.mode?.() === 'weights') showHeatMap();
+      if (app.mode() === 'weights') showHeatMap();
     },
     /** Restores the brush and mirror on a new viewer (after a lost context). */
     applyToViewer() {
