@@ -16,7 +16,7 @@ fn framing(lab: &Lab, projection: Projection) -> Camera {
         Projection::Orthographic => ViewChoice::Flat,
         Projection::Perspective => ViewChoice::Solid,
     };
-    frame_scene(lab, SkinningMethod::Lbs, choice)
+    frame_scene(lab, SkinningMethod::Lbs, choice, SIZE.x / SIZE.y)
 }
 
 fn view(camera: &mut Camera) -> ViewPort<'_> {

@@ -407,7 +407,8 @@ export const LESSONS = [
         example: 'two-bone',
         panel: 'animate',
         opens: ['#rotations'],
-        shows: ['#rot-views'],
+        // The three bodies are drawn over the view; the panel shows t and the plot.
+        shows: ['#rot-plot', '#rot-t'],
         prepare: (s) => s.setRotation({ preset: 'x', t: 0 }),
         do: { en: 'The same body turns half a turn about X, three ways side by side. Drag t to the middle.',
           de: 'Derselbe Körper dreht sich eine halbe Drehung um X, auf drei Arten nebeneinander. t in die Mitte ziehen.' },
@@ -419,7 +420,7 @@ export const LESSONS = [
         example: 'two-bone',
         panel: 'animate',
         opens: ['#rotations'],
-        shows: ['#rot-views'],
+        shows: ['#rot-preset'],
         prepare: (s) => s.setRotation({ preset: 'x', t: 0.5 }),
         do: { en: 'Choose the double rotation R(0, πt, πt) in the Turn menu.',
           de: 'Im Menü Drehung die Doppelrotation R(0, πt, πt) wählen.' },

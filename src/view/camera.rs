@@ -53,6 +53,28 @@ impl Camera {
         }
     }
 
+    /// An orthographic front view that fits the box `min..max` into a
+    /// viewport of `aspect` (width / height) with a tenth of the view to
+    /// spare at the tighter side: the box's own width and height count,
+    /// not its diagonal, so a flat scene fills the view. Its depth keeps
+    /// the eye in front of the box.
+    pub fn framing_flat(min: Vec3, max: Vec3, aspect: f32) -> Self {
+        let half = (max - min) * 0.5;
+        let half_height = half
+            .y
+            .max(half.x / aspect.max(1e-3))
+            .max(0.5 * half.z)
+            .max(0.05)
+            * 1.12;
+        Self {
+            target: (min + max) * 0.5,
+            yaw: 0.0,
+            pitch: 0.0,
+            distance: half_height / (FOV_Y * 0.5).tan(),
+            projection: Projection::Orthographic,
+        }
+    }
+
     /// Unit vector from the target towards the eye.
     pub fn toward_eye(&self) -> Vec3 {
         let (sin_yaw, cos_yaw) = self.yaw.sin_cos();

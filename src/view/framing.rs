@@ -77,10 +77,16 @@ pub fn is_planar([min, max]: [Vec3; 2]) -> bool {
     (max.z - min.z).abs() < 1e-4
 }
 
+/// The aspects (width / height) a framing fits between: a view that is
+/// wider frames as if it were this wide, so that the scene still fits when
+/// the view narrows as far (the side panel grows).
+const FLAT_ASPECTS: (f32, f32) = (0.45, 1.25);
+
 /// The camera that shows the whole scene ([`scene_bounds`]) as `choice`
-/// asks: orthographic for [`ViewChoice::Flat`] and for a planar scene under
-/// [`ViewChoice::Auto`], perspective otherwise.
-pub fn frame_scene(lab: &Lab, method: SkinningMethod, choice: ViewChoice) -> Camera {
+/// asks in a view of `aspect` (width / height): orthographic for
+/// [`ViewChoice::Flat`] and for a planar scene under [`ViewChoice::Auto`],
+/// perspective otherwise.
+pub fn frame_scene(lab: &Lab, method: SkinningMethod, choice: ViewChoice, aspect: f32) -> Camera {
     let bounds = scene_bounds(lab, method);
     let choice = match choice {
         ViewChoice::Auto if is_planar(bounds) => ViewChoice::Flat,
@@ -89,10 +95,18 @@ pub fn frame_scene(lab: &Lab, method: SkinningMethod, choice: ViewChoice) -> Cam
         chosen => chosen,
     };
     let [min, max] = bounds;
+    let aspect = if aspect.is_finite() {
+        aspect.clamp(FLAT_ASPECTS.0, FLAT_ASPECTS.1)
+    } else {
+        1.0
+    };
+    // A perspective framing fits a view as wide as high: a narrower one
+    // (a phone held upright) steps back by as much as it is narrower.
+    let mut whole = Camera::framing(min, max, Projection::Perspective);
+    whole.distance /= aspect.min(1.0);
     match choice {
-        ViewChoice::Flat => Camera::framing(min, max, Projection::Orthographic),
+        ViewChoice::Flat => Camera::framing_flat(min, max, aspect),
         ViewChoice::Front => {
-            let whole = Camera::framing(min, max, Projection::Perspective);
             // A head fills the view from the front: nothing lies beside it.
             Camera {
                 yaw: 0.3,
@@ -101,7 +115,7 @@ pub fn frame_scene(lab: &Lab, method: SkinningMethod, choice: ViewChoice) -> Cam
                 ..whole
             }
         }
-        _ => Camera::framing(min, max, Projection::Perspective),
+        _ => whole,
     }
 }
 
@@ -111,11 +125,12 @@ pub fn frame_scene_named(
     lab: &Lab,
     method: SkinningMethod,
     view: &str,
+    aspect: f32,
 ) -> Result<Camera, FramingError> {
     let choice = view
         .parse()
         .map_err(|message| FramingError::UnknownView { message })?;
-    Ok(frame_scene(lab, method, choice))
+    Ok(frame_scene(lab, method, choice, aspect))
 }
 
 /// Why a framing was refused.
@@ -138,21 +153,29 @@ mod tests {
     fn the_strip_is_planar_and_framed_flat_the_tube_in_perspective() {
         let strip = Lab::example("two-bone").unwrap();
         assert!(is_planar(scene_bounds(&strip, SkinningMethod::Lbs)));
-        let camera = frame_scene(&strip, SkinningMethod::Lbs, ViewChoice::Auto);
+        let camera = frame_scene(&strip, SkinningMethod::Lbs, ViewChoice::Auto, 1.5);
         assert_eq!(camera.projection, Projection::Orthographic);
         let tube = Lab::example("tube").unwrap();
         assert!(!is_planar(scene_bounds(&tube, SkinningMethod::Lbs)));
-        let camera = frame_scene(&tube, SkinningMethod::Lbs, ViewChoice::Auto);
+        let camera = frame_scene(&tube, SkinningMethod::Lbs, ViewChoice::Auto, 1.5);
         assert_eq!(camera.projection, Projection::Perspective);
     }
 
     #[test]
     fn every_vertex_and_bone_origin_of_a_framed_scene_is_on_screen() {
-        let size = Vec2::new(800.0, 600.0);
+        // A laptop's view and a phone's; flat, also a wide view that
+        // narrowed after the scene was framed in it (the panel grew).
+        let both = [ViewChoice::Flat, ViewChoice::Solid];
+        every_point_on_screen(Vec2::new(800.0, 600.0), 800.0 / 600.0, &both);
+        every_point_on_screen(Vec2::new(390.0, 500.0), 390.0 / 500.0, &both);
+        every_point_on_screen(Vec2::new(750.0, 600.0), 2.0, &[ViewChoice::Flat]);
+    }
+
+    fn every_point_on_screen(size: Vec2, framed_in: f32, choices: &[ViewChoice]) {
         for name in ["two-bone", "y-junction", "tube", "fingers", "leg", "path"] {
             let lab = Lab::example(name).unwrap();
-            for choice in [ViewChoice::Flat, ViewChoice::Solid] {
-                let camera = frame_scene(&lab, SkinningMethod::Lbs, choice);
+            for &choice in choices {
+                let camera = frame_scene(&lab, SkinningMethod::Lbs, choice, framed_in);
                 for &p in &lab.scene().mesh.positions_model {
                     let s = camera
                         .screen_from_model(p, size)
@@ -163,6 +186,31 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_flat_scene_fills_its_view() {
+        // The path example (a fish and its S-shaped path) and the strip: the
+        // box spans at least 80 % of the view's height or width.
+        let size = Vec2::new(740.0, 630.0);
+        for name in ["path", "two-bone", "y-junction"] {
+            let lab = Lab::example(name).unwrap();
+            let [min, max] = scene_bounds(&lab, SkinningMethod::Lbs);
+            let camera = frame_scene(&lab, SkinningMethod::Lbs, ViewChoice::Flat, size.x / size.y);
+            let (a, b) = (
+                camera.screen_from_model(min, size).unwrap(),
+                camera.screen_from_model(max, size).unwrap(),
+            );
+            let span = (b - a).abs() / size;
+            assert!(
+                span.max_element() >= 0.8,
+                "{name}: the box spans {span} of the view"
+            );
+            assert!(
+                span.max_element() <= 0.95,
+                "{name}: a margin is left: {span}"
+            );
         }
     }
 
@@ -178,7 +226,7 @@ mod tests {
     #[test]
     fn an_unknown_view_is_refused_by_name() {
         let lab = Lab::example("two-bone").unwrap();
-        let error = frame_scene_named(&lab, SkinningMethod::Lbs, "4d").unwrap_err();
+        let error = frame_scene_named(&lab, SkinningMethod::Lbs, "4d", 1.0).unwrap_err();
         assert!(error.to_string().contains("unknown view '4d'"), "{error}");
     }
 }

@@ -216,8 +216,16 @@ impl Viewer {
     /// facing the viewer and the front for a scene with morph targets.
     #[wasm_bindgen(js_name = frameScene)]
     pub fn frame_scene(&mut self, lab: &JsLab, view: &str) -> Result<(), JsError> {
-        self.state.camera = frame_scene_named(&lab.inner, self.state.controller.method, view)
-            .map_err(|e| js_error("frameScene", e))?;
+        let size = self.viewport_css();
+        // A canvas not laid out yet (an element before its first layout) has no aspect of its own.
+        let aspect = if size.min_element() < 16.0 {
+            4.0 / 3.0
+        } else {
+            size.x / size.y
+        };
+        self.state.camera =
+            frame_scene_named(&lab.inner, self.state.controller.method, view, aspect)
+                .map_err(|e| js_error("frameScene", e))?;
         Ok(())
     }
 

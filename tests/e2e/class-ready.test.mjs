@@ -1,10 +1,12 @@
 // What a lecturer meets in front of a hall: a typo in a link gets a word on
 // screen, the Weights mode shows a bone's weights at once and a click on a
 // bone's glyph picks the bone to paint, a lesson gives back the overlays it
-// turned on, and the caption can be hidden.
+// turned on, the caption can be hidden, and the rotations lesson draws its
+// bodies in the main view.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
+import { openElement } from '../support/screens.mjs';
 
 const fixture = useBrowser(before, after);
 const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
@@ -80,4 +82,65 @@ test('the caption hides and comes back from its button, named for what it does',
   assert.equal(await page.locator('#caption').isVisible(), true);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('the rotations lesson draws its three bodies large over the view, and they go back to the panel when it ends', async () => {
+  const { page, errors } = await openAt('?lesson=rotations&step=1&autosave=0&lang=de');
+  await waitForSkinlab(page);
+  await nextFrame(page);
+  const placed = () => page.evaluate(() => {
+    const views = document.querySelector('#rot-views');
+    const view = document.querySelector('#view').getBoundingClientRect();
+    const box = views.getBoundingClientRect();
+    return { onStage: views.parentElement.id === 'stage', width: box.width / view.width, top: box.top - view.top, height: box.height / view.height };
+  });
+  const onStage = await placed();
+  assert.equal(onStage.onStage, true, 'over the view');
+  assert.ok(onStage.width > 0.99 && onStage.height > 0.99 && Math.abs(onStage.top) < 1, `it covers the view: ${JSON.stringify(onStage)}`);
+  // The step's slider stays in the panel, in sight below the lesson card.
+  assert.equal(await page.locator('#rot-t').isVisible(), true);
+  // Another mode: the view shows the scene again, the bodies are back in the (hidden) panel.
+  await nextFrame(page, () => page.locator('[data-mode="skin"]').click());
+  assert.equal((await placed()).onStage, false);
+  // In the Animate mode with the section open they take the view; closed, they leave it.
+  await nextFrame(page, () => page.locator('[data-mode="animate"]').click());
+  assert.equal((await placed()).onStage, true);
+  await nextFrame(page, () => page.locator('#rotations > summary').click());
+  assert.equal((await placed()).onStage, false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a <skin-lab> in the Weights mode has a bone chooser over its view; its hint names what is on screen', async () => {
+  const { page, errors } = await openElement(fixture.browser, fixture.server.url, 640, 'de', ['weights', 'y-junction']);
+  const lab = page.locator('#lab');
+  const chooser = lab.locator('#bone-chooser');
+  assert.equal(await chooser.isVisible(), true, 'the chooser shows where no Bones list does');
+  assert.equal(await lab.locator('#chooser-bone').inputValue(), '0', 'on the bone whose weights show');
+  await lab.locator('#chooser-bone').selectOption({ label: 'linker Schenkel' });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(done)));
+  assert.equal(await page.evaluate(() => document.getElementById('lab').skinlab.selectedBone()), 1);
+  await chooser.getByRole('button', { name: 'Posieren' }).click();
+  assert.equal(await page.evaluate(() => document.getElementById('lab').skinlab.tool()), 'pose');
+  // No bone, then Paint: the hint points at the chooser, not at a list the element does not show.
+  await lab.locator('#chooser-bone').selectOption('');
+  await chooser.getByRole('button', { name: 'Malen' }).click();
+  const hint = await lab.locator('#notice').textContent();
+  assert.match(hint, /Menü unten links/, hint);
+  assert.doesNotMatch(hint, /Liste/, hint);
+  // The chooser sits inside the view, clear of the toolbar.
+  const [box, view] = [await chooser.boundingBox(), await lab.locator('#view').boundingBox()];
+  assert.ok(box.y >= view.y && box.y + box.height <= view.y + view.height, 'inside the view');
+  // Other modes have no chooser.
+  await page.evaluate(() => document.getElementById('lab').skinlab.setMode('skin'));
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(done)));
+  assert.equal(await chooser.isVisible(), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+  // The full page lists its bones in the panel: no chooser over the view.
+  const { page: full } = await openAt('?example=y-junction&mode=weights&autosave=0');
+  await waitForSkinlab(full);
+  await nextFrame(full);
+  assert.equal(await full.locator('#bone-chooser').isVisible(), false);
+  await full.close();
 });

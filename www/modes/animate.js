@@ -396,10 +396,11 @@ export function createAnimateMode(app) {
       pursuit.drawPlot();
       keyReduction.draw();
     },
-    /** Draws the path layer (`shown`: in this mode or a lesson) or clears it. */
+    /** Draws the path layer and the rotation lab's bodies over the view (`shown`: in this mode or a lesson) or takes them away. */
     overlay(shown) {
       if (shown) pathLayer.draw();
       else if (pathLayer.shown()) pathLayer.clear();
+      rotationLab.place(shown);
     },
     caption(name) {
       if (name === 'walk') {

@@ -2,6 +2,7 @@
 // the skin by weight, lock bones, and compute automatic weights. "Pose"
 // within it tries the weights out without leaving the mode.
 import { weightsJob } from '../weights-job.js';
+import { BONE_COLORS, boneLabel } from '../parts/bones.js';
 
 /**
  * Work (vertices × bones) done at once on the main thread; more, and bone
@@ -59,9 +60,44 @@ export function createWeightsMode(app, vertexPanel) {
     $('#paint-panel').classList.toggle('inactive', tool !== 'paint');
     if (tool === 'paint' && app.viewer.weightView() === 'skin') setWeightView('weights');
     if (tool === 'paint' && app.viewer.selectedBone() === null) {
-      app.showNotice(t('needBone'), 'info', 'needBone');
+      // Where no panel shows its Bones list, the chooser over the view picks.
+      app.showNotice(t(chooserShown() ? 'needBoneHere' : 'needBone'), 'info', 'needBone');
     }
   }
+
+  // The chooser over the view's bottom left corner: the bone to paint and
+  // Paint/Pose, shown in this mode where its panel (with the Bones list) is
+  // not on screen.
+  const chooser = $('#bone-chooser');
+  const chooserBone = $('#chooser-bone');
+  let chooserFor = null;
+  const chooserShown = () => !chooser.hidden;
+
+  function fillChooser() {
+    const names = app.lab.boneNames();
+    chooserBone.textContent = '';
+    chooserBone.add(new Option('—', ''));
+    names.forEach((_, bone) => chooserBone.add(new Option(boneLabel(t, names, bone), String(bone))));
+    chooserFor = app.lab;
+  }
+
+  function updateChooser() {
+    chooser.hidden = !app.lab || $('#mode-weights').offsetParent !== null;
+    if (chooser.hidden) return;
+    if (chooserFor !== app.lab) fillChooser();
+    // At the view's foot (a model's feet stand in the middle), above the player.
+    const view = $('#view');
+    chooser.style.bottom = `${view.parentElement.clientHeight - view.offsetTop - view.offsetHeight + 8}px`;
+    const bone = app.viewer.selectedBone();
+    chooserBone.value = bone === null ? '' : String(bone);
+    const colour = bone === null ? null : BONE_COLORS[bone % BONE_COLORS.length];
+    chooser.querySelector('.dot').style.background = colour ? `rgb(${colour.join(', ')})` : 'transparent';
+  }
+
+  chooserBone.addEventListener('change', () => {
+    if (chooserBone.value === '') app.selectBone(null);
+    else app.selectBone(Number(chooserBone.value));
+  });
 
   function readBrush() {
     const radius = Number($('#brush-radius').value);
@@ -184,8 +220,12 @@ export function createWeightsMode(app, vertexPanel) {
     },
     leave() {
       setWeightView('skin');
+      chooser.hidden = true;
     },
-    update() {},
+    update: updateChooser,
+    languageChanged() {
+      chooserFor = null;
+    },
     caption() {
       return [t('cap.weights')];
     },

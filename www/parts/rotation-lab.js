@@ -120,8 +120,25 @@ export function createRotationLab(app) {
   $('#rot-t').addEventListener('input', changed);
   $('#rotations').addEventListener('toggle', changed);
 
+  // While the lab is open on screen, its three bodies take the main view
+  // (the scene behind them is not what a step about rotations is about); the
+  // panel keeps the slider, the figures and the plot.
+  const home = views.nextElementSibling;
+  /** Puts the three bodies over the view while `shown` and the lab is open, else back in the panel. */
+  function place(shown) {
+    const section = $('#rotations');
+    const onStage = shown && section.open && section.offsetParent !== null;
+    if (onStage !== views.classList.contains('on-stage')) {
+      if (onStage) $('#view').after(views);
+      else home.before(views);
+      views.classList.toggle('on-stage', onStage);
+    }
+    if (onStage) views.style.height = `${$('#view').offsetHeight}px`;
+  }
+
   return {
     draw,
+    place,
     /** The matrix method's determinant at the slider's t (for tests). */
     state: () => ({ preset: $('#rot-preset').value, t: at() / (STEPS - 1), determinant: samples().matrix[at()].determinant }),
   };

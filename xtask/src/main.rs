@@ -28,6 +28,9 @@ commands:
   dist --single-file
                  also write dist/skinlab.html, the whole page in one file that opens from file://
   shots          render the README's and docs/' pictures from the real page into docs/pictures/
+  shots --sheet [--only TEXT] [--lang L] [--screen TEXT]
+                 write test-output/sheet/index.html, a contact sheet of every mode and lesson
+                 step at a projector's, a laptop's and a phone's size in en/de/zh, and of <skin-lab>
   fuzz [SECONDS] fuzz the scene JSON, .gltf and .glb readers and the load-save-reload round trip, SECONDS each (default 60); not in CI
 ";
 
@@ -59,7 +62,7 @@ fn main() -> ExitCode {
         }
         Some("test") => test(),
         Some("bench") => bench(),
-        Some("shots") => shots(),
+        Some("shots") => shots(&args[1..]),
         Some("dist") => match args.get(1).map(String::as_str) {
             None => build().and_then(|()| dist(false)),
             Some("--single-file") => build().and_then(|()| dist(true)),
@@ -417,12 +420,21 @@ fn bench_figure(output: &str, key: &str) -> Option<f64> {
 }
 
 /// Renders the pictures the README and docs/ show from the real page in
-/// the tests' headless Chromium (`xtask/shots.mjs`), into `docs/pictures/`.
-fn shots() -> Result<(), String> {
+/// the tests' headless Chromium (`xtask/shots.mjs`), into `docs/pictures/`;
+/// with `--sheet`, the contact sheet of every screen (`xtask/sheet.mjs`).
+fn shots(args: &[String]) -> Result<(), String> {
     build()?;
     tools::ensure_npm_packages()?;
     tools::ensure_chromium()?;
-    run("node", &["xtask/shots.mjs"])
+    match args.first().map(String::as_str) {
+        None => run("node", &["xtask/shots.mjs"]),
+        Some("--sheet") => {
+            let mut command = vec!["xtask/sheet.mjs", "--sheet"];
+            command.extend(args[1..].iter().map(String::as_str));
+            run("node", &command)
+        }
+        Some(other) => Err(format!("shots: unknown option {other} (known: --sheet)")),
+    }
 }
 
 /// Times, in one run: LBS and DQS natively and as wasm in Node, three.js's
