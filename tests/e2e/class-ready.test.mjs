@@ -48,7 +48,7 @@ test('the Weights mode opens on a bone\'s weights, and a click on a bone\'s glyp
   await page.close();
 });
 
-test('a lesson gives back the overlays and method it turned on, but not what the student changed', async () => {
+test('a lesson gives back the overlays, method and sections it turned on when it ends or another example opens, but not what the student changed', async () => {
   const { page, errors } = await openAt('?autosave=0');
   await waitForSkinlab(page);
   const checked = (name) => page.locator(`[data-overlay="${name}"]`).isChecked();
@@ -64,6 +64,16 @@ test('a lesson gives back the overlays and method it turned on, but not what the
   await page.evaluate(() => window.skinlab.setMode('skin'));
   assert.equal(await checked('ghost'), true, 'the student\'s own change stays');
   assert.equal(await checked('ownFrames'), false);
+  // Another example opened in the middle of a step leaves the step: its
+  // overlays are given back, and the section it opened closes.
+  await page.evaluate(() => window.skinlab.startLesson('bones', 1));
+  assert.equal(await checked('ownFrames'), true);
+  await page.evaluate(() => window.skinlab.loadExample('tube'));
+  assert.equal(await checked('ownFrames'), false, 'given back when another example opens');
+  await page.evaluate(() => window.skinlab.startLesson('rotations', 1));
+  assert.equal(await page.locator('#rotations').getAttribute('open'), '');
+  await page.evaluate(() => window.skinlab.loadExample('tube'));
+  assert.equal(await page.locator('#rotations').getAttribute('open'), null, 'the section the step opened closes');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -143,4 +153,53 @@ test('a <skin-lab> in the Weights mode has a bone chooser over its view; its hin
   await nextFrame(full);
   assert.equal(await full.locator('#bone-chooser').isVisible(), false);
   await full.close();
+});
+
+/** What a lesson step sets up on screen: mode, scene, view, settings, open sections, time, tool. */
+const stepState = (page) => page.evaluate(() => {
+  const s = window.skinlab;
+  const overlays = [...document.querySelectorAll('[data-overlay]')].map((box) => [box.dataset.overlay, box.checked]);
+  return {
+    mode: s.mode(), example: s.example, method: s.viewer.method(), compare: s.viewer.compare(), view: s.viewer.view(),
+    camera: Array.from(s.viewer.cameraState(), (x) => Number(x.toFixed(3))), tool: s.tool(), weightView: s.viewer.weightView(),
+    selected: s.selectedBone(), overlays, scene: s.lab.sceneJson(), time: s.animTime(), rotations: s.rotationLab(),
+    lesson: s.lessonState(), quantised: s.lab.isQuantised(),
+    open: [...document.querySelectorAll('details[open]')].map((d) => d.id),
+  };
+});
+
+/** Waits for the step's scene and two frames. */
+async function settled(page) {
+  await page.waitForFunction(() => document.querySelector('#loading').hidden, null, { timeout: 30000 });
+  await nextFrame(page);
+  await nextFrame(page);
+}
+
+test('every lesson step reached from the lesson menu and Next looks as its own link opens it', async () => {
+  const { page: menu, errors } = await openAt('?autosave=0');
+  await waitForSkinlab(menu);
+  const lessons = await menu.evaluate(() => window.skinlab.lessons());
+  const differences = [];
+  for (const lesson of lessons) {
+    await menu.evaluate(() => window.skinlab.setMode('lessons'));
+    await menu.selectOption('#lesson-picker', lesson.name);
+    for (let step = 1; step <= lesson.steps; step++) {
+      if (step > 1) await menu.click('#lesson-next');
+      await settled(menu);
+      const byMenu = await stepState(menu);
+      const { page: linked } = await openAt(`?lesson=${lesson.name}&step=${step}&autosave=0`);
+      await waitForSkinlab(linked);
+      await settled(linked);
+      const byLink = await stepState(linked);
+      await linked.close();
+      for (const key of Object.keys(byMenu)) {
+        if (JSON.stringify(byMenu[key]) !== JSON.stringify(byLink[key])) {
+          differences.push(`${lesson.name} ${step} ${key}: by the menu ${JSON.stringify(byMenu[key]).slice(0, 120)}, by the link ${JSON.stringify(byLink[key]).slice(0, 120)}`);
+        }
+      }
+    }
+  }
+  assert.deepEqual(differences, []);
+  assert.deepEqual(errors, []);
+  await menu.close();
 });

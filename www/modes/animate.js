@@ -364,6 +364,13 @@ export function createAnimateMode(app) {
     }
   }, { signal: app.signal });
 
+  /** Lists the clips and paths again, keeping the chosen ones, and the memory figures. */
+  function relist() {
+    showMemory();
+    listClips(Math.max(0, clip()));
+    listPaths(Math.max(0, Number($('#path-pick').value) || 0));
+  }
+
   return {
     name: 'animate',
     panel: $('#mode-animate'),
@@ -371,7 +378,9 @@ export function createAnimateMode(app) {
     enter() {
       active = true;
       app.setTool('pose');
-      shownFor = null;
+      // The lists again (a clip may have come from elsewhere), the time kept:
+      // a lesson step sets it before this mode joins it.
+      if (shownFor === app.lab) relist();
     },
     leave() {
       active = false;
@@ -416,10 +425,7 @@ export function createAnimateMode(app) {
     languageChanged() {
       // The rotation lab depends on no scene: it redraws on its own inputs.
       rotationLab.draw();
-      if (shownFor !== app.lab) return;
-      showMemory();
-      listClips(Math.max(0, clip()));
-      listPaths(Math.max(0, Number($('#path-pick').value) || 0));
+      if (shownFor === app.lab) relist();
     },
     sceneChanged() {
       shownFor = null;

@@ -44,6 +44,31 @@ export function createLessonsMode(app) {
   }
   const text = (pair) => pair[currentLanguage()] ?? pair.en;
 
+  // The panel sections a step opened (closed before it): the next step
+  // closes those it does not use, and leaving closes them all, so a step
+  // looks the same reached by Next as opened by its link.
+  const opened = new Set();
+  function openSections(selectors) {
+    for (const selector of opened) {
+      if (selectors.includes(selector)) continue;
+      const section = app.root.querySelector(selector);
+      if (section) section.open = false;
+      opened.delete(selector);
+    }
+    for (const selector of selectors) {
+      const section = app.root.querySelector(selector);
+      if (!section || section.open) continue;
+      section.open = true;
+      opened.add(selector);
+    }
+  }
+
+  /** Gives back what the lessons changed (settings, sections), as when they end. */
+  function cleanUp() {
+    giveBackSettings();
+    openSections([]);
+  }
+
   const ACTIONS = {
     nearest: { label: () => t('auto.nearest'), run: () => s().autoWeights('nearest') },
     heat: { label: () => t('auto.heat'), run: () => s().autoWeights('heat') },
@@ -144,20 +169,21 @@ export function createLessonsMode(app) {
       loading.then(() => { if (convertersReady() && lesson.steps[step] === current) setStep(step); });
       return;
     }
+    // Back in a lesson after another example was opened: what the page had
+    // then is what leaving gives back.
+    before ??= settingsNow();
     for (const name of OVERLAYS) api.setOverlay(name, Boolean({ ...DEFAULT_OVERLAYS, ...current.overlays }[name]));
     api.setMethod('lbs');
     api.setCompare(false);
     api.pauseAnimation();
+    api.setAnimTime(0);
     api.setPathEntries(32);
     api.setClock({});
     api.setPaletteFormat('');
     api.setQuantised(false);
     for (const [bone, rotation] of current.pose ?? []) app.lab.setBonePose(bone, { rotation });
     // The sections the step works in, opened (they start closed on the page).
-    for (const selector of current.opens ?? []) {
-      const section = app.root.querySelector(selector);
-      if (section) section.open = true;
-    }
+    openSections(current.opens ?? []);
     current.prepare?.(api);
     scene = JSON.parse(app.lab.sceneJson());
     app.setCompanion(current.panel ?? null);
@@ -278,7 +304,7 @@ export function createLessonsMode(app) {
       if (!lesson && app.lab) startLesson(LESSONS[0].name);
     },
     leave() {
-      giveBackSettings();
+      cleanUp();
       app.setCompanion(null);
       s()?.pauseAnimation?.();
       s()?.setPaletteFormat?.('');
@@ -298,7 +324,10 @@ export function createLessonsMode(app) {
     caption() {
       return lesson ? [`${text(lesson.title)} · ${t('lesson.step')} ${step + 1}: ${text(lesson.steps[step].do)}`] : [];
     },
-    sceneChanged() {},
+    sceneChanged() {
+      // Another example opened in the middle of a step: the step is left.
+      if (lesson && app.mode() === 'lessons' && app.example !== lesson.steps[step].example) cleanUp();
+    },
     languageChanged() {
       buildPicker();
       if (!lesson) return;
