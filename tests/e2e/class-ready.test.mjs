@@ -203,3 +203,29 @@ test('every lesson step reached from the lesson menu and Next looks as its own l
   assert.deepEqual(errors, []);
   await menu.close();
 });
+
+test('each example\'s caption says what the mode on screen shows', async () => {
+  const { page, errors } = await openAt('?autosave=0&lang=en');
+  await waitForSkinlab(page);
+  const captionIn = async (example, mode) => {
+    await page.evaluate(async ([e, m]) => { await window.skinlab.loadExample(e); window.skinlab.setMode(m); }, [example, mode]);
+    await nextFrame(page);
+    return page.locator('#caption').textContent();
+  };
+  // The path's own caption speaks of the timing menu, which only Animate shows.
+  const pathInSkin = await captionIn('path', 'skin');
+  assert.doesNotMatch(pathInSkin, /timing/, pathInSkin);
+  assert.match(pathInSkin, /Path \(arc length\).*Animate mode/, pathInSkin);
+  assert.match(await captionIn('path', 'animate'), /timing to naive/);
+  assert.equal(await page.locator('#path-timing').isVisible(), true, 'the menu it names is on screen');
+  // The leg's ring is the IK mode's; in Skin it is not drawn.
+  assert.doesNotMatch(await captionIn('leg', 'skin'), /ring/);
+  assert.match(await captionIn('leg', 'ik'), /ring/);
+  // No sliders to move where a scene has no morph targets.
+  assert.doesNotMatch(await captionIn('two-bone', 'morph'), /slider/);
+  assert.match(await captionIn('face', 'morph'), /sliders/);
+  // The dense tube has no clips to play: not the gallery models' caption.
+  assert.doesNotMatch(await captionIn('dense', 'skin'), /clips/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -12,6 +12,7 @@ import { createSpeedGraph } from '../parts/speed-graph.js';
 import { createPursuit } from '../parts/pursuit.js';
 import { createRotationLab } from '../parts/rotation-lab.js';
 import { createKeyReduction } from '../parts/key-reduction.js';
+import { ownCaption } from '../parts/captions.js';
 
 const GRAPH_SAMPLES = 240;
 const HOW = { STEP: 'step', LINEAR: 'linear', CUBICSPLINE: 'smooth' };
@@ -412,15 +413,7 @@ export function createAnimateMode(app) {
       rotationLab.place(shown);
     },
     caption(name) {
-      if (name === 'walk') {
-        return [t('cap.walk')];
-      }
-      if (name === 'path') {
-        return [t('cap.path')];
-      }
-      if (name === 'flip') return [t('cap.flip')];
-      if (name === 'capture') return [t('cap.capture')];
-      return [t('cap.animate')];
+      return [ownCaption(t, name, 'animate') ?? t('cap.animate')];
     },
     languageChanged() {
       // The rotation lab depends on no scene: it redraws on its own inputs.

@@ -6,6 +6,7 @@
 // per frame, and the panel the error a format without room for scale makes
 // in the current pose.
 import { el } from '../dom.js';
+import { ownCaption } from '../parts/captions.js';
 
 /** The GPU mode of `app` (see app.js for what `app` offers). */
 export function createGpuMode(app) {
@@ -144,8 +145,8 @@ export function createGpuMode(app) {
       showFigures();
       showVertexData();
     },
-    caption() {
-      return [t('cap.gpu')];
+    caption(name) {
+      return [ownCaption(t, name, 'gpu') ?? t('cap.gpu')];
     },
     applyToViewer() {
       if (app.shows('gpu')) applyToViewer();

@@ -7,6 +7,7 @@ import { boneLabel } from '../parts/bones.js';
 import { createIkLayer, RACE_COLOURS } from '../parts/ik-layer.js';
 import { createIkMotion } from '../parts/ik-motion.js';
 import { createSwing } from '../parts/swing.js';
+import { ownCaption } from '../parts/captions.js';
 
 const DEG = Math.PI / 180;
 const AXES = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
@@ -425,9 +426,7 @@ export function createIkMode(app) {
       }
     },
     caption(name) {
-      return [name === 'leg' || name === 'arm' || name === 'robot'
-        ? t(`cap.${name}`)
-        : t('cap.ik')];
+      return [ownCaption(t, name, 'ik') ?? t('cap.ik')];
     },
     languageChanged() {
       swing.relabel();

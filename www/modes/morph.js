@@ -6,6 +6,7 @@ import { el } from '../dom.js';
 import { createSpeech } from '../parts/speech.js';
 import { createRecording } from '../parts/recording.js';
 import { playClip } from '../parts/clip-player.js';
+import { ownCaption } from '../parts/captions.js';
 
 /** The Morph mode of `app` (see app.js for what `app` offers). */
 export function createMorphMode(app) {
@@ -126,9 +127,8 @@ export function createMorphMode(app) {
       showWeights();
     },
     caption(name) {
-      return [name === 'face'
-        ? t('cap.face')
-        : t('cap.morph')];
+      if (app.lab && app.lab.morphNames().length === 0) return [t('cap.noMorphs')];
+      return [ownCaption(t, name, 'morph') ?? t('cap.morph')];
     },
     sceneChanged() {
       shownFor = null;

@@ -3,8 +3,8 @@
 // matrices with the skinning note's pitfall, and the examples' captions.
 import { Lab } from '../pkg/skinlab.js';
 import { el, richText, sym } from '../dom.js';
-import { hasLabel } from '../i18n.js';
 import { boneLabel } from '../parts/bones.js';
+import { skinCaption } from '../parts/captions.js';
 
 /** The unit quaternion [x, y, z, w] of a rotation matrix (16 numbers, column-major). */
 function rotationOfMatrix(m) {
@@ -220,9 +220,7 @@ export function createSkinMode(app) {
   /** The caption under the view for example `name` (null: a scene of one's own). */
   function caption(name) {
     // The gallery's models have no caption of their own.
-    const text = !name ? t('custom')
-      : hasLabel(`cap.${name}`) ? t(`cap.${name}`)
-        : t('cap.model');
+    const text = skinCaption(t, name);
     if (name !== 'tube') return [text];
     const twist = el('button', { type: 'button' }, t('twist'));
     twist.addEventListener('click', () => {

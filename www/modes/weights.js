@@ -3,6 +3,7 @@
 // within it tries the weights out without leaving the mode.
 import { weightsJob } from '../weights-job.js';
 import { BONE_COLORS, boneLabel } from '../parts/bones.js';
+import { ownCaption } from '../parts/captions.js';
 
 /**
  * Work (vertices × bones) done at once on the main thread; more, and bone
@@ -226,8 +227,8 @@ export function createWeightsMode(app, vertexPanel) {
     languageChanged() {
       chooserFor = null;
     },
-    caption() {
-      return [t('cap.weights')];
+    caption(name) {
+      return [ownCaption(t, name, 'weights') ?? t('cap.weights')];
     },
     sceneChanged() {
       if (app.mode() === 'weights') showHeatMap();
