@@ -11,7 +11,7 @@ use glow::HasContext;
 use super::{bytes, FrameSettings, Renderer};
 use crate::lab::Lab;
 use crate::rig::skeleton::own_from_child_frame;
-use crate::view::overlay::{bone_glyphs, frame_axes, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
+use crate::view::overlay::{frame_axes, posed_bone_glyphs, OCTAHEDRON_EDGES, OCTAHEDRON_TRIANGLES};
 
 /// Floats per overlay vertex: position xyz, colour rgba.
 pub const OVERLAY_FLOATS: usize = 7;
@@ -110,7 +110,10 @@ pub fn build(lab: &Lab, settings: &FrameSettings, out: &mut Vec<f32>) -> Spans {
     let lengths = lab.scene().skeleton.lengths();
     out.clear();
     let glyphs = if overlays.bones {
-        bone_glyphs(&frames, &lengths)
+        let (width, height) = settings.viewport_pixels;
+        let viewport =
+            glam::Vec2::new(width as f32, height as f32) / settings.pixel_ratio.max(1e-3);
+        posed_bone_glyphs(lab, &settings.camera, viewport)
     } else {
         Vec::new()
     };

@@ -21,6 +21,7 @@ use crate::view::camera::{Camera, Projection};
 use crate::view::interaction::{
     drag_angle, grab_point, pick_bone, rotate_about_axis, translate, ScreenBone,
 };
+use crate::view::overlay::posed_bone_glyphs;
 use crate::weights::paint::{Brush, Falloff, PaintMode};
 
 /// How far from a bone, in CSS pixels, a press still grabs it.
@@ -233,23 +234,23 @@ fn rotation_of(matrix: &Mat4) -> Quat {
     rotation.normalize()
 }
 
-/// Where each bone of `lab`'s posed skeleton appears: origin and tip in CSS
-/// pixels (far off screen when behind the eye).
+/// Where each bone of `lab`'s posed skeleton appears: its glyph's origin and
+/// tip in CSS pixels (far off screen when behind the eye), as drawn.
 pub fn screen_bones(lab: &mut Lab, camera: &Camera, viewport: Vec2, out: &mut Vec<ScreenBone>) {
-    let lengths = lab.scene().skeleton.lengths();
-    let frames = lab.model_from_bone_posed();
+    let project = |p: Vec3| {
+        camera
+            .screen_from_model(p, viewport)
+            .unwrap_or(Vec2::splat(-1e6))
+    };
     out.clear();
-    out.extend(frames.iter().zip(lengths).map(|(frame, length)| {
-        let project = |p: Vec3| {
-            camera
-                .screen_from_model(frame.transform_point3(p), viewport)
-                .unwrap_or(Vec2::splat(-1e6))
-        };
-        ScreenBone {
-            origin: project(Vec3::ZERO),
-            tip: project(Vec3::new(0.0, length, 0.0)),
-        }
-    }));
+    out.extend(
+        posed_bone_glyphs(lab, camera, viewport)
+            .iter()
+            .map(|corners| ScreenBone {
+                origin: project(corners[0]),
+                tip: project(corners[1]),
+            }),
+    );
 }
 
 impl Controller {

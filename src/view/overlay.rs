@@ -1,7 +1,10 @@
 //! Geometry of the teaching overlays, in model space: bones in the familiar
 //! octahedral shape, and the two frames each bone owns.
 
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec2, Vec3};
+
+use super::camera::Camera;
+use crate::lab::Lab;
 
 /// Corners of a bone's octahedron: origin, tip, then four around the neck.
 pub const OCTAHEDRON_CORNERS: usize = 6;
@@ -51,6 +54,11 @@ pub fn octahedron_model(model_from_bone: &Mat4, length: f32) -> [Vec3; OCTAHEDRO
     .map(|corner| model_from_bone.transform_point3(corner))
 }
 
+/// A bone glyph's least length on screen, CSS pixels: the size of a
+/// pointer target that WCAG 2.2 asks for (24 px), so that every bone can be
+/// seen and grabbed however short it is or however far the view zoomed out.
+pub const MIN_GLYPH_PIXELS: f32 = 24.0;
+
 /// Every bone's glyph, model space, drawn with its joint's scale taken out:
 /// an octahedron from the bone's origin toward its tip (where its children
 /// start) as long as that distance in model space, widest (`0.09 ·` its
@@ -59,8 +67,14 @@ pub fn octahedron_model(model_from_bone: &Mat4, length: f32) -> [Vec3; OCTAHEDRO
 /// diagonal of the box around the posed origins and tips) and at least a
 /// quarter of the median bone's, so a joint scaled by 100 or an armature
 /// root far from the mesh does not fill the view, and a zero-length bone is
-/// a small diamond.
-pub fn bone_glyphs(frames: &[Mat4], lengths: &[f32]) -> Vec<[Vec3; OCTAHEDRON_CORNERS]> {
+/// a small diamond. `least(origin)` is the least length a glyph at
+/// `origin` takes, model units: a bone short or far on screen still shows
+/// (and is grabbed) at a size a pointer can hit ([`MIN_GLYPH_PIXELS`]).
+pub fn bone_glyphs(
+    frames: &[Mat4],
+    lengths: &[f32],
+    least: impl Fn(Vec3) -> f32,
+) -> Vec<[Vec3; OCTAHEDRON_CORNERS]> {
     let ends: Vec<(Vec3, Vec3)> = frames
         .iter()
         .zip(lengths)
@@ -103,7 +117,7 @@ pub fn bone_glyphs(frames: &[Mat4], lengths: &[f32]) -> Vec<[Vec3; OCTAHEDRON_CO
                 .try_normalize()
                 .unwrap_or_else(|| y.any_orthonormal_vector());
             let z = x.cross(y);
-            let length = along.length().max(floor).min(0.5 * size);
+            let length = along.length().max(floor).min(0.5 * size).max(least(origin));
             let (neck, width) = (0.2 * length, 0.09 * length);
             [
                 origin,
@@ -115,6 +129,23 @@ pub fn bone_glyphs(frames: &[Mat4], lengths: &[f32]) -> Vec<[Vec3; OCTAHEDRON_CO
             ]
         })
         .collect()
+}
+
+/// Every bone's glyph as the view draws it, posed, through `camera` in a
+/// view of `viewport` CSS pixels: none shorter on screen than
+/// [`MIN_GLYPH_PIXELS`]. Drawing and picking both use it, so a bone is
+/// grabbed where it is seen.
+pub fn posed_bone_glyphs(
+    lab: &Lab,
+    camera: &Camera,
+    viewport: Vec2,
+) -> Vec<[Vec3; OCTAHEDRON_CORNERS]> {
+    let least = |point: Vec3| MIN_GLYPH_PIXELS * camera.units_per_pixel(point, viewport);
+    bone_glyphs(
+        lab.model_from_bone_posed(),
+        &lab.scene().skeleton.lengths(),
+        least,
+    )
 }
 
 /// The three unit axes of a frame as model-space segments from its origin,
@@ -169,8 +200,8 @@ mod glyph_tests {
             Mat4::IDENTITY,
             Mat4::from_scale_rotation_translation(Vec3::splat(100.0), Quat::IDENTITY, Vec3::Y),
         ];
-        let a = bone_glyphs(&plain, &[1.0, 1.0]);
-        let b = bone_glyphs(&scaled, &[1.0, 0.01]);
+        let a = bone_glyphs(&plain, &[1.0, 1.0], |_| 0.0);
+        let b = bone_glyphs(&scaled, &[1.0, 0.01], |_| 0.0);
         assert!(
             (extent(&a[1]) - extent(&b[1])).abs() < 1e-4,
             "{} {}",
@@ -189,10 +220,35 @@ mod glyph_tests {
             Mat4::IDENTITY,
             Mat4::from_translation(Vec3::Y),
         ];
-        let glyphs = bone_glyphs(&frames, &[0.0, 1.0, 1.0]);
+        let glyphs = bone_glyphs(&frames, &[0.0, 1.0, 1.0], |_| 0.0);
         let size = 52.0_f32;
         // A quarter of the median bone (1 unit long).
         assert!(extent(&glyphs[0]) <= 0.26, "{}", extent(&glyphs[0]));
         assert!(glyphs.iter().all(|g| extent(g) <= 0.5 * size + 1e-3));
+    }
+
+    #[test]
+    fn every_glyph_is_at_least_its_least_length_on_screen_at_its_depth_however_far_the_view() {
+        use crate::lab::SkinningMethod;
+        use crate::view::framing::{frame_scene, ViewChoice};
+        let viewport = Vec2::new(800.0, 600.0);
+        for name in ["two-bone", "tail", "fingers", "leg"] {
+            let lab = Lab::example(name).unwrap();
+            for choice in [ViewChoice::Flat, ViewChoice::Solid] {
+                let mut camera = frame_scene(&lab, SkinningMethod::Lbs, choice, 4.0 / 3.0);
+                for zoom in [1.0, 20.0] {
+                    camera.distance *= zoom;
+                    for corners in posed_bone_glyphs(&lab, &camera, viewport) {
+                        let origin = corners[0];
+                        let shown = corners[0].distance(corners[1])
+                            / camera.units_per_pixel(origin, viewport);
+                        assert!(
+                            shown >= MIN_GLYPH_PIXELS - 0.01,
+                            "{name} {choice:?} ×{zoom}: {shown} px"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

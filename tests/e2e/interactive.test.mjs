@@ -384,6 +384,17 @@ test('the three steps and the weighted mean drawn: P, R_i·T, the ghosts M_i·P 
   // The SVG circles are where the page says it drew them: 2 ghosts, 2 steps, Z.
   const circles = await page.locator('#ghosts circle').evaluateAll((list) => list.map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]));
   assert.equal(circles.length, 5);
+  // Each point named (the rest point as such), no label over another.
+  const texts = await page.locator('#ghosts text').allTextContents();
+  for (const name of ['P (rest)', 'T1', 'T2', 'Z1', 'Z2']) assert.ok(texts.includes(name), `${name} among ${texts}`);
+  const boxes = drawn.labels;
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]];
+      const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+      assert.ok(apart, `two labels overlap: ${JSON.stringify([a, b])}`);
+    }
+  }
   // The GPU's value arrives once the pose has held still.
   await page.waitForFunction(() => /GPU \(/.test(document.querySelector('#vertex-steps').textContent));
   const steps = await page.locator('#vertex-steps').textContent();

@@ -360,6 +360,7 @@ export const DE = {
   'lesson.sources': 'Die Vorlesungsnotizen',
   'aria.language': 'Sprache',
   'ghost.dqs': 'Z (DQS: gemischte Transformation)',
+  'ghost.rest': 'P (Ruhelage)',
   'boneName.bone': 'Bone',
   'boneName.stem': 'Stamm',
   'boneName.left branch': 'linker Schenkel',

@@ -361,6 +361,7 @@ export const EN = {
   'lesson.sources': 'The lecture notes',
   'aria.language': 'Language',
   'ghost.dqs': 'Z (DQS: blended transform)',
+  'ghost.rest': 'P (rest)',
   'boneName.bone': 'bone',
   'boneName.stem': 'stem',
   'boneName.left branch': 'left branch',

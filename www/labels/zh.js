@@ -362,6 +362,7 @@ export const ZH = {
   'lesson.sources': '讲义',
   'aria.language': '语言',
   'ghost.dqs': 'Z（DQS：混合后的变换）',
+  'ghost.rest': 'P（静止）',
   'boneName.bone': '骨骼',
   'boneName.stem': '主干',
   'boneName.left branch': '左分支',

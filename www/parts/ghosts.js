@@ -1,8 +1,8 @@
 // The skinning note's three steps and the bones note's weighted mean, drawn: for the
-// selected vertex, its rest position P; for each bone, T = A_i Q (the
+// selected vertex, its rest position P, named; for each bone, T = A_i Q (the
 // animation applied in the bone's rest frame, drawn at R_i T) and the
-// ghost Z_i = M_i P where that bone alone would put the vertex, with arrows
-// P → R_i T → Z_i; then lines from each ghost to the blended Z with the
+// ghost Z_i = M_i P where that bone alone would put the vertex, each
+// labelled, with arrows P → R_i T → Z_i; then lines from each ghost to the blended Z with the
 // weights written on them. An SVG layer over the canvas; every number comes
 // from the core, projected by the viewer's camera.
 import { svg } from './svg.js';
@@ -126,7 +126,7 @@ export function createGhosts(app) {
     };
     layer.append(svg('rect', { x: px - 5, y: py - 5, width: 10, height: 10, fill: 'white', stroke: '#1f2933', 'stroke-width': 2, 'data-rest': 1 }));
     obstacles.push(pointBox({ x: px, y: py, r: 7 }));
-    label('P', px, py, { fill: '#1f2933', 'font-weight': 700 }, 0);
+    label(t('ghost.rest'), px, py, { fill: '#1f2933', 'font-weight': 700 }, 0);
     ghosts.forEach(({ bone, weight, point, animated }, k) => {
       const [x, y] = screen(point);
       const [ax, ay] = screen(animated);
@@ -140,6 +140,7 @@ export function createGhosts(app) {
       layer.append(svg('line', { x1: x, y1: y, x2: zx, y2: zy, stroke: colour, 'stroke-width': 2, 'stroke-dasharray': '5 4' }));
       layer.append(svg('circle', { cx: x, cy: y, r: 6, fill: 'white', stroke: colour, 'stroke-width': 2.5, 'data-bone': bone }));
       obstacles.push(pointBox({ x, y, r: 7 }));
+      label(`Z${ghosts.length > 1 ? bone + 1 : ''}`, x, y, { fill: colour, 'font-size': 14 }, 3);
       label(`w = ${num(weight, 2)}`, (x + zx) / 2, (y + zy) / 2, { fill: colour }, 4);
       points.ghosts.push({ bone, x, y, animated: { x: ax, y: ay } });
     });
