@@ -2,6 +2,7 @@
 // side by side, reset, undo, redo, share, embed) and the keyboard.
 import { Lab } from './pkg/skinlab.js';
 import { copyText } from './files.js';
+import { leftToDeck } from './deck-keys.js';
 
 /**
  * The shared controls of `app`, which offers `lab`, `viewer`, `example`,
@@ -93,6 +94,7 @@ export function createControls(app) {
 
   /** Presenters' keys: examples by number, undo, reset, bones by PageUp/Down. */
   function onKey(event) {
+    if (leftToDeck(event)) return;
     const target = event.target;
     if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
     const key = event.key.toLowerCase();
@@ -109,9 +111,15 @@ export function createControls(app) {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const names = Lab.exampleNames();
     const index = Number(event.key) - 1;
-    if (Number.isInteger(index) && index >= 0 && index < names.length) app.loadExample(names[index]);
-    else if (key === 'r') resetPose();
-    else if (key === 'arrowleft' || key === 'arrowright') {
+    // A key used says so (preventDefault): in a deck it then stops here.
+    const used = () => event.preventDefault();
+    if (Number.isInteger(index) && index >= 0 && index < names.length) {
+      used();
+      app.loadExample(names[index]);
+    } else if (key === 'r') {
+      used();
+      resetPose();
+    } else if (key === 'arrowleft' || key === 'arrowright') {
       // Turn the selected bone, 5° a press (1° with Shift).
       const step = (event.shiftKey ? 1 : 5) * (key === 'arrowleft' ? 1 : -1) * (Math.PI / 180);
       if (app.viewer.turnSelected(app.lab, step)) {
@@ -124,8 +132,10 @@ export function createControls(app) {
       const next = current === null ? 0 : (current + (key === 'pagedown' ? 1 : count - 1)) % count;
       event.preventDefault();
       app.selectBone(next);
-    } else if (key === 'p') app.setTool('pose');
-    else if (key === 'w') app.setTool('paint');
+    } else if (key === 'p' || key === 'w') {
+      used();
+      app.setTool(key === 'p' ? 'pose' : 'paint');
+    }
   }
 
   app.root.addEventListener('keydown', onKey, { signal: app.signal });

@@ -27,6 +27,7 @@ import { createWeightsMode } from './modes/weights.js';
 import { createIkMode } from './modes/ik.js';
 import { createMorphMode } from './modes/morph.js';
 import { createLessonsMode } from './modes/lessons.js';
+import { installDeckKeys } from './deck-keys.js';
 import { createAnimateMode } from './modes/animate.js';
 import { createGpuMode } from './modes/gpu.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
@@ -226,6 +227,11 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     lessons: createLessonsMode(app),
   };
   const link = createLinkState(app, { address, controls, modes, settings });
+  // In a deck (an element, or the page in a frame) the deck's keys are the
+  // deck's, but for those the lab uses; after every listener above.
+  // (`root.host`: the <skin-lab> element, in whose shadow root the lab is).
+  const framed = !root.host && window.parent !== window;
+  if (root.host || framed) installDeckKeys(root, { after: root.host ?? window, framed, signal: listening.signal });
 
   function showMessage(text) {
     $('#message').textContent = text;

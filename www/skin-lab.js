@@ -28,7 +28,11 @@ const PARAMETERS = ['example', 'mode', 'lesson', 'step', 'lang', 'method', 'tool
 /** The lab's own page, beside this module: what an element's link and links point at. */
 const PAGE = new URL('index.html', import.meta.url);
 
-/** The element's own box, around the lab. */
+/**
+ * The element's own box, around the lab: a block 16:10 (or the size its
+ * width and height attributes give) from the moment the element is
+ * defined, before its lab starts, so that a host lays it out once.
+ */
 const HOST_STYLE = `
   :host { display: block; position: relative; aspect-ratio: 16 / 10; min-height: 240px;
           background: #f3f4f6; border-radius: 6px; overflow: hidden; contain: content; }
@@ -36,6 +40,38 @@ const HOST_STYLE = `
   .waiting { position: absolute; inset: 0; display: grid; place-items: center;
              font: 14px system-ui, sans-serif; color: #6b7280; }
 `;
+const hostSheet = new CSSStyleSheet();
+hostSheet.replaceSync(HOST_STYLE);
+
+/** A width or height attribute as CSS: a number is pixels; a CSS length is taken as it is; else null. */
+export function cssLength(value) {
+  if (value === null) return null;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return `${text}px`;
+  if (/^\d+(\.\d+)?(px|em|rem|%|vw|vh|cm|mm|in|pt)$/.test(text)) return text;
+  return null;
+}
+
+// A host lays its page out before this module defines the element (a deck
+// at its start) or again when told its window resized (reveal.js does): an
+// element whose size changed says so once a frame, for all of them.
+let resizeTold = false;
+function tellHostOfResize() {
+  if (resizeTold) return;
+  resizeTold = true;
+  requestAnimationFrame(() => {
+    resizeTold = false;
+    window.dispatchEvent(new Event('resize'));
+  });
+}
+const sizes = new WeakMap();
+const sizeWatcher = new ResizeObserver((entries) => {
+  for (const { target, contentRect } of entries) {
+    const size = `${Math.round(contentRect.width)}×${Math.round(contentRect.height)}`;
+    if (sizes.has(target) && sizes.get(target) !== size) tellHostOfResize();
+    sizes.set(target, size);
+  }
+});
 
 let shared = null;
 
@@ -55,9 +91,7 @@ function sharedParts() {
     for (const link of markup.querySelectorAll('[href]')) link.setAttribute('href', new URL(link.getAttribute('href'), PAGE).href);
     const page = new CSSStyleSheet();
     page.replaceSync(css);
-    const host = new CSSStyleSheet();
-    host.replaceSync(HOST_STYLE);
-    return { markup, sheets: [page, host] };
+    return { markup, sheets: [page, hostSheet] };
   });
   return shared;
 }
@@ -86,8 +120,11 @@ const RELEASE_MS = 1000;
 // keeps its autosave record under its number.
 let started = 0;
 
+/** Attributes of the element's box, not of its lab. */
+const BOX_ATTRIBUTES = ['width', 'height'];
+
 export class SkinLabElement extends HTMLElement {
-  static observedAttributes = PARAMETERS;
+  static observedAttributes = [...PARAMETERS, ...BOX_ATTRIBUTES];
 
   #page = null;
   #api = null;
@@ -100,10 +137,25 @@ export class SkinLabElement extends HTMLElement {
   /** Resolves to the lab's API once the lab has started. */
   ready = new Promise((resolve) => { this.#resolveReady = resolve; });
 
+  #sizeSheet = new CSSStyleSheet();
+
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });
+    this.#sized();
+    this.shadowRoot.adoptedStyleSheets = [hostSheet, this.#sizeSheet];
     this.#wait();
+  }
+
+  /**
+   * The box from the width and height attributes (a number is pixels), as
+   * :host rules, which the host page's own rules for the element override.
+   * Both given, the box has that size; one given, 16:10 gives the other.
+   */
+  #sized() {
+    const [width, height] = BOX_ATTRIBUTES.map((name) => cssLength(this.getAttribute(name)));
+    const rules = [width && `width: ${width};`, height && `height: ${height};`, width && height && 'aspect-ratio: auto;'];
+    this.#sizeSheet.replaceSync(`:host { ${rules.filter(Boolean).join(' ')} }`);
   }
 
   /** The placeholder shown until the lab starts. */
@@ -115,6 +167,9 @@ export class SkinLabElement extends HTMLElement {
   }
 
   connectedCallback() {
+    // Laid out by its host before it was defined, it has its size now.
+    if (!sizes.has(this)) tellHostOfResize();
+    sizeWatcher.observe(this);
     // Moved within the page: the lab goes on as it was.
     clearTimeout(this.#releaseTimer);
     if (this.#page || this.#observer || this.#starting) return;
@@ -130,6 +185,8 @@ export class SkinLabElement extends HTMLElement {
   }
 
   disconnectedCallback() {
+    sizeWatcher.unobserve(this);
+    sizes.delete(this);
     this.#observer?.disconnect();
     this.#observer = null;
     // Taken off the page (a site that swaps its content without a reload):
@@ -200,7 +257,7 @@ export class SkinLabElement extends HTMLElement {
     this.#starting = false;
     // Taken off the page meanwhile: started when it is back on screen.
     if (!this.isConnected) return;
-    root.adoptedStyleSheets = parts.sheets;
+    root.adoptedStyleSheets = [...parts.sheets, this.#sizeSheet];
     this.#open(parts.markup);
   }
 
@@ -239,6 +296,10 @@ export class SkinLabElement extends HTMLElement {
   }
 
   attributeChangedCallback(name, old, value) {
+    if (BOX_ATTRIBUTES.includes(name)) {
+      this.#sized();
+      return;
+    }
     if (old === value || !this.#page) return;
     const api = this.#api;
     const inPlace = {

@@ -112,8 +112,11 @@ test('the rotations lesson draws its three bodies large over the view, and they 
   // Another mode: the view shows the scene again, the bodies are back in the (hidden) panel.
   await nextFrame(page, () => page.locator('[data-mode="skin"]').click());
   assert.equal((await placed()).onStage, false);
-  // In the Animate mode with the section open they take the view; closed, they leave it.
+  // The lesson closed the section it opened. In the Animate mode, opened,
+  // the bodies take the view; closed, they leave it.
   await nextFrame(page, () => page.locator('[data-mode="animate"]').click());
+  assert.equal((await placed()).onStage, false);
+  await nextFrame(page, () => page.locator('#rotations > summary').click());
   assert.equal((await placed()).onStage, true);
   await nextFrame(page, () => page.locator('#rotations > summary').click());
   assert.equal((await placed()).onStage, false);

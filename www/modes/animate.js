@@ -381,7 +381,7 @@ export function createAnimateMode(app) {
       app.setTool('pose');
       // The lists again (a clip may have come from elsewhere), the time kept:
       // a lesson step sets it before this mode joins it.
-      if (shownFor === app.lab) relist();
+      if (app.lab && shownFor === app.lab) relist();
     },
     leave() {
       active = false;
@@ -418,7 +418,7 @@ export function createAnimateMode(app) {
     languageChanged() {
       // The rotation lab depends on no scene: it redraws on its own inputs.
       rotationLab.draw();
-      if (shownFor === app.lab) relist();
+      if (app.lab && shownFor === app.lab) relist();
     },
     sceneChanged() {
       shownFor = null;

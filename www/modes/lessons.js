@@ -1,11 +1,13 @@
 // The Lessons mode: the lecture as guided, checked steps. A step sets up
 // the scene and the view, says what to do and what to notice, and ticks
 // when the student has done it; Next lights up. Presenters' clickers
-// (PageDown/PageUp, and the arrows when no bone is selected) step through.
+// (PageDown/PageUp, and the arrows when no bone is selected) step through,
+// except in a slide deck, whose clicker moves the deck (deck-keys.js).
 import { el } from '../dom.js';
 import { LESSONS } from '../lessons.js';
 import { convertersReady } from '../converters.js';
 import { OVERLAYS } from '../link.js';
+import { leftToDeck } from '../deck-keys.js';
 
 const DEFAULT_OVERLAYS = { mesh: true, wireframe: true, dots: true, bones: true };
 
@@ -278,7 +280,7 @@ export function createLessonsMode(app) {
 
   // Clickers send PageDown/PageUp; the arrows too when no bone is selected.
   app.root.addEventListener('keydown', (event) => {
-    if (app.mode() !== 'lessons' || !lesson) return;
+    if (app.mode() !== 'lessons' || !lesson || leftToDeck(event)) return;
     const target = event.target;
     if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
     const free = app.viewer?.selectedBone() === null;
