@@ -240,13 +240,14 @@ export function maxDifference(a, b) {
 }
 
 /**
- * Registers before/after hooks that serve www/ and start Chromium; the
- * returned object's `server` and `browser` are set once `before` has run.
+ * Registers before/after hooks that serve `dir` (www/ unless given) and
+ * start Chromium; the returned object's `server` and `browser` are set once
+ * `before` has run.
  */
-export function useBrowser(before, after) {
+export function useBrowser(before, after, dir = join(root, 'www')) {
   const fixture = { server: null, browser: null };
   before(async () => {
-    fixture.server = await serveStatic(join(root, 'www'));
+    fixture.server = await serveStatic(dir);
     fixture.browser = await launchBrowser();
   });
   after(async () => {

@@ -5,18 +5,10 @@
 // the lab uses (an arrow turning its selected bone) stays in the lab.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, serveStatic, root, screenshot } from './browser.mjs';
+import { openPage, root, screenshot, useBrowser } from './browser.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await serveStatic(root);
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+// The whole tree: the deck reads reveal.js from node_modules/ and the lab from www/.
+const fixture = useBrowser(before, after, root);
 
 /**
  * A 960×700 deck: a title, a <skin-lab> of the Y in the Weights mode, a
@@ -40,7 +32,7 @@ const deck = `<!doctype html>
 </body></html>`;
 
 test('a reveal.js deck: labs lie within their slides, the clicker drives the deck after a click into a lab, a key the lab uses stays there', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}test-output/deck-keys.html`, { html: deck });
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}test-output/deck-keys.html`, { html: deck });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.waitForFunction(() => window.Reveal?.isReady());
   const slide = () => page.evaluate(() => window.Reveal.getIndices().h);
@@ -114,7 +106,7 @@ test('a <skin-lab> has its size before its lab starts, from a 16:10 default or i
 <div style="height: 3000px"></div>
 <script>window.resizes = 0; addEventListener('resize', () => { window.resizes += 1; });</script>
 </body></html>`;
-  const { page, errors } = await openPage(browser, `${server.url}test-output/host-size.html`, { html });
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}test-output/host-size.html`, { html });
   await page.setViewportSize({ width: 1000, height: 700 });
   // Laid out before the element is defined: no size of its own yet.
   assert.equal((await page.locator('#plain').boundingBox()).height, 0);
