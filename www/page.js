@@ -191,7 +191,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     shows: (name) => mode?.name === name || companion?.name === name,
     setTool: (tool) => setTool(tool),
     shareLink: () => link.shareLink(),
-    embedCode: () => link.embedCode(),
+    embedCode: () => link.embedCode($('#embed-base').value),
     beforeDrag: () => player.pause(),
     /** A clip was added (lip-sync): the player under the view lists it. */
     clipsChanged: () => player.setup(),
@@ -779,7 +779,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       redo: controls.redo,
       resetPose: controls.resetPose,
       shareLink: link.shareLink,
-      embedCode: link.embedCode,
+      /** The embed code at `base` (the box's folder unless given; '' for this page's address). */
+      embedCode: (base = $('#embed-base').value) => link.embedCode(base),
       exportPng: files.exportPng,
       /** A video as the Video box makes it: `{format, size: 'WxH' | 'view', fps}` → a Blob. */
       recordVideo: (options) => videoBox.make(options),

@@ -125,3 +125,26 @@ test('a <skin-lab> has its size before its lab starts, from a 16:10 default or i
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a lesson step\'s embed code, put in a slide, shows the step: its instruction and its check under the view', async () => {
+  const { page: source } = await openPage(fixture.browser, `${fixture.server.url}www/index.html?lesson=three-steps&step=2&autosave=0&lang=de`);
+  await source.waitForFunction(() => window.skinlab !== undefined, null, { timeout: 30000 });
+  const instruction = await source.locator('#lesson-do').textContent();
+  // The slides sit at the server's root; the lab was copied to www/.
+  const code = await source.evaluate(() => window.skinlab.embedCode('www/'));
+  assert.match(code, /^<iframe src="www\/index.html\?[^"]*lesson=three-steps[^"]*step=2/);
+  await source.close();
+  const html = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Folie</title></head><body>${code}</body></html>`;
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}slide.html`, { html });
+  const frame = page.frames().find((f) => f.url().includes('lesson=three-steps'));
+  await frame.waitForFunction(() => window.skinlab?.framesRendered() > 0, null, { timeout: 30000 });
+  const caption = frame.locator('#caption');
+  assert.equal(await caption.isVisible(), true, 'the step under the view');
+  const words = await caption.textContent();
+  assert.ok(words.includes(instruction.trim()), `the step's instruction: ${words}`);
+  assert.match(words, /Noch nicht/, 'and its check');
+  assert.equal(await frame.locator('.caption-check').isVisible(), true);
+  await screenshot(page, 'deck-embedded-step');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

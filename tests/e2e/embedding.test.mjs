@@ -106,8 +106,11 @@ test('the Share link restores pose, weights, camera and method exactly', async (
   assert.equal(await b.evaluate(() => window.skinlab.lab.sceneJson()), sceneA);
   assert.equal(await b.evaluate(() => window.skinlab.method()), 'dqs');
   assert.deepEqual(await b.evaluate(() => Array.from(window.skinlab.viewer.cameraState())), cameraA);
+  // Relative to the slides by default (dist/ copied to skinlab/ beside them), absolute on request.
   const embed = await b.evaluate(() => window.skinlab.embedCode());
-  assert.match(embed, /^<iframe src="http[^"]*ui=minimal[^"]*#s=[^"]*" width="960" height="600"/);
+  assert.match(embed, /^<iframe src="skinlab\/index.html\?[^"]*ui=minimal[^"]*#s=[^"]*" width="960" height="600"/);
+  const absolute = await b.evaluate(() => window.skinlab.embedCode(''));
+  assert.match(absolute, /^<iframe src="http[^"]*ui=minimal[^"]*#s=[^"]*" width="960" height="600"/);
   assert.deepEqual(errors, []);
   await a.close();
   await b.close();

@@ -279,6 +279,8 @@ export const DE = {
   'msg.copied.embedCode': 'Einbettcode in die Zwischenablage kopiert.',
   'msg.copy.link': 'Den Link kopieren:',
   'msg.copy.embedCode': 'Den Einbettcode kopieren:',
+  'embed.base': 'Der Einbettcode findet Skinlab unter',
+  'embed.baseNote': 'Ein Ordner neben den Folien, in den dist/ kopiert wird; leer: die Adresse dieser Seite.',
   'msg.exportFailed': 'Export fehlgeschlagen: {error}',
   'msg.tooLarge': '{name} ließ sich nicht laden: {bytes} Bytes, gelesen werden höchstens {limit} (64 MiB). Die aktuelle Szene ist unverändert.',
   'msg.readFailed': '{name} ließ sich nicht lesen: {error}',

@@ -280,6 +280,8 @@ export const EN = {
   'msg.copied.embedCode': 'Embed code copied to the clipboard.',
   'msg.copy.link': 'Copy the link:',
   'msg.copy.embedCode': 'Copy the embed code:',
+  'embed.base': 'The embed code finds Skinlab at',
+  'embed.baseNote': 'A folder beside the slides, where dist/ is copied; empty: this page’s own address.',
   'msg.exportFailed': 'Could not export: {error}',
   'msg.tooLarge': 'Could not load {name}: {bytes} bytes, at most {limit} (64 MiB) are read. The current scene is unchanged.',
   'msg.readFailed': 'Could not read {name}: {error}',

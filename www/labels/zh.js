@@ -281,6 +281,8 @@ export const ZH = {
   'msg.copied.embedCode': '嵌入代码已复制到剪贴板。',
   'msg.copy.link': '复制链接：',
   'msg.copy.embedCode': '复制嵌入代码：',
+  'embed.base': '嵌入代码在此处找到 Skinlab',
+  'embed.baseNote': '幻灯片旁边的文件夹（把 dist/ 复制到这里）；留空：使用本页自己的地址。',
   'msg.exportFailed': '无法导出：{error}',
   'msg.tooLarge': '无法载入 {name}：{bytes} 字节，最多读取 {limit}（64 MiB）。当前场景未改变。',
   'msg.readFailed': '无法读取 {name}：{error}',

@@ -45,6 +45,9 @@ export function createLessonsMode(app) {
     applied = null;
   }
   const text = (pair) => pair[currentLanguage()] ?? pair.en;
+  // The step's check in the caption, for a step in a slide without the panel.
+  const captionCheck = el('strong', { className: 'caption-check' });
+  captionCheck.setAttribute('role', 'status');
 
   // The panel sections a step opened (closed before it): the next step
   // closes those it does not use, and leaving closes them all, so a step
@@ -242,6 +245,8 @@ export function createLessonsMode(app) {
   function showDone() {
     $('#lesson-check').textContent = done ? `✓ ${t('lesson.done')}` : t('lesson.todo');
     $('#lesson-check').classList.toggle('done', done);
+    captionCheck.textContent = $('#lesson-check').textContent;
+    captionCheck.classList.toggle('done', done);
     $('#lesson-notice').hidden = !done;
     // A notice with the core's numbers says them as they are once done.
     if (done && lesson.steps[step].figures) $('#lesson-notice').textContent = noticeText(lesson.steps[step]);
@@ -324,7 +329,8 @@ export function createLessonsMode(app) {
       if (done && !before) requestAnimationFrame(revealFigures);
     },
     caption() {
-      return lesson ? [`${text(lesson.title)} · ${t('lesson.step')} ${step + 1}: ${text(lesson.steps[step].do)}`] : [];
+      // Shown where no panel is (a step in a slide): the step and its check.
+      return lesson ? [`${text(lesson.title)} · ${t('lesson.step')} ${step + 1}: ${text(lesson.steps[step].do)}`, captionCheck] : [];
     },
     sceneChanged() {
       // Another example opened in the middle of a step: the step is left.

@@ -125,11 +125,18 @@ export function createLinkState(app, { address, controls, modes, settings }) {
     return address.href;
   }
 
-  /** An iframe showing what is on screen, for a slide. */
-  function embedCode() {
+  /**
+   * An iframe showing what is on screen, for a slide: at `base` (a folder
+   * relative to the slides, such as `skinlab/`, where dist/ is copied), or at
+   * this page's own address when `base` is empty. A relative address keeps
+   * working when the deck moves to the lecture hall's server.
+   */
+  function embedCode(base = '') {
     const url = new URL(shareLink());
     url.searchParams.set('ui', 'minimal');
-    const src = url.href.replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+    const folder = base.trim();
+    const address = folder ? `${folder.endsWith('/') ? folder : `${folder}/`}index.html${url.search}${url.hash}` : url.href;
+    const src = address.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
     return `<iframe src="${src}" width="960" height="600" style="border:0" allow="fullscreen" title="Skinlab"></iframe>`;
   }
 
