@@ -5,6 +5,7 @@ import { Lab } from './pkg/skinlab.js';
 import { decompressed } from './codecs.js';
 import { preflight } from './preflight.js';
 import { handoverOf, isFileJob, loadConverters } from './converters.js';
+import { compareNames, compareSvg, labelledCanvas } from './parts/compare-figure.js';
 
 /** The largest file read, as the core's `formats::gltf::MAX_FILE_BYTES`. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -105,9 +106,16 @@ export function createFiles(app) {
   }
   const baseName = () => `skinlab-${app.example ?? 'scene'}`;
 
+  /** The view as a PNG; side by side, with the methods' names and the divider drawn on. */
   function exportPng() {
     app.requestRender();
-    requestAnimationFrame(() => app.canvas.toBlob((blob) => download(blob, `${baseName()}.png`), 'image/png'));
+    requestAnimationFrame(async () => {
+      const names = compareNames(app);
+      const blob = names
+        ? await labelledCanvas(app.canvas, names).convertToBlob({ type: 'image/png' })
+        : await new Promise((done) => app.canvas.toBlob(done, 'image/png'));
+      download(blob, `${baseName()}.png`);
+    });
   }
 
   /**
@@ -132,8 +140,13 @@ export function createFiles(app) {
         group.append(...clone.childNodes);
         return new XMLSerializer().serializeToString(group);
       });
+    // Side by side: each half drawn with its own method, and both named.
+    const names = compareNames(app);
+    const view = names
+      ? compareSvg(app.viewer.comparePair().map((method) => app.viewer.svgElements(app.lab, method)), names, width, height)
+      : app.viewer.svgElements(app.lab);
     return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif">`
-      + `<rect width="${width}" height="${height}" fill="#f4f5f7"/>${app.viewer.svgElements(app.lab)}${layers.join('')}</svg>\n`;
+      + `<rect width="${width}" height="${height}" fill="#f4f5f7"/>${view}${layers.join('')}</svg>\n`;
   }
 
   function exportSvg() {

@@ -27,6 +27,29 @@ export async function canEncode(format, width = 1280, height = 720) {
 }
 
 /**
+ * GIF delays are whole hundredths of a second, and browsers show a frame
+ * shorter than 2/100 s for 1/10 s: a GIF runs at 50 frames a second at most.
+ */
+export const GIF_MAX_FPS = 50;
+
+/** The rate a video in `format` is made at when `fps` is asked for. */
+export const rateFor = (format, fps) => (format === 'gif' ? Math.min(fps, GIF_MAX_FPS) : fps);
+
+/**
+ * Each GIF frame's delay, ms in whole hundredths of a second: frame k shows
+ * until frame k + 1's time (the last for one frame), each rounded to the
+ * hundredth its time falls on, so that the running total keeps to the
+ * times within half a hundredth rather than drifting by a rounding a frame.
+ */
+export function gifDelays(times, fps) {
+  const hundredths = (seconds) => Math.round(seconds * 100);
+  return times.map((time, k) => {
+    const next = k + 1 < times.length ? times[k + 1] : time + 1 / fps;
+    return 10 * (hundredths(next) - hundredths(time));
+  });
+}
+
+/**
  * The frames of a video of `duration` seconds at `fps`: times
  * `0, 1/fps, …` and the end itself, so the last frame shows where the
  * motion ends (`round(duration · fps) + 1` frames).
@@ -38,12 +61,16 @@ export function frameTimes(duration, fps) {
 
 /**
  * Encodes a video: `draw(time)` renders the view at `time` into `canvas`
- * (already sized `width × height`); `progress(done, total)` after each
+ * (already sized `width × height`) and may return another canvas of that
+ * size to encode instead (the view with labels drawn on); `progress(done, total)` after each
  * frame; `signal` (an AbortSignal) cancels. Returns a Blob.
  */
 export async function encodeVideo({ format, canvas, width, height, fps, duration, draw, progress = () => {}, signal }) {
+  if (format === 'gif') {
+    const rate = rateFor(format, fps);
+    return encodeGif({ canvas, width, height, fps: rate, times: frameTimes(duration, rate), draw, progress, signal });
+  }
   const times = frameTimes(duration, fps);
-  if (format === 'gif') return encodeGif({ canvas, width, height, fps, times, draw, progress, signal });
   const { codec, type } = FORMATS[format];
   const muxers = format === 'webm'
     ? await import('./vendor/muxers/webm-muxer.js')
@@ -65,8 +92,8 @@ export async function encodeVideo({ format, canvas, width, height, fps, duration
     for (const [k, time] of times.entries()) {
       if (signal?.aborted) throw new DOMException('cancelled', 'AbortError');
       if (failure) throw failure;
-      draw(time);
-      const frame = new VideoFrame(canvas, { timestamp: Math.round(k * frameMicros), duration: Math.round(frameMicros) });
+      const source = draw(time) ?? canvas;
+      const frame = new VideoFrame(source, { timestamp: Math.round(k * frameMicros), duration: Math.round(frameMicros) });
       encoder.encode(frame, { keyFrame: k % (2 * fps) === 0 });
       frame.close();
       // Hand the encoder time to work, so frames do not pile up in memory.
@@ -83,20 +110,19 @@ export async function encodeVideo({ format, canvas, width, height, fps, duration
   }
 }
 
-/** GIF frames carry their delay in hundredths of a second. */
+/** GIF frames carry their delay in hundredths of a second (see gifDelays). */
 async function encodeGif({ canvas, width, height, fps, times, draw, progress, signal }) {
   const { GIFEncoder, quantize, applyPalette } = await import('./vendor/gifenc/gifenc.js');
   const gif = GIFEncoder();
   const copy = new OffscreenCanvas(width, height);
   const context = copy.getContext('2d', { willReadFrequently: true });
-  const delay = Math.round(100 / fps) * 10;
+  const delays = gifDelays(times, fps);
   for (const [k, time] of times.entries()) {
     if (signal?.aborted) throw new DOMException('cancelled', 'AbortError');
-    draw(time);
-    context.drawImage(canvas, 0, 0, width, height);
+    context.drawImage(draw(time) ?? canvas, 0, 0, width, height);
     const { data } = context.getImageData(0, 0, width, height);
     const palette = quantize(data, 256);
-    gif.writeFrame(applyPalette(data, palette), width, height, { palette, delay });
+    gif.writeFrame(applyPalette(data, palette), width, height, { palette, delay: delays[k] });
     progress(k + 1, times.length);
     await new Promise((resolve) => setTimeout(resolve, 0));
   }

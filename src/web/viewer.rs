@@ -372,9 +372,16 @@ impl Viewer {
     /// The view as SVG elements (no `<svg>` wrapper) in the canvas's CSS
     /// pixels: one filled `<path>` per front-facing triangle of the skin,
     /// far to near, stroked when the wireframe is shown, then the bones.
-    /// The page wraps it and adds its own layers (labels as text).
+    /// The page wraps it and adds its own layers (labels as text). `method`
+    /// (`"lbs"`, `"dqs"`, `"cor"`) draws the skin that way instead of the
+    /// chosen method: each half of a side-by-side comparison, whose view is
+    /// half the canvas wide.
     #[wasm_bindgen(js_name = svgElements)]
-    pub fn svg_elements(&self, lab: &mut JsLab) -> String {
+    pub fn svg_elements(&self, lab: &mut JsLab, method: Option<String>) -> Result<String, JsError> {
+        let method = match method {
+            Some(name) => name.parse().map_err(|e| js_error("svgElements", e))?,
+            None => self.state.controller.method,
+        };
         let view = SvgView {
             camera: self.state.camera,
             viewport: self.viewport_css(),
@@ -385,10 +392,10 @@ impl Viewer {
                 .controller
                 .selected()
                 .filter(|&b| b < lab.inner.bone_count()),
-            method: self.state.controller.method,
+            method,
             flat: self.flat(),
         };
-        svg_elements(&figure_of(&mut lab.inner, &view))
+        Ok(svg_elements(&figure_of(&mut lab.inner, &view)))
     }
 
     /// The model-space point under `(x, y)` on the plane through `anchor`

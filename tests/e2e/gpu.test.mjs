@@ -377,3 +377,77 @@ test('Export SVG carries the three steps\' labels as real text', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('Side by side, the SVG and the PNG keep the comparison: both methods drawn, named and divided', async () => {
+  const { page, errors } = await openAt('?example=tube');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => {
+    const s = window.skinlab;
+    s.lab.setBonePose(1, { rotation: [0, 1, 0, 0] });
+    s.setComparePair('lbs', 'dqs');
+  }));
+  const result = await page.evaluate(async () => {
+    const s = window.skinlab;
+    const text = s.svgText();
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const halves = [0, 1].map((k) => doc.querySelectorAll(`g.half-${k} g.skin path`).length);
+    const names = [...doc.querySelectorAll('text')].map((n) => n.textContent);
+    const canvas = document.querySelector('#view');
+    const [w, h] = [canvas.width, canvas.height];
+    // Covered pixels of each half: the SVG rasterised and the canvas as drawn.
+    const covered = (context) => [0, 1].map((k) => {
+      const { data } = context.getImageData(k * (w / 2) + 4, 0, w / 2 - 8, h);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i] - 244) + Math.abs(data[i + 1] - 245) + Math.abs(data[i + 2] - 247) > 24) n += 1;
+      return n / (data.length / 4);
+    });
+    const image = new Image();
+    image.src = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+    await image.decode();
+    const scratch = new OffscreenCanvas(w, h).getContext('2d');
+    scratch.drawImage(image, 0, 0, w, h);
+    s.requestRender();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const shot = new OffscreenCanvas(w, h).getContext('2d');
+    shot.drawImage(canvas, 0, 0);
+    return { halves, names, fromSvg: covered(scratch), fromCanvas: covered(shot) };
+  });
+  console.log(`# side by side: ${result.halves.join(' + ')} paths; covered LBS ${(100 * result.fromSvg[0]).toFixed(2)} % / DQS ${(100 * result.fromSvg[1]).toFixed(2)} % (SVG), ${(100 * result.fromCanvas[0]).toFixed(2)} % / ${(100 * result.fromCanvas[1]).toFixed(2)} % (canvas)`);
+  assert.ok(result.halves[0] > 0 && result.halves[1] > 0, 'a skin in each half');
+  assert.ok(result.names.includes('LBS') && result.names.includes('DQS'), `both named: ${result.names}`);
+  for (const k of [0, 1]) {
+    assert.ok(Math.abs(result.fromSvg[k] - result.fromCanvas[k]) < 0.1 * result.fromCanvas[k] + 0.003, `half ${k}: ${result.fromSvg[k]} vs ${result.fromCanvas[k]}`);
+  }
+  assert.ok(result.fromSvg[1] > result.fromSvg[0], 'DQS keeps the volume LBS collapses');
+  // The PNG: the divider down the middle and the names drawn on.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-png').click()]);
+  const png = await download.createReadStream().then(async (stream) => {
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  });
+  const marks = await page.evaluate(async (bytes) => {
+    const bitmap = await createImageBitmap(new Blob([new Uint8Array(bytes)], { type: 'image/png' }));
+    const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d');
+    context.drawImage(bitmap, 0, 0);
+    const mid = Math.floor(bitmap.width / 2);
+    // Rows whose two middle pixels hold the divider's grey (#aab3bd).
+    const column = context.getImageData(mid - 1, 0, 2, bitmap.height).data;
+    const grey = (i) => Math.abs(column[i] - 170) + Math.abs(column[i + 1] - 179) + Math.abs(column[i + 2] - 189) < 40;
+    let divider = 0;
+    for (let row = 0; row < bitmap.height; row++) if (grey(8 * row) || grey(8 * row + 4)) divider += 1;
+    // Dark text pixels in the band where the names sit, in each half.
+    const band = Math.round(bitmap.height / 10);
+    const dark = [0, 1].map((k) => {
+      const { data } = context.getImageData(k * mid + mid / 4, 0, mid / 2, band);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] < 90 && data[i + 1] < 90 && data[i + 2] < 100) n += 1;
+      return n;
+    });
+    return { divider: divider / bitmap.height, dark };
+  }, [...png]);
+  assert.ok(marks.divider > 0.5, `a divider down the middle: ${marks.divider}`);
+  assert.ok(marks.dark.every((n) => n > 20), `names over both halves: ${marks.dark}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -3,7 +3,8 @@
 // by frame from time 0 to its end; a scene with nothing that runs records
 // what the lecturer does: each drawn frame's bone poses are kept until
 // Stop, then rendered at the chosen rate.
-import { FORMATS, canEncode, encodeVideo, frameTimes } from '../video.js';
+import { FORMATS, canEncode, encodeVideo, frameTimes, rateFor } from '../video.js';
+import { compareNames, labelledCanvas } from './compare-figure.js';
 
 /**
  * The video box of `app`, which offers `lab`, `viewer`, `canvas`,
@@ -18,12 +19,13 @@ export function createVideoBox(app) {
   // A live recording: [seconds since it began, bone poses] per drawn frame.
   let live = null;
 
-  const size = () => {
+  /** The video's size in `format` (the chosen one unless given). */
+  const size = (format = $('#video-format').value) => {
     const chosen = $('#video-size').value;
     const canvas = app.canvas;
     const [w, h] = chosen === 'view' ? [canvas.width, canvas.height] : chosen.split('x').map(Number);
     // H.264 wants even sizes; VP8 and GIF take the view's own.
-    if ($('#video-format').value !== 'mp4') return [w, h];
+    if (format !== 'mp4') return [w, h];
     return [2 * Math.max(1, Math.round(w / 2)), 2 * Math.max(1, Math.round(h / 2))];
   };
   const fps = () => Number($('#video-fps').value);
@@ -37,14 +39,18 @@ export function createVideoBox(app) {
       $('#video-what').textContent = t('video.recordingLive');
     } else if (source) {
       record.textContent = t('video.record');
-      const frames = frameTimes(source.duration, fps()).length;
-      $('#video-what').textContent = t('video.what', { name: source.name, seconds: num(source.duration, 2), frames: num(frames) });
+      const rate = rateFor($('#video-format').value, fps());
+      const frames = frameTimes(source.duration, rate).length;
+      $('#video-what').textContent = t('video.what', {
+        name: source.name, seconds: num(source.duration, 2), frames: num(frames), width: w, height: h, fps: rate,
+      });
     } else {
       record.textContent = t('video.recordLive');
       $('#video-what').textContent = t('video.nothingRuns');
     }
+    // Each format at its own size: MP4 rounds an odd view to even.
     for (const option of $('#video-format').options) {
-      option.disabled = !(await canEncode(option.value, w, h));
+      option.disabled = !(await canEncode(option.value, ...size(option.value)));
     }
     const format = $('#video-format');
     if (format.selectedOptions[0]?.disabled) format.value = 'gif';
@@ -88,6 +94,9 @@ export function createVideoBox(app) {
         draw: (time) => {
           show(time);
           app.viewer.render(app.lab);
+          // Side by side: each frame names both methods, with the divider.
+          const names = compareNames(app);
+          return names ? labelledCanvas(canvas, names) : canvas;
         },
         progress: (done, total) => { bar.value = done / total; },
         signal: controller.signal,
@@ -146,6 +155,7 @@ export function createVideoBox(app) {
       // Stop: render what was recorded at the chosen rate.
       const frames = live;
       live = null;
+      $('#video-stop').hidden = true;
       const end = posesNow();
       const duration = frames.at(-1)[0];
       let index = 0;
@@ -162,8 +172,24 @@ export function createVideoBox(app) {
     }
     live = [[0, posesNow()]];
     live.began = performance.now();
+    // Stopped from over the view or by Esc: the controls being recorded
+    // stay where they are, with no scrolling back to the box.
+    $('#video-stop').hidden = false;
     describe();
   }
+
+  /** Ends a live recording and renders it. */
+  function stopLive() {
+    if (!live) return;
+    $('#video-stop').hidden = true;
+    start();
+  }
+  $('#video-stop').addEventListener('click', stopLive);
+  app.root.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || !live) return;
+    event.preventDefault();
+    stopLive();
+  }, { signal: app.signal });
 
   $('#export-video').addEventListener('click', () => {
     box.hidden = !box.hidden;
@@ -176,6 +202,13 @@ export function createVideoBox(app) {
   $('#video-record').addEventListener('click', start);
   $('#video-cancel').addEventListener('click', () => job?.abort());
   for (const id of ['#video-format', '#video-size', '#video-fps']) $(id).addEventListener('change', describe);
+  // A GIF a slide can carry: no larger than 640 × 360 unless chosen after.
+  $('#video-format').addEventListener('change', () => {
+    if ($('#video-format').value === 'gif' && /^(1280|1920)x/.test($('#video-size').value)) {
+      $('#video-size').value = '640x360';
+      describe();
+    }
+  });
 
   return {
     make,
