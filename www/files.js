@@ -6,6 +6,7 @@ import { decompressed } from './codecs.js';
 import { preflight } from './preflight.js';
 import { handoverOf, isFileJob, loadConverters } from './converters.js';
 import { compareNames, compareSvg, labelledCanvas } from './parts/compare-figure.js';
+import { HEADER, drawnBox, showsWeights, weightsFigure } from './parts/weights-figure.js';
 
 /** The largest file read, as the core's `formats::gltf::MAX_FILE_BYTES`. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -145,8 +146,14 @@ export function createFiles(app) {
     const view = names
       ? compareSvg(app.viewer.comparePair().map((method) => app.viewer.svgElements(app.lab, method)), names, width, height)
       : app.viewer.svgElements(app.lab);
-    return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif">`
-      + `<rect width="${width}" height="${height}" fill="#f4f5f7"/>${view}${layers.join('')}</svg>\n`;
+    // The weights view reads on its own: a title, a colour scale, the
+    // bones' names, on a sheet cropped to the drawing with a margin.
+    const weights = showsWeights(app) && !names;
+    const sheet = (weights && layers.length === 0 && drawnBox(view, width, height, 24, HEADER, 420)) || [0, 0, width, height];
+    const [x, y, w, h] = sheet.map((v) => Number(v.toFixed(2)));
+    const extra = weights ? weightsFigure(app, sheet) : '';
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="${x} ${y} ${w} ${h}" font-family="system-ui, sans-serif">`
+      + `<rect x="${x}" y="${y}" width="${w}" height="${h}" fill="#f4f5f7"/>${view}${layers.join('')}${extra}</svg>\n`;
   }
 
   function exportSvg() {

@@ -74,3 +74,6 @@ replace(/\s*<!--[^>]*-->\s*<link rel="preload" href="pkg\/skinlab_bg.wasm"[^>]*>
 replace(/<script type="module" src="app.js"><\/script>/, `<script>${table}</script>\n<script type="module">${app}</script>`);
 writeFileSync(output, html);
 console.log(`wrote ${output}: ${(html.length / 1e6).toFixed(2)} MB (${Object.keys(assets).length} files inlined)`);
+// What the size is made of, largest first (base64 is 4/3 of the bytes).
+const parts = [...Object.entries(assets).map(([path, text]) => [path, text.length]), ['the page (app.js bundled)', app.length]];
+for (const [path, length] of parts.sort((x, y) => y[1] - x[1])) console.log(`  ${(length / 1e6).toFixed(2)} MB  ${path}`);

@@ -11,6 +11,7 @@ use glam::{Vec2, Vec3};
 
 use super::camera::{screen_with_depth, Camera};
 use super::colours::{blended_vertex_colours, heat_colours, FLAT_FILL, LIT_FILL};
+use super::overlay::posed_bone_glyphs;
 use super::state::{Overlays, WeightView};
 use crate::lab::{Lab, SkinningMethod};
 
@@ -23,6 +24,11 @@ pub struct SvgTriangle {
     pub depth: f32,
     /// Its fill, RGB 0–1.
     pub fill: [f32; 3],
+    /// A piece of a shaded triangle: never outlined as a triangle of the
+    /// mesh (the whole triangle's outline follows its pieces, unfilled).
+    pub piece: bool,
+    /// The outline of a shaded triangle, drawn over its pieces: no fill.
+    pub outline: bool,
 }
 
 /// What the figure shows.
@@ -38,6 +44,8 @@ pub struct SvgFigure {
     pub wireframe: bool,
     /// Bones, each from origin to tip on screen.
     pub bones: Vec<[Vec2; 2]>,
+    /// The selected bone, among `bones`, drawn in the page's orange.
+    pub selected: Option<usize>,
 }
 
 /// A triangle's corners from `(x, y, depth)` screen points, or `None`
@@ -80,10 +88,18 @@ pub fn svg_elements(figure: &SvgFigure) -> String {
     let _ = write!(out, r#"<g class="skin"{stroke}>"#);
     for triangle in order {
         let [a, b, c] = triangle.corners;
-        let fill = colour(triangle.fill);
-        // Without a wireframe each triangle is outlined in its own fill, so
-        // neighbours meet without the hairline gaps of anti-aliasing.
-        let edge = if figure.wireframe {
+        if triangle.outline && !figure.wireframe {
+            continue;
+        }
+        let fill = if triangle.outline {
+            "none".to_owned()
+        } else {
+            colour(triangle.fill)
+        };
+        // Without a wireframe each triangle (and every piece of a shaded
+        // one) is outlined in its own fill, so neighbours meet without the
+        // hairline gaps of anti-aliasing.
+        let edge = if figure.wireframe && !triangle.piece {
             String::new()
         } else {
             format!(r#" stroke="{fill}" stroke-width="0.5""#)
@@ -96,13 +112,18 @@ pub fn svg_elements(figure: &SvgFigure) -> String {
     }
     out.push_str("</g>");
     out.push_str(r##"<g class="bones" fill="#5f6b7a" fill-opacity="0.85" stroke="#1a1a1a" stroke-width="1">"##);
-    for [origin, tip] in &figure.bones {
+    for (bone, [origin, tip]) in figure.bones.iter().enumerate() {
         let along = *tip - *origin;
         let side = along.perp() * 0.1;
         let waist = *origin + along * 0.2;
+        let fill = if figure.selected == Some(bone) {
+            r##" class="selected" fill="#f7940d""##
+        } else {
+            ""
+        };
         let _ = write!(
             out,
-            r#"<path d="M{:.2} {:.2}L{:.2} {:.2}L{:.2} {:.2}L{:.2} {:.2}Z"/>"#,
+            r#"<path d="M{:.2} {:.2}L{:.2} {:.2}L{:.2} {:.2}L{:.2} {:.2}Z"{fill}/>"#,
             origin.x,
             origin.y,
             (waist + side).x,
@@ -169,23 +190,33 @@ pub fn figure_of(lab: &mut Lab, view: &SvgView) -> SvgFigure {
             else {
                 continue;
             };
-            let fill = colours.as_ref().map_or(plain, |rgb| {
-                std::array::from_fn(|k| (rgb[3 * a + k] + rgb[3 * b + k] + rgb[3 * c + k]) / 3.0)
-            });
-            triangles.push(SvgTriangle {
-                corners,
-                depth,
-                fill,
-            });
+            match colours.as_ref() {
+                None => triangles.push(SvgTriangle {
+                    corners,
+                    depth,
+                    fill: plain,
+                    piece: false,
+                    outline: false,
+                }),
+                Some(rgb) => {
+                    let at = |v: usize| [rgb[3 * v], rgb[3 * v + 1], rgb[3 * v + 2]];
+                    shaded(&mut triangles, corners, depth, [at(a), at(b), at(c)]);
+                }
+            }
         }
     }
+    // The glyphs as the view draws them (none shorter than it draws).
     let mut bones = Vec::new();
+    let mut selected = None;
     if view.overlays.bones {
-        let frames = lab.model_from_bone_posed().to_vec();
-        for (bone, frame) in lab.scene().skeleton.bones().iter().zip(&frames) {
-            let origin = screen(frame.transform_point3(Vec3::ZERO));
-            let tip = screen(frame.transform_point3(Vec3::new(0.0, bone.length, 0.0)));
-            if let (Some(origin), Some(tip)) = (origin, tip) {
+        for (bone, corners) in posed_bone_glyphs(lab, &view.camera, view.viewport)
+            .iter()
+            .enumerate()
+        {
+            if let (Some(origin), Some(tip)) = (screen(corners[0]), screen(corners[1])) {
+                if view.selected == Some(bone) {
+                    selected = Some(bones.len());
+                }
                 bones.push([origin.truncate(), tip.truncate()]);
             }
         }
@@ -198,7 +229,76 @@ pub fn figure_of(lab: &mut Lab, view: &SvgView) -> SvgFigure {
         // with a wireframe shows its triangles outlined in the paper colour.
         wireframe: view.overlays.wireframe,
         bones,
+        selected,
     }
+}
+
+/// The most pieces a side of a shaded triangle is cut into.
+const MOST_PIECES: usize = 6;
+
+/// Triangle `corners` with corner colours `rgb` as the page shades it (the
+/// colours blended across it), pushed onto `out`: cut into `n²` triangles,
+/// `n` growing with how far its corners' colours lie apart (one where they
+/// are alike), each filled with the colour at its centre.
+fn shaded(out: &mut Vec<SvgTriangle>, corners: [Vec2; 3], depth: f32, rgb: [[f32; 3]; 3]) {
+    let spread = (0..3)
+        .flat_map(|k| {
+            [
+                (rgb[0][k] - rgb[1][k]).abs(),
+                (rgb[1][k] - rgb[2][k]).abs(),
+                (rgb[0][k] - rgb[2][k]).abs(),
+            ]
+        })
+        .fold(0.0_f32, f32::max);
+    let n = ((spread * 12.0).ceil() as usize).clamp(1, MOST_PIECES);
+    if n == 1 {
+        let fill = std::array::from_fn(|k| (rgb[0][k] + rgb[1][k] + rgb[2][k]) / 3.0);
+        out.push(SvgTriangle {
+            corners,
+            depth,
+            fill,
+            piece: false,
+            outline: false,
+        });
+        return;
+    }
+    // The point and the colour at barycentric (i, j) of n steps.
+    let at = |i: f32, j: f32| {
+        let (u, v) = (i / n as f32, j / n as f32);
+        let w = 1.0 - u - v;
+        let point = corners[0] * w + corners[1] * u + corners[2] * v;
+        let colour: [f32; 3] =
+            std::array::from_fn(|k| rgb[0][k] * w + rgb[1][k] * u + rgb[2][k] * v);
+        (point, colour)
+    };
+    let mut piece = |a: (f32, f32), b: (f32, f32), c: (f32, f32)| {
+        let centre = ((a.0 + b.0 + c.0) / 3.0, (a.1 + b.1 + c.1) / 3.0);
+        out.push(SvgTriangle {
+            corners: [at(a.0, a.1).0, at(b.0, b.1).0, at(c.0, c.1).0],
+            depth,
+            fill: at(centre.0, centre.1).1,
+            piece: true,
+            outline: false,
+        });
+    };
+    for i in 0..n {
+        for j in 0..n - i {
+            let (i, j) = (i as f32, j as f32);
+            piece((i, j), (i + 1.0, j), (i, j + 1.0));
+            if (i + j) as usize + 2 <= n {
+                piece((i + 1.0, j), (i + 1.0, j + 1.0), (i, j + 1.0));
+            }
+        }
+    }
+    // The mesh's own edge, where the wireframe is drawn: a hair nearer, so
+    // that the pieces of a neighbour at the same depth do not cover it.
+    out.push(SvgTriangle {
+        corners,
+        depth: depth - 1e-5,
+        fill: [0.0; 3],
+        piece: false,
+        outline: true,
+    });
 }
 
 #[cfg(test)]
@@ -210,6 +310,8 @@ mod tests {
             corners: [Vec2::ZERO, Vec2::new(10.0, 0.0), Vec2::new(0.0, 10.0)],
             depth,
             fill,
+            piece: false,
+            outline: false,
         }
     }
 
@@ -224,6 +326,7 @@ mod tests {
             ],
             wireframe: true,
             bones: vec![[Vec2::ZERO, Vec2::new(0.0, 50.0)]],
+            selected: None,
         };
         let svg = svg_elements(&figure);
         assert_eq!(svg.matches("<path").count(), 3);
@@ -241,5 +344,53 @@ mod tests {
         assert!(front_facing([a, b, c]).is_some());
         assert!(front_facing([a, c, b]).is_none());
         assert!(front_facing([a, b, None]).is_none());
+    }
+
+    #[test]
+    fn a_shaded_triangle_is_cut_into_pieces_that_cover_it_with_its_blend() {
+        let corners = [Vec2::ZERO, Vec2::new(60.0, 0.0), Vec2::new(0.0, 60.0)];
+        let area = |c: [Vec2; 3]| (c[1] - c[0]).perp_dot(c[2] - c[0]).abs() / 2.0;
+        let mut alike = Vec::new();
+        shaded(&mut alike, corners, 0.5, [[0.2, 0.3, 0.4]; 3]);
+        assert_eq!(alike.len(), 1, "alike corners: one piece");
+        let mut blended = Vec::new();
+        shaded(
+            &mut blended,
+            corners,
+            0.5,
+            [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+        );
+        // The pieces, then the whole triangle's outline.
+        assert_eq!(blended.len(), MOST_PIECES * MOST_PIECES + 1);
+        assert!(blended.last().unwrap().outline);
+        blended.pop();
+        let total: f32 = blended.iter().map(|t| area(t.corners)).sum();
+        assert!((total - area(corners)).abs() < 1e-2, "{total}");
+        // The piece at corner 0 is nearly its colour; every fill sums to 1 (a blend).
+        let first = blended.iter().find(|t| t.corners[0] == Vec2::ZERO).unwrap();
+        assert!(first.fill[0] > 0.8, "{:?}", first.fill);
+        for t in &blended {
+            assert!((t.fill.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn the_selected_bone_is_drawn_in_the_pages_orange() {
+        let figure = SvgFigure {
+            width: 100.0,
+            height: 100.0,
+            bones: vec![
+                [Vec2::ZERO, Vec2::new(0.0, 50.0)],
+                [Vec2::ZERO, Vec2::new(50.0, 0.0)],
+            ],
+            selected: Some(1),
+            ..SvgFigure::default()
+        };
+        let svg = svg_elements(&figure);
+        assert_eq!(svg.matches("#f7940d").count(), 1);
+        assert!(
+            svg.rfind("#f7940d").unwrap() > svg.find("L0.00 50.00").unwrap(),
+            "on the second bone"
+        );
     }
 }

@@ -451,3 +451,35 @@ test('Side by side, the SVG and the PNG keep the comparison: both methods drawn,
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the weights SVG reads on its own: whose weight, a scale from 0 to 1, the bones\' names, the selected bone orange, the blend, cropped', async () => {
+  const { page, errors } = await openAt('?example=y-junction&mode=weights&lang=en');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.selectBone(1)));
+  const found = await page.evaluate(() => {
+    const s = window.skinlab;
+    const doc = new DOMParser().parseFromString(s.svgText(), 'image/svg+xml');
+    const svg = doc.documentElement;
+    const view = document.querySelector('#view').getBoundingClientRect();
+    const skin = doc.querySelectorAll('g.skin path:not([fill="none"])');
+    return {
+      texts: [...doc.querySelectorAll('text')].map((n) => n.textContent),
+      stops: doc.querySelectorAll('linearGradient stop').length,
+      selected: [...doc.querySelectorAll('g.bones path')].filter((p) => p.getAttribute('fill') === '#f7940d').length,
+      fills: new Set([...skin].map((p) => p.getAttribute('fill'))).size,
+      pieces: skin.length,
+      triangles: JSON.parse(s.lab.sceneJson()).mesh.indices.length / 3,
+      sheet: [Number(svg.getAttribute('width')), Number(svg.getAttribute('height'))],
+      view: [view.width, view.height],
+    };
+  });
+  console.log(`# weights SVG: ${found.pieces} filled paths for ${found.triangles} triangles, ${found.fills} colours, sheet ${found.sheet.join('×')} of a ${found.view.map(Math.round).join('×')} view`);
+  assert.ok(found.texts.includes('Weight of left branch'), `a title: ${found.texts}`);
+  for (const name of ['stem', 'left branch', 'right branch', '0', '1']) assert.ok(found.texts.includes(name), `${name} among ${found.texts}`);
+  assert.ok(found.stops >= 2, 'a colour scale');
+  assert.equal(found.selected, 1, 'the selected bone in orange');
+  assert.ok(found.pieces > found.triangles && found.fills > 10, 'the blend across the fork, in fine pieces');
+  assert.ok(found.sheet[0] < found.view[0] && found.sheet[1] <= found.view[1], 'cropped to the figure');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -49,7 +49,7 @@ test('the single HTML file from file://, offline: the Fox from the gallery, pose
 
   // Paint: a stroke in the Weights mode on the selected bone's vertices.
   await page.locator('button[data-mode="weights"]').click();
-  await page.locator('button[data-tool="paint"]').click();
+  await page.locator('#mode-weights button[data-tool="paint"]').click();
   const weightsBefore = await page.evaluate(() => window.skinlab.lab.influencesRevision());
   const centre = await page.evaluate((b) => {
     const lab = window.skinlab.lab;

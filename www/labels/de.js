@@ -525,6 +525,8 @@ export const DE = {
   "video.recordLive": "Aufnehmen, was ich tue",
   "video.recordingLive": "Aufnahme läuft: Bones so ziehen, wie sie zu sehen sein sollen, dann anhalten.",
   "video.what": "{name}, {seconds} s: {frames} Bilder zu {width} × {height}, {fps} pro Sekunde, jedes zu seiner eigenen Zeit gerendert.",
+  'figure.weightOf': 'Gewicht von {bone}',
+  'figure.noInfluence': 'grau: kein Einfluss',
   'video.stopLive': '■ Aufnahme beenden (Esc)',
   "video.nothingRuns": "In dieser Szene läuft nichts: Aufnehmen, was Sie mit den Bones tun.",
   "video.paths": "die Pfade",

@@ -526,6 +526,8 @@ export const EN = {
   "video.recordLive": "Record what I do",
   "video.recordingLive": "Recording: drag bones as you want them seen, then stop.",
   "video.what": "{name}, {seconds} s: {frames} frames of {width} × {height} at {fps} a second, each rendered at its own time.",
+  'figure.weightOf': 'Weight of {bone}',
+  'figure.noInfluence': 'grey: no influence',
   'video.stopLive': '■ Stop recording (Esc)',
   "video.nothingRuns": "Nothing runs in this scene: record what you do with the bones.",
   "video.paths": "the paths",

@@ -527,6 +527,8 @@ export const ZH = {
   'video.recordLive': '录制我的操作',
   'video.recordingLive': '正在录制：按你希望别人看到的样子拖动骨骼，然后停止。',
   'video.what': '{name}，{seconds} 秒：{frames} 帧，{width} × {height}，每秒 {fps} 帧，每帧都在它自己的时刻渲染。',
+  'figure.weightOf': '{bone}的权重',
+  'figure.noInfluence': '灰色：没有影响',
   'video.stopLive': '■ 停止录制（Esc）',
   'video.nothingRuns': '这个场景中没有在运行的内容：录制你对骨骼的操作吧。',
   'video.paths': '路径',
