@@ -50,8 +50,9 @@ export function installDeckKeys(root, { after, framed, signal }) {
   root.addEventListener('keydown', (event) => {
     if (!CLICKER_KEYS.has(event.key) || !plain(event)) return;
     forDeck.add(event);
-    // Not even a slider or a list with the focus scrolls by them.
-    event.preventDefault();
+    // Not even a focused slider or menu of the lab moves by them; anywhere
+    // else their default (a plain page scrolls) is the host's.
+    if (event.composedPath()[0]?.matches?.('input, select, textarea')) event.preventDefault();
   }, { capture: true, signal });
   after.addEventListener('keydown', (event) => {
     if (!DECK_KEYS.has(event.key) || !plain(event)) return;

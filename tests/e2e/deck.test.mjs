@@ -148,3 +148,20 @@ test('a lesson step\'s embed code, put in a slide, shows the step: its instructi
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('on a plain page, PageDown with the focus in a <skin-lab> scrolls the page and leaves the lab as it was', async () => {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Notes</title>
+<script type="module" src="/www/skin-lab.js"></script></head><body style="margin:0">
+<skin-lab id="lab" example="two-bone" style="width: 640px"></skin-lab><div style="height: 4000px"></div></body></html>`;
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}test-output/plain-host.html`, { html });
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await page.waitForFunction(() => document.getElementById('lab').skinlab?.framesRendered() > 0, null, { timeout: 30000 });
+  const state = () => page.evaluate(() => ({ scene: document.getElementById('lab').lab.sceneJson(), bone: document.getElementById('lab').selectedBone() }));
+  const before = await state();
+  await page.locator('#lab').locator('#view').focus();
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => window.scrollY > 100, null, { timeout: 5000 });
+  assert.deepEqual(await state(), before, 'no bone picked, nothing changed');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
