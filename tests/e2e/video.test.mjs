@@ -258,8 +258,20 @@ test('MP4 can be picked at the view\'s size when the view is an odd number of pi
   // Nothing runs on the strip: Record records live; the stop button over the view (or Esc) ends it.
   await page.locator('#video-format').selectOption('gif');
   assert.equal(await page.locator('#video-size').inputValue(), 'view', 'a size chosen by hand stays');
+  // The twist slider used, then the box opened below it: recording brings the slider back in sight.
+  await page.waitForFunction(() => !document.querySelector('#video-record').disabled, null, { timeout: 30000 });
+  await page.locator('#export-video').click();
+  await page.evaluate(() => window.skinlab.loadExample('tube'));
+  await page.locator('#twist-angle').fill('30');
+  await page.locator('#export-video').click();
   await page.locator('#video-record').click();
   assert.equal(await page.locator('#video-stop').isVisible(), true, 'a stop button over the view');
+  assert.ok(await page.locator('#twist-angle').isVisible(), 'the slider being recorded is in sight');
+  const inSight = await page.locator('#twist-angle').evaluate((slider) => {
+    const [a, b] = [slider.getBoundingClientRect(), slider.closest('.panel').getBoundingClientRect()];
+    return a.top >= b.top && a.bottom <= b.bottom;
+  });
+  assert.ok(inSight, `the slider lies within the panel's scrolled view: ${JSON.stringify(await page.locator('#twist-angle').evaluate((slider) => [slider.getBoundingClientRect().top, slider.closest('.panel').getBoundingClientRect().top, slider.closest('.panel').getBoundingClientRect().bottom, slider.closest('.panel').scrollTop]))}`);
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => document.querySelector('#video-stop').hidden);
   assert.deepEqual(errors, []);

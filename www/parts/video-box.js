@@ -175,6 +175,7 @@ export function createVideoBox(app) {
     // Stopped from over the view or by Esc: the controls being recorded
     // stay where they are, with no scrolling back to the box.
     $('#video-stop').hidden = false;
+    if (lastControl?.isConnected && lastControl.offsetParent !== null) lastControl.scrollIntoView({ block: 'nearest' });
     describe();
   }
 
@@ -191,6 +192,13 @@ export function createVideoBox(app) {
     stopLive();
   }, { signal: app.signal });
 
+  // The last slider or menu used outside the box: a live recording brings
+  // it back in sight, the control the recording is most likely of.
+  let lastControl = null;
+  app.root.addEventListener('input', (event) => {
+    const control = event.composedPath()[0];
+    if (control instanceof Element && !box.contains(control) && control.closest('.panel')) lastControl = control;
+  }, { signal: app.signal });
   $('#export-video').addEventListener('click', () => {
     box.hidden = !box.hidden;
     $('#export-video').setAttribute('aria-expanded', String(!box.hidden));
