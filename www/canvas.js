@@ -86,6 +86,8 @@ export function createCanvas(app) {
       if (painting && viewer.lastStrokePruned() > 0) {
         app.showNotice(t('msg.strokePruned', { n: num(viewer.lastStrokePruned()) }));
       }
+      // Said once, as the drag ends: what it changed.
+      app.tell.say(painting ? t('tell.painted', { n: num(viewer.lastStrokeTouched()) }) : app.tell.boneNow());
       app.requestRender();
     };
     canvas.addEventListener('pointerup', end);

@@ -3,6 +3,8 @@
 import { Lab } from './pkg/skinlab.js';
 import { copyText } from './files.js';
 import { leftToDeck } from './deck-keys.js';
+import { createKeyMoves } from './parts/key-moves.js';
+import { forShortcuts } from './parts/shortcuts.js';
 
 /**
  * The shared controls of `app`, which offers `lab`, `viewer`, `example`,
@@ -95,7 +97,7 @@ export function createControls(app) {
   /** Presenters' keys: examples by number, undo, reset, bones by PageUp/Down. */
   function onKey(event) {
     if (leftToDeck(event)) return;
-    const target = event.target;
+    const target = event.composedPath()[0];
     if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) return;
     const key = event.key.toLowerCase();
     if ((event.ctrlKey || event.metaKey) && key === 'z') {
@@ -109,6 +111,11 @@ export function createControls(app) {
       return;
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!forShortcuts(app, event)) return;
+    if (keyMoves.onKey(event)) {
+      event.preventDefault();
+      return;
+    }
     const names = Lab.exampleNames();
     const index = Number(event.key) - 1;
     // A key used says so (preventDefault): in a deck it then stops here.
@@ -125,19 +132,26 @@ export function createControls(app) {
       if (app.viewer.turnSelected(app.lab, step)) {
         event.preventDefault();
         app.requestRender();
+        app.tell.say(app.tell.boneNow());
       }
-    } else if (key === 'pageup' || key === 'pagedown') {
+    } else if (key === 'pageup' || key === 'pagedown' || key === '[' || key === ']') {
+      // [ and ] everywhere (no slide deck uses them); PageUp/PageDown
+      // too where the Lessons mode or a deck does not take them.
       const count = app.lab.boneCount();
+      if (!count) return;
       const current = app.viewer.selectedBone();
-      const next = current === null ? 0 : (current + (key === 'pagedown' ? 1 : count - 1)) % count;
+      const forward = key === 'pagedown' || key === ']';
+      const next = current === null ? (forward ? 0 : count - 1) : (current + (forward ? 1 : count - 1)) % count;
       event.preventDefault();
       app.selectBone(next);
+      app.tell.say(app.tell.boneNow());
     } else if (key === 'p' || key === 'w') {
       used();
       app.setTool(key === 'p' ? 'pose' : 'paint');
     }
   }
 
+  const keyMoves = createKeyMoves(app);
   app.root.addEventListener('keydown', onKey, { signal: app.signal });
   $('#example').addEventListener('change', (event) => app.loadExample(event.target.value));
   for (const button of app.root.querySelectorAll('[data-method]')) {
@@ -160,6 +174,7 @@ export function createControls(app) {
   $('#embed').addEventListener('click', () => copyText(app, app.embedCode(), 'embedCode'));
 
   return {
+    keyMoves,
     setMethod,
     buildExampleMenu,
     setCompare,

@@ -34,6 +34,13 @@ export function turnOf(s, bone) {
   return 2 * Math.acos(Math.min(1, Math.abs(w)));
 }
 
+/**
+ * Whether bone `bone` is turned at least `degrees` from rest, give or take
+ * 0.01°: nine presses of 5° on the keys (44.999998° in single precision)
+ * reach 45°.
+ */
+export const turned = (s, bone, degrees) => turnOf(s, bone) >= (degrees - 0.01) * DEG;
+
 /** The fork vertex of the Y-junction: on the axis, above the stem. */
 function forkVertex(scene) {
   const { positions } = scene.mesh;
@@ -84,7 +91,7 @@ export const LESSONS = [
           de: 'Grün ist das eigene System von Bone 1: es dreht sich um den Ursprung. Rot ist das System, das er an seine Kinder weitergibt, um seine Länge entlang +Y verschoben. Bone 1 um mindestens 20° drehen.' },
         notice: { en: 'Bone 2 starts at bone 1’s red frame, so it follows: a child lives in the frame its parent hands on.',
           de: 'Bone 2 beginnt im roten System von Bone 1 und folgt deshalb: ein Kind lebt im System, das sein Vater weitergibt.' },
-        check: (s) => turnOf(s, 0) >= 20 * DEG,
+        check: (s) => turned(s, 0, 20),
       },
       {
         example: 'two-bone',
@@ -107,7 +114,7 @@ export const LESSONS = [
           de: 'Bone 2 um mindestens 45° drehen: ihn ziehen.' },
         notice: { en: 'Bone 1’s vertices do not move: each vertex belongs to one bone, so the skin creases at the joint.',
           de: 'Die Vertices von Bone 1 bewegen sich nicht: jeder Vertex gehört genau einem Bone, daher knickt die Haut am Gelenk.' },
-        check: (s) => turnOf(s, 1) >= 45 * DEG,
+        check: (s) => turned(s, 1, 45),
       },
       {
         example: 'two-bone-smooth',
@@ -115,7 +122,7 @@ export const LESSONS = [
           de: 'Hier gehören die Vertices am Gelenk beiden Bones. Bone 2 wieder um mindestens 45° drehen.' },
         notice: { en: 'The strip bends smoothly: a vertex weighted to both follows each bone part of the way.',
           de: 'Der Streifen biegt sich weich: ein Vertex mit Gewicht bei beiden folgt jedem Bone ein Stück weit.' },
-        check: (s) => turnOf(s, 1) >= 45 * DEG,
+        check: (s) => turned(s, 1, 45),
       },
     ],
   },
@@ -129,7 +136,7 @@ export const LESSONS = [
           de: 'Der Scheitelpunkt gehört nur dem linken Schenkel. Den rechten Schenkel um mindestens 30° biegen.' },
         notice: { en: 'The skin tears at the fork: the right branch’s vertices leave it behind.',
           de: 'Die Haut reißt am Scheitelpunkt auf: die Vertices des rechten Schenkels lassen ihn zurück.' },
-        check: (s) => turnOf(s, 2) >= 30 * DEG,
+        check: (s) => turned(s, 2, 30),
       },
       {
         example: 'y-junction-unweighted',
@@ -215,7 +222,7 @@ export const LESSONS = [
           de: 'Bone 2 um 180° verdrehen (der Knopf).' },
         notice: { en: 'Linear blending averages the matrices: halfway through a half turn they cancel, and the joint collapses into a “candy wrapper”.',
           de: 'Lineares Blending mittelt die Matrizen: auf halbem Weg einer halben Drehung heben sie sich auf, und das Gelenk fällt zum „Bonbonpapier“ zusammen.' },
-        check: (s) => turnOf(s, 1) >= 170 * DEG,
+        check: (s) => turned(s, 1, 170),
       },
       {
         example: 'tube',
@@ -235,7 +242,7 @@ export const LESSONS = [
           de: 'Starre Bewegungen zu blenden hält das Volumen, aber nicht die Form: die Außenseite der Beuge beult aus, mit DQS {dqsOut} über die Ruhefläche hinaus, während LBS innen {lbsIn} einsinkt.' },
         // The numbers in the notice, as the core measures them now.
         figures: departures,
-        check: (s) => turnOf(s, 1) >= 80 * DEG && (s.method() === 'dqs' || (s.viewer.compare() && s.comparePair().includes('dqs'))),
+        check: (s) => turned(s, 1, 80) && (s.method() === 'dqs' || (s.viewer.compare() && s.comparePair().includes('dqs'))),
       },
       {
         example: 'tube',
@@ -294,7 +301,7 @@ export const LESSONS = [
           de: 'Ein eigener Clip: für Bone 2 einen Key setzen, den Zeitpunkt um 1 s verschieben, Bone 2 um mindestens 45° drehen und wieder einen Key setzen.' },
         notice: { en: 'Two keys make a clip; Play (or Space) runs it. The timeline shows the keys, and K sets one for the selected bone.',
           de: 'Zwei Keys ergeben einen Clip; „Abspielen“ (oder die Leertaste) lässt ihn laufen. Die Zeitleiste zeigt die Keys, und K setzt einen für den gewählten Bone.' },
-        check: (s) => s.lab.animationNames().length > 0 && s.lab.keyTimes(0, 1).length >= 2 && turnOf(s, 1) >= 45 * DEG,
+        check: (s) => s.lab.animationNames().length > 0 && s.lab.keyTimes(0, 1).length >= 2 && turned(s, 1, 45),
       },
     ],
   },
@@ -484,7 +491,7 @@ export const LESSONS = [
           de: 'Vorwärtskinematik: den Oberschenkel (den oberen Bone) um mindestens 30° drehen.' },
         notice: { en: 'With FK every joint angle is set by hand, parent first, and the shin follows the thigh. Turning only the hip with a stiff shin is the animation talk’s “goose step”; a walk also needs the knee’s angle (the IK mode’s walk compares both).',
           de: 'Bei FK wird jeder Gelenkwinkel von Hand gesetzt, der Vater zuerst, und der Unterschenkel folgt dem Oberschenkel. Nur die Hüfte zu drehen, mit starrem Unterschenkel, ist der „Goose Step“ (Stechschritt) aus dem Animationsvortrag; zum Gehen braucht es auch den Winkel des Knies (das Gehen im Modus IK vergleicht beides).' },
-        check: (s) => turnOf(s, 0) >= 30 * DEG,
+        check: (s) => turned(s, 0, 30),
       },
       {
         example: 'leg',

@@ -28,6 +28,10 @@ import { createIkMode } from './modes/ik.js';
 import { createMorphMode } from './modes/morph.js';
 import { createLessonsMode } from './modes/lessons.js';
 import { installDeckKeys } from './deck-keys.js';
+import { createTelling } from './parts/telling.js';
+
+/** Where the page keeps whether single-key shortcuts are on. */
+const SHORTCUTS_KEY = 'skinlab.shortcuts';
 import { createAnimateMode } from './modes/animate.js';
 import { createGpuMode } from './modes/gpu.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
@@ -208,6 +212,25 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     download: (blob, name) => download(blob, name),
     baseName: () => files.baseName(),
   };
+  app.tell = createTelling(app);
+  // Single-key shortcuts (on the view or the page only) can be turned off;
+  // the choice is kept where the page keeps the language.
+  app.shortcutsOn = () => $('#shortcuts').checked;
+  if (remembersLanguage) {
+    try {
+      $('#shortcuts').checked = localStorage.getItem(SHORTCUTS_KEY) !== 'off';
+    } catch {
+      // Storage refused (a private window): shortcuts stay on.
+    }
+  }
+  $('#shortcuts').addEventListener('change', () => {
+    if (!remembersLanguage) return;
+    try {
+      localStorage.setItem(SHORTCUTS_KEY, $('#shortcuts').checked ? 'on' : 'off');
+    } catch {
+      // Not kept: it holds for this visit.
+    }
+  });
   const canvas = createCanvas(app);
   const controls = createControls(app);
   const files = createFiles(app);
@@ -314,6 +337,9 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     boneList.update();
     vertexPanel.update();
     ghosts.update();
+    app.tell.update();
+    // An empty layer is no image to a screen reader.
+    for (const layer of [$('#paths'), $('#ik-layer'), $('#rot-views')]) layer.toggleAttribute('aria-hidden', layer.childElementCount === 0);
     mode.update();
     companion?.update();
     modes.animate.overlay(app.shows('animate') || mode.name === 'lessons');

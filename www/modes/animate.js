@@ -13,6 +13,7 @@ import { createPursuit } from '../parts/pursuit.js';
 import { createRotationLab } from '../parts/rotation-lab.js';
 import { createKeyReduction } from '../parts/key-reduction.js';
 import { ownCaption } from '../parts/captions.js';
+import { forShortcuts } from '../parts/shortcuts.js';
 
 const GRAPH_SAMPLES = 240;
 const HOW = { STEP: 'step', LINEAR: 'linear', CUBICSPLINE: 'smooth' };
@@ -317,6 +318,11 @@ export function createAnimateMode(app) {
 
   function showTime() {
     $('#anim-time').textContent = `${num(time, 2)} s / ${num(duration(), 2)} s`;
+    // The slider reaches a second past the clip, where the next key may go.
+    const scrub = $('#anim-scrub');
+    scrub.max = String(Math.max(2, Math.ceil(duration() + 1)));
+    if (app.root.activeElement !== scrub) scrub.value = String(time);
+    $('output[for="anim-scrub"]').textContent = `${num(time, 2)} s`;
     const index = clip();
     const bone = app.viewer.selectedBone();
     const how = index >= 0 && bone !== null ? app.lab.keyInterpolation(index, bone) : null;
@@ -349,9 +355,43 @@ export function createAnimateMode(app) {
   $('#pursuit-box').addEventListener('toggle', () => app.requestRender());
   $('#clock-frames').addEventListener('change', () => clock.setByFrames($('#clock-frames').checked));
 
+  // The timeline's own keys, while it has the focus.
+  $('#timeline').addEventListener('keydown', (event) => {
+    const index = clip();
+    const bone = app.viewer.selectedBone();
+    if (!['ArrowLeft', 'ArrowRight'].includes(event.key) || index < 0 || bone === null) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const keys = Array.from(app.lab.keyTimes(index, bone));
+    const forward = event.key === 'ArrowRight';
+    if (event.shiftKey && selectedKey && selectedKey.bone === bone) {
+      // The selected key a tenth of a second later or earlier, never before 0.
+      const to = Math.max(0, Math.round((selectedKey.time + (forward ? 0.1 : -0.1)) * 1000) / 1000);
+      if (to === selectedKey.time || keys.some((k) => Math.abs(k - to) < 1e-6)) return;
+      app.lab.checkpoint();
+      app.lab.moveKey(index, bone, { from: selectedKey.time, to });
+      selectedKey = { bone, time: to };
+      pause();
+      setTime(to);
+    } else {
+      const next = forward ? keys.find((k) => k > time + 1e-6) : keys.filter((k) => k < time - 1e-6).at(-1);
+      if (next === undefined) return;
+      selectedKey = { bone, time: next };
+      pause();
+      setTime(next);
+    }
+    app.tell.say(t('anim.keyAt', { seconds: num(selectedKey.time, 2) }));
+  });
+  $('#anim-scrub').addEventListener('input', () => {
+    pause();
+    setTime(Number($('#anim-scrub').value));
+  });
+
   app.root.addEventListener('keydown', (event) => {
     if (!active || event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target.closest?.('input, select, textarea')) return;
+    // On the view, the page or the timeline only: never on a focused button.
+    if (!forShortcuts(app, event) && !event.composedPath()[0].closest?.('#timeline')) return;
     if (event.key === 'k' || event.key === 'K') {
       event.preventDefault();
       setKey();

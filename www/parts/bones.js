@@ -38,13 +38,16 @@ export function createBoneList(app) {
     for (let bone = 0; bone < shown; bone++) {
       const [r, g, b] = BONE_COLORS[bone % BONE_COLORS.length];
       const lock = el('input', { type: 'checkbox', checked: app.lab.isLocked(bone) });
+      // Named for its bone: a list of boxes all called "lock" tells nothing.
+      lock.setAttribute('aria-label', t('aria.lock', { bone: boneLabel(t, names, bone) }));
       lock.addEventListener('click', (event) => event.stopPropagation());
       lock.addEventListener('change', () => app.lab.setLocked(bone, lock.checked));
       const dot = el('span', { className: 'dot' });
       dot.style.background = `rgb(${r}, ${g}, ${b})`;
       const item = el('li', {},
         dot,
-        el('span', { className: 'name' }, boneLabel(t, names, bone)),
+        // A button, so that the keyboard reaches and picks each bone.
+        el('button', { type: 'button', className: 'name' }, boneLabel(t, names, bone)),
         el('label', { className: 'lock' }, lock, ' ', el('span', {}, t('lock'))));
       item.dataset.bone = String(bone);
       item.addEventListener('click', () => app.selectBone(bone));
@@ -58,7 +61,10 @@ export function createBoneList(app) {
   function update() {
     const selected = app.viewer.selectedBone();
     for (const item of app.root.querySelectorAll('#bone-list li')) {
-      item.classList.toggle('selected', Number(item.dataset.bone) === selected);
+      const chosen = Number(item.dataset.bone) === selected;
+      if (item.classList.contains('selected') === chosen) continue;
+      item.classList.toggle('selected', chosen);
+      item.querySelector('.name')?.setAttribute('aria-pressed', String(chosen));
     }
   }
 

@@ -9,7 +9,9 @@ const LABEL = 84;
 /** About the width of a character of the 12 px row labels. */
 const CHAR_WIDTH = 6.6;
 const RULER = 26;
-const ROW = 22;
+const ROW = 24;
+/** A key's pointer target, px square (WCAG 2.2's least): larger than its diamond. */
+const KEY_TARGET = 24;
 /** Key times snap to this (seconds) while dragged: 30 frames a second. */
 const SNAP = 1 / 30;
 
@@ -99,12 +101,12 @@ export function createTimeline(app, host) {
         const chosen = selectedKey && selectedKey.bone === bone && Math.abs(selectedKey.time - time) < 1e-4;
         const cx = x(time);
         const cy = top + ROW / 2;
-        root.append(svg('path', {
-          d: `M ${cx} ${cy - 7} L ${cx + 7} ${cy} L ${cx} ${cy + 7} L ${cx - 7} ${cy} Z`,
-          class: chosen ? 'key chosen' : 'key',
-          'data-bone': bone,
-          'data-time': time,
-        }));
+        const key = svg('g', { class: chosen ? 'key chosen' : 'key', 'data-bone': bone, 'data-time': time });
+        key.append(
+          svg('rect', { x: cx - KEY_TARGET / 2, y: cy - KEY_TARGET / 2, width: KEY_TARGET, height: KEY_TARGET, class: 'key-target' }),
+          svg('path', { d: `M ${cx} ${cy - 7} L ${cx + 7} ${cy} L ${cx} ${cy + 7} L ${cx - 7} ${cy} Z`, class: 'diamond' }),
+        );
+        root.append(key);
       }
     }
     const head = x(host.time());
@@ -115,8 +117,8 @@ export function createTimeline(app, host) {
     event.preventDefault();
     root.setPointerCapture(event.pointerId);
     const at = local(event);
-    const target = event.target;
-    if (target.classList?.contains('key')) {
+    const target = event.target.closest?.('.key');
+    if (target) {
       const bone = target.dataset.bone === 'morphs' ? 'morphs' : Number(target.dataset.bone);
       const time = Number(target.dataset.time);
       if (bone !== 'morphs') app.selectBone(bone);

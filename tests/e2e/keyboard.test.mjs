@@ -1,0 +1,179 @@
+// The lab by keyboard alone and as a screen reader reads it: the first
+// lessons finished with keys on the view ([ ] pick a bone, arrows turn it,
+// G and the arrows move the root); the view's description and the live
+// reports read from the accessibility tree; the focus ring on the view;
+// shortcuts that act on the view but not on a focused button; the timeline
+// by keys; and the view's size at 200 % zoom and at 320 px.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
+
+const fixture = useBrowser(before, after);
+const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
+
+/** Presses `key` `times` times, a frame after each. */
+async function press(page, key, times = 1) {
+  for (let k = 0; k < times; k++) await nextFrame(page, () => page.keyboard.press(key));
+}
+
+const lessonState = (page) => page.evaluate(() => window.skinlab.lessonState());
+
+test('the first lessons, finished with the keyboard alone', async () => {
+  const { page, errors } = await openAt('?lesson=bones&step=1&autosave=0&lang=en');
+  await waitForSkinlab(page);
+  // Tab reaches the view; nothing is clicked from here on.
+  await page.locator('#view').focus();
+  // Bones 1: pick bone 2.
+  await press(page, ']', 2);
+  assert.equal((await lessonState(page)).done, true, 'bone 2 picked by ]');
+  await press(page, 'PageDown');
+  // Bones 2: turn bone 1 by at least 20°: ] picks it (the first, or the
+  // next after bone 2), four presses of ← turn 20°.
+  await press(page, ']');
+  await press(page, 'ArrowLeft', 4);
+  assert.equal((await lessonState(page)).done, true, `four presses reach 20°: ${JSON.stringify(await lessonState(page))}`);
+  await press(page, 'PageDown');
+  // Bones 3: move the root: G, then the arrows, then Enter.
+  await press(page, ']');
+  await press(page, 'g');
+  await press(page, 'ArrowRight', 8);
+  await press(page, 'Enter');
+  assert.equal((await lessonState(page)).done, true, 'the root moved by keys');
+  await press(page, 'PageDown');
+  // Two bones 1 and 2: turn bone 2 by 45°, nine presses of 5°.
+  for (const step of [1, 2]) {
+    assert.deepEqual([(await lessonState(page)).lesson, (await lessonState(page)).step], ['two-bones', step]);
+    await press(page, ']', 2);
+    await press(page, 'ArrowLeft', 9);
+    assert.equal((await lessonState(page)).done, true, `two-bones ${step}: nine presses are 45°`);
+    await press(page, 'PageDown');
+  }
+  // Y-junction 1: bend the right branch by 30°.
+  assert.equal((await lessonState(page)).lesson, 'y-junction');
+  await press(page, ']', 3);
+  await press(page, 'ArrowRight', 6);
+  assert.equal((await lessonState(page)).done, true, 'y-junction 1 by keys');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the view is told: its name and description in the accessibility tree, each keyed change reported once', async () => {
+  const { page, errors } = await openAt('?example=two-bone&autosave=0&lang=en');
+  await waitForSkinlab(page);
+  await page.locator('#view').focus();
+  const described = async () => page.evaluate(() => {
+    const view = document.querySelector('#view');
+    return document.getElementById(view.getAttribute('aria-describedby')).textContent;
+  });
+  assert.match(await described(), /Two bones, rigid, Skin mode, drawn with LBS/);
+  assert.match(await described(), /No bone selected/);
+  await press(page, ']', 2);
+  await press(page, 'ArrowLeft', 3);
+  assert.match(await described(), /Selected: bone 2, turned 15(\.0)?° from rest/);
+  // The live region says the turn once it is made.
+  await page.waitForFunction(() => /bone 2, turned 15/.test(document.querySelector('#announce').textContent));
+  const tree = await page.locator('#announce').ariaSnapshot();
+  assert.match(tree, /status/, `a status region: ${tree}`);
+  // The time that runs while a clip plays is not a live region.
+  assert.equal(await page.locator('#time-label').getAttribute('aria-live'), 'off');
+  assert.equal(await page.locator('#anim-time').getAttribute('aria-live'), 'off');
+  // The focus ring on the view.
+  const ring = await page.locator('#view').evaluate((view) => getComputedStyle(view).outlineStyle + ' ' + getComputedStyle(view).outlineWidth);
+  assert.match(ring, /solid 3px/, `a ring on the focused view: ${ring}`);
+  assert.equal(await page.locator('.view-keys').isVisible(), true, 'the keys shown while the view has the focus');
+  // Locks and groups named for themselves.
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('weights')));
+  const locks = await page.locator('#bone-list input[type=checkbox]').evaluateAll((boxes) => boxes.map((b) => b.getAttribute('aria-label')));
+  assert.deepEqual(locks, ['Lock bone 1', 'Lock bone 2']);
+  const groups = await page.locator('.segmented[role=group]').evaluateAll((list) => list.map((g) => g.getAttribute('aria-label')));
+  assert.equal(new Set(groups).size, groups.length, `each group its own name: ${groups}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('single keys act on the view, not on a focused button, and can be turned off', async () => {
+  const { page, errors } = await openAt('?example=two-bone&autosave=0');
+  await waitForSkinlab(page);
+  // "5" with the focus on a toolbar button opens nothing.
+  await page.locator('#compare').focus();
+  await press(page, '5');
+  assert.equal(await page.evaluate(() => window.skinlab.example), 'two-bone');
+  // On the view it does.
+  await page.locator('#view').focus();
+  await press(page, '5');
+  assert.notEqual(await page.evaluate(() => window.skinlab.example), 'two-bone');
+  // Turned off, not even on the view.
+  await page.locator('#shortcuts').uncheck();
+  const example = await page.evaluate(() => window.skinlab.example);
+  await page.locator('#view').focus();
+  await press(page, '1');
+  assert.equal(await page.evaluate(() => window.skinlab.example), example);
+  // The choice is kept for the next visit; turned on again for the tests after this one.
+  const { page: next } = await openAt('?example=two-bone&autosave=0');
+  await waitForSkinlab(next);
+  assert.equal(await next.locator('#shortcuts').isChecked(), false, 'kept');
+  await next.locator('#shortcuts').check();
+  await next.close();
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the timeline by keyboard: a second key set through the time slider, keys walked and moved, Space on a button presses the button', async () => {
+  const { page, errors } = await openAt('?example=two-bone&mode=animate&autosave=0&lang=en');
+  await waitForSkinlab(page);
+  await page.locator('#view').focus();
+  await press(page, ']', 2);
+  await press(page, 'k');
+  // The time slider, by keys, to 1 s; a turn; a second key.
+  await page.locator('#anim-scrub').focus();
+  for (let k = 0; k < 100; k++) await page.keyboard.press('ArrowRight');
+  await nextFrame(page);
+  assert.ok(Math.abs(await page.evaluate(() => window.skinlab.animTime()) - 1) < 1e-6, 'the playhead at 1 s');
+  await page.locator('#view').focus();
+  await press(page, 'ArrowLeft', 6);
+  await press(page, 'k');
+  const keys = () => page.evaluate(() => Array.from(window.skinlab.lab.keyTimes(0, 1)));
+  assert.deepEqual(await keys(), [0, 1]);
+  // On the timeline: ← goes to the key before, Shift+→ moves it by 0.1 s.
+  await page.locator('#timeline').focus();
+  await press(page, 'ArrowLeft');
+  assert.deepEqual(await page.evaluate(() => window.skinlab.selectedKey()), { bone: 1, time: 0 });
+  await press(page, 'ArrowRight');
+  await press(page, 'Shift+ArrowRight');
+  const moved = await keys();
+  assert.equal(moved.length, 2);
+  assert.ok(moved[0] === 0 && Math.abs(moved[1] - 1.1) < 1e-6, `the key at 1.1 s: ${moved}`);
+  // Space on a focused button presses it, and does not play.
+  await page.locator('#anim-new').focus();
+  const clips = await page.evaluate(() => window.skinlab.lab.animationNames().length);
+  await press(page, ' ');
+  assert.equal(await page.evaluate(() => window.skinlab.lab.animationNames().length), clips + 1, 'New clip made a clip');
+  assert.equal(await page.evaluate(() => window.skinlab.animPlaying()), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('at 200 % zoom and at 320 px the view keeps a usable size and the panel goes below it', async () => {
+  for (const [width, height, zoom] of [[1280, 800, 2], [320, 640, 1]]) {
+    const { page, errors } = await openAt('?example=two-bone&autosave=0&lang=de');
+    // 200 %: a 1280 × 800 window whose CSS pixels are twice as large is a 640 × 400 CSS viewport.
+    await page.setViewportSize({ width: width / zoom, height: height / zoom });
+    await waitForSkinlab(page);
+    await nextFrame(page);
+    const sizes = await page.evaluate(() => {
+      const view = document.querySelector('#view').getBoundingClientRect();
+      const panel = document.querySelector('.panel').getBoundingClientRect();
+      const cut = [...document.querySelectorAll('.toolbar button, .toolbar select')]
+        .filter((e) => e.offsetParent !== null)
+        .filter((e) => { const r = e.getBoundingClientRect(); return r.left < -1 || r.right > innerWidth + 1; }).length;
+      return { view: [view.width, view.height], panelTop: panel.top, viewBottom: view.bottom, cut, scrollWidth: document.documentElement.scrollWidth, innerWidth };
+    });
+    console.log(`# ${width}×${height} at ${zoom * 100} %: view ${sizes.view.map(Math.round).join('×')} CSS px`);
+    assert.ok(sizes.view[0] >= 0.9 * (width / zoom) && sizes.view[1] >= 200, `a usable view: ${JSON.stringify(sizes)}`);
+    assert.ok(sizes.panelTop >= sizes.viewBottom - 1, 'the panel below the view');
+    assert.equal(sizes.cut, 0, 'no toolbar control cut off');
+    assert.ok(sizes.scrollWidth <= sizes.innerWidth + 1, 'no sideways scrolling');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});

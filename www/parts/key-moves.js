@@ -1,0 +1,91 @@
+// Moving by keys what a mouse drags in the view, through the same drag code
+// as the mouse: G moves the root (as Blender grabs) and T pulls the
+// selected bone's tip (two-bone IK, as Alt-drag does), each by the arrows
+// while its mode is on, 10 px a press (2 px with Shift); Enter, Esc or the
+// same letter ends it. V and Shift+V pick the next and the previous vertex.
+
+/** The arrows' directions on screen, y down. */
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** The key moves of `app` (which offers `lab`, `viewer`, `i18n`, `beforeDrag`, `requestRender`, `tell`). */
+export function createKeyMoves(app) {
+  const { num, t } = app.i18n;
+  let moving = null; // 'root' or 'tip' while a mode is on
+
+  function end() {
+    if (!moving) return;
+    moving = null;
+    app.tell.say(t('tell.moveEnd'));
+  }
+
+  function begin(kind) {
+    if (moving === kind) {
+      end();
+      return;
+    }
+    if (app.viewer.selectedBone() === null) {
+      app.tell.say(t('tell.noBone'));
+      return;
+    }
+    moving = kind;
+    app.tell.say(t(kind === 'root' ? 'tell.moveRoot' : 'tell.pullTip'));
+  }
+
+  /** One drag of `[dx, y]` pixels from the selected bone's grab point. */
+  function nudge([dx, dy]) {
+    const bone = app.viewer.selectedBone();
+    if (bone === null) return;
+    const [x, y] = app.viewer.boneScreenPoint(app.lab, bone);
+    app.beforeDrag();
+    const began = app.viewer.pointerDown(app.lab, { x, y, button: 0, shift: moving === 'root', reach: moving === 'tip' });
+    if (began === 'none') return;
+    app.viewer.pointerMove(app.lab, x + dx, y + dy);
+    app.viewer.pointerUp();
+    app.requestRender();
+    const [rx, ry, rz] = app.lab.bonePose(0).translation;
+    app.tell.say(moving === 'root'
+      ? t('tell.rootAt', { x: num(rx, 2), y: num(ry, 2), z: num(rz, 2) })
+      : app.tell.boneNow());
+  }
+
+  function pickVertex(step) {
+    const count = app.lab.vertexCount();
+    if (!count) return;
+    const current = app.viewer.selectedVertex();
+    const next = current === null ? 0 : (current + step + count) % count;
+    app.viewer.selectVertex(app.lab, next);
+    app.requestRender();
+    const weights = app.lab.influences(next).map(([bone, weight]) => `${bone + 1}: ${num(weight, 2)}`).join(', ');
+    app.tell.say(t('tell.vertex', { n: num(next), weights }));
+  }
+
+  return {
+    /** Handles `event` if it is a key move; true when it did. */
+    onKey(event) {
+      if (event.ctrlKey || event.metaKey || event.altKey) return false;
+      const key = event.key.toLowerCase();
+      if (moving && ARROWS[event.key]) {
+        const scale = event.shiftKey ? 2 : 10;
+        nudge(ARROWS[event.key].map((d) => d * scale));
+        return true;
+      }
+      if (moving && (event.key === 'Enter' || event.key === 'Escape')) {
+        end();
+        return true;
+      }
+      if (app.viewer.tool() !== 'pose' && (key === 'g' || key === 't')) return false;
+      if (key === 'g' || key === 't') {
+        begin(key === 'g' ? 'root' : 'tip');
+        return true;
+      }
+      if (key === 'v') {
+        pickVertex(event.shiftKey ? -1 : 1);
+        return true;
+      }
+      return false;
+    },
+    /** Ends a mode (another scene, another mode). */
+    end,
+    moving: () => moving,
+  };
+}
