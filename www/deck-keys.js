@@ -67,7 +67,7 @@ export function installDeckKeys(root, { after, framed, signal }) {
     const call = revealCall(event.key, event.shiftKey);
     window.parent.postMessage(JSON.stringify({ ...call, skinlab: { key: event.key } }), '*');
     event.preventDefault();
-    document.activeElement?.blur?.();
+    root.activeElement?.blur?.();
     window.parent.focus();
   }, { signal });
 }

@@ -87,8 +87,8 @@ export const LESSONS = [
       {
         example: 'two-bone',
         overlays: FRAMES,
-        do: { en: 'Green is bone 1’s own frame: it turns about the origin. Red is the frame it hands to its children, moved its length along +Y. Turn bone 1 by at least 20°.',
-          de: 'Grün ist das eigene System von Bone 1: es dreht sich um den Ursprung. Rot ist das System, das er an seine Kinder weitergibt, um seine Länge entlang +Y verschoben. Bone 1 um mindestens 20° drehen.' },
+        do: { en: 'The short, thick axes (green) are bone 1’s own frame: it turns about the origin. The long, thin axes (red) are the frame it hands to its children, moved its length along +Y. Turn bone 1 by at least 20° (keys on the view: ] picks it, ← turns it).',
+          de: 'Die kurzen, dicken Achsen (grün) sind das eigene System von Bone 1: es dreht sich um den Ursprung. Die langen, dünnen Achsen (rot) sind das System, das er an seine Kinder weitergibt, um seine Länge entlang +Y verschoben. Bone 1 um mindestens 20° drehen (Tasten auf der Ansicht: ] wählt ihn, ← dreht ihn).' },
         notice: { en: 'Bone 2 starts at bone 1’s red frame, so it follows: a child lives in the frame its parent hands on.',
           de: 'Bone 2 beginnt im roten System von Bone 1 und folgt deshalb: ein Kind lebt im System, das sein Vater weitergibt.' },
         check: (s) => turned(s, 0, 20),

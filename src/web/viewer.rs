@@ -647,6 +647,22 @@ impl Viewer {
         self.state.camera.zoom(factor);
     }
 
+    /// Moves the view as a drag of `(dx, dy)` CSS pixels over empty space
+    /// does: orbits a 3D view, pans a 2D one (the keyboard's way to both).
+    #[wasm_bindgen(js_name = moveView)]
+    pub fn move_view(&mut self, dx: f32, dy: f32) {
+        let delta = Vec2::new(dx, dy);
+        if !delta.is_finite() {
+            return;
+        }
+        if self.flat() {
+            let size = self.viewport_css();
+            self.state.camera.pan(delta, size);
+        } else {
+            self.state.camera.orbit(delta);
+        }
+    }
+
     /// The camera as `[targetX, targetY, targetZ, yaw, pitch, distance]`.
     #[wasm_bindgen(js_name = cameraState)]
     pub fn camera_state(&self) -> Vec<f32> {

@@ -77,6 +77,19 @@ test('the view is told: its name and description in the accessibility tree, each
   // The time that runs while a clip plays is not a live region.
   assert.equal(await page.locator('#time-label').getAttribute('aria-live'), 'off');
   assert.equal(await page.locator('#anim-time').getAttribute('aria-live'), 'off');
+  // The view turned and zoomed by keys: O and the arrows pan this flat view, + zooms in.
+  const camera = () => page.evaluate(() => Array.from(window.skinlab.viewer.cameraState()));
+  const before = await camera();
+  await press(page, 'o');
+  await press(page, 'ArrowRight', 2);
+  await press(page, 'Enter');
+  await press(page, '+');
+  const after = await camera();
+  assert.ok(after[0] !== before[0], `panned: ${before} → ${after}`);
+  assert.ok(after[5] < before[5], 'zoomed in');
+  // The matrices' tables name their rows and columns.
+  const headers = await page.locator('#mode-skin table th').count();
+  assert.ok(headers >= 8, `row and column headers: ${headers}`);
   // The focus ring on the view.
   const ring = await page.locator('#view').evaluate((view) => getComputedStyle(view).outlineStyle + ' ' + getComputedStyle(view).outlineWidth);
   assert.match(ring, /solid 3px/, `a ring on the focused view: ${ring}`);

@@ -66,7 +66,9 @@ const SHARED = {
   'converters.js': ['loading', 'ready'], // the file readers' one module
   'codecs.js': ['dracoModule'], // the Draco decoder, loaded once
   'preflight.js': ['worker', 'queue'], // the one worker that reads files first, and its queue
-  'skin-lab.js': ['shared', 'started'], // the markup and style sheet every element adopts; elements started
+  // One window resize a frame for all the elements whose size changed; the
+  // markup and style sheet every element adopts; elements started.
+  'skin-lab.js': ['resizeTold', 'shared', 'started'],
   'weights-worker.js': ['ready'], // a worker's own core
   'preflight-worker.js': ['ready', 'readersReady'], // a worker's own cores
 };

@@ -20,10 +20,26 @@ export function createSkinMode(app) {
   const { num, sig, t, tuple } = app.i18n;
   const { $ } = app;
 
+  /**
+   * A 4×4 matrix as a table whose rows and columns are named for a screen
+   * reader (columns: the x, y and z axes and the translation t; rows: x, y,
+   * z, w), the names hidden on screen where the layout speaks for itself.
+   */
   function formatMatrix(columnMajor) {
     const table = el('table');
+    const head = table.createTHead().insertRow();
+    head.append(el('td', { className: 'visually-hidden' }));
+    for (const name of ['x', 'y', 'z', 't']) {
+      const th = el('th', { className: 'visually-hidden' }, name);
+      th.scope = 'col';
+      head.append(th);
+    }
+    const body = table.createTBody();
     for (let row = 0; row < 4; row++) {
-      const tr = table.insertRow();
+      const tr = body.insertRow();
+      const th = el('th', { className: 'visually-hidden' }, ['x', 'y', 'z', 'w'][row]);
+      th.scope = 'row';
+      tr.append(th);
       for (let col = 0; col < 4; col++) {
         tr.insertCell().textContent = num(Math.abs(columnMajor[col * 4 + row]) < 5e-4 ? 0 : columnMajor[col * 4 + row], 3);
       }

@@ -1,8 +1,10 @@
 // Moving by keys what a mouse drags in the view, through the same drag code
 // as the mouse: G moves the root (as Blender grabs) and T pulls the
 // selected bone's tip (two-bone IK, as Alt-drag does), each by the arrows
-// while its mode is on, 10 px a press (2 px with Shift); Enter, Esc or the
-// same letter ends it. V and Shift+V pick the next and the previous vertex.
+// while its mode is on, 10 px a press (2 px with Shift); O turns the view
+// (orbits a 3D view, pans a 2D one) by the arrows, 20 px a press; Enter,
+// Esc or the same letter ends a mode. + and − zoom. V and Shift+V pick the
+// next and the previous vertex.
 
 /** The arrows' directions on screen, y down. */
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -10,7 +12,7 @@ const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], Arrow
 /** The key moves of `app` (which offers `lab`, `viewer`, `i18n`, `beforeDrag`, `requestRender`, `tell`). */
 export function createKeyMoves(app) {
   const { num, t } = app.i18n;
-  let moving = null; // 'root' or 'tip' while a mode is on
+  let moving = null; // 'root', 'tip' or 'view' while a mode is on
 
   function end() {
     if (!moving) return;
@@ -23,12 +25,12 @@ export function createKeyMoves(app) {
       end();
       return;
     }
-    if (app.viewer.selectedBone() === null) {
+    if (kind !== 'view' && app.viewer.selectedBone() === null) {
       app.tell.say(t('tell.noBone'));
       return;
     }
     moving = kind;
-    app.tell.say(t(kind === 'root' ? 'tell.moveRoot' : 'tell.pullTip'));
+    app.tell.say(t({ root: 'tell.moveRoot', tip: 'tell.pullTip', view: 'tell.moveView' }[kind]));
   }
 
   /** One drag of `[dx, y]` pixels from the selected bone's grab point. */
@@ -64,9 +66,24 @@ export function createKeyMoves(app) {
     onKey(event) {
       if (event.ctrlKey || event.metaKey || event.altKey) return false;
       const key = event.key.toLowerCase();
+      if (moving === 'view' && ARROWS[event.key]) {
+        const [dx, dy] = ARROWS[event.key].map((d) => d * (event.shiftKey ? 4 : 20));
+        app.viewer.moveView(dx, dy);
+        app.requestRender();
+        return true;
+      }
       if (moving && ARROWS[event.key]) {
         const scale = event.shiftKey ? 2 : 10;
         nudge(ARROWS[event.key].map((d) => d * scale));
+        return true;
+      }
+      if (event.key === '+' || event.key === '=' || event.key === '-') {
+        app.viewer.zoom(event.key === '-' ? 1.15 : 1 / 1.15);
+        app.requestRender();
+        return true;
+      }
+      if (key === 'o') {
+        begin('view');
         return true;
       }
       if (moving && (event.key === 'Enter' || event.key === 'Escape')) {

@@ -7,6 +7,8 @@
 export function forShortcuts(app, event) {
   if (!app.shortcutsOn()) return false;
   const target = event.composedPath()[0];
-  return target === app.root.querySelector('#view') || target === document.body || target === document.documentElement
+  // The page's body or root element (a lab on the page's own document), or
+  // the element itself (a lab in a <skin-lab>'s shadow root).
+  return target === app.root.querySelector('#view') || target === app.root.body || target === app.root.documentElement
     || target === app.root.host || target === app.root;
 }
