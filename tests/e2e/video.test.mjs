@@ -269,7 +269,8 @@ test('MP4 can be picked at the view\'s size when the view is an odd number of pi
   assert.ok(await page.locator('#twist-angle').isVisible(), 'the slider being recorded is in sight');
   const inSight = await page.locator('#twist-angle').evaluate((slider) => {
     const [a, b] = [slider.getBoundingClientRect(), slider.closest('.panel').getBoundingClientRect()];
-    return a.top >= b.top && a.bottom <= b.bottom;
+    // Within a pixel: scrolled into view, it may sit on the panel's very edge.
+    return a.top >= b.top - 1 && a.bottom <= b.bottom + 1;
   });
   assert.ok(inSight, `the slider lies within the panel's scrolled view: ${JSON.stringify(await page.locator('#twist-angle').evaluate((slider) => [slider.getBoundingClientRect().top, slider.closest('.panel').getBoundingClientRect().top, slider.closest('.panel').getBoundingClientRect().bottom, slider.closest('.panel').scrollTop]))}`);
   await page.keyboard.press('Escape');
