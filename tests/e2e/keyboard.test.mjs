@@ -190,3 +190,41 @@ test('at 200 % zoom and at 320 px the view keeps a usable size and the panel goe
     await page.close();
   }
 });
+
+test('a path\'s control points and an IK limit\'s ends are controls: Tab reaches them, the arrows move them, the focus stays', async () => {
+  const { page, errors } = await openAt('?example=path&mode=animate&autosave=0&lang=en');
+  await waitForSkinlab(page);
+  await nextFrame(page);
+  const handle = page.locator('#paths [data-point="1"]');
+  assert.equal(await handle.getAttribute('aria-label'), 'Path point 2: the arrows move it');
+  const point = () => page.evaluate(() => Array.from(window.skinlab.lab.path(0).points.slice(3, 6)));
+  const before = await point();
+  await handle.focus();
+  await press(page, 'ArrowRight', 3);
+  const after = await point();
+  assert.ok(after[0] > before[0] + 0.01, `moved right: ${before} → ${after}`);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-point')), '1', 'the focus stays on the point through the redraws');
+  // One undo a press.
+  await page.evaluate(() => window.skinlab.lab.undo());
+  assert.ok((await point())[0] < after[0]);
+
+  // The leg's knee: its hinge's ends.
+  await nextFrame(page, () => page.evaluate(async () => {
+    await window.skinlab.loadExample('leg');
+    window.skinlab.setMode('ik');
+    const lab = window.skinlab.lab;
+    const knee = [...Array(lab.boneCount()).keys()].find((b) => lab.limits(b)?.hinge);
+    window.skinlab.selectBone(knee);
+  }));
+  await nextFrame(page);
+  const max = page.locator('#ik-layer [data-limit="max"]');
+  assert.match(await max.getAttribute('aria-label'), /Limit, max/);
+  const limits = () => page.evaluate(() => JSON.stringify(window.skinlab.lab.limits(window.skinlab.selectedBone())));
+  const was = await limits();
+  await max.focus();
+  await press(page, 'ArrowUp', 4);
+  assert.notEqual(await limits(), was, 'the hinge limit moved');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-limit')), 'max');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

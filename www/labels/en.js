@@ -321,6 +321,8 @@ export const EN = {
   'tip.redo': 'Redo (Ctrl+Shift+Z)',
   'tip.share': 'Copy a link to exactly what is on screen',
   'aria.view': 'Skinning view: drag a bone to turn it',
+  'aria.pathHandle': 'Path point {n}: the arrows move it',
+  'aria.limitHandle': 'Limit, {which}: the arrows move it',
   'anim.timelineKeys': 'With the focus here: ← and → go to the selected bone’s previous and next key, Shift+← and Shift+→ move the selected key by a tenth of a second, Delete deletes it, Space plays.',
   'anim.scrub': 'Time',
   'anim.keyAt': 'Key at {seconds} s',

@@ -6,6 +6,7 @@
 // plot's colours. Every point comes from the core, projected by the
 // viewer's camera.
 import { svg, triples } from './svg.js';
+import { focusable, focusedKey, moveByArrows, refocus } from './handles.js';
 
 /** The walk's colours: each gait's ankle path. */
 const GAIT_COLOURS = { goose: '#d55e00', 'hip-knee': '#e69f00', ik: '#0072b2' };
@@ -60,7 +61,9 @@ export function createIkLayer(app, host) {
     if (limits.hinge) {
       layer.append(polyline([o, ...rim, o], { class: 'ik-limit' }));
       for (const [which, p] of [['min', rim[0]], ['max', rim[rim.length - 1]]]) {
-        layer.append(svg('circle', { cx: p[0], cy: p[1], r: 9, class: 'ik-limit-handle', 'data-limit': which }));
+        const handle = svg('circle', { cx: p[0], cy: p[1], r: 9, class: 'ik-limit-handle', 'data-limit': which });
+        focusable(handle, translate('aria.limitHandle', { which: translate(`ik.${which}`) }));
+        layer.append(handle);
         layer.append(label(p, translate(`ik.${which}`), 'ik-label'));
       }
     } else {
@@ -69,7 +72,9 @@ export function createIkLayer(app, host) {
         const p = rim[Math.round((k * (rim.length - 1)) / 4)];
         layer.append(svg('line', { x1: o[0], y1: o[1], x2: p[0], y2: p[1], class: 'ik-limit-spoke' }));
       }
-      layer.append(svg('circle', { cx: rim[0][0], cy: rim[0][1], r: 9, class: 'ik-limit-handle', 'data-limit': 'swing' }));
+      const handle = svg('circle', { cx: rim[0][0], cy: rim[0][1], r: 9, class: 'ik-limit-handle', 'data-limit': 'swing' });
+      focusable(handle, translate('aria.limitHandle', { which: translate('ik.swing') }));
+      layer.append(handle);
     }
   }
 
@@ -98,6 +103,7 @@ export function createIkLayer(app, host) {
   }
 
   function draw() {
+    const focused = focusedKey(layer, 'data-limit');
     layer.textContent = '';
     try {
       const ride = host.ridePath();
@@ -108,6 +114,7 @@ export function createIkLayer(app, host) {
       if (!host.raceChains()) drawTriangle();
       drawRace();
       drawLimit();
+      refocus(layer, 'data-limit', focused);
     } catch {
       // A point behind the camera (3D orbit): draw nothing rather than nonsense.
       layer.textContent = '';
@@ -122,6 +129,17 @@ export function createIkLayer(app, host) {
     app.beforeDrag();
     app.lab.checkpoint();
     drag = { which, bone: app.viewer.selectedBone() };
+  });
+  // A focused handle moves by the arrows, one undo step a press.
+  moveByArrows(layer, 'data-limit', (handle, dx, dy) => {
+    const bone = app.viewer.selectedBone();
+    if (bone === null) return;
+    const anchor = new Float32Array(app.lab.boneOrigin(bone));
+    const at = app.viewer.modelPointAt(Number(handle.getAttribute('cx')) + dx, Number(handle.getAttribute('cy')) + dy, anchor);
+    const angle = app.lab.limitAngleToward(bone, at);
+    if (angle === null) return;
+    app.lab.checkpoint();
+    host.limitDragged(handle.dataset.limit, angle);
   });
   // On the window: the handle is redrawn every frame under the pointer.
   window.addEventListener('pointermove', (event) => {

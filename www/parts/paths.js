@@ -5,6 +5,7 @@
 // spaced under `uniform`. Every point comes from the core, projected by
 // the viewer's camera.
 import { svg, triples } from './svg.js';
+import { focusable, focusedKey, moveByArrows, refocus } from './handles.js';
 
 /** Markers at equal time steps along the path. */
 export const MARKERS = 16;
@@ -15,6 +16,7 @@ export const MARKERS = 16;
  */
 export function createPathLayer(app, host) {
   const { $ } = app;
+  const { t } = app.i18n;
   const layer = $('#paths');
   let drag = null;
   let shown = false;
@@ -32,6 +34,7 @@ export function createPathLayer(app, host) {
       clear();
       return;
     }
+    const focused = focusedKey(layer, 'data-point');
     layer.textContent = '';
     shown = true;
     const { points, duration } = app.lab.path(path);
@@ -70,9 +73,22 @@ export function createPathLayer(app, host) {
       const handle = svg('circle', {
         cx: p[0], cy: p[1], r: index % 3 === 0 ? 9 : 7, class: index % 3 === 0 ? 'path-handle end' : 'path-handle', 'data-point': index,
       });
+      focusable(handle, t('aria.pathHandle', { n: index + 1 }));
       layer.append(handle);
     });
+    refocus(layer, 'data-point', focused);
   }
+
+  // A focused handle moves by the arrows, one undo step a press.
+  moveByArrows(layer, 'data-point', (handle, dx, dy) => {
+    const path = host.path();
+    const index = Number(handle.dataset.point);
+    const anchor = triples(app.lab.path(path).points)[index];
+    const [x, y] = screen(anchor);
+    app.lab.checkpoint();
+    app.lab.setPathPoint(path, index, Array.from(app.viewer.modelPointAt(x + dx, y + dy, new Float32Array(anchor))));
+    host.pathEdited();
+  });
 
   layer.addEventListener('pointerdown', (event) => {
     const index = event.target.dataset?.point;
