@@ -23,6 +23,8 @@ test('the first lessons, finished with the keyboard alone', async () => {
   await waitForSkinlab(page);
   // Tab reaches the view; nothing is clicked from here on.
   await page.locator('#view').focus();
+  // With the keyboard in use, the step's card names the keys.
+  assert.equal(await page.locator('.lesson-keys').isVisible(), true, 'the keys in the lesson card');
   // Bones 1: pick bone 2.
   await press(page, ']', 2);
   assert.equal((await lessonState(page)).done, true, 'bone 2 picked by ]');
