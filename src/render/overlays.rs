@@ -37,8 +37,10 @@ pub struct Spans {
     pub total: i32,
 }
 
-/// The centres of rotation's dots.
-const CENTRE: [f32; 4] = [0.0, 0.62, 0.45, 0.9];
+/// The centres of rotation's dots: reddish purple (Okabe and Ito), apart
+/// from the own frame's green and the child frame's red, and dots where the
+/// frames are sticks.
+const CENTRE: [f32; 4] = [0.8, 0.475, 0.655, 0.9];
 
 fn push_vertex(out: &mut Vec<f32>, position: Vec3, colour: [f32; 4]) {
     out.extend(position.to_array());

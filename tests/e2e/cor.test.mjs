@@ -118,17 +118,18 @@ test('the centres layer draws each centre of rotation as a dot where the pose pu
   await nextFrame(page);
   assert.equal(await page.locator('[data-overlay="centres"]').isChecked(), true);
   assert.equal(await page.evaluate(() => window.skinlab.lab.centresCurrent()), true, 'the layer ran the centres job');
-  // Green dots (the layer's colour) on the tube's axis, where the joint's centres are.
+  // Reddish purple dots (the layer's colour, apart from the frames' green
+  // and red) on the tube's axis, where the joint's centres are.
   const green = async () => page.evaluate(() => {
     const { data } = window.testCanvasRgba();
     let count = 0;
-    for (let k = 0; k < data.length; k += 4) if (data[k + 1] > 120 && data[k] < 80 && data[k + 2] > 80 && data[k + 2] < 160) count += 1;
+    for (let k = 0; k < data.length; k += 4) if (data[k] > 170 && data[k + 1] < 150 && data[k + 2] > 140 && data[k + 2] < 200) count += 1;
     return count;
   });
   const shown = await green();
   await nextFrame(page, () => page.locator('[data-overlay="centres"]').click());
   const hidden = await green();
-  console.log(`# centres layer: ${shown} green pixels shown, ${hidden} hidden`);
+  console.log(`# centres layer: ${shown} purple pixels shown, ${hidden} hidden`);
   assert.ok(shown > 50 && hidden < shown / 4, `${shown} vs ${hidden}`);
   await nextFrame(page, () => page.locator('[data-overlay="centres"]').click());
   await screenshot(page, 'cor-centres-layer');
