@@ -23,10 +23,11 @@ test('the first lessons, finished with the keyboard alone', async () => {
   await waitForSkinlab(page);
   // Tab reaches the view; nothing is clicked from here on.
   await page.locator('#view').focus();
-  // With the keyboard in use, the step's card names the keys.
-  assert.equal(await page.locator('.lesson-keys').isVisible(), true, 'the keys in the lesson card');
+  assert.equal(await page.locator('.lesson-keys').isVisible(), false, 'no keys in the card before the keyboard is used');
   // Bones 1: pick bone 2.
   await press(page, ']', 2);
+  // With the keyboard in use, the step's card names the keys.
+  assert.equal(await page.locator('.lesson-keys').isVisible(), true, 'the keys in the lesson card');
   assert.equal((await lessonState(page)).done, true, 'bone 2 picked by ]');
   await press(page, 'PageDown');
   // Bones 2: turn bone 1 by at least 20°: ] picks it (the first, or the

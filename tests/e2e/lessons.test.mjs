@@ -46,6 +46,9 @@ test('the two-bone lesson, done with the mouse: each check ticks only after the 
     let { grab, pivot } = await bonePoints(page, 1);
     await turnDrag(page, grab, pivot, 20);
     assert.equal((await state(page)).done, false, `step ${step}: 20° is not 45°`);
+    // A mouse user gets no keyboard ring, keys over the view or keys in the card.
+    assert.equal(await page.locator('.view-keys').isVisible(), false);
+    assert.equal(await page.locator('.lesson-keys').isVisible(), false);
     ({ grab, pivot } = await bonePoints(page, 1));
     await turnDrag(page, grab, pivot, 40);
     assert.equal((await state(page)).done, true, `step ${step}: done after turning bone 2 by 60°`);

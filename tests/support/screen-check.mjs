@@ -78,8 +78,10 @@ function measure({ hostId, lesson }) {
     const style = getComputedStyle(node);
     return style.clipPath !== 'inset(50%)' && node.getBoundingClientRect().width > 1;
   };
+  // The page's controls; a figure's handles drawn over the view (a path's
+  // control points, which may lie on each other) are points of the figure.
   const controls = [...root.querySelectorAll('button, select, input:not([type=hidden]), output, a[href], [role=button], h2, legend, .slider > span, .field > span')]
-    .filter((node) => shown(node) && drawn(node));
+    .filter((node) => !(node instanceof SVGElement) && shown(node) && drawn(node));
   const parts = new Map(controls.map((node) => {
     const part = visiblePart(node);
     part.rect = underPinned(node, part.rect);
