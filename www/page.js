@@ -216,7 +216,10 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   // The keyboard in use (Tab, or a key of the view's): the view's ring and
   // keys and the lesson card's keys show from then on.
   root.addEventListener('keydown', (event) => {
-    if (event.key === 'Tab' || '[]gtov'.includes(event.key.toLowerCase())) host.classList.add('keyboard');
+    const onView = event.composedPath()[0] === $('#view');
+    if (event.key === 'Tab' || (onView && event.key.length === 1 && '[]gtov'.includes(event.key.toLowerCase()))) {
+      host.classList.add('keyboard');
+    }
   }, { signal: listening.signal });
   // Single-key shortcuts (on the view or the page only) can be turned off;
   // the choice is kept where the page keeps the language.

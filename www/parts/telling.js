@@ -4,6 +4,7 @@
 // live region reports a change made by keys or a drag once, when it is
 // made, never every frame.
 import { boneLabel } from './bones.js';
+import { hasLabel } from '../i18n.js';
 
 /** The turn of a unit quaternion `[x, y, z, w]`: degrees from rest and the axis's main component. */
 export function turnOfQuaternion([x, y, z, w]) {
@@ -28,7 +29,8 @@ export function createTelling(app) {
 
   /** What the view shows now, in a sentence or three. */
   function description() {
-    const example = app.example && t(`ex.${app.example}`) !== `ex.${app.example}` ? t(`ex.${app.example}`) : (app.example ?? t('tell.ownScene'));
+    const named = app.example && hasLabel(`ex.${app.example}`);
+    const example = named ? t(`ex.${app.example}`) : (app.example ?? t('tell.ownScene'));
     const mode = t(`modeName.${app.mode()}`);
     const method = app.viewer.compare() ? app.viewer.comparePair().map((m) => m.toUpperCase()).join(' | ') : app.viewer.method().toUpperCase();
     const step = app.mode() === 'lessons' ? ` ${$('#lesson-do')?.textContent ?? ''}` : '';
