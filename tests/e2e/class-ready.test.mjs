@@ -104,6 +104,9 @@ test('the rotations lesson draws its three bodies large over the view, and they 
     const box = views.getBoundingClientRect();
     return { onStage: views.parentElement.id === 'stage', width: box.width / view.width, top: box.top - view.top, height: box.height / view.height };
   });
+  // Where the bodies are, once the page has drawn the change (a frame or two).
+  const settlesOnStage = (want) => page.waitForFunction((w) => (document.querySelector('#rot-views').parentElement.id === 'stage') === w, want, { timeout: 5000 });
+  await settlesOnStage(true);
   const onStage = await placed();
   assert.equal(onStage.onStage, true, 'over the view');
   assert.ok(onStage.width > 0.99 && onStage.height > 0.99 && Math.abs(onStage.top) < 1, `it covers the view: ${JSON.stringify(onStage)}`);
@@ -111,15 +114,16 @@ test('the rotations lesson draws its three bodies large over the view, and they 
   assert.equal(await page.locator('#rot-t').isVisible(), true);
   // Another mode: the view shows the scene again, the bodies are back in the (hidden) panel.
   await nextFrame(page, () => page.locator('[data-mode="skin"]').click());
-  assert.equal((await placed()).onStage, false);
+  await settlesOnStage(false);
   // The lesson closed the section it opened. In the Animate mode, opened,
   // the bodies take the view; closed, they leave it.
   await nextFrame(page, () => page.locator('[data-mode="animate"]').click());
+  await nextFrame(page);
   assert.equal((await placed()).onStage, false);
   await nextFrame(page, () => page.locator('#rotations > summary').click());
-  assert.equal((await placed()).onStage, true);
+  await settlesOnStage(true);
   await nextFrame(page, () => page.locator('#rotations > summary').click());
-  assert.equal((await placed()).onStage, false);
+  await settlesOnStage(false);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -231,3 +231,36 @@ test('a path\'s control points and an IK limit\'s ends are controls: Tab reaches
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('painting by keyboard: with the Paint tool the arrows move the brush over the view and Enter paints a dab there', async () => {
+  const { page, errors } = await openAt('?example=y-junction-unweighted&mode=weights&autosave=0&lang=en');
+  await waitForSkinlab(page);
+  await page.locator('#view').focus();
+  // The mode opens on the stem; ] twice picks the right branch.
+  await press(page, ']', 2);
+  assert.equal(await page.evaluate(() => window.skinlab.selectedBone()), 2);
+  assert.equal(await page.evaluate(() => window.skinlab.tool()), 'paint');
+  const before = await page.evaluate(() => window.skinlab.lab.sceneJson());
+  const pose = await page.evaluate(() => JSON.stringify(window.skinlab.lab.bonePose(2)));
+  // From the right branch (where the brush starts) to the fork, which only the left branch holds.
+  const [from, fork] = await page.evaluate(() => {
+    const s = window.skinlab;
+    const positions = JSON.parse(s.lab.sceneJson()).mesh.positions;
+    let fork = 0;
+    for (let v = 0; v < positions.length / 3; v++) if (Math.abs(positions[3 * v]) < 1e-6 && positions[3 * v + 1] > positions[3 * fork + 1]) fork = v;
+    return [Array.from(s.boneScreenPoint(2)), Array.from(s.vertexScreenPoint(fork))];
+  });
+  const [dx, dy] = [Math.round((fork[0] - from[0]) / 10), Math.round((fork[1] - from[1]) / 10)];
+  await press(page, dx < 0 ? 'ArrowLeft' : 'ArrowRight', Math.abs(dx));
+  await press(page, dy < 0 ? 'ArrowUp' : 'ArrowDown', Math.abs(dy));
+  assert.equal(await page.locator('#brush-cursor').isVisible(), true, 'the brush shows where it is');
+  assert.equal(await page.evaluate(() => JSON.stringify(window.skinlab.lab.bonePose(2))), pose, 'the arrows moved the brush, not the bone');
+  await press(page, 'Enter');
+  assert.notEqual(await page.evaluate(() => window.skinlab.lab.sceneJson()), before, 'a dab painted weights');
+  await page.waitForFunction(() => /Painted \d+ vertices/.test(document.querySelector('#announce').textContent));
+  // One undo takes the dab back.
+  await nextFrame(page, () => page.keyboard.press('Control+z'));
+  assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

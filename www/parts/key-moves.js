@@ -4,7 +4,9 @@
 // while its mode is on, 10 px a press (2 px with Shift); O turns the view
 // (orbits a 3D view, pans a 2D one) by the arrows, 20 px a press; Enter,
 // Esc or the same letter ends a mode. + and − zoom. V and Shift+V pick the
-// next and the previous vertex.
+// next and the previous vertex. With the Paint tool, the arrows move the
+// brush over the view (its circle shows where) and Enter or Space paints a
+// dab there, as a click of the brush does.
 
 /** The arrows' directions on screen, y down. */
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -13,6 +15,35 @@ const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], Arrow
 export function createKeyMoves(app) {
   const { num, t } = app.i18n;
   let moving = null; // 'root', 'tip' or 'view' while a mode is on
+  let brushAt = null; // the keyboard brush, CSS pixels in the view
+
+  /** The keyboard brush moved by `[dx, dy]` (placed first on the selected bone), its circle shown. */
+  function moveBrush([dx, dy]) {
+    const view = app.root.querySelector('#view');
+    if (!brushAt) {
+      const bone = app.viewer.selectedBone();
+      brushAt = bone === null ? [view.clientWidth / 2, view.clientHeight / 2] : Array.from(app.viewer.boneScreenPoint(app.lab, bone));
+    }
+    brushAt = [Math.min(view.clientWidth, Math.max(0, brushAt[0] + dx)), Math.min(view.clientHeight, Math.max(0, brushAt[1] + dy))];
+    const r = app.viewer.brushRadius();
+    const cursor = app.root.querySelector('#brush-cursor');
+    cursor.hidden = false;
+    Object.assign(cursor.style, { left: `${brushAt[0] - r}px`, top: `${brushAt[1] - r}px`, width: `${2 * r}px`, height: `${2 * r}px` });
+  }
+
+  /** A dab of the brush where the keyboard brush is. */
+  function dab() {
+    if (!brushAt) moveBrush([0, 0]);
+    const [x, y] = brushAt;
+    const began = app.viewer.pointerDown(app.lab, { x, y, button: 0, shift: false, reach: false });
+    if (began === 'none') {
+      app.tell.say(t('tell.noBone'));
+      return;
+    }
+    app.viewer.pointerUp();
+    app.requestRender();
+    app.tell.say(t('tell.painted', { n: num(app.viewer.lastStrokeTouched()) }));
+  }
 
   function end() {
     if (!moving) return;
@@ -66,6 +97,16 @@ export function createKeyMoves(app) {
     onKey(event) {
       if (event.ctrlKey || event.metaKey || event.altKey) return false;
       const key = event.key.toLowerCase();
+      if (app.viewer.tool() === 'paint' && !moving) {
+        if (ARROWS[event.key]) {
+          moveBrush(ARROWS[event.key].map((d) => d * (event.shiftKey ? 2 : 10)));
+          return true;
+        }
+        if (event.key === 'Enter' || event.key === ' ') {
+          dab();
+          return true;
+        }
+      }
       if (moving === 'view' && ARROWS[event.key]) {
         const [dx, dy] = ARROWS[event.key].map((d) => d * (event.shiftKey ? 4 : 20));
         app.viewer.moveView(dx, dy);
