@@ -2,6 +2,7 @@
 // decisions are the core's), its size, and surviving a lost WebGL context
 // (a still of the last frame, then a new viewer on the canvas that takes
 // the old one's state over whole: Viewer.rebuilt).
+import { placeCircle } from './dom.js';
 
 /**
  * The canvas of `app`, which offers `lab`, `viewer` (and `setViewer`),
@@ -31,8 +32,7 @@ export function createCanvas(app) {
       const show = app.viewer.tool() === 'paint';
       cursor.hidden = !show;
       if (!show) return;
-      const r = app.viewer.brushRadius();
-      Object.assign(cursor.style, { left: `${x - r}px`, top: `${y - r}px`, width: `${2 * r}px`, height: `${2 * r}px` });
+      placeCircle(cursor, x, y, app.viewer.brushRadius());
     };
     canvas.addEventListener('pointerdown', (event) => {
       const { viewer, lab } = app;

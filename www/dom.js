@@ -35,3 +35,11 @@ export function richText(text) {
   if (at < text.length) nodes.push(document.createTextNode(text.slice(at)));
   return nodes;
 }
+
+/** The arrow keys' directions on screen, y down: what a key moves by. */
+export const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** Places the round `element` (the brush's circle) at `(x, y)` with radius `r`, CSS pixels. */
+export function placeCircle(element, x, y, r) {
+  Object.assign(element.style, { left: `${x - r}px`, top: `${y - r}px`, width: `${2 * r}px`, height: `${2 * r}px` });
+}

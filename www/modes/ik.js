@@ -8,6 +8,7 @@ import { createIkLayer, RACE_COLOURS } from '../parts/ik-layer.js';
 import { createIkMotion } from '../parts/ik-motion.js';
 import { createSwing } from '../parts/swing.js';
 import { ownCaption } from '../parts/captions.js';
+import { ARROWS } from '../dom.js';
 
 const DEG = Math.PI / 180;
 const AXES = { x: [1, 0, 0], y: [0, 1, 0], z: [0, 0, 1] };
@@ -362,7 +363,6 @@ export function createIkMode(app) {
   handle.addEventListener('pointercancel', end);
   // The arrow keys move the target across the screen (12 px a press, 2 px
   // with Shift), so the ring is a control for the keyboard too.
-  const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
   handle.addEventListener('keydown', (event) => {
     const direction = ARROWS[event.key];
     if (!direction || !target) return;

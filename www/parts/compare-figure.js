@@ -2,6 +2,8 @@
 // halves and the divider between them, as the page draws them over the
 // view, for what leaves the page (the PNG, the SVG, each video frame).
 
+import { escapeXml } from './svg.js';
+
 /** The two halves' names as the page shows them (LBS, DQS, CoR), or null when one view shows. */
 export function compareNames(app) {
   if (!app.viewer.compare()) return null;
@@ -29,7 +31,6 @@ export function labelledCanvas(source, names) {
   return copy;
 }
 
-const escape = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The SVG of a comparison in a view `width × height` CSS pixels: each half
@@ -40,6 +41,6 @@ export function compareSvg(halves, names, width, height) {
   const half = width / 2;
   const parts = halves.map((elements, k) => `<clipPath id="half-${k}"><rect width="${half}" height="${height}"/></clipPath>`
     + `<g class="half-${k}" transform="translate(${k * half} 0)" clip-path="url(#half-${k})">${elements}</g>`);
-  const labels = names.map((name, k) => `<text x="${(k + 0.5) * half}" y="24" text-anchor="middle" font-size="16" font-weight="600" fill="#3d4752">${escape(name)}</text>`);
+  const labels = names.map((name, k) => `<text x="${(k + 0.5) * half}" y="24" text-anchor="middle" font-size="16" font-weight="600" fill="#3d4752">${escapeXml(name)}</text>`);
   return `${parts.join('')}<line x1="${half}" y1="0" x2="${half}" y2="${height}" stroke="#aab3bd"/>${labels.join('')}`;
 }

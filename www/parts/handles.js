@@ -4,8 +4,7 @@
 // code as a drag. The layers redraw their handles with every frame; the
 // handle that had the focus hands it to the one drawn in its place.
 
-/** The arrows' directions on screen, y down. */
-const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+import { ARROWS } from '../dom.js';
 
 /** Makes the SVG element `handle` a focusable control named `name`. */
 export function focusable(handle, name) {

@@ -8,8 +8,7 @@
 // brush over the view (its circle shows where) and Enter or Space paints a
 // dab there, as a click of the brush does.
 
-/** The arrows' directions on screen, y down. */
-const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+import { ARROWS, placeCircle } from '../dom.js';
 
 /** The key moves of `app` (which offers `lab`, `viewer`, `i18n`, `beforeDrag`, `requestRender`, `tell`). */
 export function createKeyMoves(app) {
@@ -25,10 +24,9 @@ export function createKeyMoves(app) {
       brushAt = bone === null ? [view.clientWidth / 2, view.clientHeight / 2] : Array.from(app.viewer.boneScreenPoint(app.lab, bone));
     }
     brushAt = [Math.min(view.clientWidth, Math.max(0, brushAt[0] + dx)), Math.min(view.clientHeight, Math.max(0, brushAt[1] + dy))];
-    const r = app.viewer.brushRadius();
     const cursor = app.root.querySelector('#brush-cursor');
     cursor.hidden = false;
-    Object.assign(cursor.style, { left: `${brushAt[0] - r}px`, top: `${brushAt[1] - r}px`, width: `${2 * r}px`, height: `${2 * r}px` });
+    placeCircle(cursor, brushAt[0], brushAt[1], app.viewer.brushRadius());
   }
 
   /** A dab of the brush where the keyboard brush is. */

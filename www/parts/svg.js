@@ -14,3 +14,6 @@ export function svg(tag, attributes, text) {
 
 /** `[x, y, z, x, y, z, …]` as `[[x, y, z], …]`. */
 export const triples = (flat) => Array.from({ length: flat.length / 3 }, (_, k) => [flat[3 * k], flat[3 * k + 1], flat[3 * k + 2]]);
+
+/** `text` safe inside SVG markup written as a string (&, <, > and " as character references). */
+export const escapeXml = (text) => String(text).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

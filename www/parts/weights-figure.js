@@ -3,13 +3,13 @@
 // influence), and each bone's name beside its glyph, as SVG to put over the
 // core's drawing of the skin.
 import { boneLabel } from './bones.js';
+import { escapeXml } from './svg.js';
 
 /** The page's colour ramp for a weight from 0 to 1 (viridis, as the core colours it). */
 const RAMP = ['#440154', '#482475', '#414487', '#355f8d', '#2a788e', '#21918c', '#22a884', '#44bf70', '#7ad151', '#bddf26', '#fde725'];
 const NO_INFLUENCE = '#cccccc';
 
-const escape = (text) => String(text).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-const text = (x, y, words, extra = '') => `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}"${extra}>${escape(words)}</text>`;
+const text = (x, y, words, extra = '') => `<text x="${x.toFixed(1)}" y="${y.toFixed(1)}"${extra}>${escapeXml(words)}</text>`;
 
 /** Whether the view shows one bone's weights (the figure then gets a title, a scale and names). */
 export const showsWeights = (app) => app.viewer.weightView() === 'weights' && app.viewer.selectedBone() !== null;
