@@ -29,15 +29,15 @@ import { createMorphMode } from './modes/morph.js';
 import { createLessonsMode } from './modes/lessons.js';
 import { installDeckKeys } from './deck-keys.js';
 import { createTelling } from './parts/telling.js';
-
-/** Where the page keeps whether single-key shortcuts are on. */
-const SHORTCUTS_KEY = 'skinlab.shortcuts';
 import { createAnimateMode } from './modes/animate.js';
 import { createGpuMode } from './modes/gpu.js';
 import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
 import { convertersReady, exampleLab, loadConverters, needsConverters } from './converters.js';
 import { loadBaseColour } from './texture.js';
 import { createAutosave } from './autosave.js';
+
+/** Where the page keeps whether single-key shortcuts are on. */
+const SHORTCUTS_KEY = 'skinlab.shortcuts';
 
 /** The language of the browser, where the page speaks it, else English. */
 function browserLanguage() {
