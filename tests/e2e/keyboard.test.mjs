@@ -232,6 +232,24 @@ test('a path\'s control points and an IK limit\'s ends are controls: Tab reaches
   await page.close();
 });
 
+test('the characteristic curve lesson by keyboard: Tab reaches its points, ↑ lifts the second and the step is done', async () => {
+  const { page, errors } = await openAt('?lesson=speed-curve&step=1&autosave=0&lang=de');
+  await waitForSkinlab(page);
+  await nextFrame(page);
+  assert.match(await page.locator('.lesson-do').innerText(), /mit Tab erreichen und ↑ drücken/, 'the step names its keys');
+  const handle = page.locator('#speed-graph [data-point="1"]');
+  assert.match(await handle.getAttribute('aria-label'), /^Kurvenpunkt 2 \(Zeit /);
+  const lifted = () => page.evaluate(() => window.skinlab.lab.pathSpeed(0).distances[1]);
+  const was = await lifted();
+  await handle.focus();
+  await press(page, 'ArrowUp', 6);
+  assert.ok(await lifted() > was + 0.1, `lifted: ${was} → ${await lifted()}`);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-point')), '1', 'the focus stays on the point');
+  assert.equal((await lessonState(page)).done, true, JSON.stringify(await lessonState(page)));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('painting by keyboard: with the Paint tool the arrows move the brush over the view and Enter paints a dab there', async () => {
   const { page, errors } = await openAt('?example=y-junction-unweighted&mode=weights&autosave=0&lang=en');
   await waitForSkinlab(page);

@@ -101,6 +101,20 @@ test('each lesson step says what to do and what to notice in every language, Ger
   }
 });
 
+test('a step that asks for a drag or a click names its keyboard way in every language', () => {
+  // The keyboard way: keys on the view, Tab to a control, or a button.
+  const ways = { en: /keys|Tab|button|Space/, de: /Tasten|Tab|Knopf|Leertaste/, zh: /按键|Tab|按钮|空格/ };
+  const pointer = { en: /\b(drag|click)/i, de: /ziehen|anklicken|klicken/, zh: /拖|点击/ };
+  for (const lesson of LESSONS) {
+    lesson.steps.forEach((step, k) => {
+      for (const lang of ['en', 'de', 'zh']) {
+        const text = step.do[lang];
+        if (pointer[lang].test(text)) assert.match(text, ways[lang], `${lesson.name}/${k + 1} (${lang}) asks for the pointer and names no key: ${text}`);
+      }
+    });
+  }
+});
+
 test('mathematics is written with sub- and superscripts, never as raw TeX', () => {
   const texts = [...Object.values(EN), ...Object.values(DE), ...Object.values(ZH)];
   for (const lesson of LESSONS) for (const step of lesson.steps) texts.push(step.do.en, step.do.de, step.do.zh, step.notice.en, step.notice.de, step.notice.zh);

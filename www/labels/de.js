@@ -321,6 +321,7 @@ export const DE = {
   'tip.share': 'Einen Link auf genau das kopieren, was zu sehen ist',
   'aria.view': 'Skinning-Ansicht: einen Bone ziehen, um ihn zu drehen',
   'aria.pathHandle': 'Pfadpunkt {n}: die Pfeiltasten bewegen ihn',
+  'aria.speedPoint': 'Kurvenpunkt {n} (Zeit {time} s, Weg {distance}): die Pfeiltasten bewegen ihn',
   'aria.limitHandle': 'Grenze, {which}: die Pfeiltasten bewegen sie',
   'anim.timelineKeys': 'Mit dem Fokus hier: ← und → springen zum vorigen und nächsten Key des gewählten Bones, Umschalt+← und Umschalt+→ verschieben den gewählten Key um eine Zehntelsekunde, Entf löscht ihn, Leertaste spielt ab.',
   'anim.scrub': 'Zeit',

@@ -322,6 +322,7 @@ export const EN = {
   'tip.share': 'Copy a link to exactly what is on screen',
   'aria.view': 'Skinning view: drag a bone to turn it',
   'aria.pathHandle': 'Path point {n}: the arrows move it',
+  'aria.speedPoint': 'Curve point {n} (time {time} s, distance {distance}): the arrows move it',
   'aria.limitHandle': 'Limit, {which}: the arrows move it',
   'anim.timelineKeys': 'With the focus here: ← and → go to the selected bone’s previous and next key, Shift+← and Shift+→ move the selected key by a tenth of a second, Delete deletes it, Space plays.',
   'anim.scrub': 'Time',

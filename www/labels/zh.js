@@ -323,6 +323,7 @@ export const ZH = {
   'tip.share': '复制一个链接，精确重现屏幕上的内容',
   'aria.view': '蒙皮视图：拖动骨骼使其旋转',
   'aria.pathHandle': '路径点 {n}：方向键移动它',
+  'aria.speedPoint': '曲线点 {n}（时间 {time} 秒，距离 {distance}）：方向键移动它',
   'aria.limitHandle': '限制，{which}：方向键移动它',
   'anim.timelineKeys': '焦点在这里时：← 和 → 跳到所选骨骼的上一个和下一个关键帧，Shift+← 和 Shift+→ 把所选关键帧移动十分之一秒，Delete 删除它，空格键播放。',
   'anim.scrub': '时间',

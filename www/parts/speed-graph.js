@@ -1,7 +1,9 @@
 // The characteristic curve of the selected path (the animation talk's V): the
 // fraction of the path covered over time, drawn beside the view when the
 // path's timing is "curve", its points dragged with the pointer. The core
-// keeps the curve monotone (Fritsch–Carlson) whatever the drag asks.
+// keeps the curve monotone (Fritsch–Carlson) whatever the drag asks. Each
+// point is a keyboard control too: Tab reaches it, the arrows move it.
+import { focusable, focusedKey, moveByArrows, refocus } from './handles.js';
 import { svg } from './svg.js';
 
 const WIDTH = 600;
@@ -33,6 +35,7 @@ export function createSpeedGraph(app, host) {
     if (!shown) return;
     const length = span(path);
     const curve = app.lab.pathSpeed(path);
+    const focused = focusedKey(graph, 'data-point');
     graph.textContent = '';
     graph.append(svg('rect', { x: PAD.left, y: PAD.top, width: WIDTH - PAD.left - PAD.right, height: HEIGHT - PAD.top - PAD.bottom, class: 'plot-frame' }));
     // No 0 on the distance axis: the time axis's 0 is in that corner.
@@ -55,8 +58,11 @@ export function createSpeedGraph(app, host) {
     const now = Math.min(host.time(), length);
     graph.append(svg('line', { x1: x(now, length), y1: PAD.top, x2: x(now, length), y2: HEIGHT - PAD.bottom, class: 'plot-playhead' }));
     curve.times.forEach((seconds, k) => {
-      graph.append(svg('circle', { cx: x(seconds, length), cy: y(curve.distances[k]), r: 14, class: 'plot-handle', 'data-point': k }));
+      const handle = svg('circle', { cx: x(seconds, length), cy: y(curve.distances[k]), r: 14, class: 'plot-handle', 'data-point': k });
+      focusable(handle, t('aria.speedPoint', { n: k + 1, time: num(seconds, 2), distance: num(curve.distances[k], 2) }));
+      graph.append(handle);
     });
+    refocus(graph, 'data-point', focused);
   }
 
   /** The graph's (time, fraction) under client point (`clientX`, `clientY`). */
@@ -65,6 +71,18 @@ export function createSpeedGraph(app, host) {
     const gx = ((clientX - box.left) / box.width) * WIDTH;
     const gy = ((clientY - box.top) / box.height) * HEIGHT;
     return [((gx - PAD.left) / (WIDTH - PAD.left - PAD.right)) * length, (HEIGHT - PAD.bottom - gy) / (HEIGHT - PAD.top - PAD.bottom)];
+  }
+
+  /** Client coordinates of curve point `k`. */
+  function handlePoint(k) {
+    const path = host.path();
+    const curve = app.lab.pathSpeed(path);
+    const box = graph.getBoundingClientRect();
+    const length = span(path);
+    return {
+      x: box.left + (x(curve.times[k], length) / WIDTH) * box.width,
+      y: box.top + (y(curve.distances[k]) / HEIGHT) * box.height,
+    };
   }
 
   graph.addEventListener('pointerdown', (event) => {
@@ -81,6 +99,15 @@ export function createSpeedGraph(app, host) {
     app.lab.setPathSpeedPoint(host.path(), drag.point, { time: seconds, distance: fraction });
     host.edited();
   });
+  // The arrows move a focused point as a drag by as many pixels would.
+  moveByArrows(graph, 'data-point', (handle, dx, dy) => {
+    const point = Number(handle.dataset.point);
+    const at = handlePoint(point);
+    app.lab.checkpoint();
+    const [seconds, fraction] = valueAt(at.x + dx, at.y + dy, span(host.path()));
+    app.lab.setPathSpeedPoint(host.path(), point, { time: seconds, distance: fraction });
+    host.edited();
+  });
   const end = () => { drag = null; };
   graph.addEventListener('pointerup', end);
   graph.addEventListener('pointercancel', end);
@@ -88,15 +115,6 @@ export function createSpeedGraph(app, host) {
   return {
     draw,
     /** Client coordinates of curve point `k` (for tests). */
-    handlePoint(k) {
-      const path = host.path();
-      const curve = app.lab.pathSpeed(path);
-      const box = graph.getBoundingClientRect();
-      const length = span(path);
-      return {
-        x: box.left + (x(curve.times[k], length) / WIDTH) * box.width,
-        y: box.top + (y(curve.distances[k]) / HEIGHT) * box.height,
-      };
-    },
+    handlePoint,
   };
 }
