@@ -336,13 +336,9 @@ fn a_rigid_mesh_goes_out_as_a_node_under_its_joint_and_follows_it() {
         back.scene().meshes[1].binding,
         skinlab::scene::MeshBinding::Rigid { .. }
     ));
-    let names = |lab: &Lab| -> Vec<String> {
-        lab.scene()
-            .skeleton
-            .bones()
-            .iter()
-            .map(|b| b.name.clone())
-            .collect()
-    };
-    assert_eq!(names(&back), names(&lab), "no bone added");
+    assert_eq!(
+        common::bone_names(&back),
+        common::bone_names(&lab),
+        "no bone added"
+    );
 }

@@ -2,9 +2,9 @@
 //! frames are the inverse bind matrices and whose weights are the file's.
 #![allow(clippy::unwrap_used)]
 
+use common::accessor_values;
 use glam::{Mat4, Vec3};
 use serde_json::Value;
-use skinlab::formats::gltf::decode_base64;
 use skinlab::{Lab, SkinningMethod};
 
 mod common;
@@ -255,39 +255,6 @@ fn every_model_reads_the_same_from_its_glb_and_from_gltf_with_bin_files() {
             );
         }
     }
-}
-
-/// Accessor `index` read straight from the file, any stride, as `f32`
-/// (`u8`, `u16` and `f32` components), `width` per element.
-fn accessor_values(doc: &Value, index: usize, width: usize) -> Vec<f32> {
-    let accessor = &doc["accessors"][index];
-    let view = &doc["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
-    let uri = doc["buffers"][view["buffer"].as_u64().unwrap() as usize]["uri"]
-        .as_str()
-        .unwrap();
-    let bytes = decode_base64(uri.split_once(";base64,").unwrap().1).unwrap();
-    let size = match accessor["componentType"].as_u64().unwrap() {
-        5121 => 1,
-        5123 => 2,
-        _ => 4,
-    };
-    let stride = view["byteStride"]
-        .as_u64()
-        .map_or(size * width, |s| s as usize);
-    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
-        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
-    let mut out = Vec::new();
-    for element in 0..accessor["count"].as_u64().unwrap() as usize {
-        for component in 0..width {
-            let at = start + element * stride + component * size;
-            out.push(match size {
-                1 => f32::from(bytes[at]),
-                2 => f32::from(u16::from_le_bytes([bytes[at], bytes[at + 1]])),
-                _ => f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()),
-            });
-        }
-    }
-    out
 }
 
 /// Every node's global transform from its own `T · R · S` (or matrix).

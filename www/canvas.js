@@ -56,6 +56,8 @@ export function createCanvas(app) {
           app.selectBone(bone);
           return;
         }
+        // A bone that deforms nothing takes no paint: said, not painted.
+        if (app.deforming.refuses(viewer.selectedBone())) return;
       }
       if (event.button === 0) app.beforeDrag();
       const began = viewer.pointerDown(lab, { x, y, button: event.button, shift: event.shiftKey, reach: event.altKey || event.ctrlKey });

@@ -142,6 +142,10 @@ export function decodeState(hash) {
       && Array.isArray(entry[1]) && entry[1].every((pair) => numbers(pair, 2));
     if (!ok) throw new Error('a weight edit in the link is malformed');
   }
+  if (state.f !== undefined && !(Array.isArray(state.f) && state.f.every((entry) => Array.isArray(entry)
+    && entry.length === 2 && Number.isInteger(entry[0]) && entry[0] >= 0 && typeof entry[1] === 'boolean'))) {
+    throw new Error("the link's deforming bones are not [bone, true | false] pairs");
+  }
   return state;
 }
 

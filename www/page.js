@@ -17,6 +17,7 @@ import { createControls } from './controls.js';
 import { createFiles, download } from './files.js';
 import { createPlayer } from './player.js';
 import { createBoneList } from './parts/bones.js';
+import { createDeforming } from './parts/deforming.js';
 import { createVertexPanel } from './parts/vertex.js';
 import { createGhosts } from './parts/ghosts.js';
 import { createVideoBox } from './parts/video-box.js';
@@ -213,6 +214,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     baseName: () => files.baseName(),
   };
   app.tell = createTelling(app);
+  app.deforming = createDeforming(app);
   // The keyboard in use (Tab, or a key of the view's): the view's ring and
   // keys and the lesson card's keys show from then on.
   root.addEventListener('keydown', (event) => {
@@ -343,6 +345,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     if (noticeAsks === 'staleCentres' && lab.centresCurrent()) hideNotice();
     controls.update();
     boneList.update();
+    app.deforming.update();
     vertexPanel.update();
     ghosts.update();
     app.tell.update();
@@ -688,6 +691,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     controls.buildExampleMenu();
     for (const part of Object.values(modes)) part.languageChanged?.();
     boneList.build();
+    app.deforming.relabel();
     vertexPanel.forget();
     player.relabel();
     videoBox.relabel();
@@ -797,6 +801,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       ...modes.gpu.api,
       ...modes.lessons.api,
       lockBone(bone, locked = true) { lab.setLocked(bone, locked); boneList.build(); },
+      /** Lets bone `bone` deform or not, as its box in the Bones list does (one undo step). */
+      setBoneDeforms: (bone, on) => app.deforming.set(bone, on),
       selectBone,
       selectedBone: () => viewer.selectedBone(),
       selectVertex(vertex) { viewer.selectVertex(lab, vertex); requestRender(); },

@@ -277,7 +277,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         .collect::<Vec<_>>();
     let mut morph_weights = geometry.morph_weights;
     morph_weights.resize(morphs.len(), 0.0);
-    let doc = SceneDoc {
+    let mut doc = SceneDoc {
         bones: bones.docs,
         mesh: MeshDoc {
             positions,
@@ -293,6 +293,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         meshes: geometry.parts,
         colours: material::vertex_colours(&document, &buffers, &geometry.colours),
     };
+    doc.mark_deforming_from_weights();
     let mut scene = Scene::from_doc(&doc)?;
     let drawn = material::drawn(&document, &buffers, resources, &geometry.colours);
     scene.base_colour = material::base_colour(&drawn, &geometry.colours);

@@ -1,5 +1,5 @@
 //! Undo and redo over the pose, the weights, the morph weights, the clips,
-//! the paths and the joint limits, within a step count and a byte budget.
+//! the paths, the joint limits and which bones deform, within a step count and a byte budget.
 //!
 //! A step that leaves the weights as they were (a pose drag) shares them
 //! with the step before, so a lecture's worth of posing costs little; when
@@ -15,7 +15,7 @@ use crate::rig::pose::BoneTransform;
 use crate::skin::influences::VertexInfluences;
 
 /// What undo restores: the pose, the weights, the morph weights, the clips,
-/// the paths and the limits.
+/// the paths, the limits and which bones deform.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Snapshot {
     pose: Vec<BoneTransform>,
@@ -25,6 +25,7 @@ pub(super) struct Snapshot {
     clips: Arc<Vec<Clip>>,
     paths: Vec<PathAnimation>,
     limits: Arc<Vec<Option<JointLimit>>>,
+    deforms: Vec<bool>,
 }
 
 /// Undo steps kept; older ones are forgotten.
@@ -41,6 +42,7 @@ fn bytes_held(steps: &[Snapshot]) -> usize {
         total += std::mem::size_of_val(step.pose.as_slice());
         total += std::mem::size_of_val(step.stretch.as_slice());
         total += std::mem::size_of_val(step.morph_weights.as_slice());
+        total += step.deforms.len();
         if !(k > 0 && Arc::ptr_eq(&steps[k - 1].limits, &step.limits)) {
             total += std::mem::size_of_val(step.limits.as_slice());
         }
@@ -112,6 +114,7 @@ impl Lab {
             clips,
             paths: self.scene.paths.clone(),
             limits,
+            deforms: self.scene.deforms.clone(),
         }
     }
 
@@ -122,6 +125,7 @@ impl Lab {
         self.scene.animation.clips = Arc::unwrap_or_clone(snapshot.clips);
         self.scene.paths = snapshot.paths;
         self.scene.limits = Arc::unwrap_or_clone(snapshot.limits);
+        self.scene.deforms = snapshot.deforms;
         if *snapshot.influences != self.scene.influences {
             self.scene.influences = Arc::unwrap_or_clone(snapshot.influences);
             self.influences_changed();
@@ -252,8 +256,8 @@ mod tests {
     fn a_budget_smaller_than_the_steps_keeps_the_newest() {
         let mut lab = Lab::example("two-bone").unwrap();
         let weights = std::mem::size_of_val(lab.all_influences());
-        // A step's pose: the transforms and the stretch.
-        let pose = lab.bone_count() * (std::mem::size_of::<BoneTransform>() + 4);
+        // A step's pose: the transforms, the stretch and the deform flags.
+        let pose = lab.bone_count() * (std::mem::size_of::<BoneTransform>() + 4 + 1);
         // The limits, unchanged, are held once.
         let limits =
             lab.bone_count() * std::mem::size_of::<Option<crate::rig::limits::JointLimit>>();

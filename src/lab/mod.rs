@@ -7,6 +7,7 @@
 mod animate;
 mod capture;
 mod cor;
+mod deforms;
 mod derived;
 mod dynamics;
 mod gait;
@@ -15,6 +16,7 @@ mod ik;
 mod measure;
 mod morphs;
 mod palette_formats;
+mod seams;
 mod speech;
 mod weights;
 
@@ -172,6 +174,22 @@ pub enum EditError {
         computed_for: u64,
         /// The weights revision now.
         current: u64,
+    },
+    /// Weight asked for on a bone that deforms nothing.
+    #[error("bone {bone} ('{name}') deforms nothing, so it takes no weight: turn it on first (setBoneDeforms({bone}, true))")]
+    NonDeforming {
+        /// The bone.
+        bone: usize,
+        /// Its name.
+        name: String,
+    },
+    /// Every bone would deform nothing while the skin still has weight.
+    #[error(
+        "bone {bone} is the last bone that deforms: the skin's weight has no other bone to go to"
+    )]
+    LastDeformingBone {
+        /// The bone asked to stop deforming.
+        bone: usize,
     },
     /// A value failed the same check a scene file would.
     #[error(transparent)]

@@ -23,6 +23,8 @@ use crate::weights::paint::{
 pub(super) struct Topology {
     neighbours: Option<Vec<Vec<u32>>>,
     mirror: Option<Mirror>,
+    /// The copies of each place (see [`super::seams`]).
+    pub(super) copies: Option<super::seams::Copies>,
 }
 
 /// Each vertex's and each bone's mirror across x = 0.
@@ -41,6 +43,8 @@ pub(super) struct WeightEditing {
     /// The weights the share link's edits are counted from (the scene as
     /// it opened), when kept.
     pub(super) weights_baseline: Option<Vec<VertexInfluences>>,
+    /// Which bones deformed when the baseline was kept.
+    pub(super) deforms_baseline: Option<Vec<bool>>,
     /// Buffers a brush dab reuses, so a stroke does not allocate per dab.
     pub(super) dab_scratch: crate::weights::paint::DabScratch,
 }
@@ -144,6 +148,7 @@ impl Lab {
     ) -> Result<Fitting, EditError> {
         self.check_vertex(vertex)?;
         let (influences, fitting) = validate_vertex_influences(vertex, pairs, self.bone_count())?;
+        self.check_deforming(vertex, &influences)?;
         self.scene.influences[vertex] = influences;
         self.influences_changed();
         self.changed();
@@ -155,11 +160,12 @@ impl Lab {
         self.weight_editing.dab_scratch.changed_vertices()
     }
 
-    /// Keeps the weights as they are now as the baseline
+    /// Keeps the weights (and which bones deform) as they are now as the baseline
     /// [`Lab::weight_edits`] compares with: the scene as it opened, for the
     /// share link.
     pub fn keep_weights_as_baseline(&mut self) {
         self.weight_editing.weights_baseline = Some(self.scene.influences.clone());
+        self.weight_editing.deforms_baseline = Some(self.scene.deforms.clone());
     }
 
     /// The vertices whose weights differ from the baseline, increasing,
@@ -190,6 +196,7 @@ impl Lab {
             let vertex = *vertex as usize;
             self.check_vertex(vertex)?;
             let (influences, _) = validate_vertex_influences(vertex, pairs, self.bone_count())?;
+            self.check_deforming(vertex, &influences)?;
             fitted.push((vertex, influences));
         }
         if fitted.is_empty() {
@@ -273,6 +280,9 @@ impl Lab {
         mirror: bool,
     ) -> Result<DabReport, EditError> {
         self.check_bone(bone)?;
+        if !self.scene.deforms[bone] {
+            return Err(self.non_deforming(bone));
+        }
         if points.len() != self.vertex_count() || paintable.len() != self.vertex_count() {
             return Err(EditError::WrongArity {
                 what: "points",
@@ -293,10 +303,12 @@ impl Lab {
             // Read only by the smoothing brush, which built them above.
             neighbours: topology.neighbours.as_deref().unwrap_or_default(),
             locked: &self.settings.locked,
+            // A mirror bone that deforms nothing takes no weight: the
+            // stroke then paints this side alone.
             mirror: topology
                 .mirror
                 .as_ref()
-                .filter(|_| mirror)
+                .filter(|m| mirror && self.scene.deforms[usize::from(m.bones[bone])])
                 .map(|m| (m.vertices.as_slice(), m.bones.as_slice())),
         };
         let report = dab_with(
@@ -311,7 +323,10 @@ impl Lab {
             self.influences_changed();
             // A stroke's dab changes a few hundred vertices: those alone
             // are skinned again, not the whole mesh before the next dab.
-            let changed = self.weight_editing.dab_scratch.changed_vertices().to_vec();
+            let mut changed = self.weight_editing.dab_scratch.changed_vertices().to_vec();
+            // The copies of a painted place (a seam, meshes that meet) alike.
+            let copied = self.paint_copies_alike(&changed);
+            changed.extend(copied);
             self.weights_changed_at(&changed);
         }
         Ok(report)
@@ -328,20 +343,21 @@ impl Lab {
         method: AutoWeights,
         progress: &mut dyn FnMut(usize, usize),
     ) -> AutoWeightsReport {
-        // A glTF scene weights its skinned meshes to its joints (the bones
-        // a skin binds, less the zero-length twins); rigid and static
-        // meshes keep their binding. A lecture scene weights every vertex
-        // to every bone.
+        // The skinned meshes are weighted to the bones that deform (less
+        // a glTF joint's zero-length twins, where others are left); rigid
+        // and static meshes keep their binding.
         let skeleton = &self.scene.skeleton;
-        let joints: Vec<usize> = (0..skeleton.len())
-            .filter(|&b| skeleton.is_bound_elsewhere(b) && skeleton.bones()[b].length > 0.0)
+        let deforming: Vec<usize> = (0..skeleton.len())
+            .filter(|&b| self.scene.deforms[b])
             .collect();
-        let bones: Vec<usize> = if joints.is_empty() {
-            (0..skeleton.len()).collect()
-        } else {
-            joints
-        };
-        let (influences, report) = crate::weights::auto_weights::compute_with_progress(
+        let long: Vec<usize> = deforming
+            .iter()
+            .copied()
+            .filter(|&b| skeleton.bones()[b].length > 0.0)
+            .collect();
+        let bones = if long.is_empty() { deforming } else { long };
+        let nearest_non_deforming = self.vertices_nearest_non_deforming();
+        let (influences, mut report) = crate::weights::auto_weights::compute_with_progress(
             skeleton,
             &self.scene.mesh,
             method,
@@ -355,6 +371,16 @@ impl Lab {
             let range = part.first_vertex..part.first_vertex + part.vertex_count;
             self.scene.influences[range.clone()].clone_from_slice(&influences[range]);
         }
+        report.nearest_non_deforming = nearest_non_deforming;
+        // Only the skinned meshes' vertices were weighted.
+        let binding = crate::scene::MeshBinding::Skinned;
+        report.unreached.retain(|&v| {
+            self.scene.meshes.iter().any(|part| {
+                part.binding == binding
+                    && (part.first_vertex..part.first_vertex + part.vertex_count)
+                        .contains(&(v as usize))
+            })
+        });
         self.influences_changed();
         self.changed();
         report
@@ -381,7 +407,9 @@ impl Lab {
                 .filter(|&k| weights[k] != 0.0)
                 .map(|k| (u32::from(bones[k]), weights[k]))
                 .collect();
-            all.push(validate_vertex_influences(vertex, &pairs, self.bone_count())?.0);
+            let influences = validate_vertex_influences(vertex, &pairs, self.bone_count())?.0;
+            self.check_deforming(vertex, &influences)?;
+            all.push(influences);
         }
         self.scene.influences = all;
         self.influences_changed();

@@ -55,6 +55,21 @@ pub struct BoneDoc {
         skip_serializing_if = "Option::is_none"
     )]
     pub inverse_bind: Option<[f32; 16]>,
+    /// Whether the bone may take skin: automatic weights and the brush
+    /// use deforming bones only, and a skinned mesh gives a bone that
+    /// deforms nothing no weight. Written only when `false`.
+    #[serde(default = "deforms_by_default", skip_serializing_if = "is_true")]
+    pub deforms: bool,
+}
+
+fn deforms_by_default() -> bool {
+    true
+}
+
+// serde's `skip_serializing_if` passes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
 impl BoneDoc {
@@ -70,6 +85,7 @@ impl BoneDoc {
             scale: None,
             turn: None,
             inverse_bind: None,
+            deforms: true,
         }
     }
 }
@@ -201,6 +217,7 @@ impl Scene {
         let mesh = validate_mesh(&doc.mesh)?;
         let (influences, pruned_vertices) =
             validate_influences(&doc.influences, mesh.vertex_count(), skeleton.len())?;
+        let deforms: Vec<bool> = doc.bones.iter().map(|bone| bone.deforms).collect();
         let pose = validate_pose(&doc.pose, skeleton.len())?;
         let limits = doc
             .bones
@@ -223,7 +240,9 @@ impl Scene {
         let paths = validate_paths(&doc.paths, skeleton.len())?;
         let meshes = validate_meshes(&doc.meshes, mesh.vertex_count(), skeleton.len())?;
         let vertex_colours = validate_colours(&doc.colours, mesh.vertex_count())?;
+        check_deforming_weights(&meshes, &influences, &deforms)?;
         Ok(Self {
+            deforms,
             vertex_colours,
             materials: Vec::new(),
             images: Vec::new(),
@@ -280,6 +299,7 @@ impl Scene {
                     scale: (bone.rest_scale != Vec3::ONE).then(|| bone.rest_scale.to_array()),
                     turn: (bone.turn != Quat::IDENTITY).then(|| bone.turn.to_array()),
                     inverse_bind: self.skeleton.inverse_bind(index).map(|m| m.to_cols_array()),
+                    deforms: self.deforms[index],
                 })
                 .collect(),
             mesh,
@@ -557,6 +577,69 @@ fn validate_mesh(doc: &MeshDoc) -> Result<Mesh, SceneError> {
         .map(Vec3::from_slice)
         .collect();
     Ok(Mesh::new(positions, doc.indices.clone()))
+}
+
+/// A skinned mesh gives no weight to a bone that deforms nothing.
+fn check_deforming_weights(
+    meshes: &[MeshPart],
+    influences: &[VertexInfluences],
+    deforms: &[bool],
+) -> Result<(), SceneError> {
+    for part in meshes.iter().filter(|p| p.binding == MeshBinding::Skinned) {
+        let range = part.first_vertex..part.first_vertex + part.vertex_count;
+        for (vertex, influence) in influences[range.clone()].iter().enumerate() {
+            if let Some((bone, _)) = influence
+                .pairs()
+                .find(|&(bone, weight)| weight > 0.0 && !deforms[usize::from(bone)])
+            {
+                return Err(SceneError::WeightOnNonDeforming {
+                    vertex: range.start + vertex,
+                    bone: usize::from(bone),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+impl SceneDoc {
+    /// Marks as deforming exactly the bones a skinned mesh gives weight to:
+    /// what a file read from another tool says by its weights (end bones,
+    /// IK controllers, a root at the floor and the nodes above the
+    /// armature get none). A scene with no skinned mesh keeps every bone
+    /// deforming, as the file says nothing.
+    pub fn mark_deforming_from_weights(&mut self) {
+        let skinned: Vec<std::ops::Range<usize>> = if self.meshes.is_empty() {
+            std::iter::once(0..self.influences.len()).collect()
+        } else {
+            self.meshes
+                .iter()
+                .filter(|part| part.binding == "skinned")
+                .map(|part| {
+                    let [first, count] = part.vertices.map(|n| n as usize);
+                    first..first + count
+                })
+                .collect()
+        };
+        if skinned.is_empty() {
+            return;
+        }
+        let mut weighted = vec![false; self.bones.len()];
+        for range in skinned {
+            for pairs in self.influences.get(range).unwrap_or_default() {
+                for &(bone, weight) in pairs {
+                    if weight > 0.0 {
+                        if let Some(flag) = weighted.get_mut(bone as usize) {
+                            *flag = true;
+                        }
+                    }
+                }
+            }
+        }
+        for (bone, deforms) in self.bones.iter_mut().zip(weighted) {
+            bone.deforms = deforms;
+        }
+    }
 }
 
 fn validate_influences(

@@ -57,6 +57,14 @@ pub enum SceneError {
         /// The value found.
         value: f32,
     },
+    /// A skinned mesh gives weight to a bone marked as deforming nothing.
+    #[error("influences[{vertex}]: bone {bone} is given weight but deforms nothing (bones[{bone}].deforms is false)")]
+    WeightOnNonDeforming {
+        /// The vertex.
+        vertex: usize,
+        /// The bone.
+        bone: usize,
+    },
     /// A bone's joint limit is malformed.
     #[error("bones[{bone}].limits: {error}")]
     Limit {
@@ -220,6 +228,8 @@ pub struct Scene {
     pub pose: Vec<BoneTransform>,
     /// Each bone's joint limit, if it has one.
     pub limits: Vec<Option<JointLimit>>,
+    /// Whether each bone may take skin (see [`crate::scene::doc::BoneDoc::deforms`]).
+    pub deforms: Vec<bool>,
     /// Morph targets, applied before skinning.
     pub morphs: Vec<MorphTarget>,
     /// One weight per morph target.

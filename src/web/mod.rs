@@ -184,6 +184,11 @@ struct AutoWeightsView {
     pruned_vertices: u32,
     visibility_checked: bool,
     iterations: u32,
+    /// Vertices no bone reached, each given wholly to its nearest
+    /// deforming bone.
+    unreached_vertices: u32,
+    /// Vertices nearer to a bone that deforms nothing than to any that does.
+    nearest_non_deforming: u32,
 }
 
 /// The skinning note's three steps for one vertex and one bone.
@@ -648,9 +653,35 @@ impl JsLab {
         Ok(self.inner.locked()[bone])
     }
 
+    /// Whether bone `bone` deforms: takes skin from the automatic methods,
+    /// the brush and typed weights.
+    #[wasm_bindgen(js_name = boneDeforms)]
+    pub fn bone_deforms(&self, bone: f64) -> Result<bool, JsError> {
+        const METHOD: &str = "boneDeforms";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .bone_deforms(bone)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Marks bone `bone` as deforming or not (one undo step after
+    /// `checkpoint()`); a bone turned off hands its weight to its nearest
+    /// deforming ancestor (or the deforming bone nearest each vertex).
+    /// Returns how many vertices' weights moved.
+    #[wasm_bindgen(js_name = setBoneDeforms)]
+    pub fn set_bone_deforms(&mut self, bone: f64, on: bool) -> Result<u32, JsError> {
+        const METHOD: &str = "setBoneDeforms";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        self.inner
+            .set_bone_deforms(bone, on)
+            .map(|moved| moved as u32)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
     /// Replaces all weights by automatic ones: `nearest` (nearest bone,
-    /// rigid), `distance` (distance falloff) or `heat` (bone heat). Returns
-    /// `{prunedVertices, visibilityChecked, iterations}`.
+    /// rigid), `distance` (distance falloff) or `heat` (bone heat), on the
+    /// bones that deform. Returns `{prunedVertices, visibilityChecked,
+    /// iterations, unreachedVertices, nearestNonDeforming}`.
     #[wasm_bindgen(js_name = autoWeights)]
     pub fn auto_weights(&mut self, method: &str) -> Result<JsValue, JsError> {
         self.auto_weights_reporting(method, None)
@@ -702,6 +733,8 @@ impl JsLab {
             pruned_vertices: report.pruned_vertices as u32,
             visibility_checked: report.visibility_checked,
             iterations: report.iterations as u32,
+            unreached_vertices: report.unreached.len() as u32,
+            nearest_non_deforming: report.nearest_non_deforming as u32,
         };
         serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("autoWeights", e))
     }
@@ -723,6 +756,29 @@ impl JsLab {
             return Vec::new();
         }
         crate::formats::weight_edits::encode(&edits)
+    }
+
+    /// How many places of the mesh hold copies (a seam, meshes that meet)
+    /// with different weights: places that part when posed. Automatic
+    /// weights and the brush give copies the same weights; typed weights
+    /// or the file may not.
+    #[wasm_bindgen(js_name = seamsApart)]
+    pub fn seams_apart(&self) -> u32 {
+        self.inner.seams_apart() as u32
+    }
+
+    /// The bones whose deform flag differs from the kept baseline, as
+    /// `[[bone, on], …]` (empty when none differ or no baseline was kept):
+    /// what a share link carries beside the weight edits.
+    #[wasm_bindgen(js_name = deformEdits)]
+    pub fn deform_edits(&self) -> Result<JsValue, JsError> {
+        let edits: Vec<(u32, bool)> = self
+            .inner
+            .deform_edits()
+            .into_iter()
+            .map(|(bone, on)| (bone as u32, on))
+            .collect();
+        serde_wasm_bindgen::to_value(&edits).map_err(|e| js_error("deformEdits", e))
     }
 
     /// Sets the weights a share link's bytes give; throws an `Error` naming

@@ -9,6 +9,7 @@ use crate::skin::mesh::Mesh;
 use crate::weights::bounds_tree::BoundsTree;
 use crate::weights::ldlt::Ldlt;
 use crate::weights::sparse::{conjugate_gradient, CsrMatrix};
+use crate::weights::weld::{Welded, WELD_TOLERANCE};
 
 /// Which automatic weighting to compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +33,12 @@ pub struct AutoWeightsReport {
     /// Conjugate-gradient iterations, summed over the bones (0 when the
     /// system was factored).
     pub iterations: usize,
+    /// The vertices the method gave no weight (bone heat where no bone is
+    /// seen and none diffuses), each handed wholly to its nearest bone.
+    pub unreached: Vec<u32>,
+    /// Vertices nearer to a bone that deforms nothing than to any that
+    /// deforms (set by the lab, which knows which bones deform).
+    pub nearest_non_deforming: usize,
 }
 
 /// Each bone as a model-space segment `(origin, tip)` where the mesh was
@@ -127,18 +134,32 @@ pub fn compute_with_progress(
         }
         AutoWeights::BoneHeat => {
             let total = segments.len();
-            let (visibility_checked, iterations) =
-                bone_heat_each(mesh, &segments, HeatSolver::Factored, |bone, column| {
-                    for (largest, &w) in per_vertex.iter_mut().zip(column) {
-                        let w = w.clamp(0.0, 1.0) as f32;
+            // Solved on the welded mesh, so that the copies of a vertex
+            // (a seam, meshes that meet) share one weight.
+            let welded = Welded::of(mesh, WELD_TOLERANCE * mesh_scale(mesh));
+            let (visibility_checked, iterations) = bone_heat_each(
+                welded.solved(mesh),
+                &segments,
+                HeatSolver::Factored,
+                |bone, column| {
+                    for (largest, &at) in per_vertex.iter_mut().zip(&welded.index) {
+                        let w = column[at as usize].clamp(0.0, 1.0) as f32;
                         if w > 1e-4 {
                             largest.offer(bone as u16, w);
                         }
                     }
                     progress(bone + 1, total);
-                });
+                },
+            );
             report.visibility_checked = visibility_checked;
             report.iterations = iterations;
+        }
+    }
+    // A vertex no bone reached goes wholly to its nearest one.
+    for (vertex, (largest, &p)) in per_vertex.iter_mut().zip(&mesh.positions_model).enumerate() {
+        if largest.kept == 0 && !segments.is_empty() {
+            largest.offer(nearest_bone(p, &segments, |_| true).0, 1.0);
+            report.unreached.push(vertex as u32);
         }
     }
     let influences = per_vertex

@@ -71,3 +71,47 @@ pub fn encode_base64(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// Accessor `index` read straight from the file, any stride, as `f32`
+/// (`u8`, `u16` and `f32` components), `width` per element.
+pub fn accessor_values(doc: &serde_json::Value, index: usize, width: usize) -> Vec<f32> {
+    let accessor = &doc["accessors"][index];
+    let view = &doc["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let uri = doc["buffers"][view["buffer"].as_u64().unwrap() as usize]["uri"]
+        .as_str()
+        .unwrap();
+    let bytes =
+        skinlab::formats::gltf::decode_base64(uri.split_once(";base64,").unwrap().1).unwrap();
+    let size = match accessor["componentType"].as_u64().unwrap() {
+        5121 => 1,
+        5123 => 2,
+        _ => 4,
+    };
+    let stride = view["byteStride"]
+        .as_u64()
+        .map_or(size * width, |s| s as usize);
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + accessor["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let mut out = Vec::new();
+    for element in 0..accessor["count"].as_u64().unwrap() as usize {
+        for component in 0..width {
+            let at = start + element * stride + component * size;
+            out.push(match size {
+                1 => f32::from(bytes[at]),
+                2 => f32::from(u16::from_le_bytes([bytes[at], bytes[at + 1]])),
+                _ => f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()),
+            });
+        }
+    }
+    out
+}
+
+/// The names of `lab`'s bones, in order.
+pub fn bone_names(lab: &skinlab::Lab) -> Vec<String> {
+    lab.scene()
+        .skeleton
+        .bones()
+        .iter()
+        .map(|b| b.name.clone())
+        .collect()
+}

@@ -97,10 +97,10 @@ test('the view is told: its name and description in the accessibility tree, each
   const ring = await page.locator('#view').evaluate((view) => getComputedStyle(view).outlineStyle + ' ' + getComputedStyle(view).outlineWidth);
   assert.match(ring, /solid 3px/, `a ring on the focused view: ${ring}`);
   assert.equal(await page.locator('.view-keys').isVisible(), true, 'the keys shown while the view has the focus');
-  // Locks and groups named for themselves.
+  // Locks, deform boxes and groups named for themselves.
   await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('weights')));
-  const locks = await page.locator('#bone-list input[type=checkbox]').evaluateAll((boxes) => boxes.map((b) => b.getAttribute('aria-label')));
-  assert.deepEqual(locks, ['Lock bone 1', 'Lock bone 2']);
+  const boxes = await page.locator('#bone-list input[type=checkbox]').evaluateAll((list) => list.map((b) => b.getAttribute('aria-label')));
+  assert.deepEqual(boxes, ['Deforms the skin: bone 1', 'Lock bone 1', 'Deforms the skin: bone 2', 'Lock bone 2']);
   const groups = await page.locator('.segmented[role=group]').evaluateAll((list) => list.map((g) => g.getAttribute('aria-label')));
   assert.equal(new Set(groups).size, groups.length, `each group its own name: ${groups}`);
   assert.deepEqual(errors, []);

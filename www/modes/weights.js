@@ -139,6 +139,9 @@ export function createWeightsMode(app, vertexPanel) {
   function applied(method, report) {
     let text = t('auto.applied', { method: t(`auto.${method}`) });
     if (report.prunedVertices > 0) text += ` ${t('auto.pruned', { n: num(report.prunedVertices) })}`;
+    // Vertices bones that deform nothing would have taken, and those no bone reached.
+    if (report.nearestNonDeforming > 0) text += ` ${t('auto.nearestNonDeforming', { n: num(report.nearestNonDeforming) })}`;
+    if (report.unreachedVertices > 0) text += ` ${t('auto.unreached', { n: num(report.unreachedVertices) })}`;
     app.showNotice(text);
     vertexPanel.forget();
     app.requestRender();

@@ -1,5 +1,5 @@
 // A lab's link: the state on screen (example, mode, method, view, camera,
-// pose, weight edits) kept in its address's hash a moment after it
+// pose, deforming bones, weight edits) kept in its address's hash a moment after it
 // changes, and a link restored. In a lesson the address is the step
 // (?lesson=&step=) instead, a link for a slide.
 import { Lab } from '../pkg/skinlab.js';
@@ -40,6 +40,10 @@ export function createLinkState(app, { address, controls, modes, settings }) {
       if (!identity) poses.push([bone, ...rotation, ...translation, ...scale]);
     }
     if (poses.length) state.p = poses;
+    // Bones whose deform flag was changed (before the weight edits, which
+    // may give them weight).
+    const flags = lab.deformEdits();
+    if (flags.length) state.f = flags;
     return state;
   }
 
@@ -104,6 +108,7 @@ export function createLinkState(app, { address, controls, modes, settings }) {
     for (const [bone, ...numbers] of state.p ?? []) {
       next.setBonePose(bone, { rotation: numbers.slice(0, 4), translation: numbers.slice(4, 7), scale: numbers.slice(7, 10) });
     }
+    for (const [bone, on] of state.f ?? []) next.setBoneDeforms(bone, on);
     // Links made before the edits travelled as bytes list them as JSON.
     for (const [vertex, pairs] of state.w ?? []) next.setInfluences(vertex, pairs);
     if (state.weightEdits) next.applyWeightEditsBytes(state.weightEdits);

@@ -1,5 +1,5 @@
-// The bone list: a coloured dot, the name and (in Weights) a lock per bone.
-// Clicking a row selects the bone.
+// The bone list: a coloured dot, the name, a lock per bone and (in Weights)
+// whether it deforms. Clicking a row selects the bone.
 import { el } from '../dom.js';
 import { hasLabel } from '../i18n.js';
 
@@ -26,10 +26,12 @@ export function boneLabel(t, names, bone) {
   return number === undefined ? t(`boneName.${base}`) : `${t(`boneName.${base}`)} ${number}`;
 }
 
-/** The bone list of `app` (which offers `lab`, `viewer`, `selectBone`). */
+/** The bone list of `app` (which offers `lab`, `viewer`, `selectBone`, `deforming`). */
 export function createBoneList(app) {
   const { num, t } = app.i18n;
   const { $ } = app;
+  // The lab and revision the deform boxes were last read at.
+  let synced = { lab: null, revision: -1 };
   function build() {
     const list = $('#bone-list');
     list.textContent = '';
@@ -42,13 +44,22 @@ export function createBoneList(app) {
       lock.setAttribute('aria-label', t('aria.lock', { bone: boneLabel(t, names, bone) }));
       lock.addEventListener('click', (event) => event.stopPropagation());
       lock.addEventListener('change', () => app.lab.setLocked(bone, lock.checked));
+      const deforms = el('input', { type: 'checkbox', checked: app.lab.boneDeforms(bone) });
+      deforms.setAttribute('aria-label', t('aria.deforms', { bone: boneLabel(t, names, bone) }));
+      deforms.addEventListener('click', (event) => event.stopPropagation());
+      deforms.addEventListener('change', () => {
+        if (!app.deforming.set(bone, deforms.checked)) deforms.checked = !deforms.checked;
+      });
       const dot = el('span', { className: 'dot' });
       dot.style.background = `rgb(${r}, ${g}, ${b})`;
       const item = el('li', {},
         dot,
         // A button, so that the keyboard reaches and picks each bone.
         el('button', { type: 'button', className: 'name' }, boneLabel(t, names, bone)),
-        el('label', { className: 'lock' }, lock, ' ', el('span', {}, t('lock'))));
+        // Each box sits under its column's head; its own name is its label.
+        el('label', { className: 'deforms' }, deforms),
+        el('label', { className: 'lock' }, lock));
+      item.classList.toggle('no-deform', !deforms.checked);
       item.dataset.bone = String(bone);
       item.addEventListener('click', () => app.selectBone(bone));
       list.append(item);
@@ -56,9 +67,23 @@ export function createBoneList(app) {
     if (names.length > shown) {
       list.append(el('li', { className: 'muted' }, t('bones.more', { n: num(names.length - shown) })));
     }
+    synced = { lab: app.lab, revision: app.lab.revision() };
+  }
+
+  /** The deform boxes as the lab has them (after an undo, a link, a lesson). */
+  function syncDeforms() {
+    if (synced.lab === app.lab && synced.revision === app.lab.revision()) return;
+    synced = { lab: app.lab, revision: app.lab.revision() };
+    for (const item of app.root.querySelectorAll('#bone-list li[data-bone]')) {
+      const on = app.lab.boneDeforms(Number(item.dataset.bone));
+      const box = item.querySelector('.deforms input');
+      if (box.checked !== on) box.checked = on;
+      item.classList.toggle('no-deform', !on);
+    }
   }
 
   function update() {
+    syncDeforms();
     const selected = app.viewer.selectedBone();
     for (const item of app.root.querySelectorAll('#bone-list li')) {
       const chosen = Number(item.dataset.bone) === selected;

@@ -31,6 +31,7 @@ export function createKeyMoves(app) {
 
   /** A dab of the brush where the keyboard brush is. */
   function dab() {
+    if (app.deforming.refuses(app.viewer.selectedBone())) return;
     if (!brushAt) moveBrush([0, 0]);
     const [x, y] = brushAt;
     const began = app.viewer.pointerDown(app.lab, { x, y, button: 0, shift: false, reach: false });

@@ -19,7 +19,11 @@ export function createVertexPanel(app) {
   function weightRow(table, names, vertex, bone, weight) {
     const row = table.insertRow();
     const select = el('select');
-    names.forEach((_, index) => select.add(new Option(boneLabel(t, names, index), String(index))));
+    // A bone that deforms nothing is listed as such (it takes no weight).
+    names.forEach((_, index) => {
+      const name = boneLabel(t, names, index);
+      select.add(new Option(app.lab.boneDeforms(index) ? name : t('deforms.option', { bone: name }), String(index)));
+    });
     if (bone < 0) select.add(new Option(t('vertex.addBone'), '-1'), 0);
     select.value = String(bone);
     const input = el('input', {
@@ -85,6 +89,16 @@ export function createVertexPanel(app) {
       const bone = Number(row.querySelector('select').value);
       const input = row.querySelector('input');
       if (bone >= 0 && input.value !== '') pairs.push([bone, Number(input.value)]);
+    }
+    // Weight for a bone that deforms nothing: said, and the bone selected,
+    // so the panel offers to let it deform.
+    const still = pairs.find(([bone, weight]) => weight > 0 && !app.lab.boneDeforms(bone));
+    if (still) {
+      app.deforming.refuses(still[0]);
+      app.selectBone(still[0]);
+      shownKey = '';
+      app.requestRender();
+      return;
     }
     try {
       app.lab.checkpoint();

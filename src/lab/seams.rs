@@ -1,0 +1,110 @@
+//! One place, one weight, under the brush: a file splits a vertex where its
+//! UVs part and where two meshes of a skin meet, and the copies share the
+//! weights a stroke gives any of them. Copies the user made differ (by
+//! typed weights) are allowed, and counted.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::Lab;
+use crate::skin::influences::VertexInfluences;
+use crate::weights::weld::{first_copies, WELD_TOLERANCE};
+
+/// The places of the mesh held by more than one vertex.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Copies {
+    /// Each vertex's first copy (itself when it has no earlier one).
+    first: Vec<u32>,
+    /// Each first copy with copies, and all of them.
+    groups: FxHashMap<u32, Vec<u32>>,
+}
+
+impl Copies {
+    fn of(positions: &[glam::Vec3]) -> Self {
+        let (lo, hi) = positions.iter().fold(
+            (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN)),
+            |(lo, hi), &p| (lo.min(p), hi.max(p)),
+        );
+        let size = (hi - lo).length().max(1e-3);
+        let first = first_copies(positions, WELD_TOLERANCE * size);
+        let mut groups: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        for (vertex, &copy) in first.iter().enumerate() {
+            if copy as usize != vertex {
+                groups
+                    .entry(copy)
+                    .or_insert_with(|| vec![copy])
+                    .push(vertex as u32);
+            }
+        }
+        Self { first, groups }
+    }
+
+    /// How many places hold copies with different weights.
+    fn apart(&self, weights: &[VertexInfluences]) -> usize {
+        self.groups
+            .values()
+            .filter(|group| {
+                group
+                    .iter()
+                    .any(|&v| weights[v as usize] != weights[group[0] as usize])
+            })
+            .count()
+    }
+}
+
+impl Lab {
+    /// Gives each copy of a place among `changed` the weights the stroke
+    /// left on it, where the copy's locked bones keep theirs; returns the
+    /// copies changed.
+    pub(super) fn paint_copies_alike(&mut self, changed: &[u32]) -> Vec<u32> {
+        // Found on first use, and held aside while the weights change.
+        let copies = match self.weight_editing.topology.copies.take() {
+            Some(copies) => copies,
+            None => Copies::of(&self.scene.mesh.positions_model),
+        };
+        let copied = self.copy_within(&copies, changed);
+        self.weight_editing.topology.copies = Some(copies);
+        copied
+    }
+
+    fn copy_within(&mut self, copies: &Copies, changed: &[u32]) -> Vec<u32> {
+        if copies.groups.is_empty() {
+            return Vec::new();
+        }
+        let locked: Vec<u16> = (0..self.bone_count())
+            .filter(|&b| self.settings.locked[b])
+            .map(|b| b as u16)
+            .collect();
+        let keeps_locks = |from: &VertexInfluences, to: &VertexInfluences| {
+            locked.iter().all(|&b| from.weight_of(b) == to.weight_of(b))
+        };
+        let mut done: FxHashSet<u32> = FxHashSet::default();
+        let mut copied = Vec::new();
+        for &vertex in changed {
+            let first = copies.first[vertex as usize];
+            let Some(group) = copies.groups.get(&first) else {
+                continue;
+            };
+            if !done.insert(first) {
+                continue;
+            }
+            let source = self.scene.influences[vertex as usize];
+            for &copy in group {
+                let target = &mut self.scene.influences[copy as usize];
+                if copy != vertex && *target != source && keeps_locks(&source, target) {
+                    *target = source;
+                    copied.push(copy);
+                }
+            }
+        }
+        copied
+    }
+
+    /// How many places of the mesh hold copies with different weights (a
+    /// seam that parts when posed: typed so, or so in the file).
+    pub fn seams_apart(&self) -> usize {
+        match &self.weight_editing.topology.copies {
+            Some(copies) => copies.apart(&self.scene.influences),
+            None => Copies::of(&self.scene.mesh.positions_model).apart(&self.scene.influences),
+        }
+    }
+}
