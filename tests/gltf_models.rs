@@ -693,3 +693,58 @@ fn morph_targets_of_several_meshes_join_by_name_and_every_meshs_clip_channel_pla
         );
     }
 }
+
+/// SimpleSkin with its channels written as `KHR_animation_pointer` channels
+/// (`/nodes/N/path`), as Unity's and Needle's exporters write them, plus a
+/// material channel and a clip of a material alone.
+fn simple_skin_by_pointer() -> String {
+    let mut doc: Value = serde_json::from_str(&common::model_text("SimpleSkin")).unwrap();
+    for channel in doc["animations"][0]["channels"].as_array_mut().unwrap() {
+        let node = channel["target"]["node"].as_u64().unwrap();
+        let path = channel["target"]["path"].as_str().unwrap().to_owned();
+        channel["target"] = serde_json::json!({
+            "path": "pointer",
+            "extensions": {"KHR_animation_pointer": {"pointer": format!("/nodes/{node}/{path}")}}
+        });
+    }
+    let pointer = |to: &str| {
+        serde_json::json!({"sampler": 0, "target": {"path": "pointer",
+            "extensions": {"KHR_animation_pointer": {"pointer": to}}}})
+    };
+    doc["animations"][0]["channels"]
+        .as_array_mut()
+        .unwrap()
+        .push(pointer("/materials/0/pbrMetallicRoughness/baseColorFactor"));
+    let mut glow = doc["animations"][0].clone();
+    glow["name"] = "glow".into();
+    glow["channels"] = serde_json::json!([pointer("/materials/0/emissiveFactor")]);
+    doc["animations"].as_array_mut().unwrap().push(glow);
+    doc["extensionsUsed"] = serde_json::json!(["KHR_animation_pointer"]);
+    doc.to_string()
+}
+
+#[test]
+fn a_clip_animated_by_pointer_plays_as_its_node_channels_and_the_rest_is_named() {
+    let plain = Lab::from_gltf(&common::model_text("SimpleSkin")).unwrap();
+    let mut by_pointer = Lab::from_gltf(&simple_skin_by_pointer()).unwrap();
+    assert_eq!(by_pointer.animation_names(), plain.animation_names());
+    let mut plain = plain;
+    for time in [0.0, 1.3, 2.75, 5.5] {
+        plain.set_animation_time(0, time).unwrap();
+        by_pointer.set_animation_time(0, time).unwrap();
+        assert_eq!(
+            plain.skinned_positions(SkinningMethod::Lbs).to_vec(),
+            by_pointer.skinned_positions(SkinningMethod::Lbs).to_vec(),
+            "at {time} s"
+        );
+    }
+    let said = by_pointer.scene().not_drawn.join("\n");
+    assert!(
+        said.contains("/materials/0/pbrMetallicRoughness/baseColorFactor"),
+        "{said}"
+    );
+    assert!(
+        said.contains("'glow': no channel drives a joint or a morph target"),
+        "{said}"
+    );
+}

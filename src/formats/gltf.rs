@@ -311,6 +311,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     };
     // A clip that cannot be read is left out, and said.
     let mut clips: Vec<Clip> = Vec::new();
+    let mut unplayed: Vec<String> = Vec::new();
     for (index, animation) in document.animations.iter().enumerate() {
         match read_clip(
             &document,
@@ -321,8 +322,18 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             &spaces,
             &morphed,
         ) {
-            Ok(clip) if !clip.channels.is_empty() || clip.weights.is_some() => clips.push(clip),
-            Ok(_) => {}
+            Ok((clip, notes)) => {
+                unplayed.extend(notes);
+                if !clip.channels.is_empty() || clip.weights.is_some() {
+                    clips.push(clip);
+                } else {
+                    // A clip left out is named, never dropped in silence.
+                    scene.not_drawn.push(format!(
+                        "animations[{index}] ('{}': no channel drives a joint or a morph target)",
+                        clip.name
+                    ));
+                }
+            }
             // Over the memory budget the whole file is refused: leaving
             // clips out one by one would still fill the budget first.
             Err(error @ GltfError::OverBudget { .. }) => return Err(error),
@@ -331,6 +342,16 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
                 .push(format!("animations[{index}] ({error})")),
         }
     }
+    // A file animating its materials by pointer names a few, not thousands.
+    const NAMED: usize = 8;
+    if unplayed.len() > NAMED {
+        let more = unplayed.len() - NAMED;
+        unplayed.truncate(NAMED);
+        unplayed.push(format!(
+            "{more} more KHR_animation_pointer channels not played"
+        ));
+    }
+    scene.not_drawn.extend(unplayed);
     scene.animation = Animation { clips };
     Ok(scene)
 }

@@ -4,29 +4,40 @@
 //! the case of Latin letters ignored (`mixamorig:LeftArm`,
 //! `mixamorig1:LeftArm` and `leftarm` are one joint).
 //!
-//! Each matched joint turns as far, about the same model-space axes, from
-//! its own rest as the source's joint turns from the source's rest: the
-//! world delta `D = rot(R'ˢ) · rot(Rˢ)⁻¹` of the source's posed and rest
-//! frames is the target's, `rot(R'ᵗ) = D · rot(Rᵗ)`. Where the parents
+//! Each matched joint points where the source's joint points. The two
+//! skeletons are first brought to a common reference: each matched joint's
+//! rest direction (its bone's axis in model space) is turned onto the
+//! source's, by the shortest turn `C`, so a capture that rests arms down
+//! plays on a character that rests in a T-pose or an A-pose with its arms
+//! where the capture has them. Then the world delta `D = rot(R'ˢ) ·
+//! rot(Rˢ)⁻¹` of the source's posed and rest frames is the target's on top
+//! of that turn, `rot(R'ᵗ) = D · C · rot(Rᵗ)`. Where the parents
 //! correspond, that is a constant product on each key,
 //!
 //! ```text
-//! q_Aᵗ = K⁻¹ · q_Aˢ · K,   K = rot(Rˢ)⁻¹ · rot(Rᵗ)
+//! q_Aᵗ = L · q_Aˢ · R,   R = rot(Rˢ)⁻¹ · C · rot(Rᵗ),   L = rot(Rᵗ)⁻¹ · C_p⁻¹ · rot(Rˢ)
 //! ```
 //!
-//! with `R` each skeleton's rest frame of the joint (model space, Y up), so
-//! the keys are converted one by one and interpolate as before. Two rigs
+//! with `R` each skeleton's rest frame of the joint (model space, Y up) and
+//! `C_p` the turn of the nearest matched joint above (the identity at the
+//! top), so the keys are converted one by one and interpolate as before.
+//! Where the rests point alike `C` is the identity and `L = R⁻¹`: two rigs
 //! whose joints are oriented differently (a Mixamo rig and one from another
-//! tool), or that rest in different poses, move alike; where they rest
-//! alike and are oriented alike, `K` is the identity and the keys are
-//! copied. The topmost matched joint (the hips) also takes its
-//! translation, turned by the same `K⁻¹`, and no other joint does, so the
-//! target keeps its own proportions.
+//! tool) move alike, and rigs alike copy the keys. A rest direction more
+//! than 120° from the source's is taken for a rig that faces another way,
+//! not for another rest pose, and is not turned. The topmost matched joint
+//! (the hips) also takes its translation, turned by the same `L`, and no
+//! other joint does, so the target keeps its own proportions.
 
 use glam::{Quat, Vec3};
 
 use super::animation::{Channel, Clip, Target};
 use super::skeleton::Skeleton;
+
+/// The cosine of the largest angle between a target joint's rest direction
+/// and its source's that is taken for another rest pose (120°); beyond it
+/// the rigs face different ways and the joint is not turned.
+const MAX_REST_TURN_COS: f32 = -0.5;
 
 /// A joint's name without its namespace, Latin letters in lower case (a
 /// name's own script is kept as written): `mixamorig:Hips` → `hips`.
@@ -69,6 +80,37 @@ pub fn retarget(clip: &Clip, from: &Skeleton, to: &Skeleton) -> Retargeted {
         .iter()
         .filter_map(|c| target_of(c.bone))
         .min_by_key(|&b| depth(b));
+    // Each target joint the clip turns, with its source joint.
+    let mut source_of: Vec<Option<usize>> = vec![None; to.len()];
+    for channel in &clip.channels {
+        if let (Some(bone), Target::Rotation) = (target_of(channel.bone), channel.target) {
+            source_of[bone] = Some(channel.bone);
+        }
+    }
+    // C: the turn of target joint `bone`'s rest direction onto its source's.
+    let align = |bone: usize| -> Quat {
+        let Some(source) = source_of[bone] else {
+            return Quat::IDENTITY;
+        };
+        let (toward, from_direction) = (from_rest[source] * Vec3::Y, to_rest[bone] * Vec3::Y);
+        if from_direction.dot(toward) < MAX_REST_TURN_COS {
+            Quat::IDENTITY
+        } else {
+            Quat::from_rotation_arc(from_direction, toward)
+        }
+    };
+    // C_p: the turn of the nearest joint above that the clip turns.
+    let align_above = |bone: usize| -> Quat {
+        let mut at = to.bones()[bone].parent;
+        while let Some(parent) = at {
+            let parent = usize::from(parent);
+            if source_of[parent].is_some() {
+                return align(parent);
+            }
+            at = to.bones()[parent].parent;
+        }
+        Quat::IDENTITY
+    };
     let mut channels = Vec::new();
     let mut moved = Vec::new();
     let mut unmatched = Vec::new();
@@ -88,14 +130,13 @@ pub fn retarget(clip: &Clip, from: &Skeleton, to: &Skeleton) -> Retargeted {
         if !moves {
             continue;
         }
-        let k = from_rest[channel.bone].inverse() * to_rest[bone];
+        let right = from_rest[channel.bone].inverse() * align(bone) * to_rest[bone];
+        let left = to_rest[bone].inverse() * align_above(bone).inverse() * from_rest[channel.bone];
         // Values and tangents alike: the map is linear in either.
         let convert = |v: [f32; 4]| -> [f32; 4] {
             match channel.target {
-                Target::Rotation => (k.inverse() * Quat::from_array(v) * k).to_array(),
-                _ => (k.inverse() * Vec3::new(v[0], v[1], v[2]))
-                    .extend(0.0)
-                    .to_array(),
+                Target::Rotation => (left * Quat::from_array(v) * right).to_array(),
+                _ => (left * Vec3::new(v[0], v[1], v[2])).extend(0.0).to_array(),
             }
         };
         if !moved.contains(&bone) {
@@ -201,12 +242,14 @@ mod tests {
 
     proptest! {
         /// Two rigs of one hierarchy, their joints oriented and turned at
-        /// random and resting in different poses: every joint of the
-        /// target turns from its rest as the source's joint turns from
-        /// the source's rest (the same model-space delta), and the hips
-        /// move as far, at every time of the clip.
+        /// random and resting in different poses: every joint of the target
+        /// points where the source's joint points at every time of the clip
+        /// (its rest turned onto the source's), unless its rest points more
+        /// than 120° away, where it turns from its rest as the source's
+        /// joint turns from its own (the same model-space delta); the hips
+        /// move as far.
         #[test]
-        fn the_target_turns_from_its_rest_as_the_source_does_from_its(
+        fn the_target_points_where_the_source_points(
             from_orientations in prop::collection::vec(rotation(), 4),
             from_turns in prop::collection::vec(rotation(), 4),
             to_orientations in prop::collection::vec(rotation(), 4),
@@ -240,9 +283,15 @@ mod tests {
             for time in [0.0, 0.3, 0.75, 1.0] {
                 let (source, target) = (frames(&from, &clip, time), frames(&to, &result.clip, time));
                 for bone in 0..4 {
-                    let delta_source = rotation_of(&source[bone]) * rotation_of(&from.model_from_bone_rest()[bone]).inverse();
-                    let delta_target = rotation_of(&target[bone]) * rotation_of(&to.model_from_bone_rest()[bone]).inverse();
-                    prop_assert!(delta_source.dot(delta_target).abs() > 1.0 - 1e-5, "bone {} at {}: {:?} vs {:?}", bone, time, delta_source, delta_target);
+                    let rest_of = |skeleton: &Skeleton| rotation_of(&skeleton.model_from_bone_rest()[bone]);
+                    if (rest_of(&from) * Vec3::Y).dot(rest_of(&to) * Vec3::Y) >= -0.49 {
+                        let (pointing_source, pointing_target) = (rotation_of(&source[bone]) * Vec3::Y, rotation_of(&target[bone]) * Vec3::Y);
+                        prop_assert!(pointing_source.dot(pointing_target) > 1.0 - 1e-4, "bone {} at {}: {} vs {}", bone, time, pointing_source, pointing_target);
+                    } else if (rest_of(&from) * Vec3::Y).dot(rest_of(&to) * Vec3::Y) < -0.51 {
+                        let delta_source = rotation_of(&source[bone]) * rest_of(&from).inverse();
+                        let delta_target = rotation_of(&target[bone]) * rest_of(&to).inverse();
+                        prop_assert!(delta_source.dot(delta_target).abs() > 1.0 - 1e-4, "bone {} at {}: {:?} vs {:?}", bone, time, delta_source, delta_target);
+                    }
                 }
                 let moved = |posed: &[Mat4], skeleton: &Skeleton| posed[0].w_axis.truncate() - skeleton.model_from_bone_rest()[0].w_axis.truncate();
                 prop_assert!((moved(&source, &from) - moved(&target, &to)).length() < 1e-4);

@@ -218,12 +218,6 @@ export function createLessonsMode(app) {
       const figure = app.root.querySelector(selector);
       if (figure && figure.offsetParent !== null) figure.scrollIntoView({ block: 'nearest' });
     }
-    // Where the page itself scrolls (a phone), the step's Next in sight;
-    // a panel's pinned card keeps it there already.
-    const next = $('#lesson-next');
-    const window = next.ownerDocument.defaultView;
-    const { top, bottom } = next.getBoundingClientRect();
-    if (next.offsetParent !== null && (bottom > window.innerHeight || top < 0)) next.scrollIntoView({ block: 'nearest' });
   }
 
   /** What to notice in `current`, its {placeholders} filled with its figures as they are now. */

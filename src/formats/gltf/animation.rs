@@ -20,7 +20,8 @@ pub(super) struct MorphedMeshes<'a> {
 
 /// One glTF animation as a clip of the channels that drive joints, and of
 /// the `weights` channels of the nodes that show morphed meshes, merged
-/// onto the scene's targets ([`merge_weights`]).
+/// onto the scene's targets ([`merge_weights`]); with it, a note for each
+/// `KHR_animation_pointer` channel that drives anything else.
 pub(super) fn read_clip(
     document: &Document,
     buffers: &Buffers,
@@ -29,18 +30,27 @@ pub(super) fn read_clip(
     bone_of_node: &HashMap<usize, usize>,
     spaces: &[BindSpace],
     morphed: &MorphedMeshes,
-) -> Result<Clip, GltfError> {
+) -> Result<(Clip, Vec<String>), GltfError> {
+    // Pointer channels that drive what Skinlab does not play, named.
+    let mut unplayed = Vec::new();
     let mut channels = Vec::new();
     // Each morphed node's weights channel, with its mesh's targets' slots.
     let mut weights: Vec<(WeightsChannel, &[usize])> = Vec::new();
     let mut duration = 0.0_f32;
-    for channel in &animation.channels {
-        let slots = channel
-            .target
-            .node
+    for (channel_index, channel) in animation.channels.iter().enumerate() {
+        let (node, path) = match channel.target.node_and_path() {
+            Ok(target) => target,
+            Err(pointer) => {
+                unplayed.push(format!(
+                    "animations[{index}].channels[{channel_index}] (KHR_animation_pointer {pointer:?}: only a node's translation, rotation, scale and weights are played)"
+                ));
+                continue;
+            }
+        };
+        let slots = node
             .and_then(|node| document.nodes.get(node))
             .and_then(|node| morphed.slots.get(&node.mesh?));
-        if let (Some(slots), "weights") = (slots, channel.target.path.as_str()) {
+        if let (Some(slots), "weights") = (slots, path) {
             let sampler = animation.samplers.get(channel.sampler).ok_or_else(|| {
                 GltfError::Missing(format!("animations[{index}].samplers[{}]", channel.sampler))
             })?;
@@ -93,10 +103,10 @@ pub(super) fn read_clip(
             weights.push((channel, slots.as_slice()));
             continue;
         }
-        let Some(&bone) = channel.target.node.and_then(|node| bone_of_node.get(&node)) else {
+        let Some(&bone) = node.and_then(|node| bone_of_node.get(&node)) else {
             continue;
         };
-        let (target, width) = match channel.target.path.as_str() {
+        let (target, width) = match path {
             "translation" => (Target::Translation, 3),
             "rotation" => (Target::Rotation, 4),
             "scale" => (Target::Scale, 3),
@@ -171,7 +181,7 @@ pub(super) fn read_clip(
         spaces[bone].convert_channel(&mut channel);
         channels.push(channel);
     }
-    Ok(Clip {
+    let clip = Clip {
         name: animation
             .name
             .clone()
@@ -179,7 +189,8 @@ pub(super) fn read_clip(
         duration,
         channels,
         weights: merge_weights(&weights, morphed.rest),
-    })
+    };
+    Ok((clip, unplayed))
 }
 
 /// The morphed nodes' weights channels as one channel over the scene's

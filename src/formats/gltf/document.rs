@@ -38,8 +38,10 @@ pub(super) struct Document {
 }
 
 /// Extensions a file may require and still be read: quantized attributes
-/// are dequantized by [`Buffers::floats`].
-pub(super) const SUPPORTED_EXTENSIONS: [&str; 1] = ["KHR_mesh_quantization"];
+/// are dequantized by [`Buffers::floats`]; animation pointers to a node's
+/// transform or weights are played, others named as not played.
+pub(super) const SUPPORTED_EXTENSIONS: [&str; 2] =
+    ["KHR_mesh_quantization", "KHR_animation_pointer"];
 
 #[derive(Deserialize)]
 pub(super) struct SceneJson {
@@ -63,8 +65,52 @@ pub(super) struct ChannelJson {
 
 #[derive(Deserialize)]
 pub(super) struct ChannelTarget {
+    #[serde(default)]
     pub(super) node: Option<usize>,
     pub(super) path: String,
+    #[serde(default)]
+    pub(super) extensions: Option<ChannelTargetExtensions>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct ChannelTargetExtensions {
+    #[serde(default, rename = "KHR_animation_pointer")]
+    pub(super) animation_pointer: Option<AnimationPointer>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct AnimationPointer {
+    pub(super) pointer: String,
+}
+
+impl ChannelTarget {
+    /// The node and the property the channel drives: its own `node` and
+    /// `path`, or what a `KHR_animation_pointer` of the form
+    /// `/nodes/{n}/translation|rotation|scale|weights` names. A pointer to
+    /// anything else (a material, a camera, a light) is `Err(pointer)`.
+    pub(super) fn node_and_path(&self) -> Result<(Option<usize>, &str), &str> {
+        if self.path != "pointer" {
+            return Ok((self.node, self.path.as_str()));
+        }
+        let pointer = self
+            .extensions
+            .as_ref()
+            .and_then(|e| e.animation_pointer.as_ref())
+            .map_or("", |p| p.pointer.as_str());
+        let mut parts = pointer.strip_prefix("/nodes/").unwrap_or("").split('/');
+        match (
+            parts.next().map(str::parse::<usize>),
+            parts.next(),
+            parts.next(),
+        ) {
+            (
+                Some(Ok(node)),
+                Some(path @ ("translation" | "rotation" | "scale" | "weights")),
+                None,
+            ) => Ok((Some(node), path)),
+            _ => Err(pointer),
+        }
+    }
 }
 
 #[derive(Deserialize)]
