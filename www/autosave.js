@@ -63,7 +63,15 @@ export function createAutosave(app, { enabled, key }) {
   let pristineRevision = -1;
   let pristineLab = null;
   let saves = 0;
-  let offeredMinutes = null;
+  // When the offered save was kept (ms since the epoch), for its text.
+  let offeredAt = null;
+  /** "kept 7 s ago", "kept 3 min ago": the time as it is, not rounded up to a minute. */
+  const offerText = () => {
+    const seconds = Math.max(1, Math.round((Date.now() - offeredAt) / 1000));
+    return seconds < 60
+      ? t('autosave.offerSeconds', { seconds: num(seconds) })
+      : t('autosave.offer', { minutes: num(Math.round(seconds / 60)) });
+  };
 
   let meshPart = { lab: null, blob: null };
   let influencesPart = { lab: null, revision: -1, blob: null };
@@ -188,8 +196,8 @@ export function createAutosave(app, { enabled, key }) {
       }
       if (!saved?.scene) return;
       const bar = $('#restore');
-      offeredMinutes = Math.max(1, Math.round((Date.now() - saved.savedAt) / 60000));
-      $('#restore-text').textContent = t('autosave.offer', { minutes: num(offeredMinutes) });
+      offeredAt = saved.savedAt;
+      $('#restore-text').textContent = offerText();
       bar.hidden = false;
       $('#restore-yes').onclick = async () => {
         bar.hidden = true;
@@ -209,7 +217,7 @@ export function createAutosave(app, { enabled, key }) {
     },
     /** Says the offer again in the page's language. */
     relabel() {
-      if (offeredMinutes !== null) $('#restore-text').textContent = t('autosave.offer', { minutes: num(offeredMinutes) });
+      if (offeredAt !== null) $('#restore-text').textContent = offerText();
     },
     saveNow,
     /**

@@ -78,6 +78,8 @@ export function createControls(app) {
 
   function undo() {
     const done = app.lab.undo();
+    // "Weights applied (Ctrl+Z undoes)" goes with what it said.
+    if (done && app.noticeAsks() === 'undoable') app.hideNotice();
     app.requestRender();
     return done;
   }

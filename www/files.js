@@ -93,6 +93,16 @@ export async function copyText(app, text, what) {
  * The file actions of `app`, which offers `lab`, `example`, `canvas`,
  * `setLab(lab, name)`, `loadScene(json)`, `requestRender` and `showNotice`.
  */
+/**
+ * A file's name as a name for what is made of it: without its folder and
+ * extension, letters, digits, `.`, `_` and `-` kept, the rest as `-`
+ * (`Walk Cycle (v2).fbx` → `Walk-Cycle-v2-`), 80 characters at most.
+ */
+export function fileStem(name) {
+  const stem = name.replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '');
+  return stem.replace(/[^\p{L}\p{N}._-]+/gu, '-').slice(0, 80) || 'scene';
+}
+
 export function createFiles(app) {
   const { num, t } = app.i18n;
   const { $ } = app;
@@ -105,7 +115,9 @@ export function createFiles(app) {
     loading.querySelector('span').textContent = text;
     loading.querySelector('progress').value = fraction;
   }
-  const baseName = () => `skinlab-${app.example ?? 'scene'}`;
+  // The file the scene on screen was opened from: exports take its name.
+  let opened = { lab: null, stem: '' };
+  const baseName = () => (app.lab && app.lab === opened.lab ? opened.stem : `skinlab-${app.example ?? 'scene'}`);
 
   /** The view as a PNG; side by side, with the methods' names and the divider drawn on. */
   function exportPng() {
@@ -233,7 +245,7 @@ export function createFiles(app) {
       $('#clip').value = String(first);
       $('#clip').dispatchEvent(new Event('change'));
       const left = unmatched.size ? ` ${t('msg.motionUnmatched', { list: [...unmatched].slice(0, 8).join(', ') })}` : '';
-      app.showNotice(`${t('msg.motionApplied', { name: file.name, clips, bones })}${left}`);
+      app.showNotice(`${t('msg.motionApplied', { name: file.name, clips, bones })}${left}`, 'info', 'undoable');
     } catch (error) {
       app.showNotice(t('msg.motionFailed', { name: file.name, error: error.message }), 'error');
     } finally {
@@ -295,6 +307,7 @@ export function createFiles(app) {
       } else {
         app.loadScene(job.text);
       }
+      opened = { lab: app.lab, stem: fileStem(main.name) };
       const loaded = files.length > 1 ? t('msg.loadedWith', { name: main.name, n: files.length - 1 }) : t('msg.loaded', { name: main.name });
       // Said once: what the file needs that Skinlab does not draw.
       const notDrawn = app.lab.notDrawn();

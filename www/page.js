@@ -183,6 +183,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     showNotice: (text, kind, asks) => showNotice(text, kind, asks),
     /** What the notice on screen asks for (see showNotice), or null. */
     noticeAsks: () => noticeAsks,
+    hideNotice: () => hideNotice(),
     showMessage: (text) => showMessage(text),
     selectBone: (bone) => selectBone(bone),
     /** Shows `next`, made from example or model `name` (see setLab). */

@@ -43,7 +43,8 @@ test('edit, reload, restore: the same scene comes back in its mode', async () =>
   await page.reload();
   await waitForSkinlab(page);
   await page.locator('#restore').waitFor({ state: 'visible' });
-  assert.match(await page.locator('#restore-text').textContent(), /kept \(\d+ min ago\)/);
+  // Saved seconds ago, and said so (not "1 min ago").
+  assert.match(await page.locator('#restore-text').textContent(), /kept \(\d+ s ago\)/);
   await screenshot(page, 'autosave-offer');
   await page.locator('#restore-yes').click();
   // The saved scene is read from its Blob first (asynchronously); the

@@ -70,17 +70,19 @@ test('the Fox in the Weights mode: its root deforms nothing, bone heat leaves it
   assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), before, 'the stroke painted nothing');
   assert.match(await page.locator('#notice').textContent(), /b_Root_00 deforms nothing/);
 
-  // "Let it deform": the flag on, the box ticked; Ctrl+Z takes it back.
+  // "Let it deform": the flag on, the box ticked, said; Ctrl+Z takes it back.
   await nextFrame(page, () => page.locator('#deform-on').click());
   await nextFrame(page);
   assert.equal(await page.evaluate((bone) => window.skinlab.lab.boneDeforms(bone), root), true);
   assert.equal(await box.isChecked(), true);
   assert.equal(await page.locator('#deform-offer').isVisible(), false);
+  assert.match(await page.locator('#notice').textContent(), /b_Root_00 deforms:/);
   await page.locator('#view').focus();
   await nextFrame(page, () => page.keyboard.press('Control+z'));
   await nextFrame(page);
   assert.equal(await page.evaluate((bone) => window.skinlab.lab.boneDeforms(bone), root), false, 'undone');
   assert.equal(await box.isChecked(), false, 'the box follows the undo');
+  assert.equal(await page.locator('#notice').isVisible(), false, 'the undo takes the notice of what it undid with it');
   assert.deepEqual(errors, []);
   await page.close();
 });

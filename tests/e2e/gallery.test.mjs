@@ -209,6 +209,13 @@ test('the Fox from the gallery: play Run, paint, Export glTF, load the export ba
   assert.ok(worstWeight < 1e-6, `weights ${worstWeight}`);
   assert.ok(worstPosition < 1e-3, `positions ${worstPosition}`);
   await screenshot(page, 'fox-export-reloaded');
+  // What is made of a file opened from disk takes the file's name.
+  const [again] = await Promise.all([page.waitForEvent('download'), page.locator('#export-glb').click()]);
+  assert.equal(again.suggestedFilename(), 'skinlab-fox.glb', 'the file opened was skinlab-fox.glb');
+  await page.locator('#import-file').setInputFiles({ name: 'My Fox (v2).glb', mimeType: 'model/gltf-binary', buffer: bytes });
+  await nextFrame(page);
+  const [renamed] = await Promise.all([page.waitForEvent('download'), page.locator('#export-glb').click()]);
+  assert.equal(renamed.suggestedFilename(), 'My-Fox-v2-.glb');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -434,6 +434,7 @@ export const EN = {
   'morph.target': 'target',
   'msg.noHeader': 'its header is not a PNG or JPEG header',
   'morph.dropped': '{n} morph target(s) with a weight do not fit this GPU\'s largest texture on a mesh this size: the targets with the largest weights are drawn, these are left out.',
+  'autosave.offerSeconds': 'The scene of your last session here was kept ({seconds} s ago). Restore it?',
   'autosave.offer': 'The scene of your last session here was kept ({minutes} min ago). Restore it?',
   'autosave.restore': 'Restore',
   'autosave.dismiss': 'Discard',

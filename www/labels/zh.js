@@ -435,6 +435,7 @@ export const ZH = {
   'morph.target': '目标',
   'msg.noHeader': '它的文件头不是 PNG 或 JPEG 文件头',
   'morph.dropped': '在这样大小的网格上，有 {n} 个带权重的变形目标超出了此 GPU 最大纹理的容量：绘制权重最大的目标，以下这些被略去。',
+  'autosave.offerSeconds': '你上次在这里的场景已被保留（{seconds} 秒前）。要恢复吗？',
   'autosave.offer': '你上次在这里的场景已被保留（{minutes} 分钟前）。要恢复吗？',
   'autosave.restore': '恢复',
   'autosave.dismiss': '丢弃',

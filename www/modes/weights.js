@@ -142,7 +142,8 @@ export function createWeightsMode(app, vertexPanel) {
     // Vertices bones that deform nothing would have taken, and those no bone reached.
     if (report.nearestNonDeforming > 0) text += ` ${t('auto.nearestNonDeforming', { n: num(report.nearestNonDeforming) })}`;
     if (report.unreachedVertices > 0) text += ` ${t('auto.unreached', { n: num(report.unreachedVertices) })}`;
-    app.showNotice(text);
+    // Undone by the next undo, which takes the notice with it.
+    app.showNotice(text, 'info', 'undoable');
     vertexPanel.forget();
     app.requestRender();
     return report;

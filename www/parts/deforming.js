@@ -29,7 +29,7 @@ export function createDeforming(app) {
     }
     const text = on ? t('deforms.on', { bone: label(bone) })
       : moved > 0 ? t('deforms.offMoved', { bone: label(bone), n: num(moved) }) : t('deforms.off', { bone: label(bone) });
-    app.showNotice(text);
+    app.showNotice(text, 'info', 'undoable');
     app.tell.say(text);
     app.requestRender();
     return true;
