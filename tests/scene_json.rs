@@ -2,6 +2,8 @@
 //! kind of bad input, each refused with its own error.
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use serde_json::{json, Value};
 use skinlab::examples::{example, listed_names};
 use skinlab::formats::scene_json::BulkList;
@@ -396,4 +398,72 @@ fn colours_are_one_rgb_triple_from_0_to_1_per_vertex() {
         matches!(&bright, SceneError::OutOfRange { field, value, .. } if field == "colours[2][2]" && *value == 1.5),
         "{bright}"
     );
+}
+
+/// A textured character saved as scene JSON comes back as it was drawn:
+/// its materials, their runs of triangles, texture coordinates and images.
+#[test]
+fn a_saved_scene_keeps_its_look() {
+    for name in ["Fox", "RiggedSimple", "RiggedFigure"] {
+        let lab = skinlab::Lab::from_gltf(&common::model_text(name)).unwrap();
+        let scene = lab.scene();
+        assert!(!scene.materials.is_empty(), "{name} has materials");
+        let again = skinlab::Lab::from_json(&lab.scene_json()).unwrap();
+        let back = again.scene();
+        assert_eq!(back.materials, scene.materials, "{name}: materials");
+        assert_eq!(back.surfaces, scene.surfaces, "{name}: surfaces");
+        assert_eq!(back.images, scene.images, "{name}: images");
+        assert_eq!(back.base_colour, scene.base_colour, "{name}: base colour");
+        // The compact text and the autosave's look give the same scene.
+        assert_eq!(again.scene_json(), lab.scene_json());
+    }
+    let fox = skinlab::Lab::from_gltf(&common::model_text("Fox")).unwrap();
+    assert!(!fox.scene().images.is_empty(), "the Fox's texture is kept");
+}
+
+/// A look that does not fit its scene is refused by name, and nothing of it
+/// is taken.
+#[test]
+fn a_look_that_does_not_fit_is_refused_by_name() {
+    let fox = skinlab::Lab::from_gltf(&common::model_text("Fox")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&fox.scene_json()).unwrap();
+    let refused = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut bad = doc.clone();
+        edit(&mut bad);
+        skinlab::Lab::from_json(&bad.to_string())
+            .unwrap_err()
+            .to_string()
+    };
+    let error = refused(&|d| d["look"]["textures"][0]["mimeType"] = "text/html".into());
+    assert!(
+        error.contains("look") && error.contains("text/html"),
+        "{error}"
+    );
+    let error = refused(&|d| d["look"]["surfaces"][0][2] = 99.into());
+    assert!(
+        error.contains("look") && error.contains("surfaces[0].material"),
+        "{error}"
+    );
+    let error = refused(&|d| d["look"]["textures"][0]["data"] = "@@@".into());
+    assert!(error.contains("not base64"), "{error}");
+    let error = refused(&|d| d["look"]["baseColour"]["uvs"] = serde_json::json!([0.5]));
+    assert!(error.contains("look"), "{error}");
+}
+
+/// The autosave's pieces of a textured character, with its look written
+/// apart, make the same text as the whole.
+#[test]
+fn the_autosaves_pieces_and_the_look_make_the_whole() {
+    let fox = Lab::from_gltf(&common::model_text("Fox")).unwrap();
+    let scene = fox.scene();
+    let (head, between, tail) = scene.to_json_around_bulk();
+    let look = scene.look_json();
+    assert!(!look.is_empty());
+    let whole = format!(
+        "{head}{}{between}{}{},\"look\":{look}}}",
+        scene.mesh_json(),
+        scene.influences_json(),
+        tail.strip_suffix('}').unwrap()
+    );
+    assert_eq!(whole, scene.to_json_compact());
 }

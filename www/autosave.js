@@ -12,6 +12,11 @@ const STORE = 'autosave';
 const QUIET_MS = 1500;
 /** Entries of each bulky list written in one task (vertices; corners for `indices`). */
 const CHUNK = { positions: 20000, indices: 60000, influences: 20000 };
+/**
+ * The most bytes of a scene's look (its textures as base64, mostly) the
+ * autosave keeps: beyond, it keeps the scene without them and says so.
+ */
+const LOOK_MAX_BYTES = 48e6;
 
 /** Opens (or creates) the database; resolves to it, or null where IndexedDB is closed. */
 function openDatabase() {
@@ -74,6 +79,9 @@ export function createAutosave(app, { enabled, key }) {
   };
 
   let meshPart = { lab: null, blob: null };
+  // The scene's look (materials and textures), once per lab; null when it
+  // has none or it is too large to keep, which is said when first saved.
+  let lookPart = { lab: null, blob: null };
   let influencesPart = { lab: null, revision: -1, blob: null };
 
   /**
@@ -95,6 +103,20 @@ export function createAutosave(app, { enabled, key }) {
     }
     parts.push(']');
     return new Blob(parts);
+  }
+
+  /**
+   * The look's part, once per lab (materials and textures never change in
+   * one). Past LOOK_MAX_BYTES it is left out of the autosave, and the
+   * notice says so now, not after a crash.
+   */
+  function writeLookPart(lab) {
+    if (lookPart.lab === lab) return;
+    const look = lab.lookJson();
+    lookPart = { lab, blob: look.length && look.length <= LOOK_MAX_BYTES ? new Blob([look]) : null };
+    if (look.length > LOOK_MAX_BYTES) {
+      app.showNotice(t('autosave.lookTooLarge', { mb: num(look.length / 1e6, 0), max: num(LOOK_MAX_BYTES / 1e6, 0) }));
+    }
   }
 
   /** The mesh's part, once per lab (it never changes); false if the scene changed meanwhile. */
@@ -129,9 +151,12 @@ export function createAutosave(app, { enabled, key }) {
    */
   function snapshot(lab) {
     const [head, between, tail] = lab.sceneJsonAroundBulk();
+    // The look goes last, as the scene JSON writes it: the tail's closing
+    // brace after it.
+    const end = lookPart.blob ? [tail.subarray(0, tail.length - 1), ',"look":', lookPart.blob, '}'] : [tail];
     return {
       version: 1,
-      scene: new Blob([head, meshPart.blob, between, influencesPart.blob, tail], { type: 'application/json' }),
+      scene: new Blob([head, meshPart.blob, between, influencesPart.blob, ...end], { type: 'application/json' }),
       example: app.example,
       mode: app.mode(),
       savedAt: Date.now(),
@@ -148,6 +173,7 @@ export function createAutosave(app, { enabled, key }) {
     // A scene or weights changed while their bulk was written: the next
     // quiet moment saves.
     if (!(await writeMeshPart(lab)) || !(await writeInfluencesPart(lab))) return;
+    writeLookPart(lab);
     if (app.lab !== lab || influencesPart.revision !== lab.influencesRevision()) return;
     // Taken now, while the parts match the scene (opening the database
     // takes a moment, during which the scene may change).

@@ -64,6 +64,7 @@ impl MeshBuilder {
             paths: Vec::new(),
             meshes: Vec::new(),
             colours: Vec::new(),
+            look: None,
         }
     }
 }

@@ -292,6 +292,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
         paths: Vec::new(),
         meshes: geometry.parts,
         colours: material::vertex_colours(&document, &buffers, &geometry.colours),
+        look: None,
     };
     doc.mark_deforming_from_weights();
     let mut scene = Scene::from_doc(&doc)?;

@@ -149,17 +149,9 @@ pub fn handover_bytes(scene: &Scene) -> Vec<u8> {
         scene: scene.to_doc(),
         not_drawn: scene.not_drawn.clone(),
         pruned_vertices: scene.pruned_vertices,
-        base_colour: scene.base_colour.as_ref().map(|colour| BaseColourDoc {
-            factor: colour.factor,
-            uvs: colour.uvs.iter().flat_map(|uv| uv.to_array()).collect(),
-            mime_type: colour.image.as_ref().map(|image| image.mime_type.clone()),
-        }),
+        base_colour: base_colour_doc(scene),
         materials: scene.materials.iter().map(material_doc).collect(),
-        surfaces: scene
-            .surfaces
-            .iter()
-            .map(|s| [s.first_index, s.index_count, s.material])
-            .collect(),
+        surfaces: surface_docs(scene),
         images: scene
             .images
             .iter()
@@ -235,7 +227,26 @@ pub fn scene_from_handover(bytes: &[u8]) -> Result<Scene, HandoverError> {
     Ok(scene)
 }
 
-fn material_doc(material: &Material) -> MaterialDoc {
+/// The base colour's factor, texture coordinates and image type, as the
+/// handover and the scene JSON's look write them.
+pub(crate) fn base_colour_doc(scene: &Scene) -> Option<BaseColourDoc> {
+    scene.base_colour.as_ref().map(|colour| BaseColourDoc {
+        factor: colour.factor,
+        uvs: colour.uvs.iter().flat_map(|uv| uv.to_array()).collect(),
+        mime_type: colour.image.as_ref().map(|image| image.mime_type.clone()),
+    })
+}
+
+/// The runs of triangles as `[first index, index count, material]`.
+pub(crate) fn surface_docs(scene: &Scene) -> Vec<[usize; 3]> {
+    scene
+        .surfaces
+        .iter()
+        .map(|s| [s.first_index, s.index_count, s.material])
+        .collect()
+}
+
+pub(crate) fn material_doc(material: &Material) -> MaterialDoc {
     MaterialDoc {
         name: material.name.clone(),
         base_colour: material.base_colour,
@@ -248,7 +259,11 @@ fn material_doc(material: &Material) -> MaterialDoc {
 }
 
 /// Material `index` of the handover, whose images number `images`.
-fn material(index: usize, doc: MaterialDoc, images: usize) -> Result<Material, HandoverError> {
+pub(crate) fn material(
+    index: usize,
+    doc: MaterialDoc,
+    images: usize,
+) -> Result<Material, HandoverError> {
     let in_unit = |x: f32| (0.0..=1.0).contains(&x);
     if !doc.base_colour.iter().copied().all(in_unit) || !in_unit(doc.alpha_cutoff) {
         return Err(HandoverError::Factor {
@@ -279,7 +294,7 @@ fn material(index: usize, doc: MaterialDoc, images: usize) -> Result<Material, H
 
 /// The surfaces, each a run of whole triangles inside the mesh's indices
 /// with a material that is there.
-fn surfaces(docs: &[[usize; 3]], scene: &Scene) -> Result<Vec<Surface>, HandoverError> {
+pub(crate) fn surfaces(docs: &[[usize; 3]], scene: &Scene) -> Result<Vec<Surface>, HandoverError> {
     let indices = scene.mesh.indices.len();
     docs.iter()
         .enumerate()
@@ -307,7 +322,7 @@ fn surfaces(docs: &[[usize; 3]], scene: &Scene) -> Result<Vec<Surface>, Handover
 }
 
 /// The base colour of a mesh of `vertices` vertices, `image` its texture's bytes.
-fn base_colour(
+pub(crate) fn base_colour(
     doc: BaseColourDoc,
     image: &[u8],
     vertices: usize,

@@ -15,6 +15,7 @@ pub mod gltf;
 mod gltf_write;
 pub mod handover;
 mod json_path;
+pub mod look_json;
 mod pretty_json;
 pub mod scene_json;
 pub mod weight_edits;

@@ -31,7 +31,11 @@ impl Scene {
                 message: error.to_string(),
             }
         })?;
-        Self::from_doc(&doc)
+        let mut scene = Self::from_doc(&doc)?;
+        if let Some(look) = &doc.look {
+            super::look_json::apply_look(&mut scene, look)?;
+        }
+        Ok(scene)
     }
 
     /// The scene as pretty-printed JSON.
@@ -46,7 +50,20 @@ impl Scene {
     pub fn to_json_compact(&self) -> String {
         // A SceneDoc holds only strings, numbers and arrays: serialising it
         // cannot fail.
-        serde_json::to_string(&self.to_doc()).unwrap_or_default()
+        let mut doc = self.to_doc();
+        doc.look = super::look_json::look_value(self);
+        serde_json::to_string(&doc).unwrap_or_default()
+    }
+
+    /// The compact JSON of the scene's look alone (`"look"`'s value, see
+    /// `formats::look_json`), or empty for a scene in the page's colours:
+    /// the autosave writes it once per scene, apart from the text it
+    /// rewrites on every change ([`Scene::to_json_around_bulk`] leaves it
+    /// out).
+    pub fn look_json(&self) -> String {
+        super::look_json::look_value(self)
+            .map(|look| serde_json::to_string(&look).unwrap_or_default())
+            .unwrap_or_default()
     }
 
     /// [`Scene::to_json_compact`] without its two bulky values, the mesh

@@ -162,6 +162,13 @@ pub struct SceneDoc {
     /// when the skin has one colour.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub colours: Vec<[f32; 3]>,
+    /// How a file's scene was drawn: its materials, their runs of
+    /// triangles, the texture coordinates and the texture images. Read and
+    /// written by `formats::look_json` (images travel as base64 there);
+    /// [`Scene::from_doc`] leaves it aside. Written last, so the autosave
+    /// can keep it apart from the text it rewrites on every change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<serde_json::Value>,
 }
 
 /// A morph target as the scene JSON writes it.
@@ -327,6 +334,7 @@ impl Scene {
             paths: path_docs(&self.paths),
             meshes: mesh_part_docs(&self.meshes, self.mesh.vertex_count()),
             colours: self.vertex_colours.iter().map(|c| c.to_array()).collect(),
+            look: None,
         }
     }
 }

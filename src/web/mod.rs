@@ -258,6 +258,16 @@ impl JsLab {
         crate::formats::handover::handover_bytes(self.inner.scene())
     }
 
+    /// The scene's look (materials, their runs of triangles, texture
+    /// coordinates and images as base64) as the compact JSON value of scene
+    /// JSON's `"look"`, as UTF-8 bytes; empty for a scene drawn in the
+    /// page's colours. The autosave writes it once per scene, beside the
+    /// pieces of `sceneJsonAroundBulk`, which leave it out.
+    #[wasm_bindgen(js_name = lookJson)]
+    pub fn look_json(&self) -> Vec<u8> {
+        self.inner.scene().look_json().into_bytes()
+    }
+
     /// `[head, between, tail]`: the scene's JSON without white space, as
     /// UTF-8 bytes, around its two bulky values: `head + mesh + between +
     /// influences + tail` is the whole. The mesh never changes in a lab and

@@ -54,22 +54,7 @@ pub fn split_gltf(text: &str, stem: &str) -> (String, std::collections::HashMap<
 
 /// Standard base64 with padding, for building test files.
 pub fn encode_base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (k, &b)| n | u32::from(b) << (16 - 8 * k));
-        for k in 0..4 {
-            if k <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    skinlab::formats::look_json::encode_base64(bytes)
 }
 
 /// Accessor `index` read straight from the file, any stride, as `f32`

@@ -68,6 +68,37 @@ test('edit, reload, restore: the same scene comes back in its mode', async () =>
   await page.close();
 });
 
+test('a textured character comes back through the autosave and Save scene wearing its texture', async () => {
+  const { page, errors } = await openAt('?example=fox&lang=en');
+  await waitForSkinlab(page);
+  await page.evaluate(() => window.skinlab.textureReady());
+  const look = await page.evaluate(() => JSON.stringify([window.skinlab.lab.materials(), window.skinlab.lab.textureImages().length]));
+  // An edit to save: a bone turned.
+  const saves = await page.evaluate(() => window.skinlab.autosaves());
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(5, { rotation: [0, 0, 0.3826834, 0.9238795] })));
+  await page.waitForFunction((n) => window.skinlab.autosaves() > n, saves, { timeout: 10_000 });
+  // A fresh visit without the link: the Fox is back only from the autosave.
+  await page.goto(`${fixture.server.url}?example=two-bone&lang=en`);
+  await waitForSkinlab(page);
+  await page.locator('#restore').waitFor({ state: 'visible' });
+  await page.locator('#restore-yes').click();
+  await page.waitForFunction(() => /scene is back/.test(document.querySelector('#notice')?.textContent ?? ''));
+  assert.equal(await page.evaluate(() => JSON.stringify([window.skinlab.lab.materials(), window.skinlab.lab.textureImages().length])), look, 'its materials and texture');
+  const size = await page.evaluate(() => window.skinlab.textureReady());
+  assert.deepEqual(size, { width: 1024, height: 1024 }, 'the texture drawn again');
+  // Save scene, then Load scene: the same.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-json').click()]);
+  const { readFile } = await import('node:fs/promises');
+  const text = await readFile(await download.path(), 'utf8');
+  assert.ok(JSON.parse(text).look.textures.length > 0, 'the saved scene holds the texture');
+  await page.locator('#import-file').setInputFiles({ name: 'fox-scene.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.waitForFunction(() => /Loaded fox-scene\.json/.test(document.querySelector('#notice')?.textContent ?? ''));
+  assert.equal(await page.evaluate(() => JSON.stringify([window.skinlab.lab.materials(), window.skinlab.lab.textureImages().length])), look);
+  assert.deepEqual(await page.evaluate(() => window.skinlab.textureReady()), { width: 1024, height: 1024 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('an embedded copy neither saves nor offers', async () => {
   const { page, errors } = await openAt('?example=two-bone&ui=minimal');
   await waitForSkinlab(page);

@@ -434,6 +434,7 @@ export const DE = {
   'msg.noHeader': 'sein Kopf ist kein PNG- oder JPEG-Kopf',
   'morph.dropped': '{n} Morph-Target(s) mit Gewicht passen auf einem so großen Netz nicht in die größte Textur dieser GPU: die Targets mit den größten Gewichten werden gezeichnet, diese weggelassen.',
   'autosave.offerSeconds': 'Die Szene deiner letzten Sitzung hier wurde aufbewahrt (vor {seconds} s). Wiederherstellen?',
+  'autosave.lookTooLarge': 'Die Texturen dieser Szene ({mb} MB) sind mehr, als die automatische Sicherung aufbewahrt ({max} MB): sie sichert die Szene ohne sie. „Szene speichern“ behält sie.',
   'autosave.offer': 'Die Szene deiner letzten Sitzung hier wurde aufbewahrt (vor {minutes} min). Wiederherstellen?',
   'autosave.restore': 'Wiederherstellen',
   'autosave.dismiss': 'Verwerfen',

@@ -435,6 +435,7 @@ export const EN = {
   'msg.noHeader': 'its header is not a PNG or JPEG header',
   'morph.dropped': '{n} morph target(s) with a weight do not fit this GPU\'s largest texture on a mesh this size: the targets with the largest weights are drawn, these are left out.',
   'autosave.offerSeconds': 'The scene of your last session here was kept ({seconds} s ago). Restore it?',
+  'autosave.lookTooLarge': "This scene's textures ({mb} MB) are more than the autosave keeps ({max} MB): it keeps the scene without them. Save scene keeps them.",
   'autosave.offer': 'The scene of your last session here was kept ({minutes} min ago). Restore it?',
   'autosave.restore': 'Restore',
   'autosave.dismiss': 'Discard',

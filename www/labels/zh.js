@@ -436,6 +436,7 @@ export const ZH = {
   'msg.noHeader': '它的文件头不是 PNG 或 JPEG 文件头',
   'morph.dropped': '在这样大小的网格上，有 {n} 个带权重的变形目标超出了此 GPU 最大纹理的容量：绘制权重最大的目标，以下这些被略去。',
   'autosave.offerSeconds': '你上次在这里的场景已被保留（{seconds} 秒前）。要恢复吗？',
+  'autosave.lookTooLarge': '此场景的纹理（{mb} MB）超过了自动保存能保留的大小（{max} MB）：自动保存只保留不含纹理的场景。“保存场景”会保留它们。',
   'autosave.offer': '你上次在这里的场景已被保留（{minutes} 分钟前）。要恢复吗？',
   'autosave.restore': '恢复',
   'autosave.dismiss': '丢弃',
