@@ -20,6 +20,7 @@ import { createBoneList } from './parts/bones.js';
 import { createDeforming } from './parts/deforming.js';
 import { createVertexPanel } from './parts/vertex.js';
 import { createGhosts } from './parts/ghosts.js';
+import { createVertexMarks } from './parts/vertex-marks.js';
 import { createVideoBox } from './parts/video-box.js';
 import { createCentres } from './page/centres.js';
 import { createLinkState } from './page/link-state.js';
@@ -216,6 +217,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   };
   app.tell = createTelling(app);
   app.deforming = createDeforming(app);
+  app.vertexMarks = createVertexMarks(app);
   // The keyboard in use (Tab, or a key of the view's): the view's ring and
   // keys and the lesson card's keys show from then on.
   root.addEventListener('keydown', (event) => {
@@ -349,6 +351,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     app.deforming.update();
     vertexPanel.update();
     ghosts.update();
+    app.vertexMarks.update();
     app.tell.update();
     // An empty layer is no image to a screen reader.
     for (const layer of [$('#paths'), $('#ik-layer'), $('#rot-views')]) layer.toggleAttribute('aria-hidden', layer.childElementCount === 0);
@@ -808,6 +811,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       selectedBone: () => viewer.selectedBone(),
       selectVertex(vertex) { viewer.selectVertex(lab, vertex); requestRender(); },
       selectedVertex: () => viewer.selectedVertex(),
+      /** The vertices marked over the view after automatic weights (handed past their nearest bone). */
+      markedVertices: () => app.vertexMarks.marked(),
       /** Main-thread ms of the last frames (JS and wasm; the GPU works apart). */
       frameTimes: () => [...frameTimes],
       /** Main-thread ms of the last pointer moves over the view. */

@@ -117,12 +117,13 @@ impl Lab {
         }
     }
 
-    /// How many vertices of the skinned meshes lie nearer to a bone that
+    /// The vertices of the skinned meshes that lie nearer to a bone that
     /// deforms nothing than to any that deforms: those an automatic method
-    /// hands to the nearest deforming bone instead. 0 when every bone deforms.
-    pub fn vertices_nearest_non_deforming(&self) -> usize {
+    /// hands to the nearest deforming bone instead. None when every bone
+    /// deforms.
+    pub fn vertices_nearest_non_deforming(&self) -> Vec<u32> {
         if self.scene.deforms.iter().all(|&d| d) {
-            return 0;
+            return Vec::new();
         }
         let segments = bone_segments(&self.scene.skeleton);
         let every = vec![true; segments.len()];
@@ -131,7 +132,8 @@ impl Lab {
                 let p = self.scene.mesh.positions_model[v];
                 !self.scene.deforms[usize::from(nearest_deforming(p, &segments, &every))]
             })
-            .count()
+            .map(|v| v as u32)
+            .collect()
     }
 }
 
@@ -186,7 +188,7 @@ mod tests {
         assert!(lab.all_influences().iter().all(|i| i.total_weight() > 0.99));
         // Automatic weights leave it out, and say how many it was nearest.
         let report = lab.apply_auto_weights(AutoWeights::NearestBone);
-        assert!(report.nearest_non_deforming > 0);
+        assert!(!report.nearest_non_deforming.is_empty());
         assert!(lab.all_influences().iter().all(|i| i.weight_of(0) == 0.0));
     }
 

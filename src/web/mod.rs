@@ -189,6 +189,9 @@ struct AutoWeightsView {
     unreached_vertices: u32,
     /// Vertices nearer to a bone that deforms nothing than to any that does.
     nearest_non_deforming: u32,
+    /// Those vertices and the unreached ones, increasing: where the page
+    /// marks them.
+    handed_over: Vec<u32>,
 }
 
 /// The skinning note's three steps for one vertex and one bone.
@@ -691,7 +694,8 @@ impl JsLab {
     /// Replaces all weights by automatic ones: `nearest` (nearest bone,
     /// rigid), `distance` (distance falloff) or `heat` (bone heat), on the
     /// bones that deform. Returns `{prunedVertices, visibilityChecked,
-    /// iterations, unreachedVertices, nearestNonDeforming}`.
+    /// iterations, unreachedVertices, nearestNonDeforming, handedOver}`, the
+    /// last the vertices of the two counts before it.
     #[wasm_bindgen(js_name = autoWeights)]
     pub fn auto_weights(&mut self, method: &str) -> Result<JsValue, JsError> {
         self.auto_weights_reporting(method, None)
@@ -744,7 +748,13 @@ impl JsLab {
             visibility_checked: report.visibility_checked,
             iterations: report.iterations as u32,
             unreached_vertices: report.unreached.len() as u32,
-            nearest_non_deforming: report.nearest_non_deforming as u32,
+            nearest_non_deforming: report.nearest_non_deforming.len() as u32,
+            handed_over: {
+                let mut all = [&report.nearest_non_deforming[..], &report.unreached[..]].concat();
+                all.sort_unstable();
+                all.dedup();
+                all
+            },
         };
         serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("autoWeights", e))
     }

@@ -36,9 +36,9 @@ pub struct AutoWeightsReport {
     /// The vertices the method gave no weight (bone heat where no bone is
     /// seen and none diffuses), each handed wholly to its nearest bone.
     pub unreached: Vec<u32>,
-    /// Vertices nearer to a bone that deforms nothing than to any that
+    /// The vertices nearer to a bone that deforms nothing than to any that
     /// deforms (set by the lab, which knows which bones deform).
-    pub nearest_non_deforming: usize,
+    pub nearest_non_deforming: Vec<u32>,
 }
 
 /// Each bone as a model-space segment `(origin, tip)` where the mesh was

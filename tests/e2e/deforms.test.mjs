@@ -42,7 +42,15 @@ test('the Fox in the Weights mode: its root deforms nothing, bone heat leaves it
   await page.evaluate(() => window.skinlab.autoWeights('heat'));
   await nextFrame(page);
   assert.equal(await largestOnStillBones(page), 0);
-  assert.match(await page.locator('#notice').textContent(), /Bone heat/);
+  assert.match(await page.locator('#notice').textContent(), /Bone heat.* (\d+) vertices lie nearest to bones that deform nothing/);
+  // The vertices counted are ringed where they are.
+  const counted = Number(/(\d+) vertices lie nearest/.exec(await page.locator('#notice').textContent())[1]);
+  const marked = await page.evaluate(() => window.skinlab.markedVertices());
+  assert.ok(marked.length >= counted && counted > 0, `${marked.length} marked, ${counted} counted`);
+  assert.equal(await page.locator('#vertex-marks circle').count(), marked.length);
+  const [x, y] = await page.evaluate((v) => window.skinlab.vertexScreenPoint(v), marked[0]);
+  const ring = await page.locator('#vertex-marks circle').first().evaluate((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]);
+  assert.ok(Math.hypot(ring[0] - x, ring[1] - y) < 1, 'the ring sits on its vertex');
 
   // The brush on the root: nothing painted, a word said, an offer made.
   const before = await page.evaluate(() => window.skinlab.lab.sceneJson());

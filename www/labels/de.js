@@ -318,7 +318,7 @@ export const DE = {
   'deforms.last': 'Die Haut braucht mindestens einen Bone, der verformt.',
   'deforms.option': '{bone} (verformt nichts)',
   'deforms.note': 'Nur Bones, die verformen, bekommen Haut. Die Bones, denen eine Datei kein Gewicht gibt (End-Bones, IK-Steuerungen, eine Wurzel am Boden, die Knoten über dem Skelett), verformen nichts; das Kästchen „verformt“ in der Bone-Liste ändert das.',
-  'auto.nearestNonDeforming': '{n} Vertices liegen am nächsten bei Bones, die nichts verformen; sie gingen an den nächsten Bone, der verformt.',
+  'auto.nearestNonDeforming': '{n} Vertices liegen am nächsten bei Bones, die nichts verformen; sie gingen an den nächsten Bone, der verformt (auf der Haut umkreist).',
   'auto.unreached': '{n} Vertices, die kein Bone erreichte, gingen ganz an ihren nächsten Bone.',
   'aria.lock': '{bone} sperren',
   'tip.method-lbs': 'Lineares Blend-Skinning',

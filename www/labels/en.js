@@ -319,7 +319,7 @@ export const EN = {
   'deforms.last': 'The skin needs at least one bone that deforms.',
   'deforms.option': '{bone} (deforms nothing)',
   'deforms.note': 'Only bones that deform take skin. The bones a file gives no weight (end bones, IK controllers, a root at the floor, the nodes above the armature) deform nothing; the “deforms” box in the Bones list changes that.',
-  'auto.nearestNonDeforming': '{n} vertices lie nearest to bones that deform nothing; they went to the nearest bone that deforms.',
+  'auto.nearestNonDeforming': '{n} vertices lie nearest to bones that deform nothing; they went to the nearest bone that deforms (ringed on the skin).',
   'auto.unreached': '{n} vertices no bone reached went wholly to their nearest bone.',
   'aria.lock': 'Lock {bone}',
   'tip.method-lbs': 'Linear blend skinning',

@@ -320,7 +320,7 @@ export const ZH = {
   'deforms.last': '蒙皮至少需要一根会变形的骨骼。',
   'deforms.option': '{bone}（不变形）',
   'deforms.note': '只有会变形的骨骼才得到蒙皮。文件没有给权重的骨骼（末端骨骼、IK 控制器、地面上的根、骨架上方的节点）不使任何东西变形；骨骼列表中的“变形”复选框可以改变这一点。',
-  'auto.nearestNonDeforming': '{n} 个顶点离不变形的骨骼最近；它们交给了最近的会变形的骨骼。',
+  'auto.nearestNonDeforming': '{n} 个顶点离不变形的骨骼最近；它们交给了最近的会变形的骨骼（在蒙皮上用圆圈标出）。',
   'auto.unreached': '{n} 个没有骨骼到达的顶点完全交给了离它们最近的骨骼。',
   'aria.lock': '锁定{bone}',
   'tip.method-lbs': '线性混合蒙皮',

@@ -144,6 +144,8 @@ export function createWeightsMode(app, vertexPanel) {
     if (report.unreachedVertices > 0) text += ` ${t('auto.unreached', { n: num(report.unreachedVertices) })}`;
     // Undone by the next undo, which takes the notice with it.
     app.showNotice(text, 'info', 'undoable');
+    // The vertices counted, marked where they are.
+    app.vertexMarks.show(report.handedOver);
     vertexPanel.forget();
     app.requestRender();
     return report;
