@@ -4,11 +4,12 @@ in vec3 v_position_model;
 in vec3 v_normal_model;
 in vec3 v_colour;
 in vec2 v_uv;
+flat in uint v_shape;
 
 uniform vec4 u_colour;
 uniform float u_lit;          // 1: two-sided Lambert with a key and a fill light
 uniform float u_vertex_colour; // 1: take the colour from the vertex
-uniform float u_round;        // 1: round points
+uniform float u_round;        // 1: points drawn as shapes (see v_shape)
 uniform vec3 u_toward_eye;
 uniform sampler2D u_base_colour; // a glTF file's base colour texture
 uniform float u_textured;         // 1: u_colour times the texture at v_uv
@@ -18,7 +19,17 @@ uniform float u_alpha_cutoff;     // MASK: fragments under it are not drawn; -1 
 out vec4 o_colour;
 
 void main() {
-  if (u_round > 0.5 && length(gl_PointCoord - vec2(0.5)) > 0.5) discard;
+  if (u_round > 0.5) {
+    // A dot's shape, by its largest influence's bone (as the Bones list
+    // draws the bone's mark): a circle, a square, a diamond, a triangle.
+    vec2 p = gl_PointCoord - vec2(0.5);
+    bool outside;
+    if (v_shape == 0u) outside = length(p) > 0.5;
+    else if (v_shape == 1u) outside = max(abs(p.x), abs(p.y)) > 0.42;
+    else if (v_shape == 2u) outside = abs(p.x) + abs(p.y) > 0.55;
+    else outside = p.y > 0.42 || abs(p.x) > (p.y + 0.5) * 0.54;
+    if (outside) discard;
+  }
   vec3 base = u_vertex_colour > 0.5 ? v_colour * u_vertex_tint : u_colour.rgb;
   vec4 texel = u_textured > 0.5 ? texture(u_base_colour, v_uv) : vec4(1.0);
   base *= texel.rgb;

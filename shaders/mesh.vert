@@ -30,6 +30,9 @@ out vec3 v_position_model;
 out vec3 v_normal_model;
 out vec3 v_colour;
 out vec2 v_uv;
+// The vertex's shape as a dot: its largest influence's bone, four shapes in
+// turn, so dots are told apart by more than colour.
+flat out uint v_shape;
 
 void main() {
   vec3 position = a_position;
@@ -50,6 +53,7 @@ void main() {
   v_normal_model = normal;
   v_colour = a_colour;
   v_uv = a_uv;
+  v_shape = a_joints.x % 4u;
   gl_PointSize = u_point_size;
   gl_Position = u_clip_from_model * vec4(position, 1.0);
 }

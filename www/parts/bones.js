@@ -50,7 +50,8 @@ export function createBoneList(app) {
       deforms.addEventListener('change', () => {
         if (!app.deforming.set(bone, deforms.checked)) deforms.checked = !deforms.checked;
       });
-      const dot = el('span', { className: 'dot' });
+      // The mark the view's dots of this bone have: shape and colour.
+      const dot = el('span', { className: `dot shape-${bone % 4}` });
       dot.style.background = `rgb(${r}, ${g}, ${b})`;
       const item = el('li', {},
         dot,
