@@ -265,7 +265,7 @@ export function createFiles(app) {
     // Checked before reading a byte: the wasm refuses larger files anyway.
     const total = files.reduce((sum, file) => sum + file.size, 0);
     if (total > MAX_FILE_BYTES) {
-      app.showNotice(t('msg.tooLarge', { name: main.name, bytes: total, limit: MAX_FILE_BYTES }), 'error');
+      app.showNotice(t('msg.tooLarge', { name: main.name, bytes: total, limit: MAX_FILE_BYTES }), 'error', 'failedOpen');
       return;
     }
     let bytes;
@@ -282,7 +282,7 @@ export function createFiles(app) {
       ordered.slice(1).forEach((file, k) => { resources[file.name] = read[k + 1]; });
     } catch (error) {
       loading.hidden = true;
-      app.showNotice(t('msg.readFailed', { name: main.name, error: error.message }), 'error');
+      app.showNotice(t('msg.readFailed', { name: main.name, error: error.message }), 'error', 'failedOpen');
       return;
     }
     // Show "Reading" as done before the core parses (one synchronous step).
@@ -295,7 +295,7 @@ export function createFiles(app) {
       const trial = await preflight(job);
       if (!trial.ok) {
         const reason = trial.trapped ? t('msg.trapped', { error: trial.message }) : trial.message;
-        app.showNotice(t('msg.loadFailed', { name: main.name, error: reason }), 'error');
+        app.showNotice(t('msg.loadFailed', { name: main.name, error: reason }), 'error', 'failedOpen');
         return;
       }
       if (trial.scene) {
@@ -314,7 +314,7 @@ export function createFiles(app) {
       const missing = notDrawn.length ? ` ${t('msg.leftOut', { list: notDrawn.join(', ') })}` : '';
       app.showNotice(`${loaded}${missing}`);
     } catch (error) {
-      app.showNotice(t('msg.loadFailed', { name: main.name, error: error.message }), 'error');
+      app.showNotice(t('msg.loadFailed', { name: main.name, error: error.message }), 'error', 'failedOpen');
     } finally {
       loading.hidden = true;
     }

@@ -458,6 +458,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     if (lab && lab !== next) lab.free();
     lab = next;
     exampleName = name;
+    // A file or model that failed to open is behind us once another opens.
+    if (noticeAsks === 'failedOpen') hideNotice();
     viewer.selectBone(lab, null);
     viewer.selectVertex(lab, null);
     viewer.frameScene(lab, settings.view ?? 'auto');
@@ -502,7 +504,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     }
     return (isModel(name) ? modelLab(name) : exampleLab(name)).then(
       (next) => setLab(next, name),
-      (error) => showNotice(t('msg.openFailed', { name, error: error.message }), 'error'),
+      (error) => showNotice(t('msg.openFailed', { name, error: error.message }), 'error', 'failedOpen'),
     );
   }
 

@@ -298,12 +298,34 @@ fn optimise_wasm(wasm: &Path) -> Result<(), String> {
     )
 }
 
-/// The page's files: everything in `www/` a browser loads.
+/// The page's files: everything in `www/` a browser loads (the page, its
+/// modules and wasm, every model file the gallery fetches: glTF and its
+/// buffers and images, FBX, BVH) and the licences that go with them.
 fn is_page_file(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("html" | "js" | "css" | "wasm" | "gltf" | "md")
-    )
+    let licence = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with("LICENSE"));
+    licence
+        || matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some(
+                "html"
+                    | "js"
+                    | "css"
+                    | "wasm"
+                    | "md"
+                    | "gltf"
+                    | "glb"
+                    | "bin"
+                    | "fbx"
+                    | "bvh"
+                    | "png"
+                    | "jpg"
+                    | "jpeg"
+                    | "webp"
+            )
+        )
 }
 
 fn copy_page_files(from: &Path, to: &Path) -> Result<usize, String> {

@@ -1,0 +1,39 @@
+// What `cargo xtask serve` serves (dist/) holds every file the page can
+// fetch: every gallery entry opens from the served tree, the FBX one
+// included, and an error of a failed open goes once another scene opens.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { openPage, root, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
+
+const fixture = useBrowser(before, after, join(root, 'dist'));
+
+test('every gallery entry opens from the served tree', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}index.html?autosave=0&lang=en`);
+  await waitForSkinlab(page);
+  const models = await page.evaluate(() => window.skinlab.models());
+  assert.ok(models.includes('rigged-figure-fbx'), `the gallery: ${models}`);
+  for (const name of [...models, 'capture']) {
+    await page.evaluate((model) => window.skinlab.loadExample(model), name);
+    await page.waitForFunction((model) => window.skinlab.example === model
+      || document.querySelector('#notice')?.classList.contains('error'), name, { timeout: 30_000 });
+    const notice = await page.locator('#notice').evaluate((n) => (n.hidden ? '' : n.textContent));
+    assert.equal(await page.evaluate(() => window.skinlab.example), name, `${name} opened (notice: ${notice})`);
+    assert.ok(await page.evaluate(() => window.skinlab.lab.boneCount()) > 0, name);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the notice of a failed open goes when another scene opens', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}index.html?autosave=0&lang=en`);
+  await waitForSkinlab(page);
+  await page.locator('#import-file').setInputFiles({ name: 'broken.glb', mimeType: 'model/gltf-binary', buffer: Buffer.from('glTF not really') });
+  await page.waitForFunction(() => document.querySelector('#notice')?.classList.contains('error') && !document.querySelector('#notice').hidden);
+  assert.match(await page.locator('#notice').textContent(), /broken\.glb/);
+  await nextFrame(page, () => page.locator('#example').selectOption('two-bone-smooth'));
+  await page.waitForFunction(() => window.skinlab.example === 'two-bone-smooth');
+  assert.equal(await page.locator('#notice').isVisible(), false, 'the failed open is behind us');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
