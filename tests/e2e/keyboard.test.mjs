@@ -250,6 +250,42 @@ test('the characteristic curve lesson by keyboard: Tab reaches its points, ↑ l
   await page.close();
 });
 
+test('the steps that ask for the pointer, done by keys: a vertex, the thigh, the robot\'s ring, a swinging shin', async () => {
+  const { page, errors } = await openAt('?lesson=three-steps&step=1&autosave=0&lang=en');
+  await waitForSkinlab(page);
+  const done = async (where) => assert.equal((await lessonState(page)).done, true, `${where}: ${JSON.stringify(await lessonState(page))}`);
+  // Three steps 1: a vertex of bone 2's half, by V and Shift+V.
+  await page.locator('#view').focus();
+  await press(page, 'Shift+V');
+  for (let k = 0; k < 20 && !(await lessonState(page)).done; k++) await press(page, 'Shift+V');
+  await done('three steps, a vertex');
+  // FK/IK 1: the thigh turned 30° by [ ] and the arrows.
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.startLesson('fk-ik', 1)));
+  await page.locator('#view').focus();
+  await press(page, ']');
+  if (await page.evaluate(() => window.skinlab.selectedBone()) !== 0) await press(page, '[');
+  await press(page, 'ArrowLeft', 6);
+  await done('the thigh');
+  // The robot: Tab to the ring, the arrows bring it down onto the table.
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.startLesson('robot', 1)));
+  await page.locator('#ik-target').focus();
+  for (let k = 0; k < 80 && !(await lessonState(page)).done; k++) {
+    const [x, y] = await page.evaluate(() => window.skinlab.ikTarget());
+    await press(page, y > -0.9 ? 'ArrowDown' : x <= 0 ? 'ArrowRight' : 'ArrowLeft');
+  }
+  await done('the robot\'s ring');
+  // Swinging limbs: the button by keyboard, then the thigh by [ and the arrows.
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.startLesson('swing', 1)));
+  await page.locator('#swing-box button').first().focus();
+  await press(page, 'Enter');
+  await page.locator('#view').focus();
+  await press(page, '[');
+  for (let k = 0; k < 12 && !(await lessonState(page)).done; k++) await press(page, k % 6 < 3 ? 'ArrowLeft' : 'ArrowRight', 3);
+  await done('the swing');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('painting by keyboard: with the Paint tool the arrows move the brush over the view and Enter paints a dab there', async () => {
   const { page, errors } = await openAt('?example=y-junction-unweighted&mode=weights&autosave=0&lang=en');
   await waitForSkinlab(page);

@@ -367,6 +367,9 @@ export function createIkMode(app) {
     const direction = ARROWS[event.key];
     if (!direction || !target) return;
     event.preventDefault();
+    // The ring's arrows go no further: in the Lessons mode ← and → would
+    // also step the lesson.
+    event.stopPropagation();
     const step = event.shiftKey ? 2 : 12;
     const [x, y] = app.viewer.screenPointOf(new Float32Array(target));
     app.lab.checkpoint();

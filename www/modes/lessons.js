@@ -8,6 +8,7 @@ import { LESSONS } from '../lessons.js';
 import { convertersReady } from '../converters.js';
 import { OVERLAYS } from '../link.js';
 import { leftToDeck } from '../deck-keys.js';
+import { forShortcuts } from '../parts/shortcuts.js';
 
 const DEFAULT_OVERLAYS = { mesh: true, wireframe: true, dots: true, bones: true };
 
@@ -288,7 +289,9 @@ export function createLessonsMode(app) {
     if (app.mode() !== 'lessons' || !lesson || leftToDeck(event)) return;
     const target = event.target;
     if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement) return;
-    const free = app.viewer?.selectedBone() === null;
+    // The arrows only on the view or the page: a focused ring, handle or
+    // timeline moves by them.
+    const free = app.viewer?.selectedBone() === null && forShortcuts(app, event);
     const forward = event.key === 'PageDown' || (free && event.key === 'ArrowRight');
     const back = event.key === 'PageUp' || (free && event.key === 'ArrowLeft');
     if (!forward && !back) return;
