@@ -519,10 +519,7 @@ fn every_primitive_keeps_its_own_material_alpha_sides_and_texture_transform() {
     let mut blended = primitive.clone();
     blended["material"] = 1.into();
     doc["meshes"][0]["primitives"] = serde_json::json!([textured, blended, primitive]);
-    // A PNG's signature and header, 2 × 3 pixels: what the core reads of it.
-    let mut png = vec![137u8, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13];
-    png.extend(b"IHDR");
-    png.extend([0, 0, 0, 2, 0, 0, 0, 3, 8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    let png = png_header();
     doc["images"] = serde_json::json!([{"uri": format!("data:image/png;base64,{}", common::encode_base64(&png))}]);
     doc["textures"] = serde_json::json!([{"source": 0}]);
     doc["materials"] = serde_json::json!([
@@ -596,8 +593,7 @@ fn a_texture_transform_rotation_turns_the_uvs_as_three_js_does() {
     let uv_accessor = add_float_accessor(&mut doc, &uvs, "VEC2", 10);
     doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = uv_accessor.into();
     doc["meshes"][0]["primitives"][0]["material"] = 0.into();
-    let png = [137u8, 80, 78, 71, 13, 10, 26, 10];
-    doc["images"] = serde_json::json!([{"uri": format!("data:image/png;base64,{}", common::encode_base64(&png))}]);
+    doc["images"] = serde_json::json!([{"uri": format!("data:image/png;base64,{}", common::encode_base64(&png_header()))}]);
     doc["textures"] = serde_json::json!([{"source": 0}]);
     doc["materials"] = serde_json::json!([{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0,
         "extensions": {"KHR_texture_transform": {"rotation": std::f32::consts::FRAC_PI_2}}}}}]);
@@ -747,4 +743,56 @@ fn a_clip_animated_by_pointer_plays_as_its_node_channels_and_the_rest_is_named()
         said.contains("'glow': no channel drives a joint or a morph target"),
         "{said}"
     );
+}
+
+/// A texture whose file is missing, empty or not an image: the model is
+/// drawn without it, the texture named, and the scene goes through the
+/// page's handover and export as any other.
+#[test]
+fn a_missing_empty_or_broken_texture_leaves_the_model_drawn_without_it() {
+    let mut doc: Value = serde_json::from_str(&common::model_text("Fox")).unwrap();
+    doc["images"][0] = serde_json::json!({"uri": "fox.png"});
+    let text = doc.to_string();
+    let cases: [(&str, Option<Vec<u8>>); 3] = [
+        ("missing", None),
+        ("empty", Some(Vec::new())),
+        ("broken", Some(b"<html>not found</html>".to_vec())),
+    ];
+    for (case, bytes) in cases {
+        let files: std::collections::HashMap<String, Vec<u8>> = bytes
+            .into_iter()
+            .map(|b| ("fox.png".to_owned(), b))
+            .collect();
+        let lab = Lab::from_gltf_files(&text, &files).unwrap_or_else(|e| panic!("{case}: {e}"));
+        assert!(lab.scene().images.is_empty(), "{case}: no texture");
+        assert!(
+            !lab.scene().materials.is_empty(),
+            "{case}: its material kept"
+        );
+        assert!(
+            lab.scene()
+                .not_drawn
+                .iter()
+                .any(|n| n.contains("'fox.png'")),
+            "{case}: the texture named: {:?}",
+            lab.scene().not_drawn
+        );
+        let handed = skinlab::formats::handover::handover_bytes(lab.scene());
+        skinlab::formats::handover::scene_from_handover(&handed)
+            .unwrap_or_else(|e| panic!("{case}: the handover: {e}"));
+        let again = Lab::from_glb(&lab.to_glb().unwrap()).unwrap();
+        assert_eq!(
+            again.vertex_count(),
+            lab.vertex_count(),
+            "{case}: the export reads back"
+        );
+    }
+}
+
+/// A PNG's signature and header, 2 × 3 pixels: what the core reads of one.
+fn png_header() -> Vec<u8> {
+    let mut png = vec![137u8, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13];
+    png.extend(b"IHDR");
+    png.extend([0, 0, 0, 2, 0, 0, 0, 3, 8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    png
 }

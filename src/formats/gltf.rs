@@ -303,6 +303,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     scene.surfaces = drawn.surfaces;
     scene.not_drawn = not_drawn;
     scene.not_drawn.extend(geometry.not_drawn);
+    scene.not_drawn.extend(drawn.not_used);
 
     // Clips: each joint channel converted once into the bone's animation.
     let spaces = BindSpace::of_skeleton(&scene.skeleton);

@@ -63,8 +63,13 @@ fn image(
         (None, None) => return None,
     };
     let mime_type = image.mime_type.clone().or(named_type)?;
-    IMAGE_TYPES
-        .contains(&mime_type.as_str())
+    // An empty file, or bytes that are no image of their type, are no
+    // texture: the model is drawn without it, as three.js draws it.
+    let readable = match mime_type.as_str() {
+        "image/webp" => bytes.get(..4) == Some(b"RIFF") && bytes.get(8..12) == Some(b"WEBP"),
+        _ => crate::scene::image_header::encoded_size(&bytes).is_some(),
+    };
+    (IMAGE_TYPES.contains(&mime_type.as_str()) && readable)
         .then_some(BaseColourImage { mime_type, bytes })
 }
 
@@ -115,6 +120,9 @@ pub(super) fn vertex_colours(
 /// images their base colour textures show (each read once), a run of
 /// triangles per primitive, and one UV per vertex.
 pub(super) struct Drawn {
+    /// The textures that could not be used (missing, empty, not an image),
+    /// named for the notice.
+    pub(super) not_used: Vec<String>,
     pub(super) materials: Vec<Material>,
     pub(super) images: Vec<BaseColourImage>,
     pub(super) surfaces: Vec<Surface>,
@@ -159,6 +167,7 @@ pub(super) fn drawn(
     // A file without any material is drawn in the page's own colour.
     if primitives.iter().all(|p| p.material.is_none()) {
         return Drawn {
+            not_used: Vec::new(),
             materials,
             images,
             surfaces: Vec::new(),
@@ -168,6 +177,7 @@ pub(super) fn drawn(
     // The file's material (None: the default) and image indices, to ours.
     let mut material_of: HashMap<Option<usize>, usize> = HashMap::new();
     let mut image_of: HashMap<usize, Option<usize>> = HashMap::new();
+    let mut not_used: Vec<String> = Vec::new();
     // Per material of ours: the texture reference it reads its UVs by.
     let mut texture_refs: Vec<Option<&TextureRef>> = Vec::new();
     let mut surfaces = Vec::with_capacity(primitives.len());
@@ -182,10 +192,18 @@ pub(super) fn drawn(
                 .and_then(|t| t.source);
             let texture = source.and_then(|source| {
                 *image_of.entry(source).or_insert_with(|| {
-                    let read = document
-                        .images
-                        .get(source)
-                        .and_then(|i| image(document, buffers, resources, i))?;
+                    let json = document.images.get(source);
+                    let Some(read) = json.and_then(|i| image(document, buffers, resources, i))
+                    else {
+                        let name = json
+                            .and_then(|i| i.uri.as_deref())
+                            .filter(|u| !u.starts_with("data:"));
+                        not_used.push(format!(
+                            "images[{source}]{} (missing, empty or not an image: drawn without it)",
+                            name.map(|n| format!(" '{n}'")).unwrap_or_default()
+                        ));
+                        return None;
+                    };
                     images.push(read);
                     Some(images.len() - 1)
                 })
@@ -246,6 +264,7 @@ pub(super) fn drawn(
         Vec::new()
     };
     Drawn {
+        not_used,
         materials,
         images,
         surfaces,
