@@ -312,7 +312,10 @@ export function createFiles(app) {
       // Said once: what the file needs that Skinlab does not draw.
       const notDrawn = app.lab.notDrawn();
       const missing = notDrawn.length ? ` ${t('msg.leftOut', { list: notDrawn.join(', ') })}` : '';
-      app.showNotice(`${loaded}${missing}`);
+      // Copies of a vertex (a seam, meshes that meet) whose weights differ part when posed.
+      const seams = app.lab.seamsApart();
+      const apart = seams > 0 ? ` ${t('msg.seamsApart', { n: num(seams) })}` : '';
+      app.showNotice(`${loaded}${missing}${apart}`);
     } catch (error) {
       app.showNotice(t('msg.loadFailed', { name: main.name, error: error.message }), 'error', 'failedOpen');
     } finally {

@@ -2,7 +2,8 @@
 // deform nothing, as its file gives them no weight. In the page the Bones
 // list shows a "deforms" box per bone; bone heat leaves the skin off them;
 // the brush on such a bone says so and offers to let it deform; the flag
-// is one undo step and travels in scene JSON and the share link.
+// is one undo step and travels in scene JSON and the share link. A file
+// whose copies of a vertex hold different weights is told so on loading.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { dragAcross, openPage, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
@@ -124,4 +125,35 @@ test('a bone unticked hands its skin up, is kept in scene JSON and in the share 
   assert.equal(await b.evaluate(() => window.skinlab.lab.sceneJson()), await a.evaluate(() => window.skinlab.lab.sceneJson()));
   assert.deepEqual(errors, []);
   await Promise.all([a.close(), b.close()]);
+});
+
+test('a scene whose copies of a vertex hold different weights says so when it opens; the Fox as it comes does not', async () => {
+  const { page, errors } = await openAt('?example=fox&autosave=0&lang=en');
+  await waitForSkinlab(page);
+  await page.waitForFunction(() => window.skinlab.example === 'fox');
+  const whole = await page.evaluate(() => window.skinlab.lab.sceneJson());
+  await page.locator('#import-file').setInputFiles({ name: 'fox.json', mimeType: 'application/json', buffer: Buffer.from(whole) });
+  await page.waitForFunction(() => /Loaded fox\.json/.test(document.querySelector('#notice')?.textContent ?? ''));
+  assert.doesNotMatch(await page.locator('#notice').textContent(), /Places/, 'the file keeps its copies together');
+  // Two vertices at one place, typed apart.
+  const apart = await page.evaluate(() => {
+    const doc = JSON.parse(window.skinlab.lab.sceneJson());
+    const p = doc.mesh.positions;
+    const seen = new Map();
+    for (let v = 0; v < p.length / 3; v++) {
+      const key = `${p[3 * v]},${p[3 * v + 1]},${p[3 * v + 2]}`;
+      if (seen.has(key)) {
+        const other = doc.influences[seen.get(key)][0][0];
+        doc.influences[v] = [[other === 3 ? 4 : 3, 1]];
+        return JSON.stringify(doc);
+      }
+      seen.set(key, v);
+    }
+    return null;
+  });
+  await page.locator('#import-file').setInputFiles({ name: 'torn.json', mimeType: 'application/json', buffer: Buffer.from(apart) });
+  await page.waitForFunction(() => /Loaded torn\.json/.test(document.querySelector('#notice')?.textContent ?? ''));
+  assert.match(await page.locator('#notice').textContent(), /Places where the copies of a vertex .* hold different weights: 1;/);
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -292,6 +292,7 @@ export const DE = {
   'msg.motionUnmatched': 'Gelenke ohne Gegenstück: {list}.',
   'msg.motionFailed': '{name} konnte nicht übertragen werden: {error}',
   'msg.loadedWith': '{name} mit {n} weiteren Datei(en) geladen.',
+  'msg.seamsApart': 'Stellen, an denen die Kopien eines Vertex (eine Naht, Netze, die sich treffen) verschiedene Gewichte haben: {n}; dort reißt die Haut beim Posieren auf.',
   'msg.leftOut': 'Weggelassen (nicht gezeichnet oder nicht gelesen): {list}.',
   'msg.loadFailed': '{name} ließ sich nicht laden: {error}. Die aktuelle Szene ist unverändert.',
   'msg.vertexPruned': 'Vertex {vertex}: {n} Einfluss/Einflüsse entfernt; ein Vertex behält seine vier größten.',

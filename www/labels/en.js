@@ -293,6 +293,7 @@ export const EN = {
   'msg.motionUnmatched': 'Joints without a match: {list}.',
   'msg.motionFailed': 'Could not apply {name}: {error}',
   'msg.loadedWith': 'Loaded {name} with {n} more file(s).',
+  'msg.seamsApart': 'Places where the copies of a vertex (a seam, meshes that meet) hold different weights: {n}; the skin parts there when posed.',
   'msg.leftOut': 'Left out (not drawn or not read): {list}.',
   'msg.loadFailed': 'Could not load {name}: {error}. The current scene is unchanged.',
   'msg.vertexPruned': 'Vertex {vertex}: {n} influence(s) pruned; a vertex keeps its four largest.',

@@ -294,6 +294,7 @@ export const ZH = {
   'msg.motionUnmatched': '没有对应的关节：{list}。',
   'msg.motionFailed': '无法套用 {name}：{error}',
   'msg.loadedWith': '已载入 {name} 及另外 {n} 个文件。',
+  'msg.seamsApart': '同一顶点的副本（接缝、相接的网格）权重不同的位置：{n} 处；摆姿势时蒙皮会在那里裂开。',
   'msg.leftOut': '未包含（不绘制或未读取）：{list}。',
   'msg.loadFailed': '无法载入 {name}：{error}。当前场景未改变。',
   'msg.vertexPruned': '顶点 {vertex}：删减了 {n} 个影响；每个顶点只保留最大的四个。',
