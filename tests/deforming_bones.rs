@@ -13,7 +13,6 @@ use common::bone_names;
 use serde_json::Value;
 use skinlab::lab::Lab;
 use skinlab::skin::SkinningMethod;
-use skinlab::weights::auto_weights::AutoWeights;
 
 const GLTF_MODELS: [&str; 4] = ["Fox", "RiggedFigure", "RiggedSimple", "SimpleSkin"];
 
@@ -144,12 +143,6 @@ fn largest_on_non_deforming(lab: &Lab, flags: &[bool]) -> usize {
         .count()
 }
 
-const METHODS: [AutoWeights; 3] = [
-    AutoWeights::NearestBone,
-    AutoWeights::DistanceFalloff,
-    AutoWeights::BoneHeat,
-];
-
 #[test]
 fn every_automatic_method_leaves_each_vertexs_largest_weight_on_a_deforming_bone() {
     let mut before = 0;
@@ -157,7 +150,7 @@ fn every_automatic_method_leaves_each_vertexs_largest_weight_on_a_deforming_bone
         let flags: Vec<bool> = (0..lab.bone_count())
             .map(|b| lab.bone_deforms(b).unwrap())
             .collect();
-        for method in METHODS {
+        for method in common::AUTO_WEIGHTS {
             let mut auto = lab.clone();
             auto.apply_auto_weights(method);
             assert_eq!(
@@ -218,7 +211,7 @@ fn turning_the_spine_moves_every_vertex_the_files_own_weights_move_far() {
         };
         // Moved far by the file's weights: a tenth of the body's size.
         let by_file = moved_by_turn(&mut lab, spine, 0.1);
-        for method in METHODS {
+        for method in common::AUTO_WEIGHTS {
             let mut auto = lab.clone();
             auto.apply_auto_weights(method);
             let by_auto = moved_by_turn(&mut auto, spine, 0.001);

@@ -8,7 +8,6 @@ mod common;
 use glam::{Quat, Vec3};
 use skinlab::lab::Lab;
 use skinlab::skin::SkinningMethod;
-use skinlab::weights::auto_weights::AutoWeights;
 use skinlab::weights::weld::first_copies;
 
 /// The real characters of the tests that hold copies of their vertices.
@@ -72,11 +71,7 @@ fn no_automatic_method_parts_the_copies_of_a_vertex() {
         // without welding parted its copies by 4.2 % of its size.)
         let mut own = lab.clone();
         let by_file = parting(&mut own);
-        for method in [
-            AutoWeights::NearestBone,
-            AutoWeights::DistanceFalloff,
-            AutoWeights::BoneHeat,
-        ] {
+        for method in common::AUTO_WEIGHTS {
             let mut auto = lab.clone();
             auto.apply_auto_weights(method);
             let apart = parting(&mut auto);
@@ -212,11 +207,7 @@ fn two_meshes_that_meet_bend_as_one_under_every_automatic_method() {
     let mut own = tube.clone();
     // Rigid halves part at the ring when bent: the check can see it.
     assert!(parting(&mut own) > 1e-3, "the file's rigid halves part");
-    for method in [
-        AutoWeights::NearestBone,
-        AutoWeights::DistanceFalloff,
-        AutoWeights::BoneHeat,
-    ] {
+    for method in common::AUTO_WEIGHTS {
         let mut auto = tube.clone();
         auto.apply_auto_weights(method);
         let apart = parting(&mut auto);

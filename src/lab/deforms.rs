@@ -3,12 +3,10 @@
 //! floor, the nodes above the armature. Such a bone takes no weight on a
 //! skinned mesh, from the automatic methods, the brush or typed weights.
 
-use glam::Vec3;
-
 use super::{EditError, Lab};
 use crate::scene::MeshBinding;
 use crate::skin::influences::VertexInfluences;
-use crate::weights::auto_weights::{bone_segments, closest_on_segment};
+use crate::weights::auto_weights::{bone_segments, nearest_bone};
 
 impl Lab {
     /// Whether bone `bone` may take skin.
@@ -29,7 +27,7 @@ impl Lab {
         }
         let held: Vec<usize> = self
             .skinned_vertices()
-            .filter(|&v| weight_on(&self.scene.influences[v], bone) > 0.0)
+            .filter(|&v| self.scene.influences[v].weight_of(bone as u16) > 0.0)
             .collect();
         let others = (0..self.bone_count()).any(|b| b != bone && self.scene.deforms[b]);
         if !on && !held.is_empty() && !others {
@@ -49,7 +47,7 @@ impl Lab {
         for &vertex in &held {
             let heir = ancestor.unwrap_or_else(|| {
                 let p = self.scene.mesh.positions_model[vertex];
-                nearest_deforming(p, &segments, &self.scene.deforms)
+                nearest_bone(p, &segments, |b| self.scene.deforms[b]).0
             });
             let mut pairs: Vec<(u16, f32)> = Vec::new();
             for (b, w) in self.scene.influences[vertex].pairs() {
@@ -88,6 +86,14 @@ impl Lab {
             .flat_map(|part| part.first_vertex..part.first_vertex + part.vertex_count)
     }
 
+    /// Whether `vertex` belongs to a skinned mesh.
+    pub(super) fn in_skinned_mesh(&self, vertex: usize) -> bool {
+        self.scene.meshes.iter().any(|part| {
+            part.binding == MeshBinding::Skinned
+                && (part.first_vertex..part.first_vertex + part.vertex_count).contains(&vertex)
+        })
+    }
+
     /// Refuses weight on a bone that deforms nothing at `vertex` of a
     /// skinned mesh (a rigid part's vertices follow their node, deforming
     /// or not).
@@ -96,10 +102,7 @@ impl Lab {
         vertex: usize,
         influences: &VertexInfluences,
     ) -> Result<(), EditError> {
-        let skinned = self.scene.meshes.iter().any(|part| {
-            part.binding == MeshBinding::Skinned
-                && (part.first_vertex..part.first_vertex + part.vertex_count).contains(&vertex)
-        });
+        let skinned = self.in_skinned_mesh(vertex);
         match influences
             .pairs()
             .find(|&(b, w)| w > 0.0 && !self.scene.deforms[usize::from(b)])
@@ -126,35 +129,14 @@ impl Lab {
             return Vec::new();
         }
         let segments = bone_segments(&self.scene.skeleton);
-        let every = vec![true; segments.len()];
         self.skinned_vertices()
             .filter(|&v| {
                 let p = self.scene.mesh.positions_model[v];
-                !self.scene.deforms[usize::from(nearest_deforming(p, &segments, &every))]
+                !self.scene.deforms[usize::from(nearest_bone(p, &segments, |_| true).0)]
             })
             .map(|v| v as u32)
             .collect()
     }
-}
-
-/// The weight `influences` give `bone`.
-fn weight_on(influences: &VertexInfluences, bone: usize) -> f32 {
-    influences
-        .pairs()
-        .filter(|&(b, _)| usize::from(b) == bone)
-        .map(|(_, w)| w)
-        .sum()
-}
-
-/// The bone nearest `p` among those `deforms` marks (bone 0 if none).
-fn nearest_deforming(p: Vec3, segments: &[(Vec3, Vec3)], deforms: &[bool]) -> u16 {
-    segments
-        .iter()
-        .enumerate()
-        .filter(|&(b, _)| deforms[b])
-        .map(|(b, &(a, tip))| (b, p.distance_squared(closest_on_segment(p, a, tip))))
-        .min_by(|x, y| x.1.total_cmp(&y.1))
-        .map_or(0, |(b, _)| b as u16)
 }
 
 #[cfg(test)]

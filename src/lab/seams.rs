@@ -7,6 +7,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Lab;
 use crate::skin::influences::VertexInfluences;
+use crate::skin::mesh::Mesh;
+use crate::weights::auto_weights::mesh_scale;
 use crate::weights::weld::{first_copies, WELD_TOLERANCE};
 
 /// The places of the mesh held by more than one vertex.
@@ -19,13 +21,8 @@ pub(super) struct Copies {
 }
 
 impl Copies {
-    fn of(positions: &[glam::Vec3]) -> Self {
-        let (lo, hi) = positions.iter().fold(
-            (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN)),
-            |(lo, hi), &p| (lo.min(p), hi.max(p)),
-        );
-        let size = (hi - lo).length().max(1e-3);
-        let first = first_copies(positions, WELD_TOLERANCE * size);
+    fn of(mesh: &Mesh) -> Self {
+        let first = first_copies(&mesh.positions_model, WELD_TOLERANCE * mesh_scale(mesh));
         let mut groups: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
         for (vertex, &copy) in first.iter().enumerate() {
             if copy as usize != vertex {
@@ -59,7 +56,7 @@ impl Lab {
         // Found on first use, and held aside while the weights change.
         let copies = match self.weight_editing.topology.copies.take() {
             Some(copies) => copies,
-            None => Copies::of(&self.scene.mesh.positions_model),
+            None => Copies::of(&self.scene.mesh),
         };
         let copied = self.copy_within(&copies, changed);
         self.weight_editing.topology.copies = Some(copies);
@@ -104,7 +101,7 @@ impl Lab {
     pub fn seams_apart(&self) -> usize {
         match &self.weight_editing.topology.copies {
             Some(copies) => copies.apart(&self.scene.influences),
-            None => Copies::of(&self.scene.mesh.positions_model).apart(&self.scene.influences),
+            None => Copies::of(&self.scene.mesh).apart(&self.scene.influences),
         }
     }
 }

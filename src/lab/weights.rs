@@ -373,14 +373,9 @@ impl Lab {
         }
         report.nearest_non_deforming = nearest_non_deforming;
         // Only the skinned meshes' vertices were weighted.
-        let binding = crate::scene::MeshBinding::Skinned;
-        report.unreached.retain(|&v| {
-            self.scene.meshes.iter().any(|part| {
-                part.binding == binding
-                    && (part.first_vertex..part.first_vertex + part.vertex_count)
-                        .contains(&(v as usize))
-            })
-        });
+        report
+            .unreached
+            .retain(|&v| self.in_skinned_mesh(v as usize));
         self.influences_changed();
         self.changed();
         report

@@ -209,7 +209,8 @@ impl Largest {
     }
 }
 
-fn mesh_scale(mesh: &Mesh) -> f32 {
+/// The length of the diagonal of the mesh's bounding box, at least 1e-3.
+pub fn mesh_scale(mesh: &Mesh) -> f32 {
     let (min, max) = mesh.positions_model.iter().fold(
         (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
         |(lo, hi), &p| (lo.min(p), hi.max(p)),
@@ -219,7 +220,11 @@ fn mesh_scale(mesh: &Mesh) -> f32 {
 
 /// The nearest bone among those `allowed`, and its distance; bone 0 if none
 /// is allowed.
-fn nearest_bone(p: Vec3, segments: &[(Vec3, Vec3)], allowed: impl Fn(usize) -> bool) -> (u16, f32) {
+pub fn nearest_bone(
+    p: Vec3,
+    segments: &[(Vec3, Vec3)],
+    allowed: impl Fn(usize) -> bool,
+) -> (u16, f32) {
     segments
         .iter()
         .enumerate()

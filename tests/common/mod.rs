@@ -100,3 +100,10 @@ pub fn bone_names(lab: &skinlab::Lab) -> Vec<String> {
         .map(|b| b.name.clone())
         .collect()
 }
+
+/// Every automatic weighting method.
+pub const AUTO_WEIGHTS: [skinlab::weights::auto_weights::AutoWeights; 3] = [
+    skinlab::weights::auto_weights::AutoWeights::NearestBone,
+    skinlab::weights::auto_weights::AutoWeights::DistanceFalloff,
+    skinlab::weights::auto_weights::AutoWeights::BoneHeat,
+];
