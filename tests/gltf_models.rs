@@ -519,7 +519,7 @@ fn every_primitive_keeps_its_own_material_alpha_sides_and_texture_transform() {
     let mut blended = primitive.clone();
     blended["material"] = 1.into();
     doc["meshes"][0]["primitives"] = serde_json::json!([textured, blended, primitive]);
-    let png = png_header();
+    let png = common::png_header();
     doc["images"] = serde_json::json!([{"uri": format!("data:image/png;base64,{}", common::encode_base64(&png))}]);
     doc["textures"] = serde_json::json!([{"source": 0}]);
     doc["materials"] = serde_json::json!([
@@ -593,7 +593,7 @@ fn a_texture_transform_rotation_turns_the_uvs_as_three_js_does() {
     let uv_accessor = add_float_accessor(&mut doc, &uvs, "VEC2", 10);
     doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = uv_accessor.into();
     doc["meshes"][0]["primitives"][0]["material"] = 0.into();
-    doc["images"] = serde_json::json!([{"uri": format!("data:image/png;base64,{}", common::encode_base64(&png_header()))}]);
+    doc["images"] = serde_json::json!([{"uri": format!("data:image/png;base64,{}", common::encode_base64(&common::png_header()))}]);
     doc["textures"] = serde_json::json!([{"source": 0}]);
     doc["materials"] = serde_json::json!([{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0,
         "extensions": {"KHR_texture_transform": {"rotation": std::f32::consts::FRAC_PI_2}}}}}]);
@@ -787,12 +787,4 @@ fn a_missing_empty_or_broken_texture_leaves_the_model_drawn_without_it() {
             "{case}: the export reads back"
         );
     }
-}
-
-/// A PNG's signature and header, 2 × 3 pixels: what the core reads of one.
-fn png_header() -> Vec<u8> {
-    let mut png = vec![137u8, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13];
-    png.extend(b"IHDR");
-    png.extend([0, 0, 0, 2, 0, 0, 0, 3, 8, 6, 0, 0, 0, 0, 0, 0, 0]);
-    png
 }

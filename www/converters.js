@@ -1,4 +1,4 @@
-// The file readers and writer (glTF, .glb, FBX, BVH in; .glb out) are a wasm
+// The file readers and writer (glTF, .glb, FBX, BVH, OBJ in; .glb out) are a wasm
 // module of their own (converters/, built into pkg/skinlab_converters*),
 // loaded when a file is opened or exported, a gallery model or the motion
 // capture example is shown: a third of the core's code that a page showing
@@ -8,7 +8,7 @@
 // This module puts the readers on the `Lab` class, under the names the
 // page's API has always had: `Lab.fromGltf(text)`,
 // `Lab.fromGlb(bytes)`, `Lab.fromGltfFiles(text, files)`,
-// `Lab.fromBvh(text)`, `Lab.fromFbx(bytes, files?)`, `lab.toGlb()`, and `Lab.example('capture')`. They
+// `Lab.fromBvh(text)`, `Lab.fromFbx(bytes, files?)`, `Lab.fromObj(text, files?)`, `lab.toGlb()`, and `Lab.example('capture')`. They
 // are synchronous once the module is loaded: `await loadConverters()` (in
 // the page `await skinlab.loadConverters()`); Node code starts it with
 // `useConverters` after its own `initSync`.
@@ -53,6 +53,7 @@ Lab.fromGltf = (text) => Lab.fromHandover(readers().sceneFromGltf(text));
 Lab.fromGlb = (bytes) => Lab.fromHandover(readers().sceneFromGlb(bytes));
 Lab.fromGltfFiles = (text, files) => Lab.fromHandover(readers().sceneFromGltfFiles(text, files));
 Lab.fromBvh = (text) => Lab.fromHandover(readers().sceneFromBvh(text));
+Lab.fromObj = (text, files = {}) => Lab.fromHandover(readers().sceneFromObjFiles(text, files));
 Lab.fromFbx = (bytes, files) => Lab.fromHandover(files
   ? readers().sceneFromFbxFiles(bytes, files)
   : readers().sceneFromFbx(bytes));
@@ -67,7 +68,7 @@ Lab.prototype.toGlb = function toGlb() {
 };
 
 /** Whether a file job (as www/files.js makes it) needs the readers: a glTF, FBX or BVH file, not scene JSON. */
-export const isFileJob = (job) => Boolean(job.glb || job.fbx || job.bvh || job.files);
+export const isFileJob = (job) => Boolean(job.glb || job.fbx || job.bvh || job.obj !== undefined || job.files);
 
 /**
  * The handover bytes of file job `job` ({glb} bytes, {bvh} text, or {text,
@@ -78,6 +79,7 @@ export function handoverOf(job, module = readers()) {
   if (job.glb) return module.sceneFromGlb(job.glb);
   if (job.fbx) return job.files ? module.sceneFromFbxFiles(job.fbx, job.files) : module.sceneFromFbx(job.fbx);
   if (job.bvh) return module.sceneFromBvh(job.bvh);
+  if (job.obj !== undefined) return module.sceneFromObjFiles(job.obj, job.files ?? {});
   return module.sceneFromGltfFiles(job.text, job.files);
 }
 

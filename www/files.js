@@ -61,6 +61,9 @@ function isFbx(name, bytes) {
   return head.startsWith('Kaydara FBX Binary') || /^\s*; FBX \d/.test(head);
 }
 
+/** Whether a file named `name` is a Wavefront OBJ mesh. */
+const isObj = (name) => /\.obj$/i.test(name);
+
 /** Whether `text` is a BVH motion capture: named .bvh, or starting with HIERARCHY. */
 function isBvh(name, text) {
   return /\.bvh$/i.test(name) || /^\s*HIERARCHY\b/.test(text.slice(0, 64));
@@ -187,13 +190,14 @@ export function createFiles(app) {
 
   /**
    * The job for the core: a .glb (decompressed where it needs it), an FBX
-   * file, a BVH capture, a .gltf with its files, or scene JSON.
+   * file, a BVH capture, an OBJ or a .gltf with its files, or scene JSON.
    */
   async function jobOf(name, bytes, resources) {
     if (isGlb(name, bytes)) return { glb: (await decompressed({ bytes })) ?? bytes };
     if (isFbx(name, bytes)) return Object.keys(resources).length ? { fbx: bytes, files: resources } : { fbx: bytes };
     const text = new TextDecoder().decode(bytes);
     if (isBvh(name, text)) return { bvh: text };
+    if (isObj(name)) return { obj: text, files: resources };
     if (isGltf(name, text)) {
       const plain = await decompressed({ text, files: resources });
       return plain ? { glb: plain } : { text, files: resources };
@@ -260,7 +264,7 @@ export function createFiles(app) {
    */
   async function importFiles(fileList) {
     const files = [...fileList];
-    const main = files.find((file) => /\.(gltf|glb|vrm|fbx|json|bvh)$/i.test(file.name)) ?? files[0];
+    const main = files.find((file) => /\.(gltf|glb|vrm|fbx|obj|json|bvh)$/i.test(file.name)) ?? files[0];
     if (!main) return;
     // Checked before reading a byte: the wasm refuses larger files anyway.
     const total = files.reduce((sum, file) => sum + file.size, 0);

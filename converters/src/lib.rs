@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use skinlab::formats::{bvh, export, fbx, gltf, handover};
+use skinlab::formats::{bvh, export, fbx, gltf, handover, obj};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -99,6 +99,19 @@ pub fn scene_from_fbx_files(bytes: &[u8], files: &js_sys::Object) -> Result<Vec<
     handed_over(
         METHOD,
         fbx::scene_from_fbx_files(bytes, &named_files(METHOD, files)?),
+    )
+}
+
+/// Reads a Wavefront OBJ file as static meshes on one root bone, ready
+/// to be rigged, with the files chosen together with it (`files`: name →
+/// `Uint8Array`): the MTL files it names and their textures. Throws an
+/// `Error` (`fromObj: ...`) naming the problem.
+#[wasm_bindgen(js_name = sceneFromObjFiles)]
+pub fn scene_from_obj_files(text: &str, files: &js_sys::Object) -> Result<Vec<u8>, JsError> {
+    const METHOD: &str = "fromObj";
+    handed_over(
+        METHOD,
+        obj::scene_from_obj_files(text, &named_files(METHOD, files)?),
     )
 }
 

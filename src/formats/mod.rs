@@ -16,6 +16,7 @@ mod gltf_write;
 pub mod handover;
 mod json_path;
 pub mod look_json;
+pub mod obj;
 mod pretty_json;
 pub mod scene_json;
 pub mod weight_edits;

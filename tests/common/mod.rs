@@ -107,3 +107,11 @@ pub const AUTO_WEIGHTS: [skinlab::weights::auto_weights::AutoWeights; 3] = [
     skinlab::weights::auto_weights::AutoWeights::DistanceFalloff,
     skinlab::weights::auto_weights::AutoWeights::BoneHeat,
 ];
+
+/// A PNG's signature and header, 2 × 3 pixels: what the core reads of one.
+pub fn png_header() -> Vec<u8> {
+    let mut png = vec![137u8, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13];
+    png.extend(b"IHDR");
+    png.extend([0, 0, 0, 2, 0, 0, 0, 3, 8, 6, 0, 0, 0, 0, 0, 0, 0]);
+    png
+}
