@@ -1,5 +1,7 @@
 //! Undo and redo over the pose, the weights, the morph weights, the clips,
-//! the paths, the joint limits and which bones deform, within a step count and a byte budget.
+//! the paths, the joint limits, which bones deform and the skeleton itself
+//! (bones added, moved at rest or removed), within a step count and a byte
+//! budget.
 //!
 //! A step that leaves the weights as they were (a pose drag) shares them
 //! with the step before, so a lecture's worth of posing costs little; when
@@ -12,7 +14,25 @@ use crate::rig::animation::Clip;
 use crate::rig::limits::JointLimit;
 use crate::rig::path::PathAnimation;
 use crate::rig::pose::BoneTransform;
+use crate::rig::skeleton::Skeleton;
+use crate::scene::MeshPart;
 use crate::skin::influences::VertexInfluences;
+
+/// The skeleton, the meshes' bindings and the locks as they were at one
+/// structure revision: what a rig edit changes besides the per-bone values.
+#[derive(Clone, Debug)]
+pub(super) struct Structure {
+    revision: u64,
+    skeleton: Skeleton,
+    meshes: Vec<MeshPart>,
+    locked: Vec<bool>,
+}
+
+impl PartialEq for Structure {
+    fn eq(&self, other: &Self) -> bool {
+        self.revision == other.revision
+    }
+}
 
 /// What undo restores: the pose, the weights, the morph weights, the clips,
 /// the paths, the limits and which bones deform.
@@ -26,6 +46,7 @@ pub(super) struct Snapshot {
     paths: Vec<PathAnimation>,
     limits: Arc<Vec<Option<JointLimit>>>,
     deforms: Vec<bool>,
+    structure: Arc<Structure>,
 }
 
 /// Undo steps kept; older ones are forgotten.
@@ -43,6 +64,9 @@ fn bytes_held(steps: &[Snapshot]) -> usize {
         total += std::mem::size_of_val(step.stretch.as_slice());
         total += std::mem::size_of_val(step.morph_weights.as_slice());
         total += step.deforms.len();
+        if !(k > 0 && Arc::ptr_eq(&steps[k - 1].structure, &step.structure)) {
+            total += 256 * step.structure.skeleton.len() + 64 * step.structure.meshes.len();
+        }
         if !(k > 0 && Arc::ptr_eq(&steps[k - 1].limits, &step.limits)) {
             total += std::mem::size_of_val(step.limits.as_slice());
         }
@@ -106,7 +130,19 @@ impl Lab {
             Some(step) if *step.limits == self.scene.limits => step.limits.clone(),
             _ => Arc::new(self.scene.limits.clone()),
         };
+        let structure = match beside {
+            Some(step) if step.structure.revision == self.revisions.structure => {
+                step.structure.clone()
+            }
+            _ => Arc::new(Structure {
+                revision: self.revisions.structure,
+                skeleton: self.scene.skeleton.clone(),
+                meshes: self.scene.meshes.clone(),
+                locked: self.settings.locked.clone(),
+            }),
+        };
         Snapshot {
+            structure,
             pose: self.scene.pose.clone(),
             stretch: self.stretch.clone(),
             influences,
@@ -119,6 +155,14 @@ impl Lab {
     }
 
     fn restore(&mut self, snapshot: Snapshot) {
+        let rebuilt = snapshot.structure.revision != self.revisions.structure;
+        if rebuilt {
+            let structure = Arc::unwrap_or_clone(snapshot.structure);
+            self.scene.skeleton = structure.skeleton;
+            self.scene.meshes = structure.meshes;
+            self.settings.locked = structure.locked;
+            self.revisions.structure = structure.revision;
+        }
         self.scene.pose = snapshot.pose;
         self.stretch = snapshot.stretch;
         self.scene.morph_weights = snapshot.morph_weights;
@@ -126,7 +170,12 @@ impl Lab {
         self.scene.paths = snapshot.paths;
         self.scene.limits = Arc::unwrap_or_clone(snapshot.limits);
         self.scene.deforms = snapshot.deforms;
-        if *snapshot.influences != self.scene.influences {
+        if rebuilt {
+            self.scene.influences = Arc::unwrap_or_clone(snapshot.influences);
+            self.derived = super::derived::Derived::new(&self.scene);
+            self.dynamics = None;
+            self.influences_changed();
+        } else if *snapshot.influences != self.scene.influences {
             self.scene.influences = Arc::unwrap_or_clone(snapshot.influences);
             self.influences_changed();
         }
@@ -258,9 +307,11 @@ mod tests {
         let weights = std::mem::size_of_val(lab.all_influences());
         // A step's pose: the transforms, the stretch and the deform flags.
         let pose = lab.bone_count() * (std::mem::size_of::<BoneTransform>() + 4 + 1);
-        // The limits, unchanged, are held once.
-        let limits =
-            lab.bone_count() * std::mem::size_of::<Option<crate::rig::limits::JointLimit>>();
+        // The limits and the skeleton, unchanged, are held once.
+        let limits = lab.bone_count()
+            * std::mem::size_of::<Option<crate::rig::limits::JointLimit>>()
+            + 256 * lab.bone_count()
+            + 64 * lab.scene().meshes.len();
         // Room for three weight edits, not six.
         lab.set_undo_budget(3 * (weights + pose) + limits);
         for k in 0..6 {

@@ -16,6 +16,7 @@ mod ik;
 mod measure;
 mod morphs;
 mod palette_formats;
+mod rigging;
 mod seams;
 mod speech;
 mod weights;
@@ -194,6 +195,9 @@ pub enum EditError {
     /// A value failed the same check a scene file would.
     #[error(transparent)]
     Invalid(#[from] SceneError),
+    /// An edit of the skeleton refused.
+    #[error(transparent)]
+    Rig(#[from] crate::scene::rig_edit::RigEditError),
     /// An IK request that cannot be solved as asked.
     #[error(transparent)]
     Ik(#[from] crate::rig::chain_ik::IkError),
@@ -225,6 +229,12 @@ pub struct Lab {
 struct Revisions {
     /// Grows by one on every change.
     revision: u64,
+    /// The skeleton's and the meshes' bindings' number: each new structure
+    /// gets the next of `structures_made`, and undo brings back an old
+    /// one's, so equal numbers mean the same structure.
+    structure: u64,
+    /// Structures numbered so far.
+    structures_made: u64,
     /// Grows when the weights change.
     influences_revision: u64,
     /// Grows whenever the skinned mesh may have changed anywhere (not when
@@ -262,6 +272,8 @@ impl Lab {
             stretch,
             revisions: Revisions {
                 revision: 0,
+                structure: 0,
+                structures_made: 0,
                 influences_revision: 0,
                 skinning_epoch: 0,
                 id: NEXT_LAB_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),

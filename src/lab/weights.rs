@@ -343,6 +343,8 @@ impl Lab {
         method: AutoWeights,
         progress: &mut dyn FnMut(usize, usize),
     ) -> AutoWeightsReport {
+        // A mesh opened to be rigged is bound by its first weights.
+        self.bind_static_meshes();
         // The skinned meshes are weighted to the bones that deform (less
         // a glTF joint's zero-length twins, where others are left); rigid
         // and static meshes keep their binding.

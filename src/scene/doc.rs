@@ -186,8 +186,8 @@ pub struct MorphDoc {
 }
 
 impl Scene {
-    /// Validates a document and builds the runtime scene.
-    pub fn from_doc(doc: &SceneDoc) -> Result<Self, SceneError> {
+    /// The skeleton of `doc`'s bones, validated as [`Scene::from_doc`] does.
+    pub(crate) fn skeleton_of_doc(doc: &SceneDoc) -> Result<Skeleton, SceneError> {
         let bones = doc
             .bones
             .iter()
@@ -220,7 +220,12 @@ impl Scene {
             .iter()
             .map(|doc| doc.inverse_bind.map(|m| Mat4::from_cols_array(&m)))
             .collect();
-        let skeleton = Skeleton::with_binds(bones, binds)?;
+        Ok(Skeleton::with_binds(bones, binds)?)
+    }
+
+    /// Validates a document and builds the runtime scene.
+    pub fn from_doc(doc: &SceneDoc) -> Result<Self, SceneError> {
+        let skeleton = Self::skeleton_of_doc(doc)?;
         let mesh = validate_mesh(&doc.mesh)?;
         let (influences, pruned_vertices) =
             validate_influences(&doc.influences, mesh.vertex_count(), skeleton.len())?;

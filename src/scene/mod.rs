@@ -11,6 +11,7 @@ pub mod clip_doc;
 pub mod doc;
 pub mod image_header;
 pub mod pose_doc;
+pub mod rig_edit;
 pub mod validate;
 
 use crate::rig::animation::Animation;

@@ -12,6 +12,7 @@ mod cor;
 mod dynamics;
 mod ik;
 mod morphs;
+mod rigging;
 mod rotations;
 mod speech;
 mod viewer;

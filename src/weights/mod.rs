@@ -7,6 +7,7 @@
 pub mod auto_weights;
 pub mod bounds_tree;
 pub mod ldlt;
+pub mod mesh_report;
 pub mod paint;
 pub mod sparse;
 pub mod weld;

@@ -1,0 +1,231 @@
+//! Making and changing a rig: bones added, moved at rest, renamed,
+//! reparented and removed (see [`crate::scene::rig_edit`]), each one undo
+//! step after [`Lab::checkpoint`]. The scene is rebuilt from its edited
+//! document; what the document does not carry (materials, textures, what
+//! was not drawn) moves over unchanged, and the locks and stretches follow
+//! their bones.
+
+use glam::Vec3;
+
+use super::{derived, EditError, Lab};
+use crate::scene::doc::SceneDoc;
+use crate::scene::rig_edit::{self, BoneRest, RigEditError};
+use crate::scene::{MeshBinding, Scene};
+use crate::weights::mesh_report::{mesh_report, MeshReport};
+
+impl Lab {
+    /// What the mesh brings to binding: loose parts, repeated vertices,
+    /// non-manifold and open edges, degenerate and flipped triangles, and
+    /// its size (see [`mesh_report`]).
+    pub fn mesh_report(&self) -> MeshReport {
+        mesh_report(&self.scene.mesh)
+    }
+
+    /// Bone `bone`'s head, tail and roll at rest, in model space.
+    pub fn bone_rest(&self, bone: usize) -> Result<BoneRest, EditError> {
+        self.check_bone(bone)?;
+        let skeleton = &self.scene.skeleton;
+        Ok(rig_edit::rests(skeleton)[bone])
+    }
+
+    /// Adds a bone below `parent` from `head` to `tail` (model space, at
+    /// rest), named `name` or "Bone N"; returns its index, the last. Added
+    /// to a static mesh's point of a root (length 0, no skin), the root
+    /// stops deforming, so that automatic weights give it nothing.
+    pub fn add_bone(
+        &mut self,
+        parent: usize,
+        head: Vec3,
+        tail: Vec3,
+        name: Option<&str>,
+    ) -> Result<usize, EditError> {
+        self.check_bone(parent)?;
+        let unskinned = self.skinned_vertices().next().is_none();
+        self.edit_skeleton(|doc| {
+            let index = rig_edit::add_bone(doc, parent, head, tail, name)?;
+            let root = &mut doc.bones[0];
+            if unskinned && root.length == 0.0 && root.parent.is_none() {
+                root.deforms = false;
+            }
+            let mut order: Vec<usize> = (0..index).collect();
+            order.push(usize::MAX);
+            Ok((index, order))
+        })
+    }
+
+    /// Moves bone `bone`'s head, tail or roll at rest (those given); its
+    /// children stay where they rest, and it is bound where it now rests.
+    pub fn set_bone_rest(
+        &mut self,
+        bone: usize,
+        head: Option<Vec3>,
+        tail: Option<Vec3>,
+        roll: Option<f32>,
+    ) -> Result<(), EditError> {
+        self.check_bone(bone)?;
+        self.edit_skeleton(|doc| {
+            rig_edit::set_rest(doc, bone, head, tail, roll)?;
+            Ok(((), (0..doc.bones.len()).collect()))
+        })
+    }
+
+    /// Renames bone `bone`.
+    pub fn rename_bone(&mut self, bone: usize, name: &str) -> Result<(), EditError> {
+        self.check_bone(bone)?;
+        self.edit_skeleton(|doc| {
+            rig_edit::rename(doc, bone, name)?;
+            Ok(((), (0..doc.bones.len()).collect()))
+        })
+    }
+
+    /// Hangs bone `bone` from `parent` where it rests; refuses a cycle.
+    /// Bones are renumbered so that parents come first: returns `bone`'s
+    /// new index.
+    pub fn set_bone_parent(&mut self, bone: usize, parent: usize) -> Result<usize, EditError> {
+        self.check_bone(bone)?;
+        self.check_bone(parent)?;
+        self.edit_skeleton(|doc| {
+            let order = rig_edit::set_parent(doc, bone, parent)?;
+            let index = order.iter().position(|&old| old == bone).unwrap_or(bone);
+            Ok((index, order))
+        })
+    }
+
+    /// Removes bone `bone`: its children hang from its parent and its
+    /// weights go to its parent (see [`rig_edit::remove_bone`]). The bones
+    /// after it move down by one.
+    pub fn remove_bone(&mut self, bone: usize) -> Result<(), EditError> {
+        self.check_bone(bone)?;
+        self.edit_skeleton(|doc| {
+            let order = rig_edit::remove_bone(doc, bone)?;
+            Ok(((), order))
+        })
+    }
+
+    /// Applies `edit` to the scene's document and rebuilds the scene from
+    /// it; `edit` returns its result and each new bone's old index
+    /// (`usize::MAX` for a new bone). Nothing changes when it fails.
+    fn edit_skeleton<T>(
+        &mut self,
+        edit: impl FnOnce(&mut SceneDoc) -> Result<(T, Vec<usize>), RigEditError>,
+    ) -> Result<T, EditError> {
+        let mut doc = self.scene.to_doc();
+        let (out, order) = edit(&mut doc)?;
+        let mut scene = Scene::from_doc(&doc).map_err(RigEditError::from)?;
+        scene.base_colour = self.scene.base_colour.take();
+        scene.materials = std::mem::take(&mut self.scene.materials);
+        scene.images = std::mem::take(&mut self.scene.images);
+        scene.surfaces = std::mem::take(&mut self.scene.surfaces);
+        scene.not_drawn = std::mem::take(&mut self.scene.not_drawn);
+        self.settings.locked = reordered(&self.settings.locked, &order, false);
+        self.stretch = reordered(&self.stretch, &order, 1.0);
+        self.scene = scene;
+        self.structure_changed();
+        Ok(out)
+    }
+
+    /// After the skeleton or the meshes' bindings changed: everything
+    /// derived from them is built again.
+    pub(super) fn structure_changed(&mut self) {
+        self.revisions.structures_made += 1;
+        self.revisions.structure = self.revisions.structures_made;
+        self.derived = derived::Derived::new(&self.scene);
+        self.dynamics = None;
+        self.influences_changed();
+        self.changed();
+    }
+
+    /// Whether every mesh is static (a mesh opened to be rigged).
+    pub(super) fn all_static(&self) -> bool {
+        self.scene
+            .meshes
+            .iter()
+            .all(|part| part.binding == MeshBinding::Static)
+    }
+
+    /// Binds a scene whose meshes are all static: each becomes a skinned
+    /// mesh, for automatic weights to weight. False when some mesh is
+    /// skinned or rigid already.
+    pub(super) fn bind_static_meshes(&mut self) -> bool {
+        if !self.all_static() || self.scene.skeleton.len() < 2 {
+            return false;
+        }
+        for part in &mut self.scene.meshes {
+            part.binding = MeshBinding::Skinned;
+        }
+        self.structure_changed();
+        true
+    }
+}
+
+/// `values` in the bones' new order (each new bone's old index), `fill`
+/// for a new bone.
+fn reordered<T: Copy>(values: &[T], order: &[usize], fill: T) -> Vec<T> {
+    order
+        .iter()
+        .map(|&old| values.get(old).copied().unwrap_or(fill))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn static_quad() -> Lab {
+        let doc = SceneDoc {
+            bones: vec![crate::scene::doc::BoneDoc::plain(
+                "root", None, [0.0; 3], 0.0,
+            )],
+            mesh: crate::scene::doc::MeshDoc {
+                positions: vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 2.0, 0.0, 0.0, 2.0, 0.0],
+                indices: vec![0, 1, 2, 0, 2, 3],
+            },
+            influences: vec![Vec::new(); 4],
+            meshes: vec![crate::scene::doc::MeshPartDoc {
+                name: "quad".into(),
+                vertices: [0, 4],
+                binding: "static".into(),
+                bone: None,
+                skin: None,
+            }],
+            ..SceneDoc::default()
+        };
+        Lab::new(Scene::from_doc(&doc).unwrap())
+    }
+
+    #[test]
+    fn bones_added_to_a_static_mesh_bind_it_and_undo_takes_them_back() {
+        let mut lab = static_quad();
+        lab.checkpoint();
+        let lower = lab
+            .add_bone(0, Vec3::new(0.5, 0.0, 0.0), Vec3::new(0.5, 1.0, 0.0), None)
+            .unwrap();
+        lab.checkpoint();
+        let upper = lab
+            .add_bone(
+                lower,
+                Vec3::new(0.5, 1.0, 0.0),
+                Vec3::new(0.5, 2.0, 0.0),
+                Some("upper"),
+            )
+            .unwrap();
+        assert_eq!((lower, upper, lab.bone_count()), (1, 2, 3));
+        assert!(
+            !lab.bone_deforms(0).unwrap(),
+            "the point of a root deforms nothing"
+        );
+        let report = lab.apply_auto_weights(crate::weights::auto_weights::AutoWeights::NearestBone);
+        assert!(report.unreached.is_empty());
+        assert_eq!(lab.scene().meshes[0].binding, MeshBinding::Skinned);
+        // The top vertices follow the upper bone.
+        assert_eq!(lab.influences(2).unwrap()[0].0, 2);
+        // The weights and the second bone are one step: the mesh is static again.
+        assert!(lab.undo());
+        assert_eq!(lab.bone_count(), 2);
+        assert_eq!(lab.scene().meshes[0].binding, MeshBinding::Static);
+        assert!(lab.undo());
+        assert_eq!(lab.bone_count(), 1);
+        assert!(lab.redo() && lab.redo());
+        assert_eq!(lab.bone_count(), 3);
+    }
+}

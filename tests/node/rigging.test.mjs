@@ -1,0 +1,110 @@
+// A mesh rigged in Skinlab from nothing: an OBJ read as three.js's
+// OBJLoader reads it, bones added on it, bound, posed and exported; the
+// export passes the Khronos validator and three.js's GLTFLoader draws it
+// where Skinlab does. And the skeleton editing API's refusals.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
+import { Lab, aboutZ } from './wasm.mjs';
+import { hausdorff } from '../support/three-points.mjs';
+import { threePositions } from '../support/corpus.mjs';
+
+/** A standing tube of `rings` rings of `sides` quads, 2 tall, in two groups (lower and upper half). */
+function tubeObj(rings = 8, sides = 10) {
+  const lines = [];
+  for (let r = 0; r <= rings; r++) {
+    for (let s = 0; s < sides; s++) {
+      const a = (2 * Math.PI * s) / sides;
+      lines.push(`v ${(0.2 * Math.cos(a)).toFixed(6)} ${((2 * r) / rings).toFixed(6)} ${(0.2 * Math.sin(a)).toFixed(6)}`);
+    }
+  }
+  const at = (r, s) => r * sides + (s % sides) + 1;
+  for (let r = 0; r < rings; r++) {
+    if (r === 0) lines.push('g lower');
+    if (r === rings / 2) lines.push('g upper');
+    for (let s = 0; s < sides; s++) lines.push(`f ${at(r, s)} ${at(r, s + 1)} ${at(r + 1, s + 1)} ${at(r + 1, s)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+test('an OBJ opens with the triangles and places three.js\'s OBJLoader reads', () => {
+  const text = tubeObj();
+  const lab = Lab.fromObj(text);
+  const group = new OBJLoader().parse(text);
+  const three = [];
+  group.traverse((node) => {
+    if (node.isMesh) three.push(...node.geometry.getAttribute('position').array);
+  });
+  assert.equal(lab.indexCount(), three.length / 3, 'one triangle per three.js triangle');
+  assert.equal(lab.meshCount(), 2, 'a mesh per group');
+  assert.equal(group.children.length, 2, 'two groups in three.js');
+  const { worstDistance } = hausdorff([...lab.skinnedPositions('lbs')], three, 0.1);
+  assert.ok(worstDistance < 1e-6, `the same places: ${worstDistance}`);
+  assert.equal(lab.boneCount(), 1, 'one root bone to build on');
+});
+
+test('a tube rigged by the API is bound, posed, exported, and three.js draws the export where Skinlab does', async () => {
+  const lab = Lab.fromObj(tubeObj());
+  lab.checkpoint();
+  const lower = lab.addBone({ parent: 0, head: [0, 0, 0], tail: [0, 1, 0], name: 'lower' });
+  const upper = lab.addBone({ parent: lower, head: [0, 1, 0], tail: [0, 2, 0] });
+  assert.deepEqual([lower, upper], [1, 2]);
+  assert.deepEqual(lab.boneNames(), ['root', 'lower', 'Bone 2']);
+  assert.equal(lab.boneDeforms(0), false, 'the root point takes no skin');
+  const rest = lab.boneRest(upper);
+  assert.deepEqual(rest.head.map((c) => Math.round(c * 1e5) / 1e5), [0, 1, 0]);
+  assert.deepEqual(rest.tail.map((c) => Math.round(c * 1e5) / 1e5), [0, 2, 0]);
+  const report = lab.autoWeights('heat');
+  assert.equal(report.unreachedVertices, 0);
+  // Each vertex's largest weight is on the bone of its half.
+  const positions = lab.skinnedPositions('lbs');
+  for (let v = 0; v < lab.vertexCount(); v++) {
+    const y = positions[3 * v + 1];
+    if (Math.abs(y - 1) < 0.3) continue;
+    const [largest] = lab.influences(v).sort((a, b) => b[1] - a[1]);
+    assert.equal(largest[0], y < 1 ? lower : upper, `vertex ${v} at y ${y}`);
+  }
+  lab.setBonePose(upper, { rotation: aboutZ(Math.PI / 3) });
+  const glb = lab.toGlb();
+  const validator = createRequire(import.meta.url)('gltf-validator');
+  const validation = await validator.validateBytes(glb, { maxIssues: 50 });
+  const errors = validation.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} at ${m.pointer}: ${m.message}`);
+  assert.deepEqual(errors, []);
+  const three = await threePositions(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength));
+  const ours = [...lab.skinnedPositions('lbs')];
+  const { worstDistance } = hausdorff(three.positions, ours, 0.1);
+  assert.ok(worstDistance < 1e-4, `three.js draws the posed rig where Skinlab does: ${worstDistance}`);
+  // The tip bent over: the top ring moved.
+  assert.ok(Math.min(...ours.filter((_, k) => k % 3 === 0)) < -0.5);
+});
+
+test('the skeleton edits keep their bones where they rest, and undo takes them back', () => {
+  const lab = Lab.fromObj(tubeObj());
+  const arm = lab.addBone({ parent: 0, head: [0, 0, 0], tail: [0, 1, 0] });
+  const hand = lab.addBone({ parent: arm, head: [0, 1, 0], tail: [0, 2, 0] });
+  const before = lab.boneRest(hand);
+  lab.checkpoint();
+  lab.setBoneRest(arm, { tail: [0.5, 1, 0], roll: 0.3 });
+  const moved = Math.hypot(...lab.boneRest(hand).head.map((c, k) => c - before.head[k]));
+  assert.ok(moved < 1e-5, `the child stays: moved ${moved}`);
+  assert.ok(Math.abs(lab.boneRest(arm).roll - 0.3) < 1e-4);
+  lab.renameBone(hand, 'LeftHand');
+  assert.equal(lab.boneNames()[hand], 'LeftHand');
+  // A cycle, a zero length, a bad name and an unknown bone are refused by name.
+  assert.throws(() => lab.setBoneParent(arm, hand), /setBoneParent: .*cycle/);
+  assert.throws(() => lab.addBone({ parent: arm, head: [0, 1, 0], tail: [0, 1, 0] }), /addBone: .*needs a length/);
+  assert.throws(() => lab.renameBone(hand, ''), /renameBone: .*1 to 200 characters/);
+  assert.throws(() => lab.removeBone(9), /removeBone: bone 9 is out of range/);
+  assert.throws(() => lab.addBone({ parent: 0, head: [0, 0, 0], tail: [0, 1, 0], colour: 'red' }), /addBone: .*colour/);
+  // Reparented to the root, the hand comes right after it; removed, its weights go to the root's next bone.
+  assert.equal(lab.setBoneParent(hand, 0), hand);
+  assert.equal(lab.boneParents()[hand], 0);
+  lab.autoWeights('nearest');
+  lab.checkpoint();
+  lab.removeBone(arm);
+  assert.equal(lab.boneCount(), 2);
+  assert.deepEqual(lab.boneNames(), ['root', 'LeftHand']);
+  assert.ok(lab.undo());
+  assert.equal(lab.boneCount(), 3);
+});
