@@ -9,24 +9,8 @@ import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { Lab, aboutZ } from './wasm.mjs';
 import { hausdorff } from '../support/three-points.mjs';
 import { threePositions } from '../support/corpus.mjs';
+import { tubeObj } from '../support/obj.mjs';
 
-/** A standing tube of `rings` rings of `sides` quads, 2 tall, in two groups (lower and upper half). */
-function tubeObj(rings = 8, sides = 10) {
-  const lines = [];
-  for (let r = 0; r <= rings; r++) {
-    for (let s = 0; s < sides; s++) {
-      const a = (2 * Math.PI * s) / sides;
-      lines.push(`v ${(0.2 * Math.cos(a)).toFixed(6)} ${((2 * r) / rings).toFixed(6)} ${(0.2 * Math.sin(a)).toFixed(6)}`);
-    }
-  }
-  const at = (r, s) => r * sides + (s % sides) + 1;
-  for (let r = 0; r < rings; r++) {
-    if (r === 0) lines.push('g lower');
-    if (r === rings / 2) lines.push('g upper');
-    for (let s = 0; s < sides; s++) lines.push(`f ${at(r, s)} ${at(r, s + 1)} ${at(r + 1, s + 1)} ${at(r + 1, s)}`);
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 test('an OBJ opens with the triangles and places three.js\'s OBJLoader reads', () => {
   const text = tubeObj();

@@ -30,12 +30,15 @@ export function boneLabel(t, names, bone) {
 export function createBoneList(app) {
   const { num, t } = app.i18n;
   const { $ } = app;
-  // The lab and revision the deform boxes were last read at.
+  // The lab and revision the deform boxes were last read at, and the
+  // bones' names the list was built with.
   let synced = { lab: null, revision: -1 };
+  let builtNames = '';
   function build() {
     const list = $('#bone-list');
     list.textContent = '';
     const names = app.lab.boneNames();
+    builtNames = JSON.stringify(names);
     const shown = Math.min(names.length, MAX_ROWS);
     for (let bone = 0; bone < shown; bone++) {
       const [r, g, b] = BONE_COLORS[bone % BONE_COLORS.length];
@@ -71,10 +74,21 @@ export function createBoneList(app) {
     synced = { lab: app.lab, revision: app.lab.revision() };
   }
 
-  /** The deform boxes as the lab has them (after an undo, a link, a lesson). */
+  /**
+   * The deform boxes as the lab has them (after an undo, a link, a
+   * lesson); the whole list again when bones were added, removed, renamed
+   * or renumbered (a rig edited, or that edit undone).
+   */
   function syncDeforms() {
     if (synced.lab === app.lab && synced.revision === app.lab.revision()) return;
     synced = { lab: app.lab, revision: app.lab.revision() };
+    const names = app.lab.boneNames();
+    if (JSON.stringify(names) !== builtNames) {
+      const selected = app.viewer.selectedBone();
+      if (selected !== null && selected >= names.length) app.viewer.selectBone(app.lab, null);
+      build();
+      return;
+    }
     for (const item of app.root.querySelectorAll('#bone-list li[data-bone]')) {
       const on = app.lab.boneDeforms(Number(item.dataset.bone));
       const box = item.querySelector('.deforms input');
