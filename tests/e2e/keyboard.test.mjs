@@ -89,7 +89,7 @@ test('the view is told: its name and description in the accessibility tree, each
   assert.match(await described(), /Two bones, rigid, Skin mode, drawn with LBS/);
   assert.match(await described(), /No bone selected/);
   await press(page, ']', 2);
-  await press(page, 'ArrowLeft', 4);
+  await press(page, 'ArrowLeft', 3);
   assert.match(await described(), /Selected: bone 2, turned 15(\.0)?° from rest/);
   // The live region says the turn once it is made.
   await page.waitForFunction(() => /bone 2, turned 15/.test(document.querySelector('#announce').textContent));
