@@ -38,6 +38,11 @@ export function createCanvas(app) {
       const { viewer, lab } = app;
       const [x, y] = point(event);
       canvas.focus();
+      // A mode that places things by clicking (the Rig mode) takes the click first.
+      if (event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey && app.viewClick?.(x, y)) {
+        app.requestRender();
+        return;
+      }
       // A click on a vertex (not on a bone) shows its weights.
       if (viewer.tool() === 'pose' && event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey
         && viewer.pickBone(lab, x, y) === null) {

@@ -6,7 +6,7 @@ export const OVERLAYS = ['mesh', 'wireframe', 'dots', 'bones', 'ownFrames', 'chi
 /** Examples built on request only, in no menu, that a link may name: the dense tube at 1,000,000 vertices. */
 export const LARGE_EXAMPLES = ['million'];
 /** The page's modes, in the order the switcher shows them. */
-export const MODES = ['skin', 'weights', 'ik', 'morph', 'animate', 'gpu', 'lessons'];
+export const MODES = ['skin', 'rig', 'weights', 'ik', 'morph', 'animate', 'gpu', 'lessons'];
 
 const CHOICES = {
   mode: MODES,

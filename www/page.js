@@ -28,6 +28,7 @@ import { createSkinMode } from './modes/skin.js';
 import { createWeightsMode } from './modes/weights.js';
 import { createIkMode } from './modes/ik.js';
 import { createMorphMode } from './modes/morph.js';
+import { createRigMode } from './modes/rig.js';
 import { createLessonsMode } from './modes/lessons.js';
 import { installDeckKeys } from './deck-keys.js';
 import { createTelling } from './parts/telling.js';
@@ -255,6 +256,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   const centres = createCentres(app);
   const modes = {
     skin: createSkinMode(app),
+    rig: createRigMode(app),
     weights: createWeightsMode(app, vertexPanel),
     ik: createIkMode(app),
     morph: createMorphMode(app),
@@ -262,6 +264,9 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     gpu: createGpuMode(app),
     lessons: createLessonsMode(app),
   };
+  // The Rig mode binds through the Weights mode's automatic weights.
+  app.autoWeights = (method) => modes.weights.api.autoWeights(method);
+  app.setCompare = controls.setCompare;
   const link = createLinkState(app, { address, controls, modes, settings });
   // In a deck (an element, or the page in a frame) the deck's keys are the
   // deck's, but for those the lab uses; after every listener above.

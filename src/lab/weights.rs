@@ -409,8 +409,12 @@ impl Lab {
             all.push(influences);
         }
         self.scene.influences = all;
-        self.influences_changed();
-        self.changed();
+        // Weights for a mesh opened to be rigged (from a worker's
+        // automatic weights) bind it, as the automatic weights here do.
+        if !self.bind_static_meshes() {
+            self.influences_changed();
+            self.changed();
+        }
         Ok(())
     }
 

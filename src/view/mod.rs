@@ -11,3 +11,4 @@ pub mod interaction;
 pub mod overlay;
 pub mod state;
 pub mod svg;
+pub mod volume;

@@ -588,6 +588,36 @@ impl Viewer {
         .to_owned()
     }
 
+    /// The point inside the drawn mesh under `[x, y]` (CSS pixels in the
+    /// canvas): midway between where the ray through it first enters the
+    /// surface and last leaves it, as `[x, y, z]` in model space; `null`
+    /// off the mesh.
+    #[wasm_bindgen(js_name = volumePointAt)]
+    pub fn volume_point_at(&self, lab: &mut JsLab, at: Vec<f32>) -> Result<JsValue, JsError> {
+        const METHOD: &str = "volumePointAt";
+        let [x, y] = <[f32; 2]>::try_from(at.as_slice()).map_err(|_| {
+            js_error(
+                METHOD,
+                format!("the point is [x, y], got {} numbers", at.len()),
+            )
+        })?;
+        let (size, point) = (self.viewport_css(), self.local_point(x, y));
+        let Some((origin, direction)) =
+            crate::view::volume::ray_at(&self.state.camera, point, size)
+        else {
+            return Ok(JsValue::NULL);
+        };
+        let method = self.state.controller.method;
+        lab.inner.skin(method);
+        let hit = crate::view::volume::volume_point(
+            &lab.inner.skinned_positions(method),
+            &lab.inner.scene().mesh.indices,
+            origin,
+            direction,
+        );
+        Ok(hit.map_or(JsValue::NULL, |p| point_array(&p.to_array()).into()))
+    }
+
     /// The vertex drawn nearest to `(x, y)` within 12 CSS pixels, or `null`.
     #[wasm_bindgen(js_name = pickVertex)]
     pub fn pick_vertex(&self, lab: &mut JsLab, x: f32, y: f32) -> JsValue {

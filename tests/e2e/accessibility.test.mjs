@@ -11,7 +11,7 @@ import { nextFrame, openPage, root, useBrowser, waitForSkinlab } from './browser
 const fixture = useBrowser(before, after);
 const axeSource = await readFile(join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
-const MODES = ['skin', 'weights', 'ik', 'morph', 'animate', 'gpu', 'lessons'];
+const MODES = ['skin', 'rig', 'weights', 'ik', 'morph', 'animate', 'gpu', 'lessons'];
 // Each mode on a scene that gives it its controls.
 const EXAMPLE = { skin: 'two-bone', weights: 'y-junction', ik: 'arm', morph: 'face', animate: 'walk', gpu: 'chain', lessons: 'two-bone' };
 

@@ -48,7 +48,7 @@ for (const [lang, table, language] of [['de', DE, 'German'], ['zh', ZH, 'Chinese
     assert.ok(englishOnly.has('weights') && englishOnly.has('reached'), 'the English-only words were found');
     const views = [
       ['two-bone', 'skin'], ['y-junction', 'weights'], ['tube', 'skin'], ['leg', 'ik'], ['arm', 'ik'], ['face', 'morph'],
-      ['chain', 'gpu'], ['walk', 'animate'], ['path', 'animate'], ['fingers', 'weights'], ['two-bone-smooth', 'lessons'],
+      ['chain', 'gpu'], ['walk', 'animate'], ['path', 'animate'], ['fingers', 'weights'], ['two-bone-smooth', 'lessons'], ['tube', 'rig'],
     ];
     const found = [];
     for (const [example, mode] of views) {

@@ -1,0 +1,85 @@
+// The Rig mode as a user meets it: an OBJ opened, bones placed by clicks
+// inside the mesh (each joint midway through the body), extruded, deleted
+// and renamed by keys and the panel, undone, the mesh report read, and the
+// rig bound by bone heat in the Weights mode.
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, useBrowser, waitForSkinlab, nextFrame, screenshot } from './browser.mjs';
+import { tubeObj } from '../support/obj.mjs';
+
+const fixture = useBrowser(before, after);
+
+/** The CSS point of the view where the tube's front ring at height `y` is drawn. */
+const frontAt = (page, y) => page.evaluate((height) => {
+  const positions = window.skinlab.lab.skinnedPositions('lbs');
+  let best = null;
+  for (let v = 0; v < positions.length / 3; v++) {
+    if (Math.abs(positions[3 * v + 1] - height) > 1e-3) continue;
+    if (best === null || positions[3 * v + 2] > positions[3 * best + 2]) best = v;
+  }
+  return window.skinlab.vertexScreenPoint(best);
+}, y);
+
+async function clickView(page, [x, y]) {
+  const box = await page.locator('#view').boundingBox();
+  await nextFrame(page, () => page.mouse.click(box.x + x, box.y + y));
+}
+
+test('bones placed by clicks inside an OBJ, edited by keys and the panel, undone, and bound', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=two-bone&autosave=0&lang=en`);
+  await waitForSkinlab(page);
+  await page.locator('#import-file').setInputFiles({ name: 'tube.obj', mimeType: 'text/plain', buffer: Buffer.from(tubeObj(8, 16)) });
+  await page.waitForFunction(() => window.skinlab.lab.meshCount() === 2, null, { timeout: 20000 });
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('rig')));
+  assert.equal(await page.locator('#mode-rig').isVisible(), true);
+  // The report: an open tube has open edges, marked.
+  const report = await page.locator('#rig-report li').allTextContents();
+  assert.equal(report.length, 6);
+  assert.match(report.find((line) => /open edges/.test(line)), /^32 open edges/);
+  // Head, then tail: both inside the tube (radius 0.2); the perspective
+  // ray through a front vertex runs a little down and across to the back.
+  await clickView(page, await frontAt(page, 0.5));
+  assert.match(await page.locator('#rig-do').textContent(), /for the tail/);
+  await clickView(page, await frontAt(page, 1.5));
+  const first = await page.evaluate(() => ({ count: window.skinlab.lab.boneCount(), rest: window.skinlab.lab.boneRest(1), selected: window.skinlab.selectedBone() }));
+  assert.equal(first.count, 2);
+  assert.equal(first.selected, 1);
+  for (const [point, y] of [[first.rest.head, 0.5], [first.rest.tail, 1.5]]) {
+    assert.ok(Math.hypot(point[0], point[2]) < 0.18, `inside the tube: ${point}`);
+    assert.ok(Math.abs(point[1] - y) < 0.15, `near the height clicked: ${point}`);
+  }
+  // A click with the bone selected adds a child from its tip; E extrudes; Delete removes.
+  await clickView(page, await frontAt(page, 2));
+  await page.locator('#view').focus();
+  await nextFrame(page, () => page.keyboard.press('e'));
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 4);
+  assert.deepEqual(await page.evaluate(() => window.skinlab.lab.boneParents()), [null, 0, 1, 2]);
+  await nextFrame(page, () => page.keyboard.press('Delete'));
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 3);
+  // Renamed in the panel, and the rename undone.
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.selectBone(1)));
+  await page.locator('#rig-name').fill('Spine');
+  await nextFrame(page, () => page.locator('#rig-name').press('Enter'));
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneNames()[1]), 'Spine');
+  assert.equal(await page.locator('#bone-list li[data-bone="1"] .name').textContent(), 'Spine');
+  await page.locator('#view').focus();
+  await nextFrame(page, () => page.keyboard.press('Control+z'));
+  assert.notEqual(await page.evaluate(() => window.skinlab.lab.boneNames()[1]), 'Spine');
+  await screenshot(page, 'rig-placed');
+  // Bound by bone heat: the Weights mode, every vertex weighted, the mesh skinned.
+  await page.locator('#rig-bind').click();
+  await page.waitForFunction(() => window.skinlab.mode() === 'weights' && window.skinlab.lab.influences(0).length > 0, null, { timeout: 20000 });
+  const unweighted = await page.evaluate(() => {
+    const lab = window.skinlab.lab;
+    let count = 0;
+    for (let v = 0; v < lab.vertexCount(); v++) if (lab.influences(v).length === 0) count += 1;
+    return count;
+  });
+  assert.equal(unweighted, 0);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.lab.setBonePose(2, { rotation: [0, 0, 0.5, 0.866] })));
+  const bent = await page.evaluate(() => Math.min(...window.skinlab.lab.skinnedPositions('lbs').filter((_, k) => k % 3 === 0)));
+  assert.ok(bent < -0.3, `the bound mesh follows the bone: ${bent}`);
+  await screenshot(page, 'rig-bound');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,216 @@
+// The Rig mode: a skeleton placed in a mesh, at rest. A click on the mesh
+// puts a joint inside it, midway between where the ray through the click
+// enters the surface and where it leaves (viewer.volumePointAt): with no
+// bone selected the first click places a head and the second its tail;
+// with a bone selected a click adds a child from its tip. A click on a
+// bone selects it. The selected bone is renamed, reparented, rolled,
+// extruded (E: a child along it) or deleted (Delete) from the panel or the
+// keys; every edit is one undo step. "Bind" hands the rig to the Weights
+// mode's bone heat. The mesh report says what the mesh brings to binding.
+import { el, placeCircle } from '../dom.js';
+import { boneLabel } from '../parts/bones.js';
+
+/** The Rig mode of `app` (see app.js for what `app` offers). */
+export function createRigMode(app) {
+  const { num, t } = app.i18n;
+  const { $ } = app;
+  let pendingHead = null; // a placed head waiting for its tail, model space
+  let shownFor = null; // the lab and revision the panel shows
+
+  /** One undo step around `edit`; a refusal is said, not thrown. */
+  function edit(action) {
+    try {
+      app.lab.checkpoint();
+      const result = action();
+      app.requestRender();
+      return result;
+    } catch (error) {
+      app.showNotice(error.message.replace(/^\w+: /, ''), 'error');
+      return null;
+    }
+  }
+
+  function forgetHead() {
+    pendingHead = null;
+    $('#rig-head').hidden = true;
+  }
+
+  /** A bone from `head` to `tail` below `parent`, selected. */
+  function addBone(parent, head, tail) {
+    const bone = edit(() => app.lab.addBone({ parent, head, tail }));
+    if (bone === null) return;
+    app.selectBone(bone);
+    app.tell.say(t('rig.added', { name: boneLabel(t, app.lab.boneNames(), bone) }));
+  }
+
+  /** A left click on the view at (x, y); true when the mode took it. */
+  function viewClick(x, y) {
+    const bone = app.viewer.pickBone(app.lab, x, y);
+    if (bone !== null) {
+      forgetHead();
+      app.selectBone(bone);
+      return true;
+    }
+    const point = app.viewer.volumePointAt(app.lab, [x, y]);
+    if (point === null) return false;
+    const selected = app.viewer.selectedBone();
+    if (selected !== null && !isRootPoint(selected)) {
+      addBone(selected, app.lab.boneRest(selected).tail, point);
+    } else if (pendingHead === null) {
+      pendingHead = point;
+      const marker = $('#rig-head');
+      marker.hidden = false;
+      placeCircle(marker, x, y, 6);
+      app.tell.say(t('rig.headPlaced'));
+    } else {
+      const head = pendingHead;
+      forgetHead();
+      addBone(selected ?? 0, head, point);
+    }
+    return true;
+  }
+
+  /** Whether `bone` is a point with no length (a static mesh's root). */
+  const isRootPoint = (bone) => app.lab.boneParents()[bone] === null && app.lab.boneLengths()[bone] === 0;
+
+  function extrude() {
+    const bone = app.viewer.selectedBone();
+    if (bone === null || isRootPoint(bone)) return;
+    const { head, tail } = app.lab.boneRest(bone);
+    addBone(bone, tail, tail.map((c, k) => 2 * c - head[k]));
+  }
+
+  function remove() {
+    const bone = app.viewer.selectedBone();
+    if (bone === null) return;
+    const name = boneLabel(t, app.lab.boneNames(), bone);
+    if (edit(() => app.lab.removeBone(bone)) === null) return;
+    app.viewer.selectBone(app.lab, null);
+    app.tell.say(t('rig.removed', { name }));
+  }
+
+  function rename() {
+    const bone = app.viewer.selectedBone();
+    if (bone === null) return;
+    edit(() => app.lab.renameBone(bone, $('#rig-name').value.trim()));
+  }
+
+  function reparent() {
+    const bone = app.viewer.selectedBone();
+    if (bone === null) return;
+    const moved = edit(() => app.lab.setBoneParent(bone, Number($('#rig-parent').value)));
+    if (moved !== null) app.selectBone(moved);
+  }
+
+  function roll() {
+    const bone = app.viewer.selectedBone();
+    if (bone === null) return;
+    edit(() => app.lab.setBoneRest(bone, { roll: (Number($('#rig-roll').value) * Math.PI) / 180 }));
+  }
+
+  /** The selected bone's fields, and the report, as the lab has them now. */
+  function show() {
+    const bone = app.viewer.selectedBone();
+    const key = `${app.lab.revision()} ${bone} ${pendingHead !== null}`;
+    if (shownFor?.lab === app.lab && shownFor.key === key) return;
+    shownFor = { lab: app.lab, key };
+    const chosen = bone !== null && bone < app.lab.boneCount();
+    $('#rig-bone').hidden = !chosen;
+    $('#rig-do').textContent = t(pendingHead ? 'rig.doTail' : chosen && !isRootPoint(bone) ? 'rig.doChild' : 'rig.doHead');
+    if (!chosen) return;
+    const names = app.lab.boneNames();
+    const parents = app.lab.boneParents();
+    if (app.root.activeElement !== $('#rig-name')) $('#rig-name').value = names[bone];
+    const parent = $('#rig-parent');
+    parent.textContent = '';
+    parent.disabled = parents[bone] === null;
+    for (let other = 0; other < names.length; other++) {
+      if (other === bone) continue;
+      parent.add(new Option(`${other + 1} · ${boneLabel(t, names, other)}`, String(other), false, other === parents[bone]));
+    }
+    const degrees = (app.lab.boneRest(bone).roll * 180) / Math.PI;
+    if (app.root.activeElement !== $('#rig-roll')) $('#rig-roll').value = String(Math.round(degrees));
+    $('#rig-roll-value').textContent = `${num(degrees, 0)}°`;
+  }
+
+  /** The mesh report, with what each figure means for binding. */
+  function showReport() {
+    const report = app.lab.meshReport();
+    const list = $('#rig-report');
+    list.textContent = '';
+    for (const key of ['looseParts', 'duplicateVertices', 'nonManifoldEdges', 'openEdges', 'degenerateTriangles', 'flippedTriangles']) {
+      const item = el('li', {}, el('strong', {}, num(report[key])), ' ', t(`rig.report.${key}`));
+      const fine = key === 'looseParts' ? report[key] <= 1 : report[key] === 0;
+      item.classList.toggle('pitfall', !fine);
+      list.append(item);
+    }
+  }
+
+  $('#rig-extrude').addEventListener('click', extrude);
+  $('#rig-delete').addEventListener('click', remove);
+  $('#rig-rename').addEventListener('click', rename);
+  $('#rig-name').addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') rename();
+  });
+  $('#rig-parent').addEventListener('change', reparent);
+  $('#rig-roll').addEventListener('change', roll);
+  $('#rig-bind').addEventListener('click', () => {
+    app.setMode('weights');
+    app.autoWeights('heat');
+  });
+  app.root.addEventListener('keydown', (event) => {
+    if (app.mode() !== 'rig' || event.composedPath()[0] !== $('#view')) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === 'Delete' || event.key === 'Backspace') remove();
+    else if (event.key.toLowerCase() === 'e') extrude();
+    else if (event.key === 'Escape') forgetHead();
+    else return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, { capture: true, signal: app.signal });
+
+  return {
+    name: 'rig',
+    panel: $('#mode-rig'),
+    tool: 'pose',
+    enter() {
+      app.viewClick = viewClick;
+      shownFor = null;
+      // Opened by a link before its scene is there: the scene's arrival
+      // fills the report (sceneChanged).
+      if (!app.lab) return;
+      app.setCompare?.(false);
+      // The rig is edited at rest, as it is drawn there.
+      const posed = app.lab.boneNames().some((_, bone) => {
+        const { rotation, translation, scale } = app.lab.bonePose(bone);
+        return rotation[3] < 1 - 1e-7 || translation.some((c) => c !== 0) || scale.some((c) => c !== 1);
+      });
+      if (posed) {
+        app.lab.checkpoint();
+        app.lab.resetPose();
+        app.showNotice(t('rig.atRest'), 'info', 'undoable');
+      }
+      showReport();
+    },
+    leave() {
+      if (app.viewClick === viewClick) app.viewClick = null;
+      forgetHead();
+    },
+    update() {
+      if (app.lab) show();
+    },
+    caption() {
+      return [t('cap.rig')];
+    },
+    sceneChanged() {
+      forgetHead();
+      shownFor = null;
+      if (app.mode() === 'rig') showReport();
+    },
+    languageChanged() {
+      shownFor = null;
+      if (app.mode() === 'rig') showReport();
+    },
+    api: {},
+  };
+}
