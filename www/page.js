@@ -805,6 +805,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       autosaves: () => autosave.saves(),
       language: i18n.current,
       ...modes.skin.api,
+      ...modes.rig.api,
       ...modes.weights.api,
       ...modes.ik.api,
       ...modes.morph.api,

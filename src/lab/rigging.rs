@@ -53,6 +53,36 @@ impl Lab {
         })
     }
 
+    /// Fits template `name` (`"humanoid"`, `"quadruped"`, `"chain"`) to
+    /// `markers` in a scene that has its root alone (a mesh opened to be
+    /// rigged): its bones hang from the root, which stops deforming.
+    /// Returns how many bones were added.
+    pub fn fit_skeleton(
+        &mut self,
+        name: &str,
+        markers: &dyn crate::rig::templates::Markers,
+    ) -> Result<usize, EditError> {
+        let positions = &self.scene.mesh.positions_model;
+        let min = positions
+            .iter()
+            .copied()
+            .fold(Vec3::splat(f32::INFINITY), Vec3::min);
+        let max = positions
+            .iter()
+            .copied()
+            .fold(Vec3::splat(f32::NEG_INFINITY), Vec3::max);
+        let unskinned = self.skinned_vertices().next().is_none();
+        self.edit_skeleton(|doc| {
+            let added = rig_edit::fit_template(doc, name, markers, (min, max))?;
+            if unskinned && doc.bones[0].length == 0.0 {
+                doc.bones[0].deforms = false;
+            }
+            let mut order = vec![0];
+            order.extend(std::iter::repeat_n(usize::MAX, added));
+            Ok((added, order))
+        })
+    }
+
     /// Moves bone `bone`'s head, tail or roll at rest (those given); its
     /// children stay where they rest, and it is bound where it now rests.
     pub fn set_bone_rest(

@@ -21,5 +21,6 @@ pub mod rotations;
 pub mod skeleton;
 pub mod sorting;
 pub mod speed_curve;
+pub mod templates;
 pub mod transform;
 pub mod visemes;

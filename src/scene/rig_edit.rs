@@ -98,6 +98,15 @@ pub enum RigEditError {
         /// Its characters.
         count: usize,
     },
+    /// A template's markers that do not fit.
+    #[error(transparent)]
+    Template(#[from] crate::rig::templates::TemplateError),
+    /// A template fitted to a scene that has a skeleton already.
+    #[error("the scene has {bones} bones already: a template is fitted to a mesh with its root alone (open it without its rig)")]
+    AlreadyRigged {
+        /// Its bones.
+        bones: usize,
+    },
     /// What the edited document failed of the scene's own checks.
     #[error(transparent)]
     Scene(#[from] SceneError),
@@ -270,6 +279,28 @@ pub fn add_bone(
         .push(BoneDoc::plain(&name, Some(parent as u32), [0.0; 3], 0.0));
     place(doc, &[index], &wanted)?;
     Ok(index)
+}
+
+/// Adds the bones of template `name` fitted to `markers` below the root of
+/// a scene that has nothing but its root, inside the mesh's bounding box
+/// `min`–`max`; returns how many were added.
+pub fn fit_template(
+    doc: &mut SceneDoc,
+    name: &str,
+    markers: &dyn crate::rig::templates::Markers,
+    (min, max): (Vec3, Vec3),
+) -> Result<usize, RigEditError> {
+    if doc.bones.len() != 1 {
+        return Err(RigEditError::AlreadyRigged {
+            bones: doc.bones.len(),
+        });
+    }
+    let bones = crate::rig::templates::fit(name, markers, min, max)?;
+    for bone in &bones {
+        let parent = bone.parent.map_or(0, |p| p + 1);
+        add_bone(doc, parent, bone.head, bone.tail, Some(&bone.name))?;
+    }
+    Ok(bones.len())
 }
 
 /// Moves `bone`'s head, tail and roll (those given); its children stay

@@ -139,6 +139,43 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
+    /// Fits a template to markers (model-space points, the character's
+    /// left for `left…`) in a scene that has its root alone: `"humanoid"`
+    /// with `{chin, groin, leftWrist, rightWrist, leftElbow, rightElbow,
+    /// leftKnee, rightKnee}` (Mixamo's joint names), `"quadruped"` with
+    /// `{nose, tailBase, tailTip, frontLeftPaw, frontRightPaw, backLeftPaw,
+    /// backRightPaw, withers, hips}`, `"chain"` with `{start, end, bones}`.
+    /// Returns how many bones were added; one undo step after
+    /// `checkpoint()`.
+    #[wasm_bindgen(js_name = fitSkeleton)]
+    pub fn fit_skeleton(&mut self, template: &str, markers: JsValue) -> Result<u32, JsError> {
+        const METHOD: &str = "fitSkeleton";
+        let given: std::collections::HashMap<String, serde_json::Value> =
+            serde_wasm_bindgen::from_value(markers).map_err(|e| js_error(METHOD, e))?;
+        let mut points: std::collections::HashMap<String, Vec<f32>> =
+            std::collections::HashMap::new();
+        for (name, value) in given {
+            let numbers = match &value {
+                serde_json::Value::Number(n) => vec![n.as_f64().unwrap_or(f64::NAN) as f32],
+                serde_json::Value::Array(list) => list
+                    .iter()
+                    .map(|v| v.as_f64().map_or(f32::NAN, |n| n as f32))
+                    .collect(),
+                _ => {
+                    return Err(js_error(
+                        METHOD,
+                        format!("marker '{name}' must be [x, y, z]"),
+                    ))
+                }
+            };
+            points.insert(name, numbers);
+        }
+        self.inner
+            .fit_skeleton(template, &points)
+            .map(|added| added as u32)
+            .map_err(|e| js_error(METHOD, e))
+    }
+
     /// Renames bone `bone` (1 to 200 characters).
     #[wasm_bindgen(js_name = renameBone)]
     pub fn rename_bone(&mut self, bone: f64, name: &str) -> Result<(), JsError> {

@@ -83,3 +83,29 @@ test('bones placed by clicks inside an OBJ, edited by keys and the panel, undone
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a chain fitted from two markers clicked inside the mesh', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=two-bone&autosave=0&lang=de`);
+  await waitForSkinlab(page);
+  await page.locator('#import-file').setInputFiles({ name: 'tube.obj', mimeType: 'text/plain', buffer: Buffer.from(tubeObj(8, 16)) });
+  await page.waitForFunction(() => window.skinlab.lab.meshCount() === 2, null, { timeout: 20000 });
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('rig')));
+  await page.locator('#rig-template').selectOption('chain');
+  await page.locator('#rig-chain-bones').fill('3');
+  await page.locator('#rig-markers').click();
+  assert.match(await page.locator('#rig-marker-next').textContent(), /Anfang/);
+  assert.equal(await page.locator('#rig-fit').isDisabled(), true);
+  await clickView(page, await frontAt(page, 0.25));
+  await clickView(page, await frontAt(page, 1.75));
+  assert.match(await page.locator('#rig-marker-next').textContent(), /Alle Marker gesetzt/);
+  const placed = await page.evaluate(() => window.skinlab.rigMarkers());
+  assert.deepEqual(Object.keys(placed).sort(), ['end', 'start']);
+  await page.locator('#rig-fit').click();
+  await nextFrame(page);
+  assert.deepEqual(await page.evaluate(() => window.skinlab.lab.boneNames()), ['root', 'Chain1', 'Chain2', 'Chain3']);
+  const rest = await page.evaluate(() => window.skinlab.lab.boneRest(1));
+  assert.ok(Math.hypot(rest.head[0] - placed.start[0], rest.head[1] - placed.start[1], rest.head[2] - placed.start[2]) < 1e-5, 'the chain starts at the first marker');
+  await screenshot(page, 'rig-chain-fitted');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

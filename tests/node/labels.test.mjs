@@ -18,7 +18,7 @@ export const SAME_IN_BOTH = new Set([
   'exportPng', 'exportSvg', 'ov.dots', 'ov.bones', 'radius', 'falloff.linear', 'bones', 'modeName.ik', 'modeName.morph',
   'modeName.gpu', 'gpu.format', 'gpu.budget', 'anim.clip', 'gpu.short.mat4', 'gpu.short.mat4x3', 'aria.clip',
   'aria.anim-clip', 'aria.anim-interp', 'boneName.hand', 'speed.time', 'speed.distance', 'rot.det',
-  'exportVideo', 'video.format', 'vertex.title', 'ik.min', 'ik.max', 'modeName.rig', 'rig.name', 'rig.roll',
+  'exportVideo', 'video.format', 'vertex.title', 'ik.min', 'ik.max', 'modeName.rig', 'rig.name', 'rig.roll', 'rig.chainBones', 'rig.template.humanoid',
 ]);
 
 const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();

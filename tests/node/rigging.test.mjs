@@ -92,3 +92,24 @@ test('the skeleton edits keep their bones where they rest, and undo takes them b
   assert.ok(lab.undo());
   assert.equal(lab.boneCount(), 3);
 });
+
+test('a chain template fitted to a tube, and a humanoid whose markers are out of place refused by name', () => {
+  const lab = Lab.fromObj(tubeObj());
+  lab.checkpoint();
+  assert.equal(lab.fitSkeleton('chain', { start: [0, 0.1, 0], end: [0, 1.9, 0], bones: 3 }), 3);
+  assert.deepEqual(lab.boneNames(), ['root', 'Chain1', 'Chain2', 'Chain3']);
+  assert.deepEqual(lab.boneParents(), [null, 0, 1, 2]);
+  assert.equal(lab.boneDeforms(0), false);
+  assert.throws(() => lab.fitSkeleton('chain', { start: [0, 0.1, 0], end: [0, 1.9, 0], bones: 3 }), /fitSkeleton: the scene has 4 bones already/);
+  assert.ok(lab.undo());
+  assert.equal(lab.boneCount(), 1);
+  const markers = {
+    chin: [0, 1.8, 0], groin: [0, 1, 0], leftElbow: [0.1, 1.5, 0], rightElbow: [-0.1, 1.5, 0],
+    leftWrist: [0.15, 1.95, 0], rightWrist: [-0.15, 1.3, 0], leftKnee: [0.1, 0.5, 0], rightKnee: [-0.1, 0.5, 0],
+  };
+  assert.throws(() => lab.fitSkeleton('humanoid', markers), /fitSkeleton: marker 'leftWrist' must be below 'chin'/);
+  assert.throws(() => lab.fitSkeleton('humanoid', { ...markers, leftWrist: [9, 1.4, 0] }), /fitSkeleton: marker 'leftWrist' is outside the mesh/);
+  assert.throws(() => lab.fitSkeleton('humanoid', { chin: [0, 1.8, 0] }), /needs the marker 'groin'/);
+  assert.equal(lab.fitSkeleton('humanoid', { ...markers, leftWrist: [0.15, 1.3, 0] }) > 20, true);
+  assert.ok(lab.boneNames().includes('LeftForeArm') && lab.boneNames().includes('RightToeBase'));
+});

@@ -7,6 +7,9 @@
 // extruded (E: a child along it) or deleted (Delete) from the panel or the
 // keys; every edit is one undo step. "Bind" hands the rig to the Weights
 // mode's bone heat. The mesh report says what the mesh brings to binding.
+// A template is fitted from markers clicked in the same way, in the
+// order the panel asks for them; with symmetry on, a left marker places its
+// right twin too, mirrored across the mesh's middle (x).
 import { el, placeCircle } from '../dom.js';
 import { boneLabel } from '../parts/bones.js';
 
@@ -16,6 +19,7 @@ export function createRigMode(app) {
   const { $ } = app;
   let pendingHead = null; // a placed head waiting for its tail, model space
   let shownFor = null; // the lab and revision the panel shows
+  let markers = null; // {name: [x, y, z]} while markers are placed, else null
 
   /** One undo step around `edit`; a refusal is said, not thrown. */
   function edit(action) {
@@ -43,8 +47,67 @@ export function createRigMode(app) {
     app.tell.say(t('rig.added', { name: boneLabel(t, app.lab.boneNames(), bone) }));
   }
 
+  /** The markers template `name` asks for, in the order they are clicked. */
+  const MARKERS = {
+    humanoid: ['chin', 'groin', 'leftElbow', 'leftWrist', 'leftKnee', 'rightElbow', 'rightWrist', 'rightKnee'],
+    chain: ['start', 'end'],
+  };
+
+  const template = () => $('#rig-template').value;
+
+  /** The next marker to click, or null when all are placed. */
+  const nextMarker = () => MARKERS[template()].find((name) => !(name in markers)) ?? null;
+
+  /** Places marker `name` at `point`, and its right twin where symmetry mirrors it. */
+  function placeMarker(name, point) {
+    markers[name] = point;
+    if (!$('#rig-symmetry').checked || !name.startsWith('left')) return;
+    const positions = app.lab.skinnedPositions('lbs');
+    let [low, high] = [Infinity, -Infinity];
+    for (let k = 0; k < positions.length; k += 3) {
+      low = Math.min(low, positions[k]);
+      high = Math.max(high, positions[k]);
+    }
+    const middle = (low + high) / 2;
+    markers[`right${name.slice(4)}`] = [2 * middle - point[0], point[1], point[2]];
+  }
+
+  function showMarkers() {
+    const placing = markers !== null;
+    $('#rig-markers').setAttribute('aria-pressed', String(placing));
+    const list = $('#rig-marker-list');
+    list.textContent = '';
+    for (const name of MARKERS[template()]) {
+      const placed = placing && name in markers;
+      list.append(el('li', { className: placed ? 'done' : '' }, `${placed ? '✓ ' : ''}${t(`rig.marker.${name}`)}`));
+    }
+    const next = placing ? nextMarker() : null;
+    $('#rig-marker-next').textContent = !placing ? '' : next ? t('rig.markerNext', { name: t(`rig.marker.${next}`) }) : t('rig.markersDone');
+    $('#rig-fit').disabled = !placing || next !== null;
+    $('#rig-chain').hidden = template() !== 'chain';
+  }
+
+  function fit() {
+    const given = { ...markers };
+    if (template() === 'chain') given.bones = Number($('#rig-chain-bones').value);
+    const added = edit(() => app.lab.fitSkeleton(template(), given));
+    if (added === null) return;
+    markers = null;
+    showMarkers();
+    app.showNotice(t('rig.fitted', { n: num(added) }), 'info', 'undoable');
+  }
+
   /** A left click on the view at (x, y); true when the mode took it. */
   function viewClick(x, y) {
+    if (markers !== null && nextMarker() !== null) {
+      const point = app.viewer.volumePointAt(app.lab, [x, y]);
+      if (point === null) return false;
+      const name = nextMarker();
+      placeMarker(name, point);
+      app.tell.say(t('rig.markerPlaced', { name: t(`rig.marker.${name}`) }));
+      showMarkers();
+      return true;
+    }
     const bone = app.viewer.pickBone(app.lab, x, y);
     if (bone !== null) {
       forgetHead();
@@ -146,6 +209,16 @@ export function createRigMode(app) {
     }
   }
 
+  $('#rig-markers').addEventListener('click', () => {
+    markers = markers === null ? {} : null;
+    forgetHead();
+    showMarkers();
+  });
+  $('#rig-template').addEventListener('change', () => {
+    if (markers !== null) markers = {};
+    showMarkers();
+  });
+  $('#rig-fit').addEventListener('click', fit);
   $('#rig-extrude').addEventListener('click', extrude);
   $('#rig-delete').addEventListener('click', remove);
   $('#rig-rename').addEventListener('click', rename);
@@ -176,6 +249,7 @@ export function createRigMode(app) {
     enter() {
       app.viewClick = viewClick;
       shownFor = null;
+      showMarkers();
       // Opened by a link before its scene is there: the scene's arrival
       // fills the report (sceneChanged).
       if (!app.lab) return;
@@ -195,6 +269,7 @@ export function createRigMode(app) {
     leave() {
       if (app.viewClick === viewClick) app.viewClick = null;
       forgetHead();
+      markers = null;
     },
     update() {
       if (app.lab) show();
@@ -204,13 +279,19 @@ export function createRigMode(app) {
     },
     sceneChanged() {
       forgetHead();
+      markers = null;
+      showMarkers();
       shownFor = null;
       if (app.mode() === 'rig') showReport();
     },
     languageChanged() {
       shownFor = null;
+      showMarkers();
       if (app.mode() === 'rig') showReport();
     },
-    api: {},
+    api: {
+      /** The markers placed so far in the Rig mode, or null when none are being placed. */
+      rigMarkers: () => (markers === null ? null : { ...markers }),
+    },
   };
 }

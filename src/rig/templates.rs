@@ -1,0 +1,538 @@
+//! Skeletons fitted from a few marked points, as Mixamo's auto-rigger asks
+//! for them: a humanoid with Mixamo's joint names (so that captures and
+//! Mixamo takes retarget by name), a quadruped, and a chain (a tail, a
+//! tentacle, a rope). Each template turns its markers (model-space points,
+//! the character's left being the marker's left) into bones given by head
+//! and tail, parents first; the caller adds them to a scene.
+//!
+//! The humanoid's proportions between the markers are the usual ones of
+//! an adult figure: the hips a tenth of the way from the groin to the chin,
+//! the spine in three even bones to the base of the neck at four fifths,
+//! the upper arm a fifth longer than the forearm (as a humerus is to a
+//! radius) and in line with it (so T-pose and A-pose meshes alike fit), the
+//! hip joints beside the hips, the shin as long as the thigh.
+
+use glam::Vec3;
+
+/// One bone of a fitted skeleton.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TemplateBone {
+    /// Its name.
+    pub name: String,
+    /// The index of its parent in the list, or `None` for the first bone
+    /// (which hangs from the scene's root).
+    pub parent: Option<usize>,
+    /// Its origin, model space.
+    pub head: Vec3,
+    /// Its tip, model space.
+    pub tail: Vec3,
+}
+
+/// Why markers do not fit a template.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TemplateError {
+    /// A template not known.
+    #[error("unknown template '{name}'; known: humanoid, quadruped, chain")]
+    UnknownTemplate {
+        /// The name given.
+        name: String,
+    },
+    /// A marker the template needs is missing.
+    #[error("the {template} template needs the marker '{marker}'")]
+    MissingMarker {
+        /// The template.
+        template: &'static str,
+        /// The marker.
+        marker: &'static str,
+    },
+    /// A marker with a non-finite coordinate.
+    #[error("marker '{marker}' is not three finite numbers")]
+    NonFinite {
+        /// The marker.
+        marker: String,
+    },
+    /// A marker outside the mesh's bounding box (grown by a tenth).
+    #[error("marker '{marker}' is outside the mesh")]
+    Outside {
+        /// The marker.
+        marker: &'static str,
+    },
+    /// Markers in an order no body has.
+    #[error("marker '{marker}' must be {relation} '{other}' along the body")]
+    WrongOrder {
+        /// The marker out of place.
+        marker: &'static str,
+        /// "below" or "above".
+        relation: &'static str,
+        /// The marker it is compared with.
+        other: &'static str,
+    },
+    /// Two markers at one place where a bone must lie between them.
+    #[error("markers '{first}' and '{second}' are at one place")]
+    Coincident {
+        /// The first marker.
+        first: &'static str,
+        /// The second.
+        second: &'static str,
+    },
+    /// A chain of no bones or too many.
+    #[error("a chain has 1 to 64 bones, not {bones}")]
+    BadChainLength {
+        /// The count given.
+        bones: f32,
+    },
+}
+
+/// Looks markers up by name.
+pub trait Markers {
+    /// The point named `name`, if given.
+    fn point(&self, name: &str) -> Option<Vec3>;
+    /// A number named `name`, if given (the chain's bone count).
+    fn number(&self, name: &str) -> Option<f32>;
+}
+
+impl Markers for std::collections::HashMap<String, Vec<f32>> {
+    fn point(&self, name: &str) -> Option<Vec3> {
+        let v = self.get(name)?;
+        (v.len() == 3).then(|| Vec3::new(v[0], v[1], v[2]))
+    }
+    fn number(&self, name: &str) -> Option<f32> {
+        let v = self.get(name)?;
+        (v.len() == 1).then(|| v[0])
+    }
+}
+
+/// Fits template `name` to `markers` inside a mesh spanning `min`–`max`.
+pub fn fit(
+    name: &str,
+    markers: &dyn Markers,
+    min: Vec3,
+    max: Vec3,
+) -> Result<Vec<TemplateBone>, TemplateError> {
+    match name {
+        "humanoid" => humanoid(markers, min, max),
+        "quadruped" => quadruped(markers, min, max),
+        "chain" => chain(markers, min, max),
+        _ => Err(TemplateError::UnknownTemplate {
+            name: name.to_owned(),
+        }),
+    }
+}
+
+/// Reads marker `marker` of `template`, checked to be finite and inside the box.
+fn marker(
+    template: &'static str,
+    markers: &dyn Markers,
+    marker: &'static str,
+    (min, max): (Vec3, Vec3),
+) -> Result<Vec3, TemplateError> {
+    let point = markers
+        .point(marker)
+        .ok_or(TemplateError::MissingMarker { template, marker })?;
+    if !point.is_finite() {
+        return Err(TemplateError::NonFinite {
+            marker: marker.to_owned(),
+        });
+    }
+    let margin = 0.1 * (max - min).length();
+    if point.cmplt(min - Vec3::splat(margin)).any() || point.cmpgt(max + Vec3::splat(margin)).any()
+    {
+        return Err(TemplateError::Outside { marker });
+    }
+    Ok(point)
+}
+
+/// A list of bones being built.
+#[derive(Default)]
+struct Builder {
+    bones: Vec<TemplateBone>,
+}
+
+impl Builder {
+    fn add(&mut self, name: &str, parent: Option<usize>, head: Vec3, tail: Vec3) -> usize {
+        self.bones.push(TemplateBone {
+            name: name.to_owned(),
+            parent,
+            head,
+            tail,
+        });
+        self.bones.len() - 1
+    }
+
+    /// Bones named `names` through `points` (one more point than names),
+    /// each the child of the one before; returns the last bone's index.
+    fn chain(&mut self, names: &[&str], parent: Option<usize>, points: &[Vec3]) -> usize {
+        let mut parent = parent;
+        for (k, name) in names.iter().enumerate() {
+            parent = Some(self.add(name, parent, points[k], points[k + 1]));
+        }
+        parent.unwrap_or(0)
+    }
+}
+
+fn lerp(a: Vec3, b: Vec3, t: f32) -> Vec3 {
+    a + (b - a) * t
+}
+
+/// The humanoid: `chin`, `groin`, `leftWrist`, `rightWrist`, `leftElbow`,
+/// `rightElbow`, `leftKnee`, `rightKnee`.
+fn humanoid(
+    markers: &dyn Markers,
+    min: Vec3,
+    max: Vec3,
+) -> Result<Vec<TemplateBone>, TemplateError> {
+    const T: &str = "humanoid";
+    let get = |name| marker(T, markers, name, (min, max));
+    let (chin, groin) = (get("chin")?, get("groin")?);
+    let torso = chin - groin;
+    let height = torso.length();
+    if height <= 1e-6 * (max - min).length().max(1e-30) {
+        return Err(TemplateError::Coincident {
+            first: "chin",
+            second: "groin",
+        });
+    }
+    let up = torso / height;
+    let along = |p: Vec3| (p - groin).dot(up);
+    let (left_knee, right_knee) = (get("leftKnee")?, get("rightKnee")?);
+    for (name, knee) in [("leftKnee", left_knee), ("rightKnee", right_knee)] {
+        if along(knee) >= 0.0 {
+            return Err(TemplateError::WrongOrder {
+                marker: name,
+                relation: "below",
+                other: "groin",
+            });
+        }
+    }
+    let mut arms = Vec::new();
+    for (side, wrist, elbow) in [
+        ("Left", "leftWrist", "leftElbow"),
+        ("Right", "rightWrist", "rightElbow"),
+    ] {
+        let (w, e) = (get(wrist)?, get(elbow)?);
+        if along(w) > height {
+            return Err(TemplateError::WrongOrder {
+                marker: wrist,
+                relation: "below",
+                other: "chin",
+            });
+        }
+        if w.distance(e) <= 1e-6 * height {
+            return Err(TemplateError::Coincident {
+                first: wrist,
+                second: elbow,
+            });
+        }
+        arms.push((side, w, e));
+    }
+    // The character's left, across the body.
+    let across = {
+        let raw = left_knee - right_knee + (arms[0].1 - arms[1].1);
+        (raw - up * raw.dot(up)).try_normalize().unwrap_or(Vec3::X)
+    };
+    let at = |t: f32| groin + torso * t;
+    let mut b = Builder::default();
+    let hips_point = at(0.1);
+    let neck_point = at(0.8);
+    let head_point = at(0.95);
+    let hips = b.add("Hips", None, hips_point, at(0.25));
+    let spine2 = b.chain(
+        &["Spine", "Spine1", "Spine2"],
+        Some(hips),
+        &[at(0.25), at(0.43), at(0.61), neck_point],
+    );
+    let neck = b.add("Neck", Some(spine2), neck_point, head_point);
+    b.add(
+        "Head",
+        Some(neck),
+        head_point,
+        head_point + up * (0.35 * height),
+    );
+    for (side, wrist, elbow) in arms {
+        let forearm = wrist - elbow;
+        let shoulder_joint = elbow - forearm * 1.2;
+        let clavicle_start = lerp(at(0.72), shoulder_joint, 0.2);
+        let clavicle = b.add(
+            &format!("{side}Shoulder"),
+            Some(spine2),
+            clavicle_start,
+            shoulder_joint,
+        );
+        b.chain(
+            &[
+                &format!("{side}Arm"),
+                &format!("{side}ForeArm"),
+                &format!("{side}Hand"),
+            ],
+            Some(clavicle),
+            &[shoulder_joint, elbow, wrist, wrist + forearm * 0.35],
+        );
+    }
+    let forward = across.cross(up);
+    for (side, knee, sign) in [("Left", left_knee, 1.0), ("Right", right_knee, -1.0)] {
+        let width = (left_knee - right_knee).dot(across).abs() * 0.5;
+        let hip_joint = hips_point + across * (sign * width);
+        let thigh = knee - hip_joint;
+        let mut ankle = knee + thigh;
+        // Not below the mesh's lowest point along the body.
+        let lowest = (0..8)
+            .map(|k| {
+                let pick = |bit: u32, lo: f32, hi: f32| if k & bit == 0 { lo } else { hi };
+                Vec3::new(
+                    pick(1, min.x, max.x),
+                    pick(2, min.y, max.y),
+                    pick(4, min.z, max.z),
+                )
+                .dot(up)
+            })
+            .fold(f32::INFINITY, f32::min);
+        let below = lowest + 0.04 * height - ankle.dot(up);
+        if below > 0.0 {
+            ankle += up * below;
+        }
+        let toe = ankle - up * (0.03 * height) + forward * (0.18 * height);
+        b.chain(
+            &[
+                &format!("{side}UpLeg"),
+                &format!("{side}Leg"),
+                &format!("{side}Foot"),
+                &format!("{side}ToeBase"),
+            ],
+            Some(hips),
+            &[hip_joint, knee, ankle, toe, toe + forward * (0.08 * height)],
+        );
+    }
+    Ok(b.bones)
+}
+
+/// The quadruped: `nose`, `tailBase`, `tailTip`, `frontLeftPaw`,
+/// `frontRightPaw`, `backLeftPaw`, `backRightPaw`, `withers`, `hips`.
+fn quadruped(
+    markers: &dyn Markers,
+    min: Vec3,
+    max: Vec3,
+) -> Result<Vec<TemplateBone>, TemplateError> {
+    const T: &str = "quadruped";
+    let get = |name| marker(T, markers, name, (min, max));
+    let (nose, withers, hips_point) = (get("nose")?, get("withers")?, get("hips")?);
+    let (tail_base, tail_tip) = (get("tailBase")?, get("tailTip")?);
+    for (first, second, a, b) in [
+        ("withers", "hips", withers, hips_point),
+        ("tailBase", "tailTip", tail_base, tail_tip),
+        ("nose", "withers", nose, withers),
+    ] {
+        if a.distance(b) <= 1e-6 * (max - min).length() {
+            return Err(TemplateError::Coincident { first, second });
+        }
+    }
+    let paws = [
+        ("FrontLeft", get("frontLeftPaw")?, withers),
+        ("FrontRight", get("frontRightPaw")?, withers),
+        ("BackLeft", get("backLeftPaw")?, hips_point),
+        ("BackRight", get("backRightPaw")?, hips_point),
+    ];
+    let mut b = Builder::default();
+    let hips = b.add("Hips", None, hips_point, lerp(hips_point, withers, 0.33));
+    let chest = b.chain(
+        &["Spine", "Spine1"],
+        Some(hips),
+        &[
+            lerp(hips_point, withers, 0.33),
+            lerp(hips_point, withers, 0.66),
+            withers,
+        ],
+    );
+    let neck_end = lerp(withers, nose, 0.6);
+    let neck = b.add("Neck", Some(chest), withers, neck_end);
+    b.add("Head", Some(neck), neck_end, nose);
+    b.chain(
+        &["Tail", "Tail1", "Tail2"],
+        Some(hips),
+        &[
+            tail_base,
+            lerp(tail_base, tail_tip, 1.0 / 3.0),
+            lerp(tail_base, tail_tip, 2.0 / 3.0),
+            tail_tip,
+        ],
+    );
+    for (side, paw, top) in paws {
+        // The shoulder or hip joint: beside the spine, above the paw.
+        let joint = Vec3::new(paw.x, top.y, paw.z).lerp(top, 0.5);
+        let parent = if top == withers { chest } else { hips };
+        let knee = lerp(joint, paw, 0.5);
+        b.chain(
+            &[
+                &format!("{side}UpLeg"),
+                &format!("{side}Leg"),
+                &format!("{side}Foot"),
+            ],
+            Some(parent),
+            &[joint, knee, lerp(knee, paw, 0.8), paw],
+        );
+    }
+    Ok(b.bones)
+}
+
+/// The chain: `start`, `end` and `bones` (a count, as `[n]`).
+fn chain(markers: &dyn Markers, min: Vec3, max: Vec3) -> Result<Vec<TemplateBone>, TemplateError> {
+    const T: &str = "chain";
+    let (start, end) = (
+        marker(T, markers, "start", (min, max))?,
+        marker(T, markers, "end", (min, max))?,
+    );
+    if start.distance(end) <= 1e-6 * (max - min).length() {
+        return Err(TemplateError::Coincident {
+            first: "start",
+            second: "end",
+        });
+    }
+    let count = markers
+        .number("bones")
+        .ok_or(TemplateError::MissingMarker {
+            template: T,
+            marker: "bones",
+        })?;
+    if !((1.0..=64.0).contains(&count) && count.fract() == 0.0) {
+        return Err(TemplateError::BadChainLength { bones: count });
+    }
+    let n = count as usize;
+    let points: Vec<Vec3> = (0..=n)
+        .map(|k| lerp(start, end, k as f32 / n as f32))
+        .collect();
+    let names: Vec<String> = (1..=n).map(|k| format!("Chain{k}")).collect();
+    let mut b = Builder::default();
+    b.chain(
+        &names.iter().map(String::as_str).collect::<Vec<_>>(),
+        None,
+        &points,
+    );
+    Ok(b.bones)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn markers(list: &[(&str, [f32; 3])]) -> HashMap<String, Vec<f32>> {
+        list.iter()
+            .map(|(k, v)| ((*k).to_owned(), v.to_vec()))
+            .collect()
+    }
+
+    /// A T-pose figure 1.8 tall facing +Z: its left is +X.
+    fn t_pose() -> HashMap<String, Vec<f32>> {
+        markers(&[
+            ("chin", [0.0, 1.55, 0.05]),
+            ("groin", [0.0, 0.85, 0.0]),
+            ("leftElbow", [0.5, 1.42, 0.0]),
+            ("rightElbow", [-0.5, 1.42, 0.0]),
+            ("leftWrist", [0.75, 1.42, 0.0]),
+            ("rightWrist", [-0.75, 1.42, 0.0]),
+            ("leftKnee", [0.1, 0.48, 0.02]),
+            ("rightKnee", [-0.1, 0.48, 0.02]),
+        ])
+    }
+
+    const BOX: (Vec3, Vec3) = (Vec3::new(-0.9, 0.0, -0.2), Vec3::new(0.9, 1.8, 0.2));
+
+    #[test]
+    fn a_t_pose_humanoid_has_mixamos_names_and_its_joints_where_marked() {
+        let bones = fit("humanoid", &t_pose(), BOX.0, BOX.1).unwrap();
+        let names: Vec<&str> = bones.iter().map(|b| b.name.as_str()).collect();
+        for name in [
+            "Hips",
+            "Spine",
+            "Spine1",
+            "Spine2",
+            "Neck",
+            "Head",
+            "LeftShoulder",
+            "LeftArm",
+            "LeftForeArm",
+            "LeftHand",
+            "RightUpLeg",
+            "RightLeg",
+            "RightFoot",
+            "RightToeBase",
+        ] {
+            assert!(names.contains(&name), "{name} in {names:?}");
+        }
+        let bone = |name: &str| bones.iter().find(|b| b.name == name).unwrap();
+        assert!(bone("LeftForeArm").head.distance(Vec3::new(0.5, 1.42, 0.0)) < 1e-6);
+        assert!(bone("LeftHand").head.distance(Vec3::new(0.75, 1.42, 0.0)) < 1e-6);
+        assert!(bone("RightLeg").head.distance(Vec3::new(-0.1, 0.48, 0.02)) < 1e-6);
+        // The left arm is on the +X side, the feet above the mesh's floor and forward.
+        assert!(bone("LeftArm").head.x > 0.1 && bone("RightArm").head.x < -0.1);
+        assert!(
+            bone("LeftFoot").head.y >= 0.0 && bone("LeftToeBase").head.z > bone("LeftFoot").head.z
+        );
+        // Parents come first, and each bone starts where its parent ends in the chains.
+        for (k, b) in bones.iter().enumerate() {
+            assert!(b.parent.is_none_or(|p| p < k));
+        }
+        assert!(bone("LeftForeArm").head.distance(bone("LeftArm").tail) < 1e-6);
+    }
+
+    #[test]
+    fn markers_out_of_place_are_refused_by_name() {
+        let mut above = t_pose();
+        above.insert("leftWrist".into(), vec![0.2, 1.75, 0.0]);
+        assert!(matches!(
+            fit("humanoid", &above, BOX.0, BOX.1),
+            Err(TemplateError::WrongOrder {
+                marker: "leftWrist",
+                ..
+            })
+        ));
+        let mut outside = t_pose();
+        outside.insert("rightKnee".into(), vec![5.0, 0.4, 0.0]);
+        assert!(matches!(
+            fit("humanoid", &outside, BOX.0, BOX.1),
+            Err(TemplateError::Outside {
+                marker: "rightKnee"
+            })
+        ));
+        let mut missing = t_pose();
+        missing.remove("chin");
+        assert!(matches!(
+            fit("humanoid", &missing, BOX.0, BOX.1),
+            Err(TemplateError::MissingMarker { marker: "chin", .. })
+        ));
+        assert!(matches!(
+            fit("octopus", &t_pose(), BOX.0, BOX.1),
+            Err(TemplateError::UnknownTemplate { .. })
+        ));
+    }
+
+    #[test]
+    fn a_chain_splits_evenly_and_a_quadruped_has_four_legs_and_a_tail() {
+        let mut rope = markers(&[("start", [0.0, 0.0, 0.0]), ("end", [0.0, 1.0, 0.0])]);
+        rope.insert("bones".into(), vec![4.0]);
+        let bones = fit("chain", &rope, Vec3::splat(-1.0), Vec3::splat(1.0)).unwrap();
+        assert_eq!(bones.len(), 4);
+        assert!((bones[1].head.y - 0.25).abs() < 1e-6);
+        let dog = markers(&[
+            ("nose", [0.0, 0.6, 0.9]),
+            ("withers", [0.0, 0.7, 0.4]),
+            ("hips", [0.0, 0.65, -0.4]),
+            ("tailBase", [0.0, 0.65, -0.5]),
+            ("tailTip", [0.0, 0.5, -0.9]),
+            ("frontLeftPaw", [0.15, 0.0, 0.4]),
+            ("frontRightPaw", [-0.15, 0.0, 0.4]),
+            ("backLeftPaw", [0.15, 0.0, -0.4]),
+            ("backRightPaw", [-0.15, 0.0, -0.4]),
+        ]);
+        let bones = fit(
+            "quadruped",
+            &dog,
+            Vec3::new(-0.3, 0.0, -1.0),
+            Vec3::new(0.3, 0.8, 1.0),
+        )
+        .unwrap();
+        assert_eq!(bones.iter().filter(|b| b.name.ends_with("Foot")).count(), 4);
+        assert!(bones
+            .iter()
+            .any(|b| b.name == "Tail2" && b.tail.distance(Vec3::new(0.0, 0.5, -0.9)) < 1e-6));
+    }
+}
