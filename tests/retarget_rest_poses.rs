@@ -20,14 +20,6 @@ const LIMBS: [&str; 8] = [
     "RightLeg",
 ];
 
-/// Bone `bone`'s posed direction in model space (origin to tip).
-fn pointing(lab: &Lab, bone: usize) -> Vec3 {
-    let frame = lab.model_from_bone_posed()[bone];
-    let length = lab.scene().skeleton.bones()[bone].length;
-    (frame.transform_point3(Vec3::new(0.0, length, 0.0)) - frame.transform_point3(Vec3::ZERO))
-        .normalize()
-}
-
 fn bone(lab: &Lab, name: &str) -> usize {
     common::bone_names(lab)
         .iter()
@@ -79,8 +71,8 @@ fn worst_limb_angle(target: &mut Lab) -> (f32, String) {
         capture.set_animation_time(0, time).unwrap();
         target.set_animation_time(clip, time).unwrap();
         for limb in LIMBS {
-            let angle = pointing(&capture, bone(&capture, limb))
-                .angle_between(pointing(target, bone(target, limb)))
+            let angle = common::pointing(&capture, bone(&capture, limb))
+                .angle_between(common::pointing(target, bone(target, limb)))
                 .to_degrees();
             if angle > worst.0 {
                 worst = (angle, format!("{limb} at {time:.2} s"));
@@ -96,8 +88,8 @@ fn the_walk_keeps_its_arms_down_on_characters_resting_in_a_t_pose_or_an_a_pose()
         let mut target = capture_resting_arms_up(degrees);
         let arm = bone(&target, "LeftArm");
         let capture = Lab::example("capture").unwrap();
-        let rest_apart = pointing(&target, arm)
-            .angle_between(pointing(&capture, arm))
+        let rest_apart = common::pointing(&target, arm)
+            .angle_between(common::pointing(&capture, arm))
             .to_degrees();
         assert!(
             rest_apart > degrees - 5.0,

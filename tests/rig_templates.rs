@@ -57,8 +57,9 @@ fn regions(lab: &Lab) -> Vec<&'static str> {
         .collect()
 }
 
-#[test]
-fn riggedfigure_stripped_and_rigged_from_markers_at_its_joints_agrees_with_the_artist() {
+/// RiggedFigure as opened, its mesh as drawn at rest with its skin
+/// stripped (a root point alone), and the humanoid markers at its own joints.
+fn stripped_figure() -> (Lab, SceneDoc, HashMap<String, Vec<f32>>) {
     let original =
         Lab::new(skinlab::formats::gltf::read_gltf(&common::model_text("RiggedFigure")).unwrap());
     let skeleton = &original.scene().skeleton;
@@ -103,6 +104,13 @@ fn riggedfigure_stripped_and_rigged_from_markers_at_its_joints_agrees_with_the_a
     .into_iter()
     .map(|(k, v)| (k.to_owned(), v.to_array().to_vec()))
     .collect();
+    (original, doc, markers)
+}
+
+#[test]
+fn riggedfigure_stripped_and_rigged_from_markers_at_its_joints_agrees_with_the_artist() {
+    let (original, doc, markers) = stripped_figure();
+    let count = original.vertex_count();
     let artist = regions(&original);
     for method in [AutoWeights::BoneHeat, AutoWeights::NearestBone] {
         let mut lab = Lab::new(Scene::from_doc(&doc).unwrap());
@@ -124,4 +132,47 @@ fn riggedfigure_stripped_and_rigged_from_markers_at_its_joints_agrees_with_the_a
         eprintln!("{method:?}: {agree} of {count} vertices in the artist's region ({:.1} %), {} unreached", 100.0 * share, report.unreached.len());
         assert!(share >= 0.9, "{method:?}: {:.1} %", 100.0 * share);
     }
+}
+
+#[test]
+fn the_rigged_figure_walks_with_its_limbs_where_the_capture_has_them() {
+    let (_, doc, markers) = stripped_figure();
+    let mut figure = Lab::new(Scene::from_doc(&doc).unwrap());
+    figure.fit_skeleton("humanoid", &markers).unwrap();
+    figure.apply_auto_weights(AutoWeights::BoneHeat);
+    let mut capture = Lab::example("capture").unwrap();
+    let (clip, report) = figure.retarget_clip(&capture, 0).unwrap();
+    let index = |lab: &Lab, name: &str| {
+        common::bone_names(lab)
+            .iter()
+            .position(|n| n == name)
+            .unwrap()
+    };
+    let duration = capture.animation_duration(0).unwrap();
+    let mut worst = 0.0f32;
+    for k in 0..8 {
+        let time = duration * k as f32 / 8.0;
+        capture.set_animation_time(0, time).unwrap();
+        figure.set_animation_time(clip, time).unwrap();
+        for limb in [
+            "LeftArm",
+            "LeftForeArm",
+            "RightArm",
+            "RightForeArm",
+            "LeftUpLeg",
+            "LeftLeg",
+            "RightUpLeg",
+            "RightLeg",
+        ] {
+            let angle = common::pointing(&capture, index(&capture, limb))
+                .angle_between(common::pointing(&figure, index(&figure, limb)))
+                .to_degrees();
+            worst = worst.max(angle);
+        }
+    }
+    eprintln!(
+        "{} bones matched, unmatched {:?}; limbs within {worst:.2}° of the capture's",
+        report.matched, report.unmatched
+    );
+    assert!(worst < 5.0, "{worst}°");
 }

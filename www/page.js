@@ -203,6 +203,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     beforeDrag: () => player.pause(),
     /** A clip was added (lip-sync): the player under the view lists it. */
     clipsChanged: () => player.setup(),
+    play: () => player.play(),
     /**
      * What a video records: the Animate mode's clip and paths where that
      * mode is on screen, else the player's clip; null when nothing runs.

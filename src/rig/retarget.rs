@@ -2,7 +2,9 @@
 //! file without its character (a Mixamo animation, a BVH capture) is put
 //! on an open model. Names match once their namespace is left off and
 //! the case of Latin letters ignored (`mixamorig:LeftArm`,
-//! `mixamorig1:LeftArm` and `leftarm` are one joint).
+//! `mixamorig1:LeftArm` and `leftarm` are one joint); where a name finds
+//! none, the other common naming is tried (a BVH capture's `Chest` is
+//! Mixamo's `Spine2`, its `LeftToe` Mixamo's `LeftToeBase`).
 //!
 //! Each matched joint points where the source's joint points. The two
 //! skeletons are first brought to a common reference: each matched joint's
@@ -45,6 +47,33 @@ pub fn joint_key(name: &str) -> String {
     name.rsplit(':').next().unwrap_or(name).to_ascii_lowercase()
 }
 
+/// Names of one joint in two common namings (BVH captures and Mixamo's),
+/// as [`joint_key`]s, each way round.
+const ALIASES: [(&str, &str); 4] = [
+    ("chest", "spine2"),
+    ("upperchest", "spine2"),
+    ("lefttoe", "lefttoebase"),
+    ("righttoe", "righttoebase"),
+];
+
+/// The bone of `to` that source joint name `name` plays on: the same
+/// [`joint_key`], or else its other common name.
+fn matching_bone(name: &str, to: &Skeleton) -> Option<usize> {
+    let key = joint_key(name);
+    let find = |wanted: &str| to.bones().iter().position(|b| joint_key(&b.name) == wanted);
+    find(&key).or_else(|| {
+        ALIASES.iter().find_map(|&(a, b)| {
+            if a == key {
+                find(b)
+            } else if b == key {
+                find(a)
+            } else {
+                None
+            }
+        })
+    })
+}
+
 /// What retargeting made: the clip on the target, and which of the
 /// source's animated joints found no joint of the same name.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,10 +90,7 @@ pub struct Retargeted {
 /// documentation).
 pub fn retarget(clip: &Clip, from: &Skeleton, to: &Skeleton) -> Retargeted {
     let (from_rest, to_rest) = (rest_rotations(from), rest_rotations(to));
-    let target_of = |source: usize| -> Option<usize> {
-        let key = joint_key(&from.bones()[source].name);
-        to.bones().iter().position(|b| joint_key(&b.name) == key)
-    };
+    let target_of = |source: usize| matching_bone(&from.bones()[source].name, to);
     // The topmost matched target joint: the fewest ancestors.
     let depth = |bone: usize| {
         let mut d = 0;

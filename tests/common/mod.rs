@@ -115,3 +115,11 @@ pub fn png_header() -> Vec<u8> {
     png.extend([0, 0, 0, 2, 0, 0, 0, 3, 8, 6, 0, 0, 0, 0, 0, 0, 0]);
     png
 }
+
+/// Bone `bone`'s posed direction in model space (origin to tip).
+pub fn pointing(lab: &skinlab::lab::Lab, bone: usize) -> Vec3 {
+    let frame = lab.model_from_bone_posed()[bone];
+    let length = lab.scene().skeleton.bones()[bone].length;
+    (frame.transform_point3(Vec3::new(0.0, length, 0.0)) - frame.transform_point3(Vec3::ZERO))
+        .normalize()
+}

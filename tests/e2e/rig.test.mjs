@@ -106,6 +106,18 @@ test('a chain fitted from two markers clicked inside the mesh', async () => {
   const rest = await page.evaluate(() => window.skinlab.lab.boneRest(1));
   assert.ok(Math.hypot(rest.head[0] - placed.start[0], rest.head[1] - placed.start[1], rest.head[2] - placed.start[2]) < 1e-5, 'the chain starts at the first marker');
   await screenshot(page, 'rig-chain-fitted');
+  // Named as the capture's joints and bound, the chain walks: a clip of the
+  // capture by joint names, played in the Animate mode.
+  await page.evaluate(() => {
+    const lab = window.skinlab.lab;
+    lab.renameBone(1, 'Hips');
+    lab.renameBone(2, 'Spine');
+    lab.autoWeights('nearest');
+  });
+  await page.locator('#rig-walk').click();
+  await page.waitForFunction(() => window.skinlab.mode() === 'animate' && window.skinlab.playing(), null, { timeout: 20000 });
+  assert.match(await page.locator('#notice').textContent(), /2 Bones über den Namen zugeordnet/);
+  assert.ok((await page.evaluate(() => window.skinlab.lab.animationNames().length)) >= 1);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -318,6 +318,8 @@ export const DE = {
   'rig.roll': "Roll",
   'rig.reportTitle': "Das Mesh vor dem Binden",
   'rig.bind': "Per Bone Heat binden",
+  'rig.walk': "Den Gang probieren",
+  'rig.walking': "Die Gang-Aufnahme läuft auf dem Rig: {n} Bones über den Namen zugeordnet (Strg+Z macht es rückgängig).",
   'rig.note': "Bones werden in der Ruhepose gesetzt. Ein Gelenk liegt mittig zwischen dem Eintritt und dem Austritt des Strahls durch den Klick, wie Blenders Volumen-Einrasten und Mixamos Marker Gelenke setzen. Strg+Z macht jeden Schritt rückgängig.",
   'rig.fitTitle': "Ein Skelett aus Markern",
   'rig.template': "Vorlage",

@@ -319,6 +319,8 @@ export const EN = {
   'rig.roll': "Roll",
   'rig.reportTitle': "The mesh, before binding",
   'rig.bind': "Bind by bone heat",
+  'rig.walk': "Try the walk",
+  'rig.walking': "The walk capture plays on the rig: {n} bones matched by name (Ctrl+Z undoes).",
   'rig.note': "Bones are placed at rest. A joint goes midway between where the ray through the click enters the mesh and where it leaves it, as Blender's volume snapping and Mixamo's markers place joints. Ctrl+Z undoes each edit.",
   'rig.fitTitle': "A skeleton from markers",
   'rig.template': "Template",

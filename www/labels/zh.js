@@ -320,6 +320,8 @@ export const ZH = {
   'rig.roll': "滚转",
   'rig.reportTitle': "绑定前的网格",
   'rig.bind': "用骨骼热量绑定",
+  'rig.walk': "试试行走",
+  'rig.walking': "行走动作捕捉正在骨架上播放：按名称匹配了 {n} 根骨骼（Ctrl+Z 撤销）。",
   'rig.note': "骨骼在静止姿势下放置。关节位于穿过点击处的射线进入网格与离开网格两点的中间，正如 Blender 的体积吸附和 Mixamo 的标记放置关节。Ctrl+Z 撤销每一步。",
   'rig.fitTitle': "由标记生成骨架",
   'rig.template': "模板",

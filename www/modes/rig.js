@@ -12,6 +12,7 @@
 // right twin too, mirrored across the mesh's middle (x).
 import { el, placeCircle } from '../dom.js';
 import { boneLabel } from '../parts/bones.js';
+import { exampleLab } from '../converters.js';
 
 /** The Rig mode of `app` (see app.js for what `app` offers). */
 export function createRigMode(app) {
@@ -209,6 +210,30 @@ export function createRigMode(app) {
     }
   }
 
+  /**
+   * Plays the walk capture on the rig by joint names (the humanoid's are
+   * Mixamo's, which the capture shares) as a new clip, in the Animate mode.
+   */
+  async function tryWalk() {
+    let capture = null;
+    try {
+      capture = await exampleLab('capture');
+      app.lab.checkpoint();
+      const report = app.lab.retargetClip(capture, 0);
+      app.clipsChanged();
+      app.setMode('animate');
+      $('#clip').value = String(report.clip);
+      $('#clip').dispatchEvent(new Event('change'));
+      app.play();
+      app.showNotice(t('rig.walking', { n: num(report.matched) }), 'info', 'undoable');
+    } catch (error) {
+      app.showNotice(error.message.replace(/^\w+: /, ''), 'error');
+    } finally {
+      capture?.free();
+    }
+  }
+
+  $('#rig-walk').addEventListener('click', tryWalk);
   $('#rig-markers').addEventListener('click', () => {
     markers = markers === null ? {} : null;
     forgetHead();
