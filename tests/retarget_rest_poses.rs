@@ -8,18 +8,6 @@ mod common;
 use glam::{Quat, Vec3};
 use skinlab::lab::Lab;
 
-/// The limbs compared: upper and lower arms and legs.
-const LIMBS: [&str; 8] = [
-    "LeftArm",
-    "LeftForeArm",
-    "RightArm",
-    "RightForeArm",
-    "LeftUpLeg",
-    "LeftLeg",
-    "RightUpLeg",
-    "RightLeg",
-];
-
 fn bone(lab: &Lab, name: &str) -> usize {
     common::bone_names(lab)
         .iter()
@@ -70,7 +58,7 @@ fn worst_limb_angle(target: &mut Lab) -> (f32, String) {
         let time = duration * k as f32 / 8.0;
         capture.set_animation_time(0, time).unwrap();
         target.set_animation_time(clip, time).unwrap();
-        for limb in LIMBS {
+        for limb in common::LIMBS {
             let angle = common::pointing(&capture, bone(&capture, limb))
                 .angle_between(common::pointing(target, bone(target, limb)))
                 .to_degrees();

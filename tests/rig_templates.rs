@@ -154,16 +154,7 @@ fn the_rigged_figure_walks_with_its_limbs_where_the_capture_has_them() {
         let time = duration * k as f32 / 8.0;
         capture.set_animation_time(0, time).unwrap();
         figure.set_animation_time(clip, time).unwrap();
-        for limb in [
-            "LeftArm",
-            "LeftForeArm",
-            "RightArm",
-            "RightForeArm",
-            "LeftUpLeg",
-            "LeftLeg",
-            "RightUpLeg",
-            "RightLeg",
-        ] {
+        for limb in common::LIMBS {
             let angle = common::pointing(&capture, index(&capture, limb))
                 .angle_between(common::pointing(&figure, index(&figure, limb)))
                 .to_degrees();

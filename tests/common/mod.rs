@@ -123,3 +123,15 @@ pub fn pointing(lab: &skinlab::lab::Lab, bone: usize) -> Vec3 {
     (frame.transform_point3(Vec3::new(0.0, length, 0.0)) - frame.transform_point3(Vec3::ZERO))
         .normalize()
 }
+
+/// The limbs compared: upper and lower arms and legs.
+pub const LIMBS: [&str; 8] = [
+    "LeftArm",
+    "LeftForeArm",
+    "RightArm",
+    "RightForeArm",
+    "LeftUpLeg",
+    "LeftLeg",
+    "RightUpLeg",
+    "RightLeg",
+];
