@@ -34,12 +34,20 @@ export function createCanvas(app) {
       if (!show) return;
       placeCircle(cursor, x, y, app.viewer.brushRadius());
     };
+    // A drag a mode took (`{move(x, y, event), end()}`), until the pointer is up.
+    let modeDrag = null;
     canvas.addEventListener('pointerdown', (event) => {
       const { viewer, lab } = app;
       const [x, y] = point(event);
       canvas.focus();
-      // A mode that places things by clicking (the Rig mode) takes the click first.
-      if (event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey && app.viewClick?.(x, y)) {
+      // A mode that places things by clicking (the Rig mode) takes the
+      // press first; it may answer with a drag of its own.
+      const taken = event.button === 0 && !event.altKey && !event.ctrlKey && app.viewClick?.(x, y, event);
+      if (taken) {
+        if (typeof taken === 'object') {
+          modeDrag = taken;
+          canvas.setPointerCapture(event.pointerId);
+        }
         app.requestRender();
         return;
       }
@@ -77,6 +85,11 @@ export function createCanvas(app) {
     canvas.addEventListener('pointermove', (event) => {
       const [x, y] = point(event);
       moveCursor(x, y);
+      if (modeDrag) {
+        modeDrag.move(x, y, event);
+        app.requestRender();
+        return;
+      }
       if (!app.viewer.dragging()) return;
       const started = performance.now();
       if (app.viewer.pointerMove(app.lab, x, y)) app.requestRender();
@@ -86,6 +99,12 @@ export function createCanvas(app) {
     canvas.addEventListener('pointerleave', () => { cursor.hidden = true; });
     const end = () => {
       const { viewer } = app;
+      if (modeDrag) {
+        modeDrag.end();
+        modeDrag = null;
+        app.requestRender();
+        return;
+      }
       if (!viewer.dragging()) return;
       const painting = viewer.tool() === 'paint';
       viewer.pointerUp();

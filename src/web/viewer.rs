@@ -588,6 +588,51 @@ impl Viewer {
         .to_owned()
     }
 
+    /// Where model-space point `[x, y, z]` appears on the canvas: `[x, y]`
+    /// in CSS pixels (the left view when comparing), or `null` behind the
+    /// eye.
+    #[wasm_bindgen(js_name = screenPoint)]
+    pub fn screen_point(&self, point: Vec<f32>) -> Result<JsValue, JsError> {
+        let point = <[f32; 3]>::try_from(point.as_slice()).map_err(|_| {
+            js_error(
+                "screenPoint",
+                format!("the point is [x, y, z], got {} numbers", point.len()),
+            )
+        })?;
+        let size = self.viewport_css();
+        Ok(self
+            .state
+            .camera
+            .screen_from_model(Vec3::from_array(point), size)
+            .map_or(JsValue::NULL, |p| point_array(&p.to_array()).into()))
+    }
+
+    /// Model-space point `[x, y, z]` moved in the view plane, at its own
+    /// depth, by a pointer motion of `[dx, dy]` CSS pixels.
+    #[wasm_bindgen(js_name = planePoint)]
+    pub fn plane_point(&self, point: Vec<f32>, delta: Vec<f32>) -> Result<js_sys::Array, JsError> {
+        const METHOD: &str = "planePoint";
+        let point = <[f32; 3]>::try_from(point.as_slice()).map_err(|_| {
+            js_error(
+                METHOD,
+                format!("the point is [x, y, z], got {} numbers", point.len()),
+            )
+        })?;
+        let [dx, dy] = <[f32; 2]>::try_from(delta.as_slice()).map_err(|_| {
+            js_error(
+                METHOD,
+                format!("the motion is [dx, dy], got {} numbers", delta.len()),
+            )
+        })?;
+        let point = Vec3::from_array(point);
+        let moved = point
+            + self
+                .state
+                .camera
+                .model_delta(Vec2::new(dx, dy), point, self.viewport_css());
+        Ok(point_array(&moved.to_array()))
+    }
+
     /// The point inside the drawn mesh under `[x, y]` (CSS pixels in the
     /// canvas): midway between where the ray through it first enters the
     /// surface and last leaves it, as `[x, y, z]` in model space; `null`

@@ -48,6 +48,27 @@ test('bones placed by clicks inside an OBJ, edited by keys and the panel, undone
     assert.ok(Math.hypot(point[0], point[2]) < 0.18, `inside the tube: ${point}`);
     assert.ok(Math.abs(point[1] - y) < 0.15, `near the height clicked: ${point}`);
   }
+  // Its tail dragged up the tube stays inside it; Shift drags it in the view plane.
+  const tailAt = await page.evaluate(() => window.skinlab.viewer.screenPoint(window.skinlab.lab.boneRest(1).tail));
+  const box = await page.locator('#view').boundingBox();
+  const to = await frontAt(page, 1.75);
+  await page.mouse.move(box.x + tailAt[0], box.y + tailAt[1]);
+  await page.mouse.down();
+  await page.mouse.move(box.x + to[0], box.y + to[1], { steps: 4 });
+  await nextFrame(page, () => page.mouse.up());
+  const dragged = await page.evaluate(() => window.skinlab.lab.boneRest(1).tail);
+  assert.ok(dragged[1] > 1.55 && Math.hypot(dragged[0], dragged[2]) < 0.18, `the tail dragged up inside: ${dragged}`);
+  await page.keyboard.down('Shift');
+  const from = await page.evaluate(() => window.skinlab.viewer.screenPoint(window.skinlab.lab.boneRest(1).tail));
+  await page.mouse.move(box.x + from[0], box.y + from[1]);
+  await page.mouse.down();
+  await page.mouse.move(box.x + from[0] + 40, box.y + from[1], { steps: 4 });
+  await nextFrame(page, () => page.mouse.up());
+  await page.keyboard.up('Shift');
+  const sideways = await page.evaluate(() => window.skinlab.lab.boneRest(1).tail);
+  assert.ok(Math.abs(sideways[1] - dragged[1]) < 0.05 && sideways[0] - dragged[0] > 0.05, `Shift: along the view plane: ${dragged} → ${sideways}`);
+  await page.locator('#view').focus();
+  await nextFrame(page, () => page.keyboard.press('Control+z'));
   // A click with the bone selected adds a child from its tip; E extrudes; Delete removes.
   await clickView(page, await frontAt(page, 2));
   await page.locator('#view').focus();

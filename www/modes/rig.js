@@ -5,7 +5,8 @@
 // with a bone selected a click adds a child from its tip. A click on a
 // bone selects it. The selected bone is renamed, reparented, rolled,
 // extruded (E: a child along it) or deleted (Delete) from the panel or the
-// keys; every edit is one undo step. "Bind" hands the rig to the Weights
+// keys; its head and tail are dragged, into the volume under the pointer or
+// (Shift) in the view plane; every edit is one undo step. "Bind" hands the rig to the Weights
 // mode's bone heat. The mesh report says what the mesh brings to binding.
 // A template is fitted from markers clicked in the same way, in the
 // order the panel asks for them; with symmetry on, a left marker places its
@@ -98,8 +99,47 @@ export function createRigMode(app) {
     app.showNotice(t('rig.fitted', { n: num(added) }), 'info', 'undoable');
   }
 
-  /** A left click on the view at (x, y); true when the mode took it. */
-  function viewClick(x, y) {
+  /** The selected bone's head or tail within 10 CSS pixels of (x, y): `{bone, end}`, or null. */
+  function endAt(x, y) {
+    const bone = app.viewer.selectedBone();
+    if (bone === null || isRootPoint(bone)) return null;
+    const rest = app.lab.boneRest(bone);
+    for (const end of ['tail', 'head']) {
+      const at = app.viewer.screenPoint(rest[end]);
+      if (at && Math.hypot(at[0] - x, at[1] - y) <= 10) return { bone, end };
+    }
+    return null;
+  }
+
+  /**
+   * A drag of the selected bone's head or tail: into the volume under the
+   * pointer, or in the view plane with Shift held (or off the mesh). One
+   * undo step.
+   */
+  function dragEnd({ bone, end }, x, y) {
+    const start = app.lab.boneRest(bone)[end];
+    app.lab.checkpoint();
+    return {
+      move(mx, my, event) {
+        const inside = event.shiftKey ? null : app.viewer.volumePointAt(app.lab, [mx, my]);
+        const point = inside ?? app.viewer.planePoint(start, [mx - x, my - y]);
+        try {
+          app.lab.setBoneRest(bone, { [end]: point });
+        } catch {
+          // A bone of no length on the way: the last good rest stays.
+        }
+      },
+      end() {
+        app.tell.say(t('rig.moved', { name: boneLabel(t, app.lab.boneNames(), bone) }));
+      },
+    };
+  }
+
+  /** A press on the view at (x, y); true (or a drag) when the mode took it. */
+  function viewClick(x, y, event) {
+    const grabbed = endAt(x, y);
+    if (grabbed) return dragEnd(grabbed, x, y);
+    if (event?.shiftKey) return false;
     if (markers !== null && nextMarker() !== null) {
       const point = app.viewer.volumePointAt(app.lab, [x, y]);
       if (point === null) return false;
