@@ -395,6 +395,30 @@ fn test_files(dir: &Path) -> Result<Vec<String>, String> {
     Ok(files)
 }
 
+/// Blender's own glTF importer reads the rigs the Node tests exported
+/// (tests/blender/import_rig.py), with the Python named by `SKINLAB_BPY_PYTHON`
+/// or `.bpy/bin/python` (a venv with `pip install bpy`); skipped, and said
+/// so, where neither has Blender's module.
+fn blender_import() -> Result<(), String> {
+    let python = std::env::var("SKINLAB_BPY_PYTHON")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| root().join(".bpy/bin/python"));
+    let has_bpy = Command::new(&python)
+        .args(["-c", "import bpy"])
+        .current_dir(root())
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !has_bpy {
+        println!(
+            "skipped: no Python with Blender's module at {} (python3 -m venv .bpy && .bpy/bin/pip install bpy, or set SKINLAB_BPY_PYTHON)",
+            python.display()
+        );
+        return Ok(());
+    }
+    let python = python.to_string_lossy().into_owned();
+    run(&python, &["tests/blender/import_rig.py", "test-output/blender"])
+}
+
 fn node_tests(dir: &str) -> Result<(), String> {
     let files = test_files(&root().join(dir))?;
     if files.is_empty() {
@@ -725,6 +749,7 @@ fn test() -> Result<(), String> {
     step("wasm build", &build)?;
     step("dist", &|| dist(true))?;
     step("node tests", &|| node_tests("tests/node"))?;
+    step("Blender import (optional)", &blender_import)?;
     step("browser tests", &|| node_tests("tests/e2e"))?;
     println!(
         "\nall checks passed in {:.1} s",
