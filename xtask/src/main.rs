@@ -416,7 +416,10 @@ fn blender_import() -> Result<(), String> {
         return Ok(());
     }
     let python = python.to_string_lossy().into_owned();
-    run(&python, &["tests/blender/import_rig.py", "test-output/blender"])
+    run(
+        &python,
+        &["tests/blender/import_rig.py", "test-output/blender"],
+    )
 }
 
 fn node_tests(dir: &str) -> Result<(), String> {
