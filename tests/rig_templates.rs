@@ -112,7 +112,11 @@ fn riggedfigure_stripped_and_rigged_from_markers_at_its_joints_agrees_with_the_a
     let (original, doc, markers) = stripped_figure();
     let count = original.vertex_count();
     let artist = regions(&original);
-    for method in [AutoWeights::BoneHeat, AutoWeights::NearestBone] {
+    for method in [
+        AutoWeights::BoneHeat,
+        AutoWeights::Voxel,
+        AutoWeights::NearestBone,
+    ] {
         let mut lab = Lab::new(Scene::from_doc(&doc).unwrap());
         let added = lab.fit_skeleton("humanoid", &markers).unwrap();
         assert!(added >= 20, "{added} bones");

@@ -724,10 +724,11 @@ impl JsLab {
             "nearest" => AutoWeights::NearestBone,
             "distance" => AutoWeights::DistanceFalloff,
             "heat" => AutoWeights::BoneHeat,
+            "voxel" => AutoWeights::Voxel,
             _ => {
                 return Err(js_error(
                     "autoWeights",
-                    format!("unknown method '{method}'; use nearest, distance or heat"),
+                    format!("unknown method '{method}'; use nearest, distance, heat or voxel"),
                 ))
             }
         };

@@ -1,5 +1,6 @@
 //! Automatic weights from the rest pose: nearest bone (rigid), distance
-//! falloff (smooth) and bone heat (Baran and Popović 2007).
+//! falloff (smooth), bone heat (Baran and Popović 2007) and geodesic voxel
+//! binding (Dionne and de Lasa 2013).
 
 use glam::{Mat4, Vec2, Vec3};
 
@@ -20,6 +21,10 @@ pub enum AutoWeights {
     DistanceFalloff,
     /// Heat diffusion over the mesh from each bone.
     BoneHeat,
+    /// Geodesic distance through the voxelised solid, by a falloff
+    /// ([`crate::weights::voxel_bind`]): for meshes of many parts, holes
+    /// or self-intersections.
+    Voxel,
 }
 
 /// What a computation did.
@@ -153,6 +158,22 @@ pub fn compute_with_progress(
             );
             report.visibility_checked = visibility_checked;
             report.iterations = iterations;
+        }
+        AutoWeights::Voxel => {
+            let total = segments.len();
+            crate::weights::voxel_bind::geodesic_distances(
+                mesh,
+                &segments,
+                crate::weights::voxel_bind::DEFAULT_RESOLUTION,
+                |bone, distances| {
+                    for (largest, &d) in per_vertex.iter_mut().zip(distances) {
+                        if d.is_finite() {
+                            largest.offer(bone as u16, crate::weights::voxel_bind::falloff(d));
+                        }
+                    }
+                    progress(bone + 1, total);
+                },
+            );
         }
     }
     // A vertex no bone reached goes wholly to its nearest one.

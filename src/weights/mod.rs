@@ -10,4 +10,5 @@ pub mod ldlt;
 pub mod mesh_report;
 pub mod paint;
 pub mod sparse;
+pub mod voxel_bind;
 pub mod weld;

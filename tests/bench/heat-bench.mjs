@@ -1,5 +1,5 @@
 // Automatic weights in wasm in Node (the core the page's weights worker
-// runs): bone heat and distance falloff on the Fox, on a 16,000-vertex,
+// runs): bone heat, distance falloff and geodesic voxels on the Fox, on a 16,000-vertex,
 // 52-joint figure (tests/support/figure.mjs) and on the 100,000-vertex
 // `dense` example, each with its visibility test. Run by `cargo xtask bench`.
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ const cases = [
   ['dense', 'dense', () => Lab.example('dense')],
 ];
 for (const [key, name, make] of cases) {
-  for (const method of ['heat', 'distance']) {
+  for (const method of ['heat', 'distance', 'voxel']) {
     const lab = make();
     const started = performance.now();
     const report = lab.autoWeights(method);

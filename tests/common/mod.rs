@@ -102,10 +102,11 @@ pub fn bone_names(lab: &skinlab::Lab) -> Vec<String> {
 }
 
 /// Every automatic weighting method.
-pub const AUTO_WEIGHTS: [skinlab::weights::auto_weights::AutoWeights; 3] = [
+pub const AUTO_WEIGHTS: [skinlab::weights::auto_weights::AutoWeights; 4] = [
     skinlab::weights::auto_weights::AutoWeights::NearestBone,
     skinlab::weights::auto_weights::AutoWeights::DistanceFalloff,
     skinlab::weights::auto_weights::AutoWeights::BoneHeat,
+    skinlab::weights::auto_weights::AutoWeights::Voxel,
 ];
 
 /// A PNG's signature and header, 2 × 3 pixels: what the core reads of one.

@@ -127,6 +127,16 @@ test('a chain fitted from two markers clicked inside the mesh', async () => {
   const rest = await page.evaluate(() => window.skinlab.lab.boneRest(1));
   assert.ok(Math.hypot(rest.head[0] - placed.start[0], rest.head[1] - placed.start[1], rest.head[2] - placed.start[2]) < 1e-5, 'the chain starts at the first marker');
   await screenshot(page, 'rig-chain-fitted');
+  // Bound by geodesic voxels, in the weights worker: every vertex weighted.
+  await page.locator('#rig-bind-voxel').click();
+  await page.waitForFunction(() => window.skinlab.mode() === 'weights' && window.skinlab.lab.influences(0).length > 0, null, { timeout: 30000 });
+  assert.match(await page.locator('#notice').textContent(), /Voxel/);
+  const unbound = await page.evaluate(() => {
+    const lab = window.skinlab.lab;
+    return Array.from({ length: lab.vertexCount() }, (_, v) => lab.influences(v).length).filter((n) => n === 0).length;
+  });
+  assert.equal(unbound, 0);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('rig')));
   // Named as the capture's joints and bound, the chain walks: a clip of the
   // capture by joint names, played in the Animate mode.
   await page.evaluate(() => {

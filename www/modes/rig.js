@@ -7,7 +7,7 @@
 // extruded (E: a child along it) or deleted (Delete) from the panel or the
 // keys; its head and tail are dragged, into the volume under the pointer or
 // (Shift) in the view plane; every edit is one undo step. "Bind" hands the rig to the Weights
-// mode's bone heat. The mesh report says what the mesh brings to binding.
+// mode's bone heat or geodesic voxels. The mesh report says what the mesh brings to binding.
 // A template is fitted from markers clicked in the same way, in the
 // order the panel asks for them; with symmetry on, a left marker places its
 // right twin too, mirrored across the mesh's middle (x).
@@ -292,10 +292,12 @@ export function createRigMode(app) {
   });
   $('#rig-parent').addEventListener('change', reparent);
   $('#rig-roll').addEventListener('change', roll);
-  $('#rig-bind').addEventListener('click', () => {
-    app.setMode('weights');
-    app.autoWeights('heat');
-  });
+  for (const [id, method] of [['#rig-bind', 'heat'], ['#rig-bind-voxel', 'voxel']]) {
+    $(id).addEventListener('click', () => {
+      app.setMode('weights');
+      app.autoWeights(method);
+    });
+  }
   app.root.addEventListener('keydown', (event) => {
     if (app.mode() !== 'rig' || event.composedPath()[0] !== $('#view')) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;

@@ -9,7 +9,7 @@ import { ownCaption } from '../parts/captions.js';
  * Work (vertices × bones) done at once on the main thread; more, and bone
  * heat beyond a small mesh, runs in a worker with progress and Cancel.
  */
-const INLINE_WORK = { nearest: 2e6, distance: 2e6, heat: 2e4 };
+const INLINE_WORK = { nearest: 2e6, distance: 2e6, heat: 2e4, voxel: 0 };
 
 /** The Weights mode of `app` (see app.js for what `app` offers). */
 export function createWeightsMode(app, vertexPanel) {

@@ -688,8 +688,10 @@ fn bench() -> Result<(), String> {
             } else {
                 String::new()
             };
+            let voxel = figure(&format!("voxel_{key}_ms"))
+                .map_or_else(String::new, |ms| format!(", geodesic voxels {ms:.0} ms"));
             println!(
-                "automatic weights on {name}: bone heat {heat:.0} ms{target}, distance {distance:.0} ms"
+                "automatic weights on {name}: bone heat {heat:.0} ms{target}, distance {distance:.0} ms{voxel}"
             );
         }
     }
