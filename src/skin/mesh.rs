@@ -32,6 +32,15 @@ impl Mesh {
         self.positions_model.len()
     }
 
+    /// The bounding box's lowest and highest corners (infinite, the wrong
+    /// way round, for no vertices).
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        self.positions_model.iter().fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), &p| (lo.min(p), hi.max(p)),
+        )
+    }
+
     /// Each edge `(a, b)` with `a < b` once, in order of first appearance.
     pub fn edges(&self) -> Vec<(u32, u32)> {
         // FxHash, not SipHash: a 100,000-vertex mesh has 300,000 edges, and
@@ -64,6 +73,33 @@ pub fn vertex_normals(positions: &[Vec3], indices: &[u32]) -> Vec<Vec3> {
     sums.into_iter()
         .map(|sum| sum.try_normalize().unwrap_or(Vec3::Z))
         .collect()
+}
+
+/// A closed box from `min` to `max` as eight corners and twelve triangles,
+/// its indices counted from `first`: a solid for tests.
+#[cfg(test)]
+pub(crate) fn test_box(min: Vec3, max: Vec3, first: u32) -> (Vec<Vec3>, Vec<u32>) {
+    let corner = |k: u32| {
+        Vec3::new(
+            if k & 1 == 0 { min.x } else { max.x },
+            if k & 2 == 0 { min.y } else { max.y },
+            if k & 4 == 0 { min.z } else { max.z },
+        )
+    };
+    let quads = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    let indices = quads
+        .iter()
+        .flat_map(|q| [q[0], q[1], q[2], q[0], q[2], q[3]])
+        .map(|i| i + first)
+        .collect();
+    ((0..8).map(corner).collect(), indices)
 }
 
 #[cfg(test)]

@@ -69,34 +69,10 @@ mod tests {
     use super::*;
     use crate::view::camera::Projection;
 
-    /// A closed box from `min` to `max`, twelve triangles.
-    fn cube(min: Vec3, max: Vec3) -> (Vec<Vec3>, Vec<u32>) {
-        let corner = |k: u32| {
-            Vec3::new(
-                if k & 1 == 0 { min.x } else { max.x },
-                if k & 2 == 0 { min.y } else { max.y },
-                if k & 4 == 0 { min.z } else { max.z },
-            )
-        };
-        let points = (0..8).map(corner).collect();
-        let quads = [
-            [0, 1, 3, 2],
-            [4, 6, 7, 5],
-            [0, 4, 5, 1],
-            [2, 3, 7, 6],
-            [0, 2, 6, 4],
-            [1, 5, 7, 3],
-        ];
-        let indices = quads
-            .iter()
-            .flat_map(|q| [q[0], q[1], q[2], q[0], q[2], q[3]])
-            .collect();
-        (points, indices)
-    }
-
     #[test]
     fn a_ray_through_a_box_gives_the_middle_of_its_depth() {
-        let (points, indices) = cube(Vec3::new(-1.0, -1.0, 2.0), Vec3::new(1.0, 1.0, 6.0));
+        let (points, indices) =
+            crate::skin::mesh::test_box(Vec3::new(-1.0, -1.0, 2.0), Vec3::new(1.0, 1.0, 6.0), 0);
         let hit = volume_point(&points, &indices, Vec3::new(0.3, -0.2, 0.0), Vec3::Z).unwrap();
         assert!(hit.distance(Vec3::new(0.3, -0.2, 4.0)) < 1e-5, "{hit}");
         assert!(volume_point(&points, &indices, Vec3::new(3.0, 0.0, 0.0), Vec3::Z).is_none());

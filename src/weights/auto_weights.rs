@@ -232,10 +232,7 @@ impl Largest {
 
 /// The length of the diagonal of the mesh's bounding box, at least 1e-3.
 pub fn mesh_scale(mesh: &Mesh) -> f32 {
-    let (min, max) = mesh.positions_model.iter().fold(
-        (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
-        |(lo, hi), &p| (lo.min(p), hi.max(p)),
-    );
+    let (min, max) = mesh.bounds();
     (max - min).length().max(1e-3)
 }
 

@@ -254,31 +254,6 @@ pub fn falloff(d: f32) -> f32 {
 mod tests {
     use super::*;
 
-    /// A closed box from `min` to `max`.
-    fn cuboid(min: Vec3, max: Vec3, first: u32) -> (Vec<Vec3>, Vec<u32>) {
-        let corner = |k: u32| {
-            Vec3::new(
-                if k & 1 == 0 { min.x } else { max.x },
-                if k & 2 == 0 { min.y } else { max.y },
-                if k & 4 == 0 { min.z } else { max.z },
-            )
-        };
-        let quads = [
-            [0, 1, 3, 2],
-            [4, 6, 7, 5],
-            [0, 4, 5, 1],
-            [2, 3, 7, 6],
-            [0, 2, 6, 4],
-            [1, 5, 7, 3],
-        ];
-        let indices = quads
-            .iter()
-            .flat_map(|q| [q[0], q[1], q[2], q[0], q[2], q[3]])
-            .map(|i| i + first)
-            .collect();
-        ((0..8).map(corner).collect(), indices)
-    }
-
     #[test]
     fn distance_goes_around_through_the_solid_not_across_a_gap() {
         // Two upright boxes joined at the bottom by a bar (a U): a bone in
@@ -291,7 +266,7 @@ mod tests {
             (Vec3::new(1.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 1.0)),
             (Vec3::new(2.0, 0.0, 0.0), Vec3::new(3.0, 4.0, 1.0)),
         ] {
-            let (p, i) = cuboid(min, max, points.len() as u32);
+            let (p, i) = crate::skin::mesh::test_box(min, max, points.len() as u32);
             points.extend(p);
             indices.extend(i);
         }
