@@ -152,3 +152,29 @@ test('a chain fitted from two markers clicked inside the mesh', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('bones placed by keyboard alone: the arrows move a pointer over the view, Enter clicks there', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=two-bone&autosave=0&lang=en`);
+  await waitForSkinlab(page);
+  await page.locator('#import-file').setInputFiles({ name: 'tube.obj', mimeType: 'text/plain', buffer: Buffer.from(tubeObj(8, 16)) });
+  await page.waitForFunction(() => window.skinlab.lab.meshCount() === 2, null, { timeout: 20000 });
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('rig')));
+  await page.locator('#view').focus();
+  // The pointer starts at the view's middle, on the tube.
+  await nextFrame(page, () => page.keyboard.press('ArrowDown'));
+  await nextFrame(page, () => page.keyboard.press('Enter'));
+  assert.match(await page.locator('#rig-do').textContent(), /for the tail/);
+  for (let k = 0; k < 12; k++) await page.keyboard.press('ArrowUp');
+  await nextFrame(page, () => page.keyboard.press('Enter'));
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 2);
+  const rest = await page.evaluate(() => window.skinlab.lab.boneRest(1));
+  assert.ok(rest.tail[1] > rest.head[1] + 0.2, `the tail above the head: ${JSON.stringify(rest)}`);
+  assert.ok(Math.hypot(rest.head[0], rest.head[2]) < 0.18, 'inside the tube');
+  // Far off the mesh, Enter says so and adds nothing.
+  for (let k = 0; k < 60; k++) await page.keyboard.press('ArrowLeft');
+  await nextFrame(page, () => page.keyboard.press('Enter'));
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 2);
+  await page.waitForFunction(() => /Not on the mesh/.test(document.querySelector('#announce').textContent));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -6,12 +6,13 @@
 // bone selects it. The selected bone is renamed, reparented, rolled,
 // extruded (E: a child along it) or deleted (Delete) from the panel or the
 // keys; its head and tail are dragged, into the volume under the pointer or
-// (Shift) in the view plane; every edit is one undo step. "Bind" hands the rig to the Weights
+// (Shift) in the view plane; every edit is one undo step. By keyboard, the
+// arrows move a pointer over the view and Enter clicks there. "Bind" hands the rig to the Weights
 // mode's bone heat or geodesic voxels. The mesh report says what the mesh brings to binding.
 // A template is fitted from markers clicked in the same way, in the
 // order the panel asks for them; with symmetry on, a left marker places its
 // right twin too, mirrored across the mesh's middle (x).
-import { el, placeCircle } from '../dom.js';
+import { ARROWS, el, placeCircle } from '../dom.js';
 import { boneLabel } from '../parts/bones.js';
 import { exampleLab } from '../converters.js';
 
@@ -298,10 +299,27 @@ export function createRigMode(app) {
       app.autoWeights(method);
     });
   }
+  // The keyboard's pointer: the arrows move it over the view (10 px a
+  // press, 2 with Shift) and Enter or Space clicks there, as the mouse does.
+  let keyPointer = null;
+  function moveKeyPointer([dx, dy]) {
+    const view = $('#view');
+    const [x, y] = keyPointer ?? [view.clientWidth / 2, view.clientHeight / 2];
+    keyPointer = [Math.min(view.clientWidth, Math.max(0, x + dx)), Math.min(view.clientHeight, Math.max(0, y + dy))];
+    const cursor = $('#brush-cursor');
+    cursor.hidden = false;
+    placeCircle(cursor, keyPointer[0], keyPointer[1], 8);
+  }
+
   app.root.addEventListener('keydown', (event) => {
     if (app.mode() !== 'rig' || event.composedPath()[0] !== $('#view')) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.key === 'Delete' || event.key === 'Backspace') remove();
+    if (ARROWS[event.key]) {
+      moveKeyPointer(ARROWS[event.key].map((d) => d * (event.shiftKey ? 2 : 10)));
+    } else if ((event.key === 'Enter' || event.key === ' ') && keyPointer) {
+      if (!viewClick(keyPointer[0], keyPointer[1])) app.tell.say(t('rig.offMesh'));
+      app.requestRender();
+    } else if (event.key === 'Delete' || event.key === 'Backspace') remove();
     else if (event.key.toLowerCase() === 'e') extrude();
     else if (event.key === 'Escape') forgetHead();
     else return;
@@ -336,6 +354,8 @@ export function createRigMode(app) {
     leave() {
       if (app.viewClick === viewClick) app.viewClick = null;
       forgetHead();
+      keyPointer = null;
+      $('#brush-cursor').hidden = true;
       markers = null;
     },
     update() {
