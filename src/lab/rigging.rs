@@ -62,15 +62,7 @@ impl Lab {
         name: &str,
         markers: &dyn crate::rig::templates::Markers,
     ) -> Result<usize, EditError> {
-        let positions = &self.scene.mesh.positions_model;
-        let min = positions
-            .iter()
-            .copied()
-            .fold(Vec3::splat(f32::INFINITY), Vec3::min);
-        let max = positions
-            .iter()
-            .copied()
-            .fold(Vec3::splat(f32::NEG_INFINITY), Vec3::max);
+        let (min, max) = self.scene.mesh.bounds();
         let unskinned = self.skinned_vertices().next().is_none();
         self.edit_skeleton(|doc| {
             let added = rig_edit::fit_template(doc, name, markers, (min, max))?;

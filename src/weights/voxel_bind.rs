@@ -44,15 +44,7 @@ struct Grid {
 
 impl Grid {
     fn over(mesh: &Mesh, resolution: usize) -> Self {
-        let positions = &mesh.positions_model;
-        let min = positions
-            .iter()
-            .copied()
-            .fold(Vec3::splat(f32::INFINITY), Vec3::min);
-        let max = positions
-            .iter()
-            .copied()
-            .fold(Vec3::splat(f32::NEG_INFINITY), Vec3::max);
+        let (min, max) = mesh.bounds();
         let longest = (max - min).max_element().max(f32::MIN_POSITIVE);
         let cell = longest / resolution as f32;
         // One empty cell around everything, so that the outside is connected.
