@@ -8,13 +8,6 @@ mod common;
 use glam::{Quat, Vec3};
 use skinlab::lab::Lab;
 
-fn bone(lab: &Lab, name: &str) -> usize {
-    common::bone_names(lab)
-        .iter()
-        .position(|n| n == name)
-        .unwrap()
-}
-
 /// The capture's own skeleton, its arms raised at rest by `degrees` from
 /// where the capture rests them (90: a T-pose; 45: an A-pose).
 fn capture_resting_arms_up(degrees: f32) -> Lab {
@@ -47,34 +40,11 @@ fn capture_resting_arms_up(degrees: f32) -> Lab {
     Lab::from_json(&doc.to_string()).unwrap()
 }
 
-/// The largest angle, in degrees, between a limb of `target` and the
-/// capture's, over the walk.
-fn worst_limb_angle(target: &mut Lab) -> (f32, String) {
-    let mut capture = Lab::example("capture").unwrap();
-    let (clip, _) = target.retarget_clip(&capture, 0).unwrap();
-    let duration = capture.animation_duration(0).unwrap();
-    let mut worst = (0.0f32, String::new());
-    for k in 0..8 {
-        let time = duration * k as f32 / 8.0;
-        capture.set_animation_time(0, time).unwrap();
-        target.set_animation_time(clip, time).unwrap();
-        for limb in common::LIMBS {
-            let angle = common::pointing(&capture, bone(&capture, limb))
-                .angle_between(common::pointing(target, bone(target, limb)))
-                .to_degrees();
-            if angle > worst.0 {
-                worst = (angle, format!("{limb} at {time:.2} s"));
-            }
-        }
-    }
-    worst
-}
-
 #[test]
 fn the_walk_keeps_its_arms_down_on_characters_resting_in_a_t_pose_or_an_a_pose() {
     for degrees in [90.0, 45.0] {
         let mut target = capture_resting_arms_up(degrees);
-        let arm = bone(&target, "LeftArm");
+        let arm = common::bone(&target, "LeftArm");
         let capture = Lab::example("capture").unwrap();
         let rest_apart = common::pointing(&target, arm)
             .angle_between(common::pointing(&capture, arm))
@@ -83,7 +53,7 @@ fn the_walk_keeps_its_arms_down_on_characters_resting_in_a_t_pose_or_an_a_pose()
             rest_apart > degrees - 5.0,
             "the arms rest {rest_apart}° apart"
         );
-        let (angle, at) = worst_limb_angle(&mut target);
+        let (angle, at, _) = common::worst_limb_angle(&mut target);
         println!("arms raised {degrees}° at rest: limbs within {angle:.2}° of the capture's (worst: {at})");
         assert!(angle < 3.0, "{degrees}°: {angle}° at {at}");
     }
@@ -97,7 +67,7 @@ fn the_walk_on_ufbxs_maya_character_points_its_limbs_as_the_capture_does() {
     )
     .unwrap();
     let mut kenney = Lab::new(skinlab::formats::fbx::scene_from_fbx(&bytes).unwrap());
-    let (angle, at) = worst_limb_angle(&mut kenney);
+    let (angle, at, _) = common::worst_limb_angle(&mut kenney);
     println!("the Maya character: limbs within {angle:.2}° of the capture's (worst: {at})");
     assert!(angle < 5.0, "{angle}° at {at}");
 }

@@ -136,3 +136,34 @@ pub const LIMBS: [&str; 8] = [
     "RightUpLeg",
     "RightLeg",
 ];
+
+/// The index of the bone named `name`.
+pub fn bone(lab: &skinlab::lab::Lab, name: &str) -> usize {
+    bone_names(lab).iter().position(|n| n == name).unwrap()
+}
+
+/// The largest angle, in degrees, between a limb of `target` and the
+/// capture's, over the walk retargeted onto it, where it is, and the
+/// retargeting's report.
+pub fn worst_limb_angle(
+    target: &mut skinlab::lab::Lab,
+) -> (f32, String, skinlab::rig::retarget::Retargeted) {
+    let mut capture = skinlab::lab::Lab::example("capture").unwrap();
+    let (clip, report) = target.retarget_clip(&capture, 0).unwrap();
+    let duration = capture.animation_duration(0).unwrap();
+    let mut worst = (0.0f32, String::new());
+    for k in 0..8 {
+        let time = duration * k as f32 / 8.0;
+        capture.set_animation_time(0, time).unwrap();
+        target.set_animation_time(clip, time).unwrap();
+        for limb in LIMBS {
+            let angle = pointing(&capture, bone(&capture, limb))
+                .angle_between(pointing(target, bone(target, limb)))
+                .to_degrees();
+            if angle > worst.0 {
+                worst = (angle, format!("{limb} at {time:.2} s"));
+            }
+        }
+    }
+    (worst.0, worst.1, report)
+}
