@@ -174,6 +174,36 @@ export function createControls(app) {
     copyText(app, app.shareLink(), 'link');
   });
   $('#embed').addEventListener('click', () => copyText(app, app.embedCode(), 'embedCode'));
+  foldedMenu();
+
+  /**
+   * The toolbar's "⋯" where it folds Share, the projector and the language
+   * (a window 801–1400 px wide): a press opens it, and a choice in it, Esc or
+   * a press elsewhere closes it.
+   */
+  function foldedMenu() {
+    const toggle = $('#more');
+    const menu = $('#toolbar-more');
+    const setOpen = (open) => {
+      const focusInside = menu.contains(app.root.activeElement);
+      menu.classList.toggle('open', open);
+      toggle.setAttribute('aria-expanded', String(open));
+      if (!open && focusInside) toggle.focus();
+    };
+    toggle.addEventListener('click', () => setOpen(!menu.classList.contains('open')));
+    menu.addEventListener('click', (event) => {
+      if (event.target.closest('button')) setOpen(false);
+    });
+    menu.addEventListener('keydown', (event) => {
+      if (event.key !== 'Escape') return;
+      event.stopPropagation();
+      setOpen(false);
+    });
+    app.root.addEventListener('pointerdown', (event) => {
+      const path = event.composedPath();
+      if (!path.includes(menu) && !path.includes(toggle)) setOpen(false);
+    }, { signal: app.signal });
+  }
 
   return {
     keyMoves,

@@ -75,6 +75,20 @@ impl Lab {
         })
     }
 
+    /// The bone on the other side of `bone` by name (see
+    /// [`crate::rig::mirror::mirrored_name`]), if the skeleton has one.
+    pub fn bone_twin(&self, bone: usize) -> Result<Option<usize>, EditError> {
+        self.check_bone(bone)?;
+        let names: Vec<&str> = self
+            .scene
+            .skeleton
+            .bones()
+            .iter()
+            .map(|b| b.name.as_str())
+            .collect();
+        Ok(crate::rig::mirror::twin_of(&names, bone))
+    }
+
     /// Moves bone `bone`'s head, tail or roll at rest (those given); its
     /// children stay where they rest, and it is bound where it now rests.
     pub fn set_bone_rest(

@@ -13,6 +13,7 @@ pub mod key_reduction;
 pub mod keys;
 pub mod limits;
 pub mod loudness;
+pub mod mirror;
 pub mod path;
 pub mod pose;
 pub mod pursuit;

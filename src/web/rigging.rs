@@ -1,6 +1,6 @@
 //! The JS API of making a rig: `lab.addBone`, `lab.setBoneRest`,
-//! `lab.boneRest`, `lab.removeBone`, `lab.renameBone`, `lab.setBoneParent`
-//! and `lab.meshReport`.
+//! `lab.boneRest`, `lab.boneTwin`, `lab.removeBone`, `lab.renameBone`,
+//! `lab.setBoneParent` and `lab.meshReport`.
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -46,6 +46,7 @@ struct ReportView {
     open_edges: usize,
     degenerate_triangles: usize,
     flipped_triangles: usize,
+    seams_apart: usize,
     size: f32,
 }
 
@@ -53,8 +54,9 @@ struct ReportView {
 impl JsLab {
     /// What the mesh brings to binding: `{looseParts, duplicateVertices,
     /// nonManifoldEdges, openEdges, degenerateTriangles, flippedTriangles,
-    /// size}` (counts of the mesh with coincident vertices welded; size is
-    /// the bounding box's diagonal).
+    /// seamsApart, size}` (counts of the mesh with coincident vertices
+    /// welded; seamsApart: places whose copies hold different weights, as
+    /// `seamsApart()` counts; size is the bounding box's diagonal).
     #[wasm_bindgen(js_name = meshReport)]
     pub fn mesh_report(&self) -> Result<JsValue, JsError> {
         let r = self.inner.mesh_report();
@@ -65,6 +67,7 @@ impl JsLab {
             open_edges: r.open_edges,
             degenerate_triangles: r.degenerate_triangles,
             flipped_triangles: r.flipped_triangles,
+            seams_apart: self.inner.seams_apart(),
             size: r.size,
         };
         serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("meshReport", e))
@@ -88,6 +91,20 @@ impl JsLab {
             )
             .map(|index| index as u32)
             .map_err(|e| js_error(METHOD, e))
+    }
+
+    /// The bone on the other side of `bone` by name (`LeftArm`/`RightArm`,
+    /// `arm.L`/`arm.R`, `L_arm`/`R_arm`, `J_Bip_L_Arm`/`J_Bip_R_Arm`), or
+    /// `undefined` when its name marks no side or no bone has the twin's.
+    #[wasm_bindgen(js_name = boneTwin)]
+    pub fn bone_twin(&self, bone: f64) -> Result<Option<u32>, JsError> {
+        const METHOD: &str = "boneTwin";
+        let bone = index_from_f64("bone", bone).map_err(|e| js_error(METHOD, e))?;
+        let twin = self
+            .inner
+            .bone_twin(bone)
+            .map_err(|e| js_error(METHOD, e))?;
+        Ok(twin.map(|t| t as u32))
     }
 
     /// Bone `bone`'s rest in model space: `{head, tail, roll}` (roll in

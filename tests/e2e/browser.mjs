@@ -146,6 +146,16 @@ export async function screenshot(target, name) {
 }
 
 /** Waits until the page is up and `window.skinlab` answers. */
+/**
+ * Presses a toolbar button that may sit folded behind "⋯" (Share, the
+ * projector, the language, in a window 801–1400 px wide), opening the fold
+ * first as a person would.
+ */
+export async function pressToolbar(page, selector) {
+  if (!(await page.locator(selector).isVisible())) await page.locator('#more').click();
+  await page.locator(selector).click();
+}
+
 export async function waitForSkinlab(page) {
   await page.waitForFunction(() => window.skinlab !== undefined, null, { timeout: 30000 });
   await nextFrame(page);

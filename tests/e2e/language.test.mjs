@@ -4,7 +4,7 @@
 // so that none covers another or the point it names.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, screenshot, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
+import { openPage, pressToolbar, screenshot, useBrowser, waitForSkinlab, nextFrame } from './browser.mjs';
 import { DE } from '../../www/labels/de.js';
 import { ZH } from '../../www/labels/zh.js';
 import { englishOnlyWords, words } from './english-words.mjs';
@@ -17,7 +17,7 @@ test('the language switch turns the whole page, is remembered and kept in the ad
   await waitForSkinlab(page);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'en');
   assert.equal(await page.locator('#modes [data-mode="weights"]').textContent(), 'Weights');
-  await nextFrame(page, () => page.locator('#language [data-lang="de"]').click());
+  await nextFrame(page, () => pressToolbar(page, '#language [data-lang="de"]'));
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'de');
   assert.equal(await page.locator('#modes [data-mode="weights"]').textContent(), 'Gewichte');
   assert.equal(await page.locator('#caption').textContent(), DE['cap.y-junction'], 'the caption follows');
@@ -28,11 +28,11 @@ test('the language switch turns the whole page, is remembered and kept in the ad
   const { page: again } = await openAt('?example=two-bone');
   await waitForSkinlab(again);
   assert.equal(await again.evaluate(() => document.documentElement.lang), 'de');
-  await nextFrame(again, () => again.locator('#language [data-lang="en"]').click());
+  await nextFrame(again, () => pressToolbar(again, '#language [data-lang="en"]'));
   assert.equal(await again.locator('#modes [data-mode="weights"]').textContent(), 'Weights');
   assert.equal(await again.evaluate(() => localStorage.getItem('skinlab.lang')), 'en');
   // Chinese, the third: the modes, the caption and the bone names.
-  await nextFrame(again, () => again.locator('#language [data-lang="zh"]').click());
+  await nextFrame(again, () => pressToolbar(again, '#language [data-lang="zh"]'));
   assert.equal(await again.evaluate(() => document.documentElement.lang), 'zh');
   assert.equal(await again.locator('#modes [data-mode="weights"]').textContent(), ZH['modeName.weights']);
   assert.equal(await again.locator('#caption').textContent(), ZH['cap.two-bone']);

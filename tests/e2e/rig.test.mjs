@@ -20,22 +20,37 @@ const frontAt = (page, y) => page.evaluate((height) => {
   return window.skinlab.vertexScreenPoint(best);
 }, y);
 
+/** The page in `lang` with a static tube (an OBJ, 2 high, radius 0.2) opened, in the Rig mode. */
+async function openTubeInRig(lang) {
+  const opened = await openPage(fixture.browser, `${fixture.server.url}?example=two-bone&autosave=0&lang=${lang}`);
+  const { page } = opened;
+  await waitForSkinlab(page);
+  await page.locator('#import-file').setInputFiles({ name: 'tube.obj', mimeType: 'text/plain', buffer: Buffer.from(tubeObj(8, 16)) });
+  await page.waitForFunction(() => window.skinlab.lab.meshCount() === 2, null, { timeout: 20000 });
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('rig')));
+  return opened;
+}
+
+/** The roll slider set to `degrees` and let go, as one change. */
+const setRoll = (page, degrees) => page.locator('#rig-roll').evaluate((slider, value) => {
+  slider.value = String(value);
+  slider.dispatchEvent(new Event('change', { bubbles: true }));
+}, degrees);
+
 async function clickView(page, [x, y]) {
   const box = await page.locator('#view').boundingBox();
   await nextFrame(page, () => page.mouse.click(box.x + x, box.y + y));
 }
 
 test('bones placed by clicks inside an OBJ, edited by keys and the panel, undone, and bound', async () => {
-  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=two-bone&autosave=0&lang=en`);
-  await waitForSkinlab(page);
-  await page.locator('#import-file').setInputFiles({ name: 'tube.obj', mimeType: 'text/plain', buffer: Buffer.from(tubeObj(8, 16)) });
-  await page.waitForFunction(() => window.skinlab.lab.meshCount() === 2, null, { timeout: 20000 });
-  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('rig')));
+  const { page, errors } = await openTubeInRig('en');
   assert.equal(await page.locator('#mode-rig').isVisible(), true);
   // The report: an open tube has open edges, marked.
   const report = await page.locator('#rig-report li').allTextContents();
-  assert.equal(report.length, 6);
+  assert.equal(report.length, 7);
   assert.match(report.find((line) => /open edges/.test(line)), /^32 open edges/);
+  // A file's one-bone mesh holds no copies with different weights.
+  assert.match(report.find((line) => /copies hold different weights/.test(line)), /^0 places/);
   // Head, then tail: both inside the tube (radius 0.2); the perspective
   // ray through a front vertex runs a little down and across to the back.
   await clickView(page, await frontAt(page, 0.5));
@@ -106,11 +121,7 @@ test('bones placed by clicks inside an OBJ, edited by keys and the panel, undone
 });
 
 test('a chain fitted from two markers clicked inside the mesh', async () => {
-  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=two-bone&autosave=0&lang=de`);
-  await waitForSkinlab(page);
-  await page.locator('#import-file').setInputFiles({ name: 'tube.obj', mimeType: 'text/plain', buffer: Buffer.from(tubeObj(8, 16)) });
-  await page.waitForFunction(() => window.skinlab.lab.meshCount() === 2, null, { timeout: 20000 });
-  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('rig')));
+  const { page, errors } = await openTubeInRig('de');
   await page.locator('#rig-template').selectOption('chain');
   await page.locator('#rig-chain-bones').fill('3');
   await page.locator('#rig-markers').click();
@@ -154,11 +165,7 @@ test('a chain fitted from two markers clicked inside the mesh', async () => {
 });
 
 test('bones placed by keyboard alone: the arrows move a pointer over the view, Enter clicks there', async () => {
-  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=two-bone&autosave=0&lang=en`);
-  await waitForSkinlab(page);
-  await page.locator('#import-file').setInputFiles({ name: 'tube.obj', mimeType: 'text/plain', buffer: Buffer.from(tubeObj(8, 16)) });
-  await page.waitForFunction(() => window.skinlab.lab.meshCount() === 2, null, { timeout: 20000 });
-  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('rig')));
+  const { page, errors } = await openTubeInRig('en');
   await page.locator('#view').focus();
   // The pointer starts at the view's middle, on the tube.
   await nextFrame(page, () => page.keyboard.press('ArrowDown'));
@@ -175,6 +182,85 @@ test('bones placed by keyboard alone: the arrows move a pointer over the view, E
   await nextFrame(page, () => page.keyboard.press('Enter'));
   assert.equal(await page.evaluate(() => window.skinlab.lab.boneCount()), 2);
   await page.waitForFunction(() => /Not on the mesh/.test(document.querySelector('#announce').textContent));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('X-mirror: a left bone\'s tail dragged and its roll set move its right twin mirrored, in one undo step', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=rigged-figure&autosave=0&lang=en`);
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('rig')));
+  const [left, right] = await page.evaluate(() => ['arm_joint_L_2', 'arm_joint_R_2'].map((n) => window.skinlab.lab.boneNames().indexOf(n)));
+  assert.equal(await page.evaluate((b) => window.skinlab.lab.boneTwin(b), left), right);
+  assert.equal(await page.evaluate(() => window.skinlab.lab.boneTwin(window.skinlab.lab.boneNames().indexOf('torso_joint_2'))), undefined);
+  /** The twins' rests, and the mesh's middle in x. */
+  const rests = () => page.evaluate(([l, r]) => {
+    const xs = window.skinlab.lab.skinnedPositions('lbs').filter((_, k) => k % 3 === 0);
+    const middle = (Math.min(...xs) + Math.max(...xs)) / 2;
+    return { left: window.skinlab.lab.boneRest(l), right: window.skinlab.lab.boneRest(r), middle };
+  }, [left, right]);
+  const before = await rests();
+  await nextFrame(page, () => page.evaluate((b) => window.skinlab.selectBone(b), left));
+  // The left forearm's tail dragged across the view plane (Shift).
+  const box = await page.locator('#view').boundingBox();
+  const from = await page.evaluate((b) => window.skinlab.viewer.screenPoint(window.skinlab.lab.boneRest(b).tail), left);
+  await page.keyboard.down('Shift');
+  await page.mouse.move(box.x + from[0], box.y + from[1]);
+  await page.mouse.down();
+  await page.mouse.move(box.x + from[0], box.y + from[1] - 30, { steps: 3 });
+  await nextFrame(page, () => page.mouse.up());
+  await page.keyboard.up('Shift');
+  const dragged = await rests();
+  assert.ok(Math.hypot(...dragged.left.tail.map((c, k) => c - before.left.tail[k])) > 0.05, 'the left tail moved');
+  const image = [2 * dragged.middle - dragged.left.tail[0], dragged.left.tail[1], dragged.left.tail[2]];
+  assert.ok(Math.hypot(...image.map((c, k) => c - dragged.right.tail[k])) < 1e-4, `the right tail is its mirror image: ${dragged.right.tail} against ${image}`);
+  // The roll, set in the panel, turns the twin the other way.
+  await nextFrame(page, () => setRoll(page, 30));
+  const rolled = await rests();
+  assert.ok(Math.abs(rolled.left.roll - Math.PI / 6) < 1e-4 && Math.abs(rolled.right.roll + Math.PI / 6) < 1e-4, `rolls ${rolled.left.roll}, ${rolled.right.roll}`);
+  // Each edit is one undo step for both twins.
+  await page.locator('#view').focus();
+  await nextFrame(page, () => page.keyboard.press('Control+z'));
+  await nextFrame(page, () => page.keyboard.press('Control+z'));
+  const undone = await rests();
+  for (const side of ['left', 'right']) {
+    assert.ok(Math.hypot(...undone[side].tail.map((c, k) => c - before[side].tail[k])) < 1e-5, `${side} tail back`);
+    assert.ok(Math.abs(undone[side].roll - before[side].roll) < 1e-5, `${side} roll back`);
+  }
+  // With X-mirror off, the twin stays.
+  await page.locator('#rig-mirror').uncheck();
+  await nextFrame(page, () => setRoll(page, -20));
+  const alone = await rests();
+  assert.ok(Math.abs(alone.right.roll - before.right.roll) < 1e-5, 'the twin kept its roll');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a quadruped fitted from markers: seven clicked, the right paws mirrored, twenty bones with named twins', async () => {
+  const { page, errors } = await openTubeInRig('en');
+  await page.locator('#rig-template').selectOption('quadruped');
+  await page.locator('#rig-markers').click();
+  assert.equal((await page.locator('#rig-marker-list li').allTextContents()).length, 9);
+  // Nose, withers, hips, tail base and tip, front and back left paws.
+  for (const height of [1.75, 1.5, 1, 0.75, 0.25, 1.25, 0.5]) {
+    assert.match(await page.locator('#rig-marker-next').textContent(), /Click/);
+    await clickView(page, await frontAt(page, height));
+  }
+  assert.match(await page.locator('#rig-marker-next').textContent(), /All markers placed/);
+  const placed = await page.evaluate(() => window.skinlab.rigMarkers());
+  const middle = await page.evaluate(() => {
+    const xs = window.skinlab.lab.skinnedPositions('lbs').filter((_, k) => k % 3 === 0);
+    return (Math.min(...xs) + Math.max(...xs)) / 2;
+  });
+  for (const end of ['front', 'back']) {
+    const [left, right] = [placed[`${end}LeftPaw`], placed[`${end}RightPaw`]];
+    assert.ok(Math.abs(right[0] - (2 * middle - left[0])) < 1e-5 && right[1] === left[1] && right[2] === left[2], `${end} right paw mirrors the left`);
+  }
+  await nextFrame(page, () => page.locator('#rig-fit').click());
+  const names = await page.evaluate(() => window.skinlab.lab.boneNames());
+  assert.equal(names.length, 21, names.join(', '));
+  const leg = names.indexOf('FrontLeftUpLeg');
+  assert.equal(await page.evaluate((b) => window.skinlab.lab.boneTwin(b), leg), names.indexOf('FrontRightUpLeg'));
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -7,7 +7,7 @@
 
 /**
  * Runs in the page. `hostId`: the id of a <skin-lab> element, or null for the
- * page itself. Returns `{ problems, viewShare, viewLargest }`.
+ * page itself. Returns `{ problems, viewShare, viewLargest, toolbarRows }`.
  */
 function measure({ hostId, lesson }) {
   const element = hostId ? document.getElementById(hostId) : null;
@@ -146,7 +146,14 @@ function measure({ hostId, lesson }) {
   const viewShare = area(view) / area(hostRect);
   const panel = root.querySelector('.panel');
   const panelArea = panel && shown(panel) ? area(panel.getBoundingClientRect()) : 0;
-  return { problems, viewShare, viewLargest: area(view) > panelArea };
+  // The toolbar's rows: its shown items grouped by where they stand.
+  const tops = [...root.querySelector('.toolbar').querySelectorAll(':scope > *, :scope > .toolbar-more > *')]
+    .filter((node) => shown(node) && getComputedStyle(node).display !== 'contents' && getComputedStyle(node).position !== 'absolute')
+    .map((node) => node.getBoundingClientRect())
+    .map((r) => (r.top + r.bottom) / 2)
+    .sort((a, b) => a - b);
+  const toolbarRows = tops.filter((y, k) => k === 0 || y - tops[k - 1] > 12).length;
+  return { problems, viewShare, viewLargest: area(view) > panelArea, toolbarRows };
 }
 
 /**

@@ -13,7 +13,7 @@ export const MODE_EXAMPLES = [
 ];
 export const SCREENS = [
   { name: 'projector 1024×768', width: 1024, height: 768, projector: true, minShare: 0.55 },
-  { name: 'laptop 1280×800', width: 1280, height: 800, projector: false, largest: true },
+  { name: 'laptop 1280×800', width: 1280, height: 800, projector: false, largest: true, oneRow: true },
   { name: 'phone 390×844', width: 390, height: 844, projector: false },
 ];
 export const LANGUAGES = ['en', 'de', 'zh'];

@@ -53,26 +53,55 @@ export function createRigMode(app) {
   /** The markers template `name` asks for, in the order they are clicked. */
   const MARKERS = {
     humanoid: ['chin', 'groin', 'leftElbow', 'leftWrist', 'leftKnee', 'rightElbow', 'rightWrist', 'rightKnee'],
+    quadruped: ['nose', 'withers', 'hips', 'tailBase', 'tailTip', 'frontLeftPaw', 'backLeftPaw', 'frontRightPaw', 'backRightPaw'],
     chain: ['start', 'end'],
   };
+
+  /** A left marker's right twin (`leftKnee` → `rightKnee`, `frontLeftPaw` → `frontRightPaw`), or null. */
+  const rightTwin = (name) => (name.startsWith('left') ? `right${name.slice(4)}` : name.includes('Left') ? name.replace('Left', 'Right') : null);
 
   const template = () => $('#rig-template').value;
 
   /** The next marker to click, or null when all are placed. */
   const nextMarker = () => MARKERS[template()].find((name) => !(name in markers)) ?? null;
 
-  /** Places marker `name` at `point`, and its right twin where symmetry mirrors it. */
-  function placeMarker(name, point) {
-    markers[name] = point;
-    if (!$('#rig-symmetry').checked || !name.startsWith('left')) return;
+  /** The middle of the mesh in x, across which left and right mirror. */
+  function meshMiddle() {
     const positions = app.lab.skinnedPositions('lbs');
     let [low, high] = [Infinity, -Infinity];
     for (let k = 0; k < positions.length; k += 3) {
       low = Math.min(low, positions[k]);
       high = Math.max(high, positions[k]);
     }
-    const middle = (low + high) / 2;
-    markers[`right${name.slice(4)}`] = [2 * middle - point[0], point[1], point[2]];
+    return (low + high) / 2;
+  }
+
+  const mirrored = (point, middle) => [2 * middle - point[0], point[1], point[2]];
+
+  /** Places marker `name` at `point`, and its right twin where symmetry mirrors it. */
+  function placeMarker(name, point) {
+    markers[name] = point;
+    const twin = rightTwin(name);
+    if (!$('#rig-symmetry').checked || twin === null) return;
+    markers[twin] = mirrored(point, meshMiddle());
+  }
+
+  /**
+   * Sets bone `bone`'s rest `change` ({head?, tail?, roll?}) and, with
+   * X-mirror on, its twin's (LeftArm/RightArm, arm.L/arm.R) mirrored across
+   * the mesh's middle, roll turned the other way. `middle`: the mirror's x,
+   * when the caller has it.
+   */
+  function setRest(bone, change, middle = null) {
+    app.lab.setBoneRest(bone, change);
+    const twin = $('#rig-mirror').checked ? app.lab.boneTwin(bone) : undefined;
+    if (twin === undefined || twin === bone) return;
+    const x = middle ?? meshMiddle();
+    const other = {};
+    if (change.head) other.head = mirrored(change.head, x);
+    if (change.tail) other.tail = mirrored(change.tail, x);
+    if (change.roll !== undefined) other.roll = -change.roll;
+    app.lab.setBoneRest(twin, other);
   }
 
   function showMarkers() {
@@ -119,13 +148,14 @@ export function createRigMode(app) {
    */
   function dragEnd({ bone, end }, x, y) {
     const start = app.lab.boneRest(bone)[end];
+    const middle = meshMiddle();
     app.lab.checkpoint();
     return {
       move(mx, my, event) {
         const inside = event.shiftKey ? null : app.viewer.volumePointAt(app.lab, [mx, my]);
         const point = inside ?? app.viewer.planePoint(start, [mx - x, my - y]);
         try {
-          app.lab.setBoneRest(bone, { [end]: point });
+          setRest(bone, { [end]: point }, middle);
         } catch {
           // A bone of no length on the way: the last good rest stays.
         }
@@ -210,7 +240,7 @@ export function createRigMode(app) {
   function roll() {
     const bone = app.viewer.selectedBone();
     if (bone === null) return;
-    edit(() => app.lab.setBoneRest(bone, { roll: (Number($('#rig-roll').value) * Math.PI) / 180 }));
+    edit(() => setRest(bone, { roll: (Number($('#rig-roll').value) * Math.PI) / 180 }));
   }
 
   /** The selected bone's fields, and the report, as the lab has them now. */
@@ -243,7 +273,7 @@ export function createRigMode(app) {
     const report = app.lab.meshReport();
     const list = $('#rig-report');
     list.textContent = '';
-    for (const key of ['looseParts', 'duplicateVertices', 'nonManifoldEdges', 'openEdges', 'degenerateTriangles', 'flippedTriangles']) {
+    for (const key of ['looseParts', 'duplicateVertices', 'nonManifoldEdges', 'openEdges', 'degenerateTriangles', 'flippedTriangles', 'seamsApart']) {
       const item = el('li', {}, el('strong', {}, num(report[key])), ' ', t(`rig.report.${key}`));
       const fine = key === 'looseParts' ? report[key] <= 1 : report[key] === 0;
       item.classList.toggle('pitfall', !fine);
