@@ -1,7 +1,9 @@
 //! A real character's skin stripped and rigged again from markers at its
 //! own joints: the humanoid template fitted, bound by bone heat and by
 //! nearest bone, and each vertex's largest weight compared with the
-//! artist's by body region (each arm, each leg, the trunk with the head).
+//! artist's by body region (each arm, each leg, the trunk with the head);
+//! and a quadruped fitted in a real OBJ (Keenan Crane's Spot), whose lower
+//! legs each go to their own leg.
 #![allow(clippy::unwrap_used)]
 
 use std::collections::HashMap;
@@ -150,4 +152,131 @@ fn the_rigged_figure_walks_with_its_limbs_where_the_capture_has_them() {
         report.matched, report.unmatched
     );
     assert!(worst < 5.0, "{worst}° at {at}");
+}
+
+/// Spot (tests/obj/spot.obj, CC0, Keenan Crane): a cow facing −z, y up,
+/// her left at −x. Markers inside her: the nose, the withers over the
+/// front legs, the hips over the back legs, the tail, and the four hooves.
+fn spot_with_markers() -> (Lab, HashMap<String, Vec<f32>>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/obj/spot.obj");
+    let text = std::fs::read_to_string(path).unwrap();
+    let lab = Lab::new(skinlab::formats::obj::scene_from_obj(&text).unwrap());
+    let markers: HashMap<String, Vec<f32>> = [
+        ("nose", [0.0, 0.3, -0.55]),
+        ("withers", [0.0, 0.05, 0.05]),
+        ("hips", [0.0, 0.0, 0.75]),
+        ("tailBase", [0.0, 0.0, 0.95]),
+        ("tailTip", [0.0, -0.06, 1.03]),
+        ("frontLeftPaw", [-0.23, -0.62, 0.04]),
+        ("frontRightPaw", [0.23, -0.62, 0.04]),
+        ("backLeftPaw", [-0.2, -0.62, 0.79]),
+        ("backRightPaw", [0.2, -0.62, 0.79]),
+    ]
+    .into_iter()
+    .map(|(name, p)| (name.to_owned(), p.to_vec()))
+    .collect();
+    (lab, markers)
+}
+
+/// Fits `template` to `markers` in `lab`, binds it by `method` (every
+/// vertex weighted), and counts the vertices `wanted` names bones for (the
+/// bone names its largest weight may be on) and those whose largest weight
+/// is on one of them: `(own, counted)`.
+fn own_share(
+    mut lab: Lab,
+    (template, markers): (&str, &HashMap<String, Vec<f32>>),
+    method: AutoWeights,
+    wanted: impl Fn(Vec3) -> Option<Vec<String>>,
+) -> (usize, usize) {
+    assert!(lab.fit_skeleton(template, markers).unwrap() >= 20);
+    lab.apply_auto_weights(method);
+    assert!(
+        lab.all_influences().iter().all(|i| i.total_weight() > 0.99),
+        "{method:?}: every vertex weighted"
+    );
+    let names = common::bone_names(&lab);
+    let positions = &lab.scene().mesh.positions_model;
+    let (mut own, mut counted) = (0, 0);
+    for (v, influences) in lab.all_influences().iter().enumerate() {
+        let Some(bones) = wanted(positions[v]) else {
+            continue;
+        };
+        let (bone, _) = influences
+            .pairs()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap();
+        counted += 1;
+        if bones.contains(&names[usize::from(bone)]) {
+            own += 1;
+        }
+    }
+    eprintln!(
+        "{template}, {method:?}: {own} of {counted} vertices on their own limb ({:.1} %)",
+        100.0 * own as f64 / counted as f64
+    );
+    (own, counted)
+}
+
+#[test]
+fn a_quadruped_fitted_in_spot_gives_each_lower_leg_to_its_own_leg_by_every_method() {
+    for method in common::AUTO_WEIGHTS {
+        let (lab, markers) = spot_with_markers();
+        assert_eq!(lab.mesh_report().loose_parts, 1, "Spot is one surface");
+        // Below the belly: the leg of that corner.
+        let (own, lower) = own_share(lab, ("quadruped", &markers), method, |p| {
+            let end = if p.z < 0.4 { "Front" } else { "Back" };
+            let side = if p.x < 0.0 { "Left" } else { "Right" };
+            (p.y <= -0.45).then(|| {
+                ["UpLeg", "Leg", "Foot"]
+                    .map(|b| format!("{end}{side}{b}"))
+                    .to_vec()
+            })
+        });
+        assert!(
+            own as f64 >= 0.95 * lower as f64,
+            "{method:?}: {own} of {lower}"
+        );
+    }
+}
+
+/// The markers the lesson on rigging asks for, in the mannequin example.
+fn mannequin_markers() -> HashMap<String, Vec<f32>> {
+    [
+        ("chin", [0.0, 1.55, 0.0]),
+        ("groin", [0.0, 0.92, 0.0]),
+        ("leftElbow", [0.48, 1.42, 0.0]),
+        ("leftWrist", [0.78, 1.42, 0.0]),
+        ("leftKnee", [0.1, 0.48, 0.0]),
+        ("rightElbow", [-0.48, 1.42, 0.0]),
+        ("rightWrist", [-0.78, 1.42, 0.0]),
+        ("rightKnee", [-0.1, 0.48, 0.0]),
+    ]
+    .into_iter()
+    .map(|(name, p)| (name.to_owned(), p.to_vec()))
+    .collect()
+}
+
+#[test]
+fn the_mannequin_rigged_from_markers_gives_each_limb_its_own_bones_by_every_method() {
+    let markers = mannequin_markers();
+    for method in common::AUTO_WEIGHTS {
+        let lab = Lab::example("mannequin").unwrap();
+        // Beyond the elbows and below the knees: the forearm and hand, the
+        // leg and foot, of that side.
+        let (own, limb) = own_share(lab, ("humanoid", &markers), method, |p| {
+            let side = if p.x > 0.0 { "Left" } else { "Right" };
+            let bones: &[&str] = if p.x.abs() > 0.55 {
+                &["ForeArm", "Hand"]
+            } else if p.y < 0.4 {
+                &["Leg", "Foot", "ToeBase"]
+            } else {
+                return None;
+            };
+            Some(bones.iter().map(|b| format!("{side}{b}")).collect())
+        });
+        assert!(
+            own as f64 >= 0.95 * limb as f64,
+            "{method:?}: {own} of {limb}"
+        );
+    }
 }

@@ -62,6 +62,41 @@ function indexFinger(scene) {
 
 const weightOf = (s, vertex, bone) => s.lab.influences(vertex).find(([b]) => b === bone)?.[1] ?? 0;
 
+/**
+ * The mannequin's markers for the humanoid template, model space: the
+ * chin, the groin and each side's elbow, wrist and knee (its left at +X).
+ */
+const MANNEQUIN_MARKERS = {
+  chin: [0, 1.55, 0], groin: [0, 0.92, 0],
+  leftElbow: [0.48, 1.42, 0], leftWrist: [0.78, 1.42, 0], leftKnee: [0.1, 0.48, 0],
+  rightElbow: [-0.48, 1.42, 0], rightWrist: [-0.78, 1.42, 0], rightKnee: [-0.1, 0.48, 0],
+};
+
+/**
+ * A step's start: the mannequin with the humanoid fitted to its markers and,
+ * unless `method` is null, bound by that automatic method.
+ */
+const rigged = (method) => (s) => {
+  s.lab.fitSkeleton('humanoid', MANNEQUIN_MARKERS);
+  if (method) s.lab.autoWeights(method);
+};
+
+/** Whether every vertex has some weight. */
+function everyVertexWeighted(s) {
+  for (let v = 0; v < s.lab.vertexCount(); v++) if (s.lab.influences(v).length === 0) return false;
+  return true;
+}
+
+/** Whether some vertex's largest weight differs from the step's start by more than 0.01. */
+function weightsChanged(s, scene) {
+  const largest = (pairs) => pairs.reduce((best, [bone, weight]) => (weight > best[1] ? [bone, weight] : best), [-1, 0]);
+  return scene.influences.some((start, v) => {
+    const [bone, weight] = largest(start);
+    const [nowBone, nowWeight] = largest(s.lab.influences(v));
+    return bone !== nowBone || Math.abs(weight - nowWeight) > 0.01;
+  });
+}
+
 /** Frames and bones visible, the skin seen through. */
 const FRAMES = { ownFrames: true, childFrames: true, bones: true };
 
@@ -662,6 +697,65 @@ export const LESSONS = [
         notice: { en: 'Weights rounded to 1/255 with an exact sum of 255 move a vertex by a tiny fraction of the bone’s length: bandwidth saved, nothing visible lost.',
           de: 'Auf 1/255 gerundete Gewichte mit einer genauen Summe von 255 verschieben einen Vertex nur um einen winzigen Bruchteil der Bone-Länge: Bandbreite gespart, nichts Sichtbares verloren.' },
         check: (s) => s.lab.isQuantised(),
+      },
+    ],
+  },
+  {
+    name: 'rigging',
+    title: { en: 'Rig a mesh', de: 'Ein Mesh riggen' },
+    steps: [
+      {
+        example: 'mannequin',
+        panel: 'rig',
+        shows: ['#rig-markers'],
+        do: { en: 'This mannequin has no skeleton. Press “Place markers”, then click inside the body at the chin, the groin, and the mannequin’s left elbow, wrist and knee (on the right of the screen); the right ones are mirrored. Then press “Fit the skeleton” (keys on the view: the arrows move a pointer and Enter clicks there; Tab reaches the buttons).',
+          de: 'Diese Gliederpuppe hat kein Skelett. „Marker setzen“ drücken, dann in den Körper klicken: am Kinn, an der Leiste und an Ellbogen, Handgelenk und Knie der linken Seite der Puppe (rechts auf dem Bildschirm); die rechten werden gespiegelt. Dann „Skelett einpassen“ drücken (Tasten auf der Ansicht: die Pfeiltasten bewegen einen Zeiger, Enter klickt dort; Tab erreicht die Knöpfe).' },
+        notice: { en: 'Each marker went midway through the body under the click. The template hung Mixamo’s bones between them: Hips, Spine, Spine1, Spine2, Neck and Head, a shoulder, arm, forearm and hand on each side, and each leg down to the toe.',
+          de: 'Jeder Marker liegt in der Mitte des Körpers unter dem Klick. Die Vorlage hat Mixamos Bones zwischen sie gehängt: Hips, Spine, Spine1, Spine2, Neck und Head, auf jeder Seite Schulter, Oberarm, Unterarm und Hand, und jedes Bein bis zur Zehe.' },
+        check: (s) => s.lab.boneCount() >= 20,
+      },
+      {
+        example: 'mannequin',
+        panel: 'rig',
+        shows: ['#rig-report'],
+        prepare: rigged(null),
+        actions: ['heat'],
+        do: { en: 'Read the report under “The mesh, before binding”: six loose parts, one per tube, and no open edge. Press “Bone heat” (the button).',
+          de: 'Den Bericht unter „Das Mesh vor dem Binden“ lesen: sechs lose Teile, eines je Röhre, und keine offene Kante. „Bone Heat“ drücken (der Knopf).' },
+        notice: { en: 'Every vertex has weights now. The arms and legs reach into the trunk but share no surface with it: heat flows over each part’s own surface from the bones inside it, so each tube goes with its own limb.',
+          de: 'Jeder Vertex hat jetzt Gewichte. Arme und Beine reichen in den Rumpf, teilen aber keine Fläche mit ihm: die Wärme fließt über die eigene Fläche jedes Teils, von den Bones in ihm, also geht jede Röhre mit ihrem eigenen Glied.' },
+        check: everyVertexWeighted,
+      },
+      {
+        example: 'mannequin',
+        panel: 'rig',
+        prepare: rigged('heat'),
+        actions: ['voxel'],
+        do: { en: 'These are the bone heat weights. Press “Voxels” (the button): the body is filled with voxels, and each bone’s distance is measured through them.',
+          de: 'Das sind die Bone-Heat-Gewichte. „Voxel“ drücken (der Knopf): der Körper wird mit Voxeln gefüllt, und der Abstand jedes Bones wird durch sie gemessen.' },
+        notice: { en: 'Both methods weight every vertex and give each limb its own bones. They part where the tubes meet the trunk: heat follows each tube’s surface, the voxels the way through the solid body. Ctrl+Z brings the heat weights back to compare.',
+          de: 'Beide Methoden gewichten jeden Vertex und geben jedem Glied seine eigenen Bones. Sie unterscheiden sich, wo die Röhren auf den Rumpf treffen: Wärme folgt der Fläche jeder Röhre, die Voxel dem Weg durch den festen Körper. Strg+Z holt die Wärme-Gewichte zum Vergleich zurück.' },
+        check: (s, scene) => everyVertexWeighted(s) && weightsChanged(s, scene),
+      },
+      {
+        example: 'mannequin',
+        overlays: { bones: true },
+        prepare: rigged('voxel'),
+        do: { en: 'Turn the mannequin’s left forearm (on the right of the screen) by at least 45°: drag it (keys on the view: ] picks the next bone, ← or → turns it).',
+          de: 'Den linken Unterarm der Puppe (rechts auf dem Bildschirm) um mindestens 45° drehen: ihn ziehen (Tasten auf der Ansicht: ] wählt den nächsten Bone, ← oder → dreht ihn).' },
+        notice: { en: 'The forearm and the hand follow their bones and the skin bends at the elbow: the mesh is rigged.',
+          de: 'Unterarm und Hand folgen ihren Bones, und die Haut biegt sich am Ellbogen: das Mesh ist geriggt.' },
+        check: (s) => turned(s, s.lab.boneNames().indexOf('LeftForeArm'), 45),
+      },
+      {
+        example: 'mannequin',
+        prepare: rigged('voxel'),
+        actions: ['walk'],
+        do: { en: 'Press “Try the walk” (the button): the walk capture plays on the new rig.',
+          de: '„Den Gang probieren“ drücken (der Knopf): die Aufnahme des Gehens läuft auf dem neuen Rig.' },
+        notice: { en: 'The capture’s joints found the rig’s by their names (Hips, Spine, LeftArm …), and each joint’s rest direction was turned onto the capture’s before its turns were copied: arms held out in a T swing by the sides, as the capture’s do.',
+          de: 'Die Gelenke der Aufnahme fanden die des Rigs über ihre Namen (Hips, Spine, LeftArm …), und die Ruherichtung jedes Gelenks wurde auf die der Aufnahme gedreht, bevor seine Drehungen kopiert wurden: die in T-Form gehaltenen Arme schwingen an den Seiten, wie die der Aufnahme.' },
+        check: (s) => s.lab.animationNames().length > 0 && s.playing(),
       },
     ],
   },

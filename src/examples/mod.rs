@@ -12,6 +12,7 @@ mod face;
 pub mod figures;
 mod flip;
 mod limbs;
+mod mannequin;
 mod motion;
 mod robot;
 mod tubes;
@@ -62,7 +63,7 @@ pub const WALK_BVH: &str = include_str!("../../www/models/Walk/walk.bvh");
 /// number keys 1–9 open the first nine). `million` (the
 /// `dense` tube with 1,000,000 vertices, for `cargo xtask bench` and
 /// `?example=million`) is built but not listed.
-pub const EXAMPLES: [Example; 18] = [
+pub const EXAMPLES: [Example; 19] = [
     built("two-bone", || figures::two_bone(false)),
     built("two-bone-smooth", || figures::two_bone(true)),
     built("y-junction", || figures::y_junction(true)),
@@ -84,6 +85,7 @@ pub const EXAMPLES: [Example; 18] = [
         source: Source::Capture,
     },
     built("robot", robot::robot),
+    built("mannequin", mannequin::mannequin),
     Example {
         name: "million",
         listed: false,

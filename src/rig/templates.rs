@@ -81,6 +81,12 @@ pub enum TemplateError {
         /// The count given.
         bones: f32,
     },
+    /// A humanoid's hands have 0, 3 or 5 fingers.
+    #[error("a humanoid's hands have 0, 3 or 5 fingers, not {fingers}")]
+    BadFingerCount {
+        /// The count given.
+        fingers: f32,
+    },
 }
 
 /// Looks markers up by name.
@@ -175,7 +181,8 @@ fn lerp(a: Vec3, b: Vec3, t: f32) -> Vec3 {
 }
 
 /// The humanoid: `chin`, `groin`, `leftWrist`, `rightWrist`, `leftElbow`,
-/// `rightElbow`, `leftKnee`, `rightKnee`.
+/// `rightElbow`, `leftKnee`, `rightKnee`, and the number `fingers` (0, the
+/// default, 3 or 5 on each hand).
 fn humanoid(
     markers: &dyn Markers,
     min: Vec3,
@@ -204,6 +211,11 @@ fn humanoid(
             });
         }
     }
+    let fingers = match markers.number("fingers") {
+        None => 0,
+        Some(f) if f == 0.0 || f == 3.0 || f == 5.0 => f as usize,
+        Some(f) => return Err(TemplateError::BadFingerCount { fingers: f }),
+    };
     let mut arms = Vec::new();
     for (side, wrist, elbow) in [
         ("Left", "leftWrist", "leftElbow"),
@@ -258,7 +270,7 @@ fn humanoid(
             clavicle_start,
             shoulder_joint,
         );
-        b.chain(
+        let hand = b.chain(
             &[
                 &format!("{side}Arm"),
                 &format!("{side}ForeArm"),
@@ -266,6 +278,13 @@ fn humanoid(
             ],
             Some(clavicle),
             &[shoulder_joint, elbow, wrist, wrist + forearm * 0.35],
+        );
+        add_fingers(
+            &mut b,
+            (side, hand),
+            (wrist, forearm),
+            across.cross(up),
+            fingers,
         );
     }
     let forward = across.cross(up);
@@ -303,6 +322,50 @@ fn humanoid(
         );
     }
     Ok(b.bones)
+}
+
+/// `count` fingers (0, 3 or 5) of three bones on hand `hand` of side
+/// `side`, with Mixamo's names (`LeftHandThumb1`…`LeftHandPinky3`): from
+/// the hand's tip along the forearm, spread across the palm towards
+/// `forward` (the thumb's side), the thumb from the palm's root. No markers
+/// place them; they are a start to drag into place.
+fn add_fingers(
+    b: &mut Builder,
+    (side, hand): (&str, usize),
+    (wrist, forearm): (Vec3, Vec3),
+    forward: Vec3,
+    count: usize,
+) {
+    const NAMES: [&str; 5] = ["Thumb", "Index", "Middle", "Ring", "Pinky"];
+    if count == 0 {
+        return;
+    }
+    let length = forearm.length();
+    let along = forearm / length;
+    let spread = (forward - along * forward.dot(along))
+        .try_normalize()
+        .unwrap_or_else(|| along.any_orthonormal_vector());
+    let tip = wrist + forearm * 0.35;
+    let palm = 0.12 * length;
+    for (k, finger) in NAMES.iter().take(count).enumerate() {
+        let (base, direction) = if k == 0 {
+            (
+                wrist + along * (0.08 * length) + spread * (0.6 * palm),
+                (along + spread).normalize(),
+            )
+        } else {
+            // Index on the thumb's side, the last finger on the other,
+            // evenly across the palm (two fingers: half as far apart).
+            let others = (count - 1) as f32;
+            let side_of = 1.0 - 2.0 * (k as f32 - 1.0) / (others - 1.0);
+            let width = if count == 3 { 0.5 * palm } else { palm };
+            (tip + spread * (width * side_of), along)
+        };
+        let reach = 0.3 * length;
+        let points = [0.0, 0.45, 0.75, 1.0].map(|f| base + direction * (reach * f));
+        let names = [1, 2, 3].map(|n| format!("{side}Hand{finger}{n}"));
+        b.chain(&[&names[0], &names[1], &names[2]], Some(hand), &points);
+    }
 }
 
 /// The quadruped: `nose`, `tailBase`, `tailTip`, `frontLeftPaw`,
@@ -472,6 +535,49 @@ mod tests {
             assert!(b.parent.is_none_or(|p| p < k));
         }
         assert!(bone("LeftForeArm").head.distance(bone("LeftArm").tail) < 1e-6);
+    }
+
+    #[test]
+    fn fingers_three_or_five_a_hand_with_mixamos_names_past_the_wrist() {
+        let plain = fit("humanoid", &t_pose(), BOX.0, BOX.1).unwrap().len();
+        for (count, last) in [(5, "Pinky"), (3, "Middle")] {
+            let mut given = t_pose();
+            given.insert("fingers".to_owned(), vec![count as f32]);
+            let bones = fit("humanoid", &given, BOX.0, BOX.1).unwrap();
+            assert_eq!(bones.len(), plain + 2 * 3 * count);
+            let index = |name: &str| bones.iter().position(|b| b.name == name).unwrap();
+            let bone = |name: &str| &bones[index(name)];
+            for side in ["Left", "Right"] {
+                let hand = index(&format!("{side}Hand"));
+                for finger in ["Thumb", "Index", last] {
+                    let first = bone(&format!("{side}Hand{finger}1"));
+                    assert_eq!(
+                        first.parent,
+                        Some(hand),
+                        "{side}{finger} hangs from the hand"
+                    );
+                    let end = bone(&format!("{side}Hand{finger}3"));
+                    assert!(
+                        end.tail.x.abs() > 0.8,
+                        "{side}{finger} reaches past the wrist"
+                    );
+                }
+                // The thumb on the forward side (+z), the last finger behind the index.
+                assert!(bone(&format!("{side}HandThumb3")).tail.z > 0.02);
+                assert!(
+                    bone(&format!("{side}Hand{last}1")).head.z
+                        < bone(&format!("{side}HandIndex1")).head.z
+                );
+            }
+            assert!(!bones.iter().any(|b| b.name.contains("Ring")) || count == 5);
+        }
+        let mut four = t_pose();
+        four.insert("fingers".to_owned(), vec![4.0]);
+        let error = fit("humanoid", &four, BOX.0, BOX.1).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "a humanoid's hands have 0, 3 or 5 fingers, not 4"
+        );
     }
 
     #[test]

@@ -159,7 +159,8 @@ impl JsLab {
     /// Fits a template to markers (model-space points, the character's
     /// left for `left…`) in a scene that has its root alone: `"humanoid"`
     /// with `{chin, groin, leftWrist, rightWrist, leftElbow, rightElbow,
-    /// leftKnee, rightKnee}` (Mixamo's joint names), `"quadruped"` with
+    /// leftKnee, rightKnee, fingers?}` (Mixamo's joint names; 0, 3 or 5
+    /// fingers a hand), `"quadruped"` with
     /// `{nose, tailBase, tailTip, frontLeftPaw, frontRightPaw, backLeftPaw,
     /// backRightPaw, withers, hips}`, `"chain"` with `{start, end, bones}`.
     /// Returns how many bones were added; one undo step after

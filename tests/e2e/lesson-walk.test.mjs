@@ -222,6 +222,19 @@ const DO = {
     await page.locator('#speech-text').fill({ de: 'Hallo Oma', zh: 'ni hao mama' }[lang] ?? 'hello moon');
     await page.locator('#speech-say').click();
   },
+  'rigging/1': async (page) => {
+    await page.locator('#rig-markers').click();
+    // The chin, the groin, and the mannequin's left elbow, wrist and knee.
+    for (const point of [[0, 1.55, 0], [0, 0.92, 0], [0.48, 1.42, 0], [0.78, 1.42, 0], [0.1, 0.48, 0]]) {
+      const at = await inView(page, await screenOf(page, point));
+      await page.mouse.click(at.x, at.y);
+    }
+    await page.locator('#rig-fit').click();
+  },
+  'rigging/2': (page) => action(page, 0),
+  'rigging/3': (page) => action(page, 0),
+  'rigging/4': async (page) => turnBone(page, await page.evaluate(() => window.skinlab.lab.boneNames().indexOf('LeftForeArm')), 50),
+  'rigging/5': (page) => action(page, 0),
   'gpu/1': (page) => action(page, 0),
   'gpu/2': async (page) => {
     await action(page, 0);
@@ -342,7 +355,7 @@ test('the figures the steps name are on screen once done', async () => {
 });
 
 test('the last step of the last lesson starts the lecture over; ?mode=lessons opens lesson 1', async () => {
-  const { page, errors } = await openAt('?lesson=gpu&step=3');
+  const { page, errors } = await openAt('?lesson=rigging&step=5');
   await waitForSkinlab(page);
   assert.equal(await page.locator('#lesson-next').textContent(), 'Start over');
   await nextFrame(page, () => page.locator('#lesson-next').click());

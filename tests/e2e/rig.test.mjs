@@ -238,7 +238,9 @@ test('X-mirror: a left bone\'s tail dragged and its roll set move its right twin
 
 test('a quadruped fitted from markers: seven clicked, the right paws mirrored, twenty bones with named twins', async () => {
   const { page, errors } = await openTubeInRig('en');
+  assert.equal(await page.locator('#rig-fingers-field').isVisible(), true, 'the humanoid asks how many fingers');
   await page.locator('#rig-template').selectOption('quadruped');
+  assert.equal(await page.locator('#rig-fingers-field').isVisible(), false, 'a quadruped has no fingers to ask for');
   await page.locator('#rig-markers').click();
   assert.equal((await page.locator('#rig-marker-list li').allTextContents()).length, 9);
   // Nose, withers, hips, tail base and tip, front and back left paws.

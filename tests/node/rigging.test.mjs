@@ -4,6 +4,7 @@
 // where Skinlab does. And the skeleton editing API's refusals.
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { Lab, aboutZ } from './wasm.mjs';
@@ -26,6 +27,43 @@ test('an OBJ opens with the triangles and places three.js\'s OBJLoader reads', (
   const { worstDistance } = hausdorff([...lab.skinnedPositions('lbs')], three, 0.1);
   assert.ok(worstDistance < 1e-6, `the same places: ${worstDistance}`);
   assert.equal(lab.boneCount(), 1, 'one root bone to build on');
+});
+
+test('Spot, an OBJ from the wild, opens with the triangles and places three.js\'s OBJLoader reads', () => {
+  const text = readFileSync(new URL('../obj/spot.obj', import.meta.url), 'utf8');
+  const lab = Lab.fromObj(text);
+  const group = new OBJLoader().parse(text);
+  const three = [];
+  group.traverse((node) => {
+    if (node.isMesh) three.push(...node.geometry.getAttribute('position').array);
+  });
+  assert.equal(three.length / 9, 5856, 'three.js: the file\'s 5,856 triangles');
+  assert.equal(lab.indexCount(), three.length / 3, 'one triangle per three.js triangle');
+  const { worstDistance } = hausdorff([...lab.skinnedPositions('lbs')], three, 0.1);
+  assert.ok(worstDistance < 1e-6, `the same places: ${worstDistance}`);
+  // Corners with their own texture coordinates are vertices of their own:
+  // more than the 2,930 positions, welded again for binding.
+  const report = lab.meshReport();
+  assert.ok(lab.vertexCount() > 2930, `${lab.vertexCount()} vertices`);
+  assert.equal(lab.vertexCount() - report.duplicateVertices, 2930, 'welded: the file\'s positions');
+  assert.deepEqual([report.looseParts, report.openEdges, report.nonManifoldEdges], [1, 0, 0], 'one closed surface');
+  lab.free();
+});
+
+test('a humanoid fitted with five fingers a hand: Mixamo\'s finger chains from each hand', () => {
+  const lab = Lab.fromObj(tubeObj());
+  const markers = {
+    chin: [0, 1.8, 0], groin: [0, 1, 0],
+    leftElbow: [0.12, 1.6, 0], leftWrist: [0.18, 1.6, 0], rightElbow: [-0.12, 1.6, 0], rightWrist: [-0.18, 1.6, 0],
+    leftKnee: [0.08, 0.5, 0], rightKnee: [-0.08, 0.5, 0],
+  };
+  const plain = Lab.fromObj(tubeObj());
+  const without = plain.fitSkeleton('humanoid', markers);
+  assert.equal(lab.fitSkeleton('humanoid', { ...markers, fingers: 5 }), without + 30);
+  const names = lab.boneNames();
+  for (const name of ['LeftHandThumb1', 'LeftHandIndex3', 'RightHandPinky2']) assert.ok(names.includes(name), name);
+  assert.equal(lab.boneParents()[names.indexOf('LeftHandIndex1')], names.indexOf('LeftHand'));
+  assert.throws(() => Lab.fromObj(tubeObj()).fitSkeleton('humanoid', { ...markers, fingers: 4 }), /0, 3 or 5 fingers, not 4/);
 });
 
 test('a tube rigged by the API is bound, posed, exported, and three.js draws the export where Skinlab does', async () => {

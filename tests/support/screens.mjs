@@ -9,7 +9,7 @@ import { openPage, waitForSkinlab } from '../e2e/browser.mjs';
 /** Each mode with the example it is taught with. */
 export const MODE_EXAMPLES = [
   ['skin', 'two-bone'], ['skin', 'tube'], ['weights', 'y-junction'], ['ik', 'leg'], ['morph', 'face'],
-  ['animate', 'walk'], ['animate', 'path'], ['gpu', 'tail'], ['rig', 'tube'],
+  ['animate', 'walk'], ['animate', 'path'], ['gpu', 'tail'], ['rig', 'mannequin'],
 ];
 export const SCREENS = [
   { name: 'projector 1024×768', width: 1024, height: 768, projector: true, minShare: 0.55 },

@@ -78,6 +78,8 @@ export function createLessonsMode(app) {
   const ACTIONS = {
     nearest: { label: () => t('auto.nearest'), run: () => s().autoWeights('nearest') },
     heat: { label: () => t('auto.heat'), run: () => s().autoWeights('heat') },
+    voxel: { label: () => t('auto.voxel'), run: () => s().autoWeights('voxel') },
+    walk: { label: () => t('rig.walk'), run: () => s().tryWalk() },
     kneeStep: { label: () => t('lesson.kneeStep'), run: () => s().setBoneInterpolation(2, 'step') },
     kneeLinear: { label: () => t('lesson.kneeLinear'), run: () => s().setBoneInterpolation(2, 'linear') },
     kneeSmooth: { label: () => t('lesson.kneeSmooth'), run: () => s().setBoneInterpolation(2, 'smooth') },

@@ -117,11 +117,13 @@ export function createRigMode(app) {
     $('#rig-marker-next').textContent = !placing ? '' : next ? t('rig.markerNext', { name: t(`rig.marker.${next}`) }) : t('rig.markersDone');
     $('#rig-fit').disabled = !placing || next !== null;
     $('#rig-chain').hidden = template() !== 'chain';
+    $('#rig-fingers-field').hidden = template() !== 'humanoid';
   }
 
   function fit() {
     const given = { ...markers };
     if (template() === 'chain') given.bones = Number($('#rig-chain-bones').value);
+    if (template() === 'humanoid') given.fingers = Number($('#rig-fingers').value);
     const added = edit(() => app.lab.fitSkeleton(template(), given));
     if (added === null) return;
     markers = null;
@@ -292,7 +294,8 @@ export function createRigMode(app) {
       app.lab.checkpoint();
       const report = app.lab.retargetClip(capture, 0);
       app.clipsChanged();
-      app.setMode('animate');
+      // In a lesson's step the clip plays where the step is.
+      if (app.mode() === 'rig') app.setMode('animate');
       $('#clip').value = String(report.clip);
       $('#clip').dispatchEvent(new Event('change'));
       app.play();
@@ -325,7 +328,7 @@ export function createRigMode(app) {
   $('#rig-roll').addEventListener('change', roll);
   for (const [id, method] of [['#rig-bind', 'heat'], ['#rig-bind-voxel', 'voxel']]) {
     $(id).addEventListener('click', () => {
-      app.setMode('weights');
+      if (app.mode() === 'rig') app.setMode('weights');
       app.autoWeights(method);
     });
   }
@@ -342,7 +345,7 @@ export function createRigMode(app) {
   }
 
   app.root.addEventListener('keydown', (event) => {
-    if (app.mode() !== 'rig' || event.composedPath()[0] !== $('#view')) return;
+    if (!app.shows('rig') || event.composedPath()[0] !== $('#view')) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (ARROWS[event.key]) {
       moveKeyPointer(ARROWS[event.key].map((d) => d * (event.shiftKey ? 2 : 10)));
@@ -399,16 +402,18 @@ export function createRigMode(app) {
       markers = null;
       showMarkers();
       shownFor = null;
-      if (app.mode() === 'rig') showReport();
+      if (app.shows('rig')) showReport();
     },
     languageChanged() {
       shownFor = null;
       showMarkers();
-      if (app.mode() === 'rig') showReport();
+      if (app.shows('rig')) showReport();
     },
     api: {
       /** The markers placed so far in the Rig mode, or null when none are being placed. */
       rigMarkers: () => (markers === null ? null : { ...markers }),
+      /** Plays the walk capture on the rig by joint names, as "Try the walk" does. */
+      tryWalk,
     },
   };
 }
