@@ -280,3 +280,24 @@ fn the_mannequin_rigged_from_markers_gives_each_limb_its_own_bones_by_every_meth
         );
     }
 }
+
+#[test]
+fn the_mannequin_is_six_closed_parts_on_a_root_that_takes_no_skin() {
+    let lab = Lab::example("mannequin").unwrap();
+    assert_eq!(lab.bone_count(), 1);
+    assert!(!lab.bone_deforms(0).unwrap());
+    assert_eq!(
+        lab.scene().meshes[0].binding,
+        skinlab::scene::MeshBinding::Static
+    );
+    let report = lab.mesh_report();
+    assert_eq!(report.loose_parts, 6);
+    assert_eq!(report.open_edges, 0, "closed tubes");
+    assert_eq!(report.flipped_triangles, 0);
+    let (min, max) = lab.scene().mesh.bounds();
+    assert!((max.y - 1.8).abs() < 1e-6 && min.y.abs() < 1e-6);
+    assert!(
+        (max.x - 0.86).abs() < 1e-6 && (min.x + 0.86).abs() < 1e-6,
+        "arms held out to ±0.86"
+    );
+}

@@ -148,7 +148,7 @@ pub(crate) mod tests {
                 scene.mesh.normals_model.iter().all(|n| n.z > 0.99)
                     || matches!(
                         name,
-                        "tube" | "dense" | "tail" | "flip" | "capture" | "face"
+                        "tube" | "dense" | "tail" | "flip" | "capture" | "face" | "mannequin"
                     ),
                 "{name}: flat examples face the viewer"
             );

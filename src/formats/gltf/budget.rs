@@ -7,6 +7,7 @@
 
 use super::accessors::type_width;
 use super::document::Document;
+use super::meshes::same_vertices;
 use super::{GltfError, MAX_READ_BYTES};
 
 /// Bytes reading accessor `index` allocates: `(count + sparse count) ×
@@ -26,22 +27,30 @@ fn read_bytes(document: &Document, index: usize) -> usize {
 }
 
 /// Every accessor read the document declares, once per use: each mesh's
-/// attributes, indices and morph targets, each skin's inverse bind
+/// attributes, indices and morph targets (a primitive's vertices once where
+/// later primitives of its mesh share them), each skin's inverse bind
 /// matrices, each animation channel's times and values.
 fn declared_reads(document: &Document) -> impl Iterator<Item = usize> + '_ {
     let meshes = document.meshes.iter().flat_map(|mesh| {
-        mesh.primitives.iter().flat_map(|primitive| {
-            let targets = primitive
-                .targets
-                .iter()
-                .flat_map(|target| target.values().copied());
-            primitive
-                .attributes
-                .values()
-                .copied()
-                .chain(primitive.indices)
-                .chain(targets)
-        })
+        mesh.primitives
+            .iter()
+            .enumerate()
+            .flat_map(|(k, primitive)| {
+                // A primitive drawing an earlier one's vertices reads its
+                // indices alone.
+                let shared = mesh.primitives[..k]
+                    .iter()
+                    .any(|earlier| same_vertices(earlier, primitive));
+                let targets = primitive
+                    .targets
+                    .iter()
+                    .flat_map(|target| target.values().copied());
+                let vertices = primitive.attributes.values().copied().chain(targets);
+                primitive
+                    .indices
+                    .into_iter()
+                    .chain(vertices.filter(move |_| !shared))
+            })
     });
     let skins = document
         .skins

@@ -16,11 +16,13 @@ use crate::scene::{AlphaMode, BaseColour, BaseColourImage, Material, Surface};
 use glam::Vec2;
 
 /// One primitive of the joined mesh: its material, its attributes, its
-/// vertex count and its run of triangle indices.
+/// vertex count (0 where it shares an earlier primitive's vertices, the
+/// entry `shares` names) and its run of triangle indices.
 pub(super) struct PrimitiveColour<'a> {
     pub(super) material: Option<usize>,
     pub(super) attributes: &'a HashMap<String, usize>,
     pub(super) vertices: usize,
+    pub(super) shares: Option<usize>,
     pub(super) first_index: usize,
     pub(super) index_count: usize,
 }
@@ -238,8 +240,19 @@ pub(super) fn drawn(
         primitives
             .iter()
             .zip(&surfaces)
-            .flat_map(|(p, surface)| {
-                let Some(reference) = texture_refs[surface.material] else {
+            .enumerate()
+            .flat_map(|(k, (p, surface))| {
+                // Vertices shared by later primitives take their UVs by
+                // the first of them whose material is textured.
+                let sharers = primitives
+                    .iter()
+                    .zip(&surfaces)
+                    .filter(|(q, _)| q.shares == Some(k))
+                    .map(|(_, s)| s.material);
+                let textured = std::iter::once(surface.material)
+                    .chain(sharers)
+                    .find_map(|m| texture_refs[m]);
+                let Some(reference) = textured else {
                     return vec![Vec2::ZERO; p.vertices];
                 };
                 let transform = reference.extensions.transform.as_ref();

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use glam::{Mat4, Vec3};
 
 use super::accessors::Buffers;
-use super::document::Document;
+use super::document::{Document, Primitive};
 use super::material;
 use super::skins::Bones;
 use super::GltfError;
@@ -111,6 +111,10 @@ pub(super) fn read_meshes<'a>(
         let slots = morph_slots.get(&mesh_index).cloned().unwrap_or_default();
         let rigid_bone = (skin.is_none() && rigid[node]).then(|| bones.bone_of_node[&node]);
         let first_vertex = positions.len() / 3;
+        // The primitives of this mesh read so far: (index, first vertex,
+        // vertex count, colour entry). A primitive with the same vertex
+        // attributes and targets as one of them shares its vertices.
+        let mut read_so_far: Vec<(usize, u32, usize, usize)> = Vec::new();
         for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
             match primitive.mode {
                 // Points and lines: not a surface to skin; said once.
@@ -134,6 +138,25 @@ pub(super) fn read_meshes<'a>(
                     ))
                 })
             };
+            let owner = read_so_far
+                .iter()
+                .find(|&&(earlier, ..)| same_vertices(&mesh.primitives[earlier], primitive));
+            if let Some(&(_, base, count, colour)) = owner {
+                colours.push(material::PrimitiveColour {
+                    material: primitive.material,
+                    attributes: &primitive.attributes,
+                    vertices: 0,
+                    shares: Some(colour),
+                    first_index: indices.len(),
+                    index_count: 0,
+                });
+                let triangles = triangles_read(document, buffers, primitive, count, mirrored)?;
+                indices.extend(triangles.into_iter().map(|i| base + i));
+                if let Some(last) = colours.last_mut() {
+                    last.index_count = indices.len() - last.first_index;
+                }
+                continue;
+            }
             let base = (positions.len() / 3) as u32;
             // The vertex limit holds before a byte is read: the count is the
             // accessor's declaration.
@@ -160,10 +183,12 @@ pub(super) fn read_meshes<'a>(
                 .into());
             }
             // The triangles' run is known once they are read, below.
+            read_so_far.push((primitive_index, base, count, colours.len()));
             colours.push(material::PrimitiveColour {
                 material: primitive.material,
                 attributes: &primitive.attributes,
                 vertices: count,
+                shares: None,
                 first_index: indices.len(),
                 index_count: 0,
             });
@@ -260,17 +285,8 @@ pub(super) fn read_meshes<'a>(
                 }
                 (None, None) => influences.extend(std::iter::repeat_n(Vec::new(), count)),
             }
-            let listed = match primitive.indices {
-                Some(index) => buffers.integers(document, index, 1)?,
-                None => (0..count as u32).collect(),
-            };
-            let mut triangle_indices = triangles_of(primitive.mode, listed);
-            if mirrored {
-                for triangle in triangle_indices.chunks_exact_mut(3) {
-                    triangle.swap(1, 2);
-                }
-            }
-            indices.extend(triangle_indices.into_iter().map(|i| base + i));
+            let triangles = triangles_read(document, buffers, primitive, count, mirrored)?;
+            indices.extend(triangles.into_iter().map(|i| base + i));
             if let Some(last) = colours.last_mut() {
                 last.index_count = indices.len() - last.first_index;
             }
@@ -307,6 +323,36 @@ pub(super) fn read_meshes<'a>(
         parts,
         not_drawn,
     })
+}
+
+/// Whether two primitives of a mesh draw from the same vertices: the same
+/// attribute accessors and the same morph targets (as a file that splits
+/// one mesh by material writes them, Skinlab's export among them). Their
+/// vertices are read once.
+pub(super) fn same_vertices(a: &Primitive, b: &Primitive) -> bool {
+    a.attributes == b.attributes && a.targets == b.targets
+}
+
+/// A primitive's triangles as indices into its `count` vertices, wound the
+/// other way when its node mirrors it.
+fn triangles_read(
+    document: &Document,
+    buffers: &Buffers,
+    primitive: &Primitive,
+    count: usize,
+    mirrored: bool,
+) -> Result<Vec<u32>, GltfError> {
+    let listed = match primitive.indices {
+        Some(index) => buffers.integers(document, index, 1)?,
+        None => (0..count as u32).collect(),
+    };
+    let mut triangles = triangles_of(primitive.mode, listed);
+    if mirrored {
+        for triangle in triangles.chunks_exact_mut(3) {
+            triangle.swap(1, 2);
+        }
+    }
+    Ok(triangles)
 }
 
 const TRIANGLES: u32 = 4;
