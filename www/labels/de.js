@@ -594,7 +594,7 @@ export const DE = {
   'matrix.lengthWord': "Länge",
   'matrix.relativeFactors': "T(Ursprung): um {origin} verschieben · O: {orientation} · T(Länge): {length} entlang des Bones verschieben",
   'ex.robot': "Roboterarm (starre Bauteile, IK)",
-  'ex.mannequin': "Gliederpuppe zum Riggen (ohne Skelett)",
+  'ex.mannequin': "Gliederpuppe (ohne Skelett)",
   'boneName.table': "Tisch",
   'boneName.column': "Säule",
   'boneName.gripper': "Greifer",

@@ -595,7 +595,7 @@ export const EN = {
   'matrix.lengthWord': "length",
   'matrix.relativeFactors': "T(origin): move by {origin} · O: {orientation} · T(length): move {length} along the bone",
   'ex.robot': "Robot arm (rigid parts, IK)",
-  'ex.mannequin': "Mannequin to rig (no skeleton)",
+  'ex.mannequin': "Mannequin (no skeleton)",
   'boneName.table': "table",
   'boneName.column': "column",
   'boneName.gripper': "gripper",

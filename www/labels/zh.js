@@ -596,7 +596,7 @@ export const ZH = {
   'matrix.lengthWord': '长度',
   'matrix.relativeFactors': 'T(原点)：移动 {origin} · O：{orientation} · T(长度)：沿骨骼移动 {length}',
   'ex.robot': '机械臂（刚性部件，IK）',
-  'ex.mannequin': "待绑定的人偶（无骨架）",
+  'ex.mannequin': "人偶（无骨架）",
   'boneName.table': '桌子',
   'boneName.column': '立柱',
   'boneName.gripper': '夹爪',
