@@ -81,19 +81,32 @@ const rigged = (method) => (s) => {
   if (method) s.lab.autoWeights(method);
 };
 
-/** Whether every vertex has some weight. */
-function everyVertexWeighted(s) {
-  for (let v = 0; v < s.lab.vertexCount(); v++) if (s.lab.influences(v).length === 0) return false;
-  return true;
+/**
+ * Each vertex's largest influence `[bone, weight]` (`[-1, 0]` for none),
+ * from the lab's four slots a vertex, read in one piece: the checks run
+ * every frame, and a call a vertex would cross into the core thousands of
+ * times.
+ */
+function largestInfluences(s) {
+  const { bones, weights } = s.lab.influenceArrays();
+  const largest = [];
+  for (let k = 0; k < weights.length; k += 4) {
+    let best = [-1, 0];
+    for (let slot = k; slot < k + 4; slot++) if (weights[slot] > best[1]) best = [bones[slot], weights[slot]];
+    largest.push(best);
+  }
+  return largest;
 }
+
+/** Whether every vertex has some weight. */
+const everyVertexWeighted = (s) => largestInfluences(s).every(([bone]) => bone >= 0);
 
 /** Whether some vertex's largest weight differs from the step's start by more than 0.01. */
 function weightsChanged(s, scene) {
-  const largest = (pairs) => pairs.reduce((best, [bone, weight]) => (weight > best[1] ? [bone, weight] : best), [-1, 0]);
-  return scene.influences.some((start, v) => {
-    const [bone, weight] = largest(start);
-    const [nowBone, nowWeight] = largest(s.lab.influences(v));
-    return bone !== nowBone || Math.abs(weight - nowWeight) > 0.01;
+  const now = largestInfluences(s);
+  return scene.influences.some((pairs, v) => {
+    const [bone, weight] = pairs.reduce((best, [b, w]) => (w > best[1] ? [b, w] : best), [-1, 0]);
+    return bone !== now[v][0] || Math.abs(weight - now[v][1]) > 0.01;
   });
 }
 

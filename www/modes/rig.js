@@ -96,7 +96,8 @@ export function createRigMode(app) {
     app.lab.setBoneRest(bone, change);
     const twin = $('#rig-mirror').checked ? app.lab.boneTwin(bone) : undefined;
     if (twin === undefined || twin === bone) return;
-    const x = middle ?? meshMiddle();
+    // The mirror's x only where a head or a tail moves (a roll needs none).
+    const x = change.head || change.tail ? middle ?? meshMiddle() : 0;
     const other = {};
     if (change.head) other.head = mirrored(change.head, x);
     if (change.tail) other.tail = mirrored(change.tail, x);
