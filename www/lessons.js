@@ -82,6 +82,47 @@ const rigged = (method) => (s) => {
 };
 
 /**
+ * The mannequin's left forearm: the vertices of its left arm between the
+ * elbow and the wrist markers, clear of both joints.
+ */
+function leftForearm(scene) {
+  const { positions } = scene.mesh;
+  const [elbow, wrist] = [MANNEQUIN_MARKERS.leftElbow[0], MANNEQUIN_MARKERS.leftWrist[0]];
+  const vertices = [];
+  for (let v = 0; v < positions.length / 3; v++) {
+    const x = positions[3 * v];
+    if (x > elbow + 0.02 && x < wrist - 0.02 && positions[3 * v + 1] > 1.3) vertices.push(v);
+  }
+  return vertices;
+}
+
+/**
+ * A wrong region to fix: the mannequin bound by voxels, then its left
+ * forearm's skin given wholly to the upper arm (as a careless binding or a
+ * stray stroke leaves it), and the forearm turned up 40°, so that its skin
+ * stays behind, torn from the hand.
+ */
+function wrongForearm(s) {
+  rigged('voxel')(s);
+  const names = s.lab.boneNames();
+  const [arm, forearm] = ['LeftArm', 'LeftForeArm'].map((name) => names.indexOf(name));
+  for (const vertex of leftForearm(JSON.parse(s.lab.sceneJson()))) s.lab.setInfluences(vertex, [[arm, 1]]);
+  s.lab.setBonePose(forearm, { rotation: [0, 0, Math.sin(20 * DEG), Math.cos(20 * DEG)] });
+}
+
+/**
+ * Whether the side of the left forearm facing the viewer has its largest
+ * weight on LeftForeArm: at least two in five of its vertices (the brush
+ * paints the faces turned to it, about half the tube).
+ */
+function forearmFixed(s, scene) {
+  const forearm = s.lab.boneNames().indexOf('LeftForeArm');
+  const largest = largestInfluences(s);
+  const vertices = leftForearm(scene);
+  return vertices.filter((v) => largest[v][0] === forearm).length >= 0.4 * vertices.length;
+}
+
+/**
  * Each vertex's largest influence `[bone, weight]` (`[-1, 0]` for none),
  * from the lab's four slots a vertex, read in one piece: the checks run
  * every frame, and a call a vertex would cross into the core thousands of
@@ -759,6 +800,17 @@ export const LESSONS = [
         notice: { en: 'The forearm and the hand follow their bones and the skin bends at the elbow: the mesh is rigged.',
           de: 'Unterarm und Hand folgen ihren Bones, und die Haut biegt sich am Ellbogen: das Mesh ist geriggt.' },
         check: (s) => turned(s, s.lab.boneNames().indexOf('LeftForeArm'), 45),
+      },
+      {
+        example: 'mannequin',
+        overlays: { bones: true },
+        prepare: wrongForearm,
+        paint: { bone: 'LeftForeArm', brush: { radius: 28, strength: 1, falloff: 'smooth', mode: 'set', value: 1 } },
+        do: { en: 'A wrong region: the left forearm’s skin (on the right of the screen) was weighted to the upper arm, so it stays behind, torn from the hand, as the forearm turns up. The brush paints the forearm’s weight: paint along the straight skin until it follows the forearm bone (keys on the view: the arrows move the brush, Enter paints).',
+          de: 'Eine falsche Region: die Haut des linken Unterarms (rechts auf dem Bildschirm) wurde dem Oberarm gegeben und bleibt, von der Hand gerissen, zurück, wenn sich der Unterarm hebt. Der Pinsel malt das Gewicht des Unterarms: die gerade Haut entlang malen, bis sie dem Unterarm-Bone folgt (Tasten auf der Ansicht: die Pfeiltasten bewegen den Pinsel, Enter malt).' },
+        notice: { en: 'The painted skin follows the forearm bone and closes up to the hand. The brush paints the faces turned to you: the back of the forearm is still the upper arm’s, so turn the view and paint it too. An automatic binding is a start: where it is wrong, a few strokes fix it, and the weights are saved with the scene.',
+          de: 'Die bemalte Haut folgt dem Unterarm-Bone und schließt wieder an die Hand an. Der Pinsel malt die Flächen, die zu dir zeigen: die Rückseite des Unterarms gehört noch dem Oberarm, also die Ansicht drehen und auch sie bemalen. Eine automatische Bindung ist ein Anfang: wo sie falsch ist, beheben ein paar Pinselstriche das, und die Gewichte werden mit der Szene gespeichert.' },
+        check: forearmFixed,
       },
       {
         example: 'mannequin',

@@ -21,6 +21,7 @@ import { createPage } from './page.js';
 import { addressOf } from './link.js';
 import { languageOfTag } from './i18n.js';
 import { assetText } from './assets.js';
+import { remAsPixels } from './own-sizes.js';
 
 /** Attributes that become the page's URL parameters. */
 const PARAMETERS = ['example', 'mode', 'lesson', 'step', 'lang', 'method', 'tool', 'ui', 'projector', 'view', 'overlays', 'autosave'];
@@ -90,7 +91,8 @@ function sharedParts() {
     // host page's, whose address a shadow root's links would resolve against.
     for (const link of markup.querySelectorAll('[href]')) link.setAttribute('href', new URL(link.getAttribute('href'), PAGE).href);
     const page = new CSSStyleSheet();
-    page.replaceSync(css);
+    // Sizes of the lab's own, not the host page's root font's.
+    page.replaceSync(remAsPixels(css));
     return { markup, sheets: [page, hostSheet] };
   });
   return shared;

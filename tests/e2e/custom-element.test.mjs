@@ -241,3 +241,37 @@ test('a <skin-lab> without a lang speaks the host page\'s language; its own lang
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a <skin-lab> keeps its own sizes whatever root font its host page sets', async () => {
+  /** The sizes inside lab `x` on a host whose root font is `rootFont`. */
+  const sizesOn = async (rootFont) => {
+    const body = `<!doctype html><html lang="en" style="font-size: ${rootFont}"><head><meta charset="utf-8"><title>Host</title>
+<script type="module" src="skin-lab.js"></script></head>
+<body><skin-lab id="x" example="two-bone" style="width: 800px"></skin-lab></body></html>`;
+    const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}root-font-${rootFont.replace('%', 'pc')}.html`, { html: body });
+    await page.waitForFunction(() => document.getElementById('x').skinlab?.framesRendered() > 0, null, { timeout: 30000 });
+    const sizes = await page.evaluate(() => {
+      const root = document.getElementById('x').shadowRoot;
+      const style = (selector) => getComputedStyle(root.querySelector(selector));
+      return {
+        toolbarPadding: style('.toolbar').paddingLeft,
+        toolbarFont: style('.toolbar').fontSize,
+        resetWidth: style('#reset').minWidth,
+        caption: style('.caption').fontSize,
+        view: root.querySelector('#view').getBoundingClientRect().height,
+      };
+    });
+    assert.deepEqual(errors, []);
+    await page.close();
+    return sizes;
+  };
+  const small = await sizesOn('62.5%');
+  const large = await sizesOn('40px');
+  const usual = await sizesOn('16px');
+  // style.css: .ui-minimal .toolbar { padding: 0.3rem 0.5rem; font-size: 0.9rem }, the reset arrow 2.2rem wide, at 15px to the rem.
+  assert.equal(usual.toolbarPadding, '7.5px');
+  assert.equal(usual.toolbarFont, '13.5px');
+  assert.equal(usual.resetWidth, '33px');
+  assert.deepEqual(small, usual, 'a 10px root font changes nothing inside the lab');
+  assert.deepEqual(large, usual, 'a 40px root font changes nothing inside the lab');
+});

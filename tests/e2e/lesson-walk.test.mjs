@@ -234,7 +234,39 @@ const DO = {
   'rigging/2': (page) => action(page, 0),
   'rigging/3': (page) => action(page, 0),
   'rigging/4': async (page) => turnBone(page, await page.evaluate(() => window.skinlab.lab.boneNames().indexOf('LeftForeArm')), 50),
-  'rigging/5': (page) => action(page, 0),
+  'rigging/5': async (page) => {
+    // Strokes along the left forearm's skin where it is still left behind,
+    // each from its wrist's end (at the elbow's end lie the bones' glyphs,
+    // where a press picks a bone), a little below its axis.
+    for (let stroke = 0; stroke < 4; stroke++) {
+      const behind = await page.evaluate(() => {
+        const s = window.skinlab;
+        const positions = JSON.parse(s.lab.sceneJson()).mesh.positions;
+        const forearm = s.lab.boneNames().indexOf('LeftForeArm');
+        const points = [];
+        for (let v = 0; v < positions.length / 3; v++) {
+          const x = positions[3 * v];
+          if (x <= 0.5 || x >= 0.76 || positions[3 * v + 1] <= 1.3) continue;
+          const largest = s.lab.influences(v).reduce((best, pair) => (pair[1] > best[1] ? pair : best), [-1, 0]);
+          if (largest[0] !== forearm) points.push(s.vertexScreenPoint(v));
+        }
+        return points;
+      });
+      if (behind.length === 0) break;
+      const byX = [...behind].sort((p, q) => q[0] - p[0]);
+      const [from, to] = [byX[0], byX[byX.length - 1]];
+      const y = behind.reduce((sum, p) => sum + p[1], 0) / behind.length + 8;
+      const start = await inView(page, { x: from[0], y });
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.down();
+      for (let k = 1; k <= 10; k++) {
+        const at = await inView(page, { x: from[0] + (to[0] - from[0]) * k / 10, y });
+        await page.mouse.move(at.x, at.y);
+      }
+      await page.mouse.up();
+    }
+  },
+  'rigging/6': (page) => action(page, 0),
   'gpu/1': (page) => action(page, 0),
   'gpu/2': async (page) => {
     await action(page, 0);
@@ -355,7 +387,7 @@ test('the figures the steps name are on screen once done', async () => {
 });
 
 test('the last step of the last lesson starts the lecture over; ?mode=lessons opens lesson 1', async () => {
-  const { page, errors } = await openAt('?lesson=rigging&step=5');
+  const { page, errors } = await openAt('?lesson=rigging&step=6');
   await waitForSkinlab(page);
   assert.equal(await page.locator('#lesson-next').textContent(), 'Start over');
   await nextFrame(page, () => page.locator('#lesson-next').click());

@@ -196,7 +196,9 @@ export function createLessonsMode(app) {
     scene = JSON.parse(app.lab.sceneJson());
     app.setCompanion(current.panel ?? null);
     if (current.paint) {
-      api.selectBone(current.paint.bone);
+      // A bone by its name where the step's skeleton is made in prepare.
+      const { bone } = current.paint;
+      api.selectBone(typeof bone === 'string' ? app.lab.boneNames().indexOf(bone) : bone);
       api.setBrush(current.paint.brush);
       app.setTool('paint');
       api.setWeightView('weights');
