@@ -1,6 +1,7 @@
-//! The fast skinning loops agree with the straightforward reference
-//! (`skin::reference`) to 1e-5: random poses with rotation, translation and
-//! non-uniform scale, random influences with one to four bones.
+//! The fast skinning loops, and their positions alone, agree with the
+//! straightforward reference (`skin::reference`) to 1e-5: random poses
+//! with rotation, translation and non-uniform scale, random influences with
+//! one to four bones.
 
 #![allow(clippy::unwrap_used)]
 
@@ -87,12 +88,21 @@ fn check(
         vec![Vec3::ZERO; n],
         vec![Vec3::ZERO; n],
     );
+    let rows: Vec<_> = palette
+        .iter()
+        .map(skinning::MatrixRows::from_affine)
+        .collect();
+    let mut alone = vec![Vec3::NAN; n];
     skinning::skin_lbs(&mesh, &influences, palette, &mut p1, &mut n1);
     reference::skin_lbs(&mesh, &influences, palette, &mut p2, &mut n2);
     within("LBS", [&p1, &n1], [&p2, &n2])?;
+    skinning::skin_lbs_positions(&mesh, &influences, &rows, &mut alone);
+    within("LBS positions alone", [&alone, &n1], [&p2, &n2])?;
     skinning::skin_dqs(&mesh, &influences, &dq, &mut p1, &mut n1);
     reference::skin_dqs(&mesh, &influences, &dq, &mut p2, &mut n2);
     within("DQS", [&p1, &n1], [&p2, &n2])?;
+    skinning::skin_dqs_positions(&mesh, &influences, &dq, &mut alone);
+    within("DQS positions alone", [&alone, &n1], [&p2, &n2])?;
     Ok(())
 }
 

@@ -666,7 +666,7 @@ impl Lab {
     /// The CPU reference: every vertex skinned by `method`, model space
     /// (the skinning job's result when current, otherwise skinned now).
     pub fn skinned_positions(&self, method: SkinningMethod) -> Cow<'_, [Vec3]> {
-        self.derived.skinned(&self.scene, method).0
+        self.derived.skinned_positions(&self.scene, method)
     }
 
     /// Skinned positions and normals together, model space.

@@ -83,6 +83,81 @@ pub fn skin_lbs_rows(
     );
 }
 
+/// [`skin_lbs_rows`]'s positions alone, bit for bit the same, without the
+/// normals' cofactor and normalisation: what a caller that needs no
+/// normals skins.
+///
+/// # Panics
+///
+/// As [`skin_lbs`].
+pub fn skin_lbs_positions(
+    mesh: &Mesh,
+    influences: &[VertexInfluences],
+    palette: &[MatrixRows],
+    out_positions: &mut [Vec3],
+) {
+    skin_each_position(mesh, influences, out_positions, |p, _, influence, out_p| {
+        four_lanes::lbs_positions(p, influence, palette, out_p);
+    });
+}
+
+/// [`skin_dqs`]'s positions alone, bit for bit the same; a rigid palette
+/// (see [`is_rigid`]) skips the normals.
+///
+/// # Panics
+///
+/// As [`skin_lbs`].
+pub fn skin_dqs_positions(
+    mesh: &Mesh,
+    influences: &[VertexInfluences],
+    palette: &[RigidScale],
+    out_positions: &mut [Vec3],
+) {
+    if is_rigid(palette) {
+        skin_each_position(mesh, influences, out_positions, |p, _, influence, out_p| {
+            four_lanes::dqs_rigid_positions(p, influence, palette, out_p);
+        });
+    } else {
+        skin_each_position(mesh, influences, out_positions, |p, n, influence, out_p| {
+            four_lanes::dqs_scaled(p, n, influence, palette, out_p, &mut [Vec3::ZERO; 4]);
+        });
+    }
+}
+
+/// [`skin_each`] for the positions alone: `four` gets four vertices' rest
+/// positions, normals (for kernels that need them) and influences, and
+/// writes their skinned positions.
+#[inline(always)]
+fn skin_each_position(
+    mesh: &Mesh,
+    influences: &[VertexInfluences],
+    out_positions: &mut [Vec3],
+    mut four: impl FnMut(&[Vec3], &[Vec3], &[VertexInfluences], &mut [Vec3]),
+) {
+    let count = mesh.vertex_count();
+    assert_eq!(influences.len(), count, "one influence list per vertex");
+    assert_eq!(out_positions.len(), count, "one output position per vertex");
+    let whole = count / 4 * 4;
+    let groups = mesh.positions_model[..whole]
+        .chunks_exact(4)
+        .zip(mesh.normals_model[..whole].chunks_exact(4))
+        .zip(influences[..whole].chunks_exact(4));
+    for (((positions, normals), influence), out) in
+        groups.zip(out_positions[..whole].chunks_exact_mut(4))
+    {
+        four(positions, normals, influence, out);
+    }
+    if count > whole {
+        let (skinned, _) = padded(
+            &mesh.positions_model[whole..],
+            &mesh.normals_model[whole..],
+            &influences[whole..],
+            |p, n, influence, out_p, _| four(p, n, influence, out_p),
+        );
+        out_positions[whole..].copy_from_slice(&skinned[..count - whole]);
+    }
+}
+
 pub use crate::skin::matrix_rows::MatrixRows;
 
 /// Turns each palette entry into its rows, once per frame, for
@@ -352,6 +427,79 @@ mod tests {
         let mut normals = [Vec3::ZERO];
         skin_dqs(&mesh, &influences, &palette, &mut out, &mut normals);
         assert!(out[0].abs_diff_eq(rotation * Vec3::X, 1e-6), "{}", out[0]);
+    }
+
+    /// A mesh of `count` vertices on four bones, up to four influences
+    /// each, some with none, and a palette that turns, scales and moves.
+    fn bent_mesh(count: usize) -> (Mesh, Vec<VertexInfluences>, Vec<Mat4>) {
+        let positions = (0..count)
+            .map(|v| {
+                Vec3::new(
+                    (v as f32 * 0.7).sin(),
+                    v as f32 * 0.01,
+                    (v as f32 * 1.3).cos(),
+                )
+            })
+            .collect();
+        let mut mesh = Mesh::new(positions, vec![]);
+        for (v, normal) in mesh.normals_model.iter_mut().enumerate() {
+            *normal = Vec3::new(1.0, v as f32 * 0.1, -0.5).normalize();
+        }
+        let influences = (0..count)
+            .map(|v| match v % 5 {
+                0 => VertexInfluences::NONE,
+                k => {
+                    let pairs: Vec<(u16, f32)> =
+                        (0..k as u16).map(|b| (b, 1.0 + f32::from(b))).collect();
+                    VertexInfluences::from_pairs(&pairs).0
+                }
+            })
+            .collect();
+        let palette = vec![
+            Mat4::IDENTITY,
+            Mat4::from_rotation_z(0.8),
+            Mat4::from_scale_rotation_translation(
+                Vec3::new(1.5, 0.5, 1.0),
+                Quat::from_rotation_x(-1.1),
+                Vec3::new(0.2, 1.0, -3.0),
+            ),
+            Mat4::from_rotation_translation(Quat::from_rotation_y(2.5), Vec3::X),
+        ];
+        (mesh, influences, palette)
+    }
+
+    #[test]
+    fn positions_alone_are_the_positions_of_the_whole_skinning() {
+        for count in [0, 1, 3, 4, 7, 41] {
+            let (mesh, influences, palette) = bent_mesh(count);
+            let rows: Vec<MatrixRows> = palette.iter().map(MatrixRows::from_affine).collect();
+            let (mut whole, mut normals) = (vec![Vec3::ZERO; count], vec![Vec3::ZERO; count]);
+            let mut alone = vec![Vec3::NAN; count];
+            skin_lbs_rows(&mesh, &influences, &rows, &mut whole, &mut normals);
+            skin_lbs_positions(&mesh, &influences, &rows, &mut alone);
+            assert_eq!(alone, whole, "LBS, {count} vertices");
+            // Rigid, and with the scale of bone 2.
+            for dq_palette in [&palette[..2], &palette[..]] {
+                let influences: Vec<VertexInfluences> = influences
+                    .iter()
+                    .map(|i| {
+                        let mut i = *i;
+                        i.bones = i.bones.map(|b| b % dq_palette.len() as u16);
+                        i
+                    })
+                    .collect();
+                let mut dq = vec![RigidScale::from_affine(&Mat4::IDENTITY); dq_palette.len()];
+                dqs_palette(dq_palette, &mut dq);
+                skin_dqs(&mesh, &influences, &dq, &mut whole, &mut normals);
+                skin_dqs_positions(&mesh, &influences, &dq, &mut alone);
+                assert_eq!(
+                    alone,
+                    whole,
+                    "DQS, {count} vertices, rigid {}",
+                    is_rigid(&dq)
+                );
+            }
+        }
     }
 
     #[test]

@@ -74,16 +74,23 @@ function wasmRates(count) {
   // shared machine's load.
   const runs = Math.max(20, Math.min(100, Math.round(5e6 / count)));
   let flip = 0;
-  const rate = (method) => {
+  // A changed pose makes the next call skin again: skinnedPositions the
+  // positions alone (what applyBoneTransform gives), skinnedNormals the
+  // positions and the normals.
+  const rate = (method, read) => {
     const seconds = fastest(runs, () => {
-      // A changed pose makes the next call skin again, positions and normals.
       flip = 1 - flip;
       lab.setBonePose(BONES - 1, { rotation: [0, 0, 0.01 * flip, 1] });
-      lab.skinnedPositions(method);
+      read(method);
     });
     return count / seconds / 1e6;
   };
-  const result = { lbs: rate('lbs'), dqs: rate('dqs') };
+  const positions = (method) => lab.skinnedPositions(method);
+  const normals = (method) => lab.skinnedNormals(method);
+  const result = {
+    lbs: rate('lbs', positions), dqs: rate('dqs', positions),
+    lbsNormals: rate('lbs', normals), dqsNormals: rate('dqs', normals),
+  };
   lab.free();
   return result;
 }
@@ -134,10 +141,13 @@ function threeRate(count) {
 for (const count of SIZES) {
   const wasm = wasmRates(count);
   const three = threeRate(count);
-  console.log(`wasm   ${String(count).padStart(9)} vertices: LBS ${wasm.lbs.toFixed(1).padStart(7)} M vertices/s, DQS ${wasm.dqs.toFixed(1).padStart(7)} M vertices/s (positions and normals, copied out)`);
+  console.log(`wasm   ${String(count).padStart(9)} vertices: LBS ${wasm.lbs.toFixed(1).padStart(7)} M vertices/s, DQS ${wasm.dqs.toFixed(1).padStart(7)} M vertices/s (positions, copied out)`);
+  console.log(`wasm   ${String(count).padStart(9)} vertices: LBS ${wasm.lbsNormals.toFixed(1).padStart(7)} M vertices/s, DQS ${wasm.dqsNormals.toFixed(1).padStart(7)} M vertices/s (positions and normals, the normals copied out)`);
   console.log(`three  ${String(count).padStart(9)} vertices: applyBoneTransform ${three.toFixed(1).padStart(7)} M vertices/s (positions only)`);
   console.log(`BENCH wasm_lbs_${count}=${wasm.lbs.toFixed(3)}`);
   console.log(`BENCH wasm_dqs_${count}=${wasm.dqs.toFixed(3)}`);
+  console.log(`BENCH wasm_lbs_normals_${count}=${wasm.lbsNormals.toFixed(3)}`);
+  console.log(`BENCH wasm_dqs_normals_${count}=${wasm.dqsNormals.toFixed(3)}`);
   console.log(`BENCH three_${count}=${three.toFixed(3)}`);
 }
 const wasm = readFileSync(new URL('../../www/pkg/skinlab_bg.wasm', import.meta.url));

@@ -252,3 +252,54 @@ test('the relative matrices L_i = T(origin) · O · T(length) chain up to each b
     lab.free();
   }
 });
+
+test('the core\'s LBS, positions alone and with normals, is the closed formula on every vertex, the last few too', () => {
+  // 4 bones in a chain, 103 vertices (not a multiple of four) in a strip of
+  // triangles, one to four influences each and some with none, posed with
+  // turns, a scale and a move.
+  const bones = [0, 1, 2, 3].map((b) => ({ name: `b${b}`, parent: b ? b - 1 : null, origin: [0, b ? 1 : 0, 0], orientation: [0, 0, 0, 1], length: 1 }));
+  const count = 103;
+  const positions = [];
+  const indices = [];
+  const influences = [];
+  for (let v = 0; v < count; v++) {
+    positions.push(Math.sin(v * 0.7), (4 * v) / count, Math.cos(v * 1.3));
+    if (v + 2 < count) indices.push(v, v + 1, v + 2);
+    const k = v % 5;
+    const total = (k * (k + 1)) / 2;
+    influences.push(Array.from({ length: k }, (_, j) => [(j + v) % 4, (j + 1) / total]));
+  }
+  const lab = Lab.fromSceneJson(JSON.stringify({ bones, mesh: { positions, indices }, influences }));
+  const rest = lab.skinnedNormals('lbs');
+  lab.setBonePose(1, { rotation: aboutZ(0.7), scale: [1.5, 0.6, 1] });
+  lab.setBonePose(2, { rotation: [Math.sin(0.4), 0, 0, Math.cos(0.4)] });
+  lab.setBonePose(3, { rotation: aboutZ(-1.1), translation: [0.2, 0, 0.3] });
+  // Each read skins afresh: the positions alone, then the normals with them.
+  const alone = lab.skinnedPositions('lbs');
+  const normals = lab.skinnedNormals('lbs');
+  const matrices = bones.map((_, b) => Array.from(lab.skinningMatrix(b)));
+  const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  let moved = 0;
+  for (let v = 0; v < count; v++) {
+    const pairs = lab.influences(v);
+    const p = positions.slice(3 * v, 3 * v + 3);
+    const n0 = vertexOf(rest, v);
+    if (pairs.length === 0) {
+      assert.deepEqual(vertexOf(alone, v), p.map(Math.fround), `vertex ${v} has no influence and stays`);
+      continue;
+    }
+    const m = new Array(16).fill(0);
+    for (const [b, w] of pairs) matrices[b].forEach((x, k) => { m[k] += w * x; });
+    close(vertexOf(alone, v), [0, 1, 2].map((r) => m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r]), 1e-5);
+    // The normal: the blend's cofactor (its inverse-transpose's direction)
+    // times the rest normal, normalised.
+    const [a, b, c] = [0, 1, 2].map((k) => [m[4 * k], m[4 * k + 1], m[4 * k + 2]]);
+    const rows = [cross(b, c), cross(c, a), cross(a, b)];
+    const det = a[0] * rows[0][0] + a[1] * rows[0][1] + a[2] * rows[0][2];
+    const n = [0, 1, 2].map((i) => Math.sign(det) * (rows[0][i] * n0[0] + rows[1][i] * n0[1] + rows[2][i] * n0[2]));
+    const want = n.map((x) => x / Math.hypot(...n));
+    assert.ok(vertexOf(normals, v).every((x, k) => Math.abs(x - want[k]) <= 1e-5), `vertex ${v} ${JSON.stringify(pairs)}: ${vertexOf(normals, v)} ≉ ${want}`);
+    if (Math.hypot(...[0, 1, 2].map((k) => vertexOf(alone, v)[k] - p[k])) > 0.1) moved += 1;
+  }
+  assert.ok(moved > 40, `the pose moves most vertices (${moved})`);
+});
