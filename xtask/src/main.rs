@@ -162,6 +162,7 @@ fn build() -> Result<(), String> {
         );
         let outputs = [
             out_dir.join(format!("{artefact}.js")),
+            out_dir.join(format!("{artefact}.d.ts")),
             out_dir.join(format!("{artefact}_bg.wasm")),
         ];
         if outputs.iter().all(|p| p.exists())
@@ -175,7 +176,7 @@ fn build() -> Result<(), String> {
             &[
                 "--target",
                 "web",
-                "--no-typescript",
+                // TypeScript declarations too: the npm package's types.
                 "--out-dir",
                 &out_dir.to_string_lossy(),
                 &wasm.to_string_lossy(),
@@ -190,7 +191,8 @@ fn build() -> Result<(), String> {
     vendor_decoders()
 }
 
-/// Appends `restartSync()` to the page module's wasm-bindgen glue: a fresh
+/// Appends `restartSync()` to the page module's wasm-bindgen glue (and its
+/// declaration to the glue's `.d.ts`): a fresh
 /// instance of the same compiled module, for the page to restart its core
 /// after a trap (the glue keeps its instance in a module-level variable and
 /// exports no way to replace it). Objects of the old instance must be
@@ -210,7 +212,13 @@ fn add_restart(glue: &Path) -> Result<(), String> {
     let hook = "\n/** A fresh instance of the compiled module, after a trap (appended by cargo xtask build). */\n\
                 export function restartSync() {\n    const module = wasmModule;\n    wasm = undefined;\n    \
                 return initSync({ module });\n}\n";
-    std::fs::write(glue, text + hook).map_err(|e| format!("{}: {e}", glue.display()))
+    std::fs::write(glue, text + hook).map_err(|e| format!("{}: {e}", glue.display()))?;
+    let types = glue.with_extension("d.ts");
+    let declared =
+        std::fs::read_to_string(&types).map_err(|e| format!("{}: {e}", types.display()))?;
+    let declaration = "\n/** A fresh instance of the compiled module, after a trap. */\n\
+                       export function restartSync(): InitOutput;\n";
+    std::fs::write(&types, declared + declaration).map_err(|e| format!("{}: {e}", types.display()))
 }
 
 /// A 64-bit hash of `bytes`: `DefaultHasher::new()` has fixed keys, so the

@@ -1,0 +1,42 @@
+// Types of `skinlab`, the core as a library (www/skinlab.js). `Lab` and
+// `Viewer` are wasm-bindgen's declarations of the core (pkg/skinlab.d.ts);
+// the file readers and the gallery add the methods declared below once
+// `loadConverters()` has resolved (the readers) or at once (the gallery).
+import { Lab, Viewer } from './pkg/skinlab.js';
+
+export { Lab, Viewer };
+
+/** Starts the core once (its wasm fetched and compiled as it streams in); resolves when `Lab` and `Viewer` work. */
+export function init(): Promise<void>;
+
+/** Loads and starts the file readers' wasm once; resolves when `Lab.fromGltf` and the others can be called. */
+export function loadConverters(): Promise<void>;
+
+/** A texture or buffer beside a file: its bytes, by the name the file gives. */
+export type Files = Record<string, Uint8Array>;
+
+declare module './pkg/skinlab.js' {
+  // The readers (after `await loadConverters()`) and the gallery.
+  namespace Lab {
+    /** A .gltf whose buffers and images are embedded (data: URIs). */
+    function fromGltf(text: string): Lab;
+    /** A binary glTF (.glb). */
+    function fromGlb(bytes: Uint8Array): Lab;
+    /** A .gltf with its buffers and images given by their URIs. */
+    function fromGltfFiles(text: string, files: Files): Lab;
+    /** A BVH motion capture. */
+    function fromBvh(text: string): Lab;
+    /** A binary or ASCII FBX file, with its textures when given. */
+    function fromFbx(bytes: Uint8Array, files?: Files): Lab;
+    /** A Wavefront OBJ, with its MTL and textures when given: static meshes to rig. */
+    function fromObj(text: string, files?: Files): Lab;
+    /** The gallery's models, by the names `Lab.model` takes. */
+    function modelNames(): string[];
+    /** A gallery model, fetched beside the package's page (the readers are loaded for it). */
+    function model(name: string): Promise<Lab>;
+  }
+  interface Lab {
+    /** The scene as a binary glTF (after `await loadConverters()`). */
+    toGlb(): Uint8Array;
+  }
+}
