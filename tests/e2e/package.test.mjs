@@ -8,7 +8,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, createServer } from 'vite';
 import { launchBrowser, labBonePoint, openPage, outputDir, root, screenshot, serveStatic } from './browser.mjs';
@@ -77,6 +77,13 @@ after(async () => {
   await browser?.close();
 });
 
+/** The names `SkinlabApi` declares in www/skin-lab.d.ts. */
+function declaredApi() {
+  const text = readFileSync(join(root, 'www', 'skin-lab.d.ts'), 'utf8');
+  const body = text.slice(text.indexOf('export interface SkinlabApi {'), text.indexOf('\n}\n', text.indexOf('export interface SkinlabApi {')));
+  return new Set([...body.matchAll(/^ {2}(?:readonly )?(\w+)[(:?]/gm)].map((match) => match[1]));
+}
+
 /** Opens `url`, waits for the lab to draw, drags its bone 1 and returns what the page shows. */
 async function drawsAndPoses(url, name, { html = null } = {}) {
   browser ??= await launchBrowser();
@@ -89,6 +96,11 @@ async function drawsAndPoses(url, name, { html = null } = {}) {
   await page.mouse.up();
   const turned = await page.evaluate(() => document.getElementById('lab').lab.bonePose(1).rotation[2]);
   assert.ok(Math.abs(turned) > 0.05, `${name}: the drag turned bone 2 (${turned})`);
+  // The declarations name exactly what a lab's API holds.
+  const keys = await page.evaluate(() => Object.keys(document.getElementById('lab').skinlab));
+  const declared = declaredApi();
+  assert.deepEqual(keys.filter((key) => !declared.has(key)), [], `${name}: in the API but not in www/skin-lab.d.ts`);
+  assert.deepEqual([...declared].filter((key) => !keys.includes(key)), [], `${name}: in www/skin-lab.d.ts but not in the API`);
   const core = await page.locator('#core').textContent().catch(() => '');
   await screenshot(page, `package-${name}`);
   assert.deepEqual(errors, [], name);
