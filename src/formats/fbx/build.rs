@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::animation::takes;
 use super::basis::Basis;
 use super::clips::clip;
-use super::geometry::{mesh_data, shapes_of, skin_of, ReadMesh};
+use super::geometry::{mesh_data, shapes_of, skin_of, ReadMesh, Skin};
 use super::materials::{Files, Materials};
 use super::models::Models;
 use super::objects::Objects;
@@ -31,37 +31,109 @@ pub(super) fn gltf_of(
     let basis = Basis::of(top);
     let models = Models::of(objects)?;
     let mut builder = Builder::default();
-
-    let mut nodes: Vec<Value> = models
-        .list
-        .iter()
-        .enumerate()
-        .map(|(n, model)| {
-            let (t, r, s) = as_trs(basis.transform(models.local[n]));
-            json!({
-                "name": model.name,
-                "translation": t.as_vec3().to_array(),
-                "rotation": r.as_quat().normalize().to_array(),
-                "scale": s.as_vec3().to_array(),
-            })
-        })
+    let mut nodes = model_nodes(&models, &basis);
+    let mut roots: Vec<usize> = (0..models.list.len())
+        .filter(|&n| models.parent[n].is_none())
         .collect();
+    let read = read_meshes(&models, objects)?;
+    let mut materials = Materials::default();
+    let mut meshes = Vec::new();
+    let mut skins = Vec::new();
+    for mesh in &read {
+        let slots: Vec<Option<usize>> = objects
+            .children_of_class(mesh.model.id, "Material")
+            .map(|(m, _)| materials.of(m, objects, files, &mut builder))
+            .collect();
+        if let Some(skin) = &mesh.skin {
+            skins.push(skin_json(skin, mesh, &models, &basis, &mut builder)?);
+            nodes[mesh.node]["skin"] = json!(skins.len() - 1);
+        }
+        let primitives = primitives(mesh, &slots, &basis, &mut builder, &mut materials);
+        let mut gltf_mesh = json!({"name": mesh.model.name, "primitives": primitives});
+        if !mesh.shapes.is_empty() {
+            let weights: Vec<f32> = mesh.shapes.iter().map(|s| s.weight as f32).collect();
+            let names: Vec<&str> = mesh.shapes.iter().map(|s| s.name.as_str()).collect();
+            gltf_mesh["weights"] = json!(weights);
+            gltf_mesh["extras"] = json!({ "targetNames": names });
+        }
+        meshes.push(gltf_mesh);
+        nodes[mesh.node]["mesh"] = json!(meshes.len() - 1);
+    }
+    if meshes.is_empty() {
+        // A skeleton without a mesh: capsules between its joints.
+        let (mesh, skin) = capsules_of(&models, &basis, &mut builder)?;
+        skins.push(skin);
+        meshes.push(mesh);
+        nodes.push(json!({"name": "body", "mesh": 0, "skin": 0}));
+        roots.push(nodes.len() - 1);
+    }
+    let animations: Vec<Value> = takes(objects)?
+        .iter()
+        .map(|take| clip(take, &models, &read, &basis, &mut builder))
+        .filter(|a| a["channels"].as_array().is_some_and(|c| !c.is_empty()))
+        .collect();
+    let mut document = json!({
+        "asset": {"version": "2.0", "generator": "Skinlab FBX reader"},
+        "scene": 0,
+        "scenes": [{"nodes": roots}],
+        "nodes": nodes,
+        "meshes": meshes,
+    });
+    if !skins.is_empty() {
+        document["skins"] = json!(skins);
+    }
+    if !animations.is_empty() {
+        document["animations"] = json!(animations);
+    }
+    if !materials.list.is_empty() {
+        document["materials"] = json!(materials.list);
+    }
+    if !materials.images.is_empty() {
+        document["images"] = json!(materials.images);
+        document["textures"] = json!(materials.textures);
+    }
+    document["buffers"] = json!([{"byteLength": builder.bin.len()}]);
+    document["bufferViews"] = json!(builder.views);
+    document["accessors"] = json!(builder.accessors);
+    let json = serde_json::to_string(&document).map_err(|e| FbxError::Scene(e.to_string()))?;
+    Ok((json, builder.bin))
+}
+
+/// The models as nodes, with their local transforms in glTF's basis and
+/// their children.
+fn model_nodes(models: &Models, basis: &Basis) -> Vec<Value> {
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); models.list.len()];
     for (c, parent) in models.parent.iter().enumerate() {
         if let Some(p) = parent {
             children[*p].push(c);
         }
     }
-    for (node, children) in nodes.iter_mut().zip(children) {
-        if !children.is_empty() {
-            node["children"] = json!(children);
-        }
-    }
-    let mut roots: Vec<usize> = (0..models.list.len())
-        .filter(|&n| models.parent[n].is_none())
-        .collect();
+    models
+        .list
+        .iter()
+        .zip(children)
+        .enumerate()
+        .map(|(n, (model, children))| {
+            let (t, r, s) = as_trs(basis.transform(models.local[n]));
+            let mut node = json!({
+                "name": model.name,
+                "translation": t.as_vec3().to_array(),
+                "rotation": r.as_quat().normalize().to_array(),
+                "scale": s.as_vec3().to_array(),
+            });
+            if !children.is_empty() {
+                node["children"] = json!(children);
+            }
+            node
+        })
+        .collect()
+}
 
-    // Meshes.
+/// The mesh models' geometry, skin and shapes, those with triangles.
+fn read_meshes<'o, 'a>(
+    models: &Models<'o, 'a>,
+    objects: &'o Objects<'a>,
+) -> Result<Vec<ReadMesh<'o, 'a>>, FbxError> {
     let mut read = Vec::new();
     for (n, model) in models.list.iter().enumerate() {
         if model.kind != "Mesh" {
@@ -88,120 +160,70 @@ pub(super) fn gltf_of(
             shapes,
         });
     }
+    Ok(read)
+}
 
-    let mut materials = Materials::default();
-    let mut meshes = Vec::new();
-    let mut skins = Vec::new();
-    for mesh in &read {
-        let slots: Vec<Option<usize>> = objects
-            .children_of_class(mesh.model.id, "Material")
-            .map(|(m, _)| materials.of(m, objects, files, &mut builder))
-            .collect();
-        let skin_joints = match &mesh.skin {
-            Some(skin) => {
-                let mut joints = Vec::new();
-                let mut binds = Vec::new();
-                for (bone, link) in &skin.joints {
-                    let node = *models.node_of.get(bone).ok_or_else(|| FbxError::Missing {
-                        path: mesh.model.path.to_string(),
-                        what: format!("the bone model {bone} of its skin"),
-                    })?;
-                    joints.push(node);
-                    // glTF skins by G_j · IBM_j; FBX by the bone's global
-                    // over its bind (TransformLink), from where the mesh
-                    // sits: IBM_j = TransformLink⁻¹ · mesh world.
-                    let ibm = basis.transform(link.inverse() * models.world[mesh.node]);
-                    binds.extend(ibm.as_mat4().to_cols_array());
-                }
-                let count = joints.len();
-                let ibm = builder.accessor(
-                    &floats(binds),
-                    None,
-                    json!({"componentType": FLOAT, "count": count, "type": "MAT4"}),
-                );
-                skins.push(json!({"joints": joints, "inverseBindMatrices": ibm}));
-                Some(skins.len() - 1)
-            }
-            None => None,
-        };
-        let primitives = primitives(mesh, &slots, &basis, &mut builder, &mut materials);
-        let mut gltf_mesh = json!({"name": mesh.model.name, "primitives": primitives});
-        if !mesh.shapes.is_empty() {
-            gltf_mesh["weights"] = json!(mesh
-                .shapes
-                .iter()
-                .map(|s| s.weight as f32)
-                .collect::<Vec<_>>());
-            gltf_mesh["extras"] = json!({"targetNames": mesh.shapes.iter().map(|s| s.name.clone()).collect::<Vec<_>>()});
-        }
-        meshes.push(gltf_mesh);
-        nodes[mesh.node]["mesh"] = json!(meshes.len() - 1);
-        if let Some(skin) = skin_joints {
-            nodes[mesh.node]["skin"] = json!(skin);
-        }
+/// A mesh's skin as a glTF skin: its bones' nodes as joints, and inverse
+/// binds such that glTF's `G_j · IBM_j` is FBX's bone global over its bind
+/// (TransformLink), from where the mesh sits: `IBM_j = TransformLink⁻¹ ·
+/// mesh world`.
+fn skin_json(
+    skin: &Skin,
+    mesh: &ReadMesh,
+    models: &Models,
+    basis: &Basis,
+    builder: &mut Builder,
+) -> Result<Value, FbxError> {
+    let mut joints = Vec::new();
+    let mut binds = Vec::new();
+    for (bone, link) in &skin.joints {
+        let node = *models.node_of.get(bone).ok_or_else(|| FbxError::Missing {
+            path: mesh.model.path.to_string(),
+            what: format!("the bone model {bone} of its skin"),
+        })?;
+        joints.push(node);
+        let ibm = basis.transform(link.inverse() * models.world[mesh.node]);
+        binds.extend(ibm.as_mat4().to_cols_array());
     }
+    let count = joints.len();
+    let ibm = builder.accessor(
+        &floats(binds),
+        None,
+        json!({"componentType": FLOAT, "count": count, "type": "MAT4"}),
+    );
+    Ok(json!({"joints": joints, "inverseBindMatrices": ibm}))
+}
 
-    if meshes.is_empty() {
-        // A skeleton without a mesh: capsules between its joints.
-        let rest: Vec<Vec3> = models
-            .world
-            .iter()
-            .map(|w| basis.point(w.w_axis.truncate()))
-            .collect();
-        let body = capsule_body(&models.parent, &rest);
-        let primitive = body
-            .primitive(&mut builder)
-            .ok_or_else(|| FbxError::Missing {
-                path: "Objects".to_owned(),
-                what: "a mesh or a skeleton of two joints apart".to_owned(),
-            })?;
-        let binds: Vec<f32> = models
-            .world
-            .iter()
-            .flat_map(|w| basis.transform(*w).inverse().as_mat4().to_cols_array())
-            .collect();
-        let ibm = builder.accessor(
-            &floats(binds),
-            None,
-            json!({"componentType": FLOAT, "count": models.list.len(), "type": "MAT4"}),
-        );
-        skins.push(json!({"joints": (0..models.list.len()).collect::<Vec<_>>(), "inverseBindMatrices": ibm}));
-        meshes.push(json!({"name": "body", "primitives": [primitive]}));
-        nodes.push(json!({"name": "body", "mesh": 0, "skin": 0}));
-        roots.push(nodes.len() - 1);
-    }
-
-    let animations: Vec<Value> = takes(objects)?
+/// A skeleton without a mesh drawn as capsules between its joints: the mesh
+/// and its skin, every model a joint bound where it rests.
+fn capsules_of(
+    models: &Models,
+    basis: &Basis,
+    builder: &mut Builder,
+) -> Result<(Value, Value), FbxError> {
+    let rest: Vec<Vec3> = models
+        .world
         .iter()
-        .map(|take| clip(take, &models, &read, &basis, &mut builder))
-        .filter(|a| a["channels"].as_array().is_some_and(|c| !c.is_empty()))
+        .map(|w| basis.point(w.w_axis.truncate()))
         .collect();
-
-    let mut document = json!({
-        "asset": {"version": "2.0", "generator": "Skinlab FBX reader"},
-        "scene": 0,
-        "scenes": [{"nodes": roots}],
-        "nodes": nodes,
-        "meshes": meshes,
-    });
-    if !skins.is_empty() {
-        document["skins"] = json!(skins);
-    }
-    if !animations.is_empty() {
-        document["animations"] = json!(animations);
-    }
-    if !materials.list.is_empty() {
-        document["materials"] = json!(materials.list);
-    }
-    if !materials.images.is_empty() {
-        document["images"] = json!(materials.images);
-        document["textures"] = json!(materials.textures);
-    }
-    document["buffers"] = json!([{"byteLength": builder.bin.len()}]);
-    document["bufferViews"] = json!(builder.views);
-    document["accessors"] = json!(builder.accessors);
-    let json = serde_json::to_string(&document).map_err(|e| FbxError::Scene(e.to_string()))?;
-    Ok((json, builder.bin))
+    let body = capsule_body(&models.parent, &rest);
+    let primitive = body.primitive(builder).ok_or_else(|| FbxError::Missing {
+        path: "Objects".to_owned(),
+        what: "a mesh or a skeleton of two joints apart".to_owned(),
+    })?;
+    let binds: Vec<f32> = models
+        .world
+        .iter()
+        .flat_map(|w| basis.transform(*w).inverse().as_mat4().to_cols_array())
+        .collect();
+    let ibm = builder.accessor(
+        &floats(binds),
+        None,
+        json!({"componentType": FLOAT, "count": models.list.len(), "type": "MAT4"}),
+    );
+    let joints: Vec<usize> = (0..models.list.len()).collect();
+    let skin = json!({"joints": joints, "inverseBindMatrices": ibm});
+    Ok((json!({"name": "body", "primitives": [primitive]}), skin))
 }
 
 /// One glTF primitive per material slot of `mesh`, each with its own
