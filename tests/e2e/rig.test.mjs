@@ -236,6 +236,61 @@ test('X-mirror: a left bone\'s tail dragged and its roll set move its right twin
   await page.close();
 });
 
+test('by keys with X-mirror on: E extrudes a left bone and its right twin, T and the arrows move the tail, G and Esc put a head back', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}?example=rigged-figure&autosave=0&lang=de`);
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.setMode('rig')));
+  const names = () => page.evaluate(() => window.skinlab.lab.boneNames());
+  const before = await names();
+  const [left, right] = ['arm_joint_L_2', 'arm_joint_R_2'].map((n) => before.indexOf(n));
+  await nextFrame(page, () => page.evaluate((b) => window.skinlab.selectBone(b), left));
+  await page.locator('#view').focus();
+  // E: a child of the left bone along it, and the mirrored child of its twin.
+  await nextFrame(page, () => page.keyboard.press('e'));
+  const added = await names();
+  assert.deepEqual(added.slice(before.length), ['arm_joint_L_2_1', 'arm_joint_R_2_1'], 'two bones, named as twins');
+  const [newLeft, newRight] = [before.length, before.length + 1];
+  const rig = () => page.evaluate(([l, r]) => {
+    const xs = window.skinlab.lab.skinnedPositions('lbs').filter((_, k) => k % 3 === 0);
+    return {
+      left: window.skinlab.lab.boneRest(l), right: window.skinlab.lab.boneRest(r),
+      middle: (Math.min(...xs) + Math.max(...xs)) / 2, twin: window.skinlab.lab.boneTwin(l),
+      parents: [window.skinlab.lab.boneParents()[l], window.skinlab.lab.boneParents()[r]],
+      selected: window.skinlab.selectedBone(),
+    };
+  }, [newLeft, newRight]);
+  const extruded = await rig();
+  assert.equal(extruded.twin, newRight, 'the new bones are twins');
+  assert.deepEqual(extruded.parents, [left, right]);
+  assert.equal(extruded.selected, newLeft);
+  const mirror = (p, middle) => [2 * middle - p[0], p[1], p[2]];
+  const distance = (a, b) => Math.hypot(...a.map((c, k) => c - b[k]));
+  assert.ok(distance(mirror(extruded.left.tail, extruded.middle), extruded.right.tail) < 1e-4, 'the twin is mirrored');
+  // T takes the tail: the arrows move it, Enter puts it down.
+  await page.keyboard.press('t');
+  await page.waitForFunction(() => /Spitze von arm_joint_L_2_1 aufgenommen/.test(document.querySelector('#announce').textContent));
+  for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowUp');
+  await nextFrame(page, () => page.keyboard.press('Enter'));
+  const moved = await rig();
+  assert.ok(distance(moved.left.tail, extruded.left.tail) > 0.01, `the tail moved: ${moved.left.tail} from ${extruded.left.tail}`);
+  assert.ok(distance(moved.left.head, extruded.left.head) < 1e-6, 'the head stayed');
+  assert.ok(distance(mirror(moved.left.tail, moved.middle), moved.right.tail) < 1e-4, 'the twin\'s tail followed, mirrored');
+  // G takes the head; Esc puts it back where it was.
+  await page.keyboard.press('g');
+  for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
+  const carried = await rig();
+  assert.ok(distance(carried.left.head, moved.left.head) > 0.01, 'the head moves with the arrows');
+  await nextFrame(page, () => page.keyboard.press('Escape'));
+  const back = await rig();
+  assert.ok(distance(back.left.head, moved.left.head) < 1e-6 && distance(back.right.head, moved.right.head) < 1e-6, 'Esc put both heads back');
+  // The extrusion is one undo step for both bones.
+  await nextFrame(page, () => page.keyboard.press('Control+z'));
+  await nextFrame(page, () => page.keyboard.press('Control+z'));
+  assert.deepEqual(await names(), before, 'two undos: the move, then both new bones');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a quadruped fitted from markers: seven clicked, the right paws mirrored, twenty bones with named twins', async () => {
   const { page, errors } = await openTubeInRig('en');
   assert.equal(await page.locator('#rig-fingers-field').isVisible(), true, 'the humanoid asks how many fingers');

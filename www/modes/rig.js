@@ -7,7 +7,10 @@
 // extruded (E: a child along it) or deleted (Delete) from the panel or the
 // keys; its head and tail are dragged, into the volume under the pointer or
 // (Shift) in the view plane; every edit is one undo step. By keyboard, the
-// arrows move a pointer over the view and Enter clicks there. "Bind" hands the rig to the Weights
+// arrows move a pointer over the view and Enter clicks there; G and T take
+// the selected bone's head and tail (as G grabs the root and T pulls the
+// tip when posing): the arrows move it, into the volume under the pointer,
+// Enter (or the same letter) puts it down, Esc puts it back. "Bind" hands the rig to the Weights
 // mode's bone heat or geodesic voxels. The mesh report says what the mesh brings to binding.
 // A template is fitted from markers clicked in the same way, in the
 // order the panel asks for them; with symmetry on, a left marker places its
@@ -42,9 +45,25 @@ export function createRigMode(app) {
     $('#rig-head').hidden = true;
   }
 
-  /** A bone from `head` to `tail` below `parent`, selected. */
+  /**
+   * A bone from `head` to `tail` below `parent`, selected. With X-mirror on
+   * and a parent that has a twin (LeftArm, RightArm), the twin gets the
+   * mirrored child too, the two named as twins (LeftArm_1, RightArm_1), in
+   * the same undo step.
+   */
   function addBone(parent, head, tail) {
-    const bone = edit(() => app.lab.addBone({ parent, head, tail }));
+    const twin = $('#rig-mirror').checked ? app.lab.boneTwin(parent) : undefined;
+    const paired = twin !== undefined && twin !== null && twin !== parent;
+    const bone = edit(() => {
+      if (!paired) return app.lab.addBone({ parent, head, tail });
+      const names = app.lab.boneNames();
+      let n = 1;
+      while (names.includes(`${names[parent]}_${n}`) || names.includes(`${names[twin]}_${n}`)) n += 1;
+      const middle = meshMiddle();
+      const added = app.lab.addBone({ parent, head, tail, name: `${names[parent]}_${n}` });
+      app.lab.addBone({ parent: twin, head: mirrored(head, middle), tail: mirrored(tail, middle), name: `${names[twin]}_${n}` });
+      return added;
+    });
     if (bone === null) return;
     app.selectBone(bone);
     app.tell.say(t('rig.added', { name: boneLabel(t, app.lab.boneNames(), bone) }));
@@ -333,6 +352,36 @@ export function createRigMode(app) {
       app.autoWeights(method);
     });
   }
+  // The selected bone's head or tail moved by keys: {drag, key} while G or T is on.
+  let keyDrag = null;
+
+  /** G or T: the selected bone's `end` ('head' or 'tail') taken, the key pointer on it. */
+  function takeEnd(end, key) {
+    const bone = app.viewer.selectedBone();
+    const at = bone === null || isRootPoint(bone) ? null : app.viewer.screenPoint(app.lab.boneRest(bone)[end]);
+    if (!at) {
+      app.tell.say(t('rig.noEnd'));
+      return;
+    }
+    keyPointer = [at[0], at[1]];
+    moveKeyPointer([0, 0]);
+    keyDrag = { drag: dragEnd({ bone, end }, at[0], at[1]), key };
+    app.tell.say(t(end === 'head' ? 'rig.takeHead' : 'rig.takeTail', { name: boneLabel(t, app.lab.boneNames(), bone) }));
+  }
+
+  /** Ends a key move: put down where it is, or (`back`) put back where it was. */
+  function putDown(back) {
+    const { drag } = keyDrag;
+    keyDrag = null;
+    if (back) {
+      app.lab.undo();
+      app.tell.say(t('rig.putBack'));
+    } else {
+      drag.end();
+    }
+    app.requestRender();
+  }
+
   // The keyboard's pointer: the arrows move it over the view (10 px a
   // press, 2 with Shift) and Enter or Space clicks there, as the mouse does.
   let keyPointer = null;
@@ -348,7 +397,18 @@ export function createRigMode(app) {
   app.root.addEventListener('keydown', (event) => {
     if (!app.shows('rig') || event.composedPath()[0] !== $('#view')) return;
     if (event.ctrlKey || event.metaKey || event.altKey) return;
-    if (ARROWS[event.key]) {
+    const key = event.key.toLowerCase();
+    if (keyDrag && ARROWS[event.key]) {
+      moveKeyPointer(ARROWS[event.key].map((d) => d * (event.shiftKey ? 2 : 10)));
+      keyDrag.drag.move(keyPointer[0], keyPointer[1], { shiftKey: false });
+      app.requestRender();
+    } else if (keyDrag && (event.key === 'Enter' || event.key === ' ' || key === keyDrag.key || event.key === 'Escape')) {
+      putDown(event.key === 'Escape');
+    } else if (keyDrag) {
+      return;
+    } else if (key === 'g' || key === 't') {
+      takeEnd(key === 'g' ? 'head' : 'tail', key);
+    } else if (ARROWS[event.key]) {
       moveKeyPointer(ARROWS[event.key].map((d) => d * (event.shiftKey ? 2 : 10)));
     } else if ((event.key === 'Enter' || event.key === ' ') && keyPointer) {
       if (!viewClick(keyPointer[0], keyPointer[1])) app.tell.say(t('rig.offMesh'));
@@ -387,6 +447,7 @@ export function createRigMode(app) {
     },
     leave() {
       if (app.viewClick === viewClick) app.viewClick = null;
+      if (keyDrag) putDown(false);
       forgetHead();
       keyPointer = null;
       $('#brush-cursor').hidden = true;
@@ -399,6 +460,7 @@ export function createRigMode(app) {
       return [t('cap.rig')];
     },
     sceneChanged() {
+      keyDrag = null;
       forgetHead();
       markers = null;
       showMarkers();
