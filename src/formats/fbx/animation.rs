@@ -43,9 +43,13 @@ pub enum Hold {
 /// tangent's control point reaches (a third when the key is not weighted).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tangents {
+    /// The slope leaving this key, value per second.
     pub right_slope: f64,
+    /// The slope arriving at the next key, value per second.
     pub left_slope: f64,
+    /// How far along the segment's time the leaving tangent reaches, 0 to 1.
     pub right_weight: f64,
+    /// How far back from the next key its arriving tangent reaches, 0 to 1.
     pub left_weight: f64,
 }
 
