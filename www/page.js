@@ -8,7 +8,7 @@
 // instance of it, and nothing else.
 import { Lab, Viewer } from './pkg/skinlab.js';
 import { restartCore, singleFile, sourcesHref, startCore } from './assets.js';
-import { LANGUAGES, createLanguage, languageOfTag } from './i18n.js';
+import { createLanguage } from './i18n.js';
 import {
   LARGE_EXAMPLES, MODES, OVERLAYS, decodeState, readParameters, unknown,
 } from './link.js';
@@ -24,6 +24,10 @@ import { createVertexMarks } from './parts/vertex-marks.js';
 import { createVideoBox } from './parts/video-box.js';
 import { createCentres } from './page/centres.js';
 import { createLinkState } from './page/link-state.js';
+import { createNotices } from './page/notices.js';
+import { createCaption } from './page/caption.js';
+import { createLooks } from './page/looks.js';
+import { createChoices } from './page/choices.js';
 import { createSkinMode } from './modes/skin.js';
 import { createWeightsMode } from './modes/weights.js';
 import { createIkMode } from './modes/ik.js';
@@ -34,18 +38,10 @@ import { installDeckKeys } from './deck-keys.js';
 import { createTelling } from './parts/telling.js';
 import { createAnimateMode } from './modes/animate.js';
 import { createGpuMode } from './modes/gpu.js';
-import { MODELS, MODEL_NAMES, isModel, modelLab } from './gallery.js';
+import { MODEL_NAMES, isModel, modelLab } from './gallery.js';
 import { convertersReady, exampleLab, loadConverters, needsConverters } from './converters.js';
 import { loadBaseColour } from './texture.js';
 import { createAutosave } from './autosave.js';
-
-/** Where the page keeps whether single-key shortcuts are on. */
-const SHORTCUTS_KEY = 'skinlab.shortcuts';
-
-/** The language of the browser, where the page speaks it, else English. */
-function browserLanguage() {
-  return languageOfTag(navigator.language) ?? 'en';
-}
 
 // ----- a trap in the core -----
 
@@ -86,32 +82,6 @@ window.addEventListener('error', (event) => {
   restartCores(event.error);
 });
 
-/** Per font family, whether it draws Chinese: asked once a page, not once a lab. */
-const chineseDrawn = new Map();
-
-/**
- * Whether `fontFamily` draws Chinese: without a font for them, two different
- * characters are drawn as the same empty box.
- */
-function drawsChinese(fontFamily) {
-  if (!chineseDrawn.has(fontFamily)) chineseDrawn.set(fontFamily, testDrawsChinese(fontFamily));
-  return chineseDrawn.get(fontFamily);
-}
-
-function testDrawsChinese(fontFamily) {
-  const canvas = document.createElement('canvas');
-  [canvas.width, canvas.height] = [32, 32];
-  const context = canvas.getContext('2d', { willReadFrequently: true });
-  if (!context) return true;
-  const draw = (character) => {
-    context.clearRect(0, 0, 32, 32);
-    context.font = `24px ${fontFamily}`;
-    context.fillText(character, 2, 26);
-    return context.getImageData(0, 0, 32, 32).data.join(',');
-  };
-  return draw('中') !== draw('丁');
-}
-
 /**
  * A lab on the page markup under `root` (a document or a shadow root, which
  * holds index.html's `.skinlab` element). `options`:
@@ -126,12 +96,21 @@ function testDrawsChinese(fontFamily) {
  * - `ready(api)`: called with its API once it has started.
  * Returns `{ start, close }`; `start()` resolves once the lab shows its
  * first scene.
+ *
+ * Longer than a screen on purpose: it is the lab's composition root, the
+ * one closure that holds the lab's state (scene, viewer, mode, frames) and
+ * hands it to the parts it creates. The jobs that need no more than `app`
+ * live in modules of their own (page/: notices, caption, looks, remembered
+ * choices, link state, centres; parts/ and modes/); what stays here is
+ * the frame loop, scene and mode switching, the core's restart, start and
+ * close, each a function of its own.
  */
 export function createPage(root, { address, embedded = false, remembersLanguage = true, autosaveKey = 'current', ready = () => {} }) {
   const host = root.querySelector('.skinlab');
   const $ = (selector) => root.querySelector(selector);
   const i18n = createLanguage(root, host);
   const { t, num } = i18n;
+  const { showMessage, showNotice, hideNotice, ...notices } = createNotices($);
   // The API handed out by `ready` (window.skinlab for the page's own lab).
   let api = null;
   // Closed (see `close`): a start still under way stops where it is.
@@ -150,7 +129,6 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   let firstFrameMs = null;
   // The core's exports (its memory, for the benchmark).
   let core = null;
-  let noticeTimer = 0;
   let mode = null;
   let autosave = null;
   // A second mode whose panel and view layers a lesson step shows under its
@@ -184,7 +162,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     requestRender: () => requestRender(),
     showNotice: (text, kind, asks) => showNotice(text, kind, asks),
     /** What the notice on screen asks for (see showNotice), or null. */
-    noticeAsks: () => noticeAsks,
+    noticeAsks: () => notices.asks(),
     hideNotice: () => hideNotice(),
     showMessage: (text) => showMessage(text),
     selectBone: (bone) => selectBone(bone),
@@ -228,24 +206,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       host.classList.add('keyboard');
     }
   }, { signal: listening.signal });
-  // Single-key shortcuts (on the view or the page only) can be turned off;
-  // the choice is kept where the page keeps the language.
-  app.shortcutsOn = () => $('#shortcuts').checked;
-  if (remembersLanguage) {
-    try {
-      $('#shortcuts').checked = localStorage.getItem(SHORTCUTS_KEY) !== 'off';
-    } catch {
-      // Storage refused (a private window): shortcuts stay on.
-    }
-  }
-  $('#shortcuts').addEventListener('change', () => {
-    if (!remembersLanguage) return;
-    try {
-      localStorage.setItem(SHORTCUTS_KEY, $('#shortcuts').checked ? 'on' : 'off');
-    } catch {
-      // Not kept: it holds for this visit.
-    }
-  });
+  const { startLanguage, chooseLanguage } = createChoices(app, { address, settings, remembersLanguage });
   const canvas = createCanvas(app);
   const controls = createControls(app);
   const files = createFiles(app);
@@ -255,6 +216,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   const ghosts = createGhosts(app);
   const videoBox = createVideoBox(app);
   const centres = createCentres(app);
+  const caption = createCaption(app, () => mode);
   const modes = {
     skin: createSkinMode(app),
     rig: createRigMode(app),
@@ -269,36 +231,12 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
   app.autoWeights = (method) => modes.weights.api.autoWeights(method);
   app.setCompare = controls.setCompare;
   const link = createLinkState(app, { address, controls, modes, settings });
+  const looks = createLooks(app, (name, on) => modes.skin.api.setOverlay(name, on), settings);
   // In a deck (an element, or the page in a frame) the deck's keys are the
   // deck's, but for those the lab uses; after every listener above.
   // (`root.host`: the <skin-lab> element, in whose shadow root the lab is).
   const framed = !root.host && window.parent !== window;
   if (root.host || framed) installDeckKeys(root, { after: root.host ?? window, framed, signal: listening.signal });
-
-  function showMessage(text) {
-    $('#message').textContent = text;
-    $('#message').hidden = false;
-  }
-
-  /** What the notice on screen asks for (`needBone`), so it goes once that is done. */
-  let noticeAsks = null;
-
-  function showNotice(text, kind = 'info', asks = null) {
-    noticeAsks = asks;
-    const notice = $('#notice');
-    notice.textContent = text;
-    notice.className = kind === 'error' ? 'notice error' : 'notice';
-    notice.hidden = false;
-    clearTimeout(noticeTimer);
-    noticeTimer = setTimeout(() => { notice.hidden = true; }, kind === 'error' ? 12000 : 6000);
-  }
-
-  /** Hides the notice at once (a new mode, or what it asked for is done). */
-  function hideNotice() {
-    clearTimeout(noticeTimer);
-    $('#notice').hidden = true;
-    noticeAsks = null;
-  }
 
   // ----- frames -----
 
@@ -350,8 +288,8 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     }
     // A request to pick a bone goes as soon as one is picked; the stale
     // centres' notice once they are current.
-    if (noticeAsks === 'needBone' && viewer.selectedBone() !== null) hideNotice();
-    if (noticeAsks === 'staleCentres' && lab.centresCurrent()) hideNotice();
+    if (notices.asks() === 'needBone' && viewer.selectedBone() !== null) hideNotice();
+    if (notices.asks() === 'staleCentres' && lab.centresCurrent()) hideNotice();
     controls.update();
     boneList.update();
     app.deforming.update();
@@ -395,60 +333,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
 
   // ----- the scene -----
 
-  /** The caption's hide/show button, labelled for its state. */
-  function showCaptionButton() {
-    const hidden = $('#stage').classList.contains('caption-hidden');
-    const button = $('#caption-hide');
-    button.setAttribute('aria-expanded', String(!hidden));
-    button.textContent = hidden ? t('caption.show') : '×';
-    button.setAttribute('aria-label', hidden ? t('caption.show') : t('caption.hide'));
-    button.title = hidden ? t('caption.show') : t('caption.hide');
-  }
 
-  $('#caption-hide').addEventListener('click', () => {
-    $('#stage').classList.toggle('caption-hidden');
-    showCaptionButton();
-  });
-  // On a projector a long caption keeps to two lines; a click shows it whole.
-  $('#caption').addEventListener('click', () => $('#caption').classList.toggle('whole'));
-
-  function showCaption() {
-    showCaptionButton();
-    $('#caption').replaceChildren(...mode.caption(exampleName));
-    if (isModel(exampleName)) {
-      const credit = document.createElement('small');
-      credit.className = 'credit';
-      credit.textContent = MODELS[exampleName].credit;
-      $('#caption').append(' ', credit);
-    }
-  }
-
-  /** Meshes over this many vertices open with the skin and bones alone. */
-  const DENSE_VIEW_VERTICES = 20000;
-  // The layers hidden for the scene (not by a person), to bring back after.
-  let hiddenForLooks = [];
-
-  /**
-   * A dense mesh's wireframe and vertex dots are a grey blur that costs the
-   * GPU most of each frame (on a software renderer, 0.75 s a frame of `dense`
-   * with them, 0.27 s without), and over a loaded character (a gallery model,
-   * a file) they bury the skin: such a scene opens with its skin and bones. A
-   * scene painted in its own colours (the face) opens with its skin alone,
-   * as it looks: its bones would cross it. The checkboxes bring the layers
-   * back, and the next built example gets them again. An `overlays`
-   * parameter decides instead.
-   */
-  function showDenseAsSkin() {
-    if (settings.overlays) return;
-    const loaded = !Lab.exampleNames().includes(exampleName) && !LARGE_EXAMPLES.includes(exampleName);
-    const painted = lab.vertexColours() !== null;
-    const dense = loaded || painted || lab.vertexCount() > DENSE_VIEW_VERTICES;
-    const hide = dense ? ['wireframe', 'dots', ...(painted && !loaded ? ['bones'] : [])] : [];
-    for (const name of hiddenForLooks.filter((name) => !hide.includes(name))) modes.skin.api.setOverlay(name, true);
-    const shown = hide.filter((name) => root.querySelector(`[data-overlay="${name}"]`)?.checked);
-    for (const name of shown) modes.skin.api.setOverlay(name, false);
-    hiddenForLooks = [...new Set([...shown, ...hiddenForLooks.filter((name) => hide.includes(name))])];
-  }
 
   /**
    * Shows `next`. `name` is the example or gallery model it was made from
@@ -465,16 +350,16 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     lab = next;
     exampleName = name;
     // A file or model that failed to open is behind us once another opens.
-    if (noticeAsks === 'failedOpen') hideNotice();
+    if (notices.asks() === 'failedOpen') hideNotice();
     viewer.selectBone(lab, null);
     viewer.selectVertex(lab, null);
     viewer.frameScene(lab, settings.view ?? 'auto');
-    showDenseAsSkin();
+    looks.showDenseAsSkin();
     autosave?.opened();
     for (const part of Object.values(modes)) part.sceneChanged();
     videoBox.sceneChanged();
     boneList.build();
-    showCaption();
+    caption.show();
     $('#example').value = name ?? '';
     player.setup();
     if (lab.prunedVertexCount() > 0) {
@@ -542,7 +427,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     if (!$('#notice').classList.contains('error')) hideNotice();
     for (const part of Object.values(modes)) part.panel.hidden = part !== mode;
     mode.enter();
-    if (lab) showCaption();
+    if (lab) caption.show();
     requestRender();
   }
 
@@ -662,39 +547,6 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
 
   // ----- the language -----
 
-  const LANGUAGE_KEY = 'skinlab.lang';
-
-  /** The language to start in: the link's, else the one chosen last here, else the browser's. */
-  function startLanguage() {
-    if (settings.lang) return settings.lang;
-    if (!remembersLanguage) return browserLanguage();
-    try {
-      const stored = localStorage.getItem(LANGUAGE_KEY);
-      if (LANGUAGES.includes(stored)) return stored;
-    } catch {
-      // Storage is closed in some embeds; the browser's language then decides.
-    }
-    return browserLanguage();
-  }
-
-  /**
-   * Switches the lab to `lang`, keeps it in the address and, where asked,
-   * remembers it for the next visit.
-   */
-  function chooseLanguage(lang) {
-    i18n.set(lang);
-    if (remembersLanguage) {
-      try {
-        localStorage.setItem(LANGUAGE_KEY, i18n.current());
-      } catch {
-        // Not remembered where storage is closed; the address still carries it.
-      }
-    }
-    const url = new URL(address.href);
-    url.searchParams.set('lang', i18n.current());
-    address.replace(url);
-  }
-
   i18n.onChange((lang) => {
     for (const button of root.querySelectorAll('#language [data-lang]')) {
       button.setAttribute('aria-pressed', String(button.dataset.lang === lang));
@@ -708,20 +560,10 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     player.relabel();
     videoBox.relabel();
     autosave?.relabel();
-    showCaption();
+    caption.show();
     requestRender();
   });
 
-  for (const button of root.querySelectorAll('#language [data-lang]')) {
-    button.addEventListener('click', () => chooseLanguage(button.dataset.lang));
-  }
-  // Without a Chinese font "中文" would be two empty boxes: the button reads
-  // "ZH" there (its title still says 简体中文).
-  const chinese = root.querySelector('#language [data-lang="zh"]');
-  if (!drawsChinese(getComputedStyle(chinese).fontFamily || 'sans-serif')) {
-    chinese.textContent = 'ZH';
-    chinese.lang = 'en';
-  }
 
   // ----- start -----
 
@@ -891,7 +733,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
     listening.abort();
     pages.delete(instance);
     link.forget();
-    clearTimeout(noticeTimer);
+    notices.close();
     centres.cancel();
     player.pause();
     // What a mode plays (a clip, a lesson's figures) ends with it.
