@@ -301,3 +301,42 @@ fn the_mannequin_is_six_closed_parts_on_a_root_that_takes_no_skin() {
         "arms held out to ±0.86"
     );
 }
+
+/// A rest edit rebuilds the skeleton alone: the scene after it is the one
+/// the whole document's round trip gives, on a file with a clip, inverse
+/// binds, joint names of the file's and a skinned mesh, for a moved head,
+/// a moved tail and a roll.
+#[test]
+fn a_rest_edit_gives_the_scene_the_whole_round_trip_gives() {
+    let text = common::model_text("RiggedFigure");
+    let opened = Lab::new(skinlab::formats::gltf::read_gltf(&text).unwrap());
+    let bone = opened
+        .scene()
+        .skeleton
+        .bones()
+        .iter()
+        .position(|b| b.name == "arm_joint_L_2")
+        .unwrap();
+    let rest = rests(&opened.scene().skeleton)[bone];
+    let edits = [
+        (Some(rest.head + Vec3::new(0.0, 0.05, 0.0)), None, None),
+        (None, Some(rest.tail + Vec3::new(0.03, -0.02, 0.01)), None),
+        (None, None, Some(0.4)),
+    ];
+    for (head, tail, roll) in edits {
+        let mut lab = Lab::new(skinlab::formats::gltf::read_gltf(&text).unwrap());
+        lab.set_bone_rest(bone, head, tail, roll).unwrap();
+        let mut doc = opened.scene().to_doc();
+        skinlab::scene::rig_edit::set_rest(&mut doc, bone, head, tail, roll).unwrap();
+        let whole = Scene::from_doc(&doc).unwrap();
+        assert_eq!(
+            lab.scene().to_doc(),
+            whole.to_doc(),
+            "{head:?} {tail:?} {roll:?}"
+        );
+        let after = rests(&lab.scene().skeleton)[bone];
+        if let Some(head) = head {
+            assert!(after.head.distance(head) < 1e-5);
+        }
+    }
+}

@@ -99,10 +99,18 @@ impl Lab {
         roll: Option<f32>,
     ) -> Result<(), EditError> {
         self.check_bone(bone)?;
-        self.edit_skeleton(|doc| {
-            rig_edit::set_rest(doc, bone, head, tail, roll)?;
-            Ok(((), (0..doc.bones.len()).collect()))
-        })
+        // Only the rest frames change, not the bones' number or order, the
+        // mesh or the clips: the skeleton alone is built again (a dragged
+        // head or tail is an edit a frame; the whole scene's round trip
+        // through its document took 28 ms on the 100,000-vertex tube).
+        let mut doc = SceneDoc {
+            bones: self.scene.bone_docs(),
+            ..SceneDoc::default()
+        };
+        rig_edit::set_rest(&mut doc, bone, head, tail, roll)?;
+        self.scene.skeleton = Scene::skeleton_of_doc(&doc).map_err(RigEditError::from)?;
+        self.structure_changed();
+        Ok(())
     }
 
     /// Renames bone `bone`.

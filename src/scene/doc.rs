@@ -291,29 +291,33 @@ impl Scene {
         doc
     }
 
+    /// The bones as the authoring document holds them.
+    pub(crate) fn bone_docs(&self) -> Vec<BoneDoc> {
+        self.skeleton
+            .bones()
+            .iter()
+            .zip(&self.limits)
+            .enumerate()
+            .map(|(index, (bone, limit))| BoneDoc {
+                name: bone.name.clone(),
+                parent: bone.parent.map(u32::from),
+                origin: bone.origin_in_parent.to_array(),
+                orientation: bone.orientation.to_array(),
+                length: bone.length,
+                limits: limit.as_ref().map(LimitDoc::from_limit),
+                scale: (bone.rest_scale != Vec3::ONE).then(|| bone.rest_scale.to_array()),
+                turn: (bone.turn != Quat::IDENTITY).then(|| bone.turn.to_array()),
+                inverse_bind: self.skeleton.inverse_bind(index).map(|m| m.to_cols_array()),
+                deforms: self.deforms[index],
+            })
+            .collect()
+    }
+
     /// [`Scene::to_doc`] with `mesh` in place of the scene's own and no
     /// influences (callers that want them add them).
     pub(crate) fn to_doc_with_mesh(&self, mesh: MeshDoc) -> SceneDoc {
         SceneDoc {
-            bones: self
-                .skeleton
-                .bones()
-                .iter()
-                .zip(&self.limits)
-                .enumerate()
-                .map(|(index, (bone, limit))| BoneDoc {
-                    name: bone.name.clone(),
-                    parent: bone.parent.map(u32::from),
-                    origin: bone.origin_in_parent.to_array(),
-                    orientation: bone.orientation.to_array(),
-                    length: bone.length,
-                    limits: limit.as_ref().map(LimitDoc::from_limit),
-                    scale: (bone.rest_scale != Vec3::ONE).then(|| bone.rest_scale.to_array()),
-                    turn: (bone.turn != Quat::IDENTITY).then(|| bone.turn.to_array()),
-                    inverse_bind: self.skeleton.inverse_bind(index).map(|m| m.to_cols_array()),
-                    deforms: self.deforms[index],
-                })
-                .collect(),
+            bones: self.bone_docs(),
             mesh,
             influences: Vec::new(),
             pose: self.pose.iter().map(pose_doc).collect(),
