@@ -29,7 +29,7 @@ use accessors::Buffers;
 pub use accessors::{decode_base64, Resources};
 use animation::{read_clip, MorphedMeshes};
 use document::{is_appearance_only, Document, SUPPORTED_EXTENSIONS};
-use meshes::read_meshes;
+use meshes::{read_meshes, Geometry};
 use nodes::{first_on_a_cycle, node_globals, shown_mesh_nodes};
 use skins::{inverse_binds, Bones};
 
@@ -38,7 +38,7 @@ use std::collections::HashMap;
 use glam::Mat4;
 
 use crate::rig::animation::{Animation, BindSpace, Clip};
-use crate::scene::doc::{MeshDoc, MorphDoc, SceneDoc};
+use crate::scene::doc::{BoneDoc, MeshDoc, MorphDoc, SceneDoc};
 use crate::scene::{Scene, SceneError, MAX_MESHES};
 
 /// Why a glTF file could not be read.
@@ -186,6 +186,55 @@ pub(crate) fn read_built(json: &str, bin: &[u8]) -> Result<Scene, GltfError> {
 }
 
 fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
+    let (document, mut not_drawn) = checked_document(text)?;
+    let buffers = Buffers::load(&document, resources)?;
+    let node_parent = node_parents(&document)?;
+    let globals = node_globals(&document, &node_parent);
+    // The meshes drawn: those of the default scene, as a viewer shows it.
+    let shown = shown_mesh_nodes(&document, &node_parent);
+    if shown.is_empty() {
+        return Err(GltfError::Missing("a node with a mesh".to_owned()));
+    }
+    let skins = skins_used(&document, &buffers, &shown)?;
+    let mut bones = Bones::of(&document, &node_parent, &shown, &skins)?;
+    let geometry = read_meshes(&document, &buffers, &globals, &shown, &skins, &mut bones)?;
+    if geometry.positions.is_empty() {
+        return Err(GltfError::Missing("a mesh with vertices".to_owned()));
+    }
+    if geometry.parts.len() > MAX_MESHES {
+        return Err(GltfError::Unsupported(format!(
+            "{} meshes (at most {MAX_MESHES})",
+            geometry.parts.len()
+        )));
+    }
+    let mut geometry = geometry;
+    let colours = material::vertex_colours(&document, &buffers, &geometry.colours);
+    not_drawn.append(&mut geometry.not_drawn);
+    let mut doc = scene_doc(&mut geometry, std::mem::take(&mut bones.docs), colours);
+    doc.mark_deforming_from_weights();
+    let mut scene = Scene::from_doc(&doc)?;
+    let drawn = material::drawn(&document, &buffers, resources, &geometry.colours);
+    scene.base_colour = material::base_colour(&drawn, &geometry.colours);
+    scene.materials = drawn.materials;
+    scene.images = drawn.images;
+    scene.surfaces = drawn.surfaces;
+    scene.not_drawn = not_drawn;
+    scene.not_drawn.extend(drawn.not_used);
+    let morphed = MorphedMeshes {
+        slots: &geometry.morph_slots,
+        rest: &scene.morph_weights,
+    };
+    let (clips, unread) = read_clips(&document, &buffers, &bones, &scene.skeleton, &morphed)?;
+    scene.not_drawn.extend(unread);
+    scene.animation = Animation { clips };
+    Ok(scene)
+}
+
+/// The document of `text`, checked before any buffer is decoded: its size,
+/// what its reads would allocate, its required extensions (those that only
+/// change its looks are returned, to be named as not drawn) and its number
+/// of skins.
+fn checked_document(text: &str) -> Result<(Document, Vec<String>), GltfError> {
     if text.len() > MAX_FILE_BYTES {
         return Err(GltfError::TooLarge {
             bytes: text.len(),
@@ -194,7 +243,6 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     }
     let document: Document =
         serde_json::from_str(text).map_err(|e| GltfError::Json(e.to_string()))?;
-    // Before any buffer is decoded: what the reads would allocate.
     budget::check_declared_reads(&document)?;
     let mut not_drawn = Vec::new();
     for extension in &document.extensions_required {
@@ -215,9 +263,12 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             document.skins.len()
         )));
     }
-    let buffers = Buffers::load(&document, resources)?;
-    let node_count = document.nodes.len();
-    let mut node_parent = vec![None; node_count];
+    Ok((document, not_drawn))
+}
+
+/// Each node's parent; a cycle among the nodes is refused.
+fn node_parents(document: &Document) -> Result<Vec<Option<usize>>, GltfError> {
+    let mut node_parent = vec![None; document.nodes.len()];
     for (index, node) in document.nodes.iter().enumerate() {
         for &child in &node.children {
             if let Some(slot) = node_parent.get_mut(child) {
@@ -228,101 +279,96 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     if let Some(node) = first_on_a_cycle(&node_parent) {
         return Err(GltfError::NodeCycle { node });
     }
-    let globals = node_globals(&document, &node_parent);
+    Ok(node_parent)
+}
 
-    // The meshes drawn: those of the default scene, as a viewer shows it.
-    let shown = shown_mesh_nodes(&document, &node_parent);
-    if shown.is_empty() {
-        return Err(GltfError::Missing("a node with a mesh".to_owned()));
-    }
-    // Every skin a shown mesh uses, checked once.
+/// Every skin a shown mesh uses, with its inverse binds, checked once.
+fn skins_used(
+    document: &Document,
+    buffers: &Buffers,
+    shown: &[usize],
+) -> Result<Vec<(usize, Vec<Mat4>)>, GltfError> {
     let mut skins: Vec<(usize, Vec<Mat4>)> = Vec::new();
-    for &node in &shown {
+    for &node in shown {
         let Some(skin_index) = document.nodes[node].skin else {
             continue;
         };
         if skins.iter().any(|(s, _)| *s == skin_index) {
             continue;
         }
-        skins.push((skin_index, inverse_binds(&document, &buffers, skin_index)?));
+        skins.push((skin_index, inverse_binds(document, buffers, skin_index)?));
     }
-    let mut bones = Bones::of(&document, &node_parent, &shown, &skins)?;
-    let geometry = read_meshes(&document, &buffers, &globals, &shown, &skins, &mut bones)?;
-    let positions = geometry.positions;
-    if positions.is_empty() {
-        return Err(GltfError::Missing("a mesh with vertices".to_owned()));
-    }
-    if geometry.parts.len() > MAX_MESHES {
-        return Err(GltfError::Unsupported(format!(
-            "{} meshes (at most {MAX_MESHES})",
-            geometry.parts.len()
-        )));
-    }
-    let morph_names = geometry.morph_names;
-    let morphs = geometry
-        .morph_offsets
+    Ok(skins)
+}
+
+/// The scene document of the meshes read and their bones, taking the
+/// vertices, triangles, influences, morph targets and mesh parts out of
+/// `geometry` (its surfaces and morph slots stay, for the materials and the
+/// clips): every morph target's offsets (and normals) over all the
+/// vertices, zero where a mesh lacks it.
+fn scene_doc(geometry: &mut Geometry, bones: Vec<BoneDoc>, colours: Vec<[f32; 3]>) -> SceneDoc {
+    let positions = std::mem::take(&mut geometry.positions);
+    let count = positions.len();
+    let morphs = std::mem::take(&mut geometry.morph_offsets)
         .into_iter()
-        .zip(&morph_names)
+        .zip(&geometry.morph_names)
         .map(|((mut offsets, normals), name)| {
-            offsets.resize(positions.len(), 0.0);
+            offsets.resize(count, 0.0);
             MorphDoc {
                 name: name.clone(),
                 positions: offsets,
                 normals: normals.map(|mut n| {
-                    n.resize(positions.len(), 0.0);
+                    n.resize(count, 0.0);
                     n
                 }),
             }
         })
         .collect::<Vec<_>>();
-    let mut morph_weights = geometry.morph_weights;
+    let mut morph_weights = std::mem::take(&mut geometry.morph_weights);
     morph_weights.resize(morphs.len(), 0.0);
-    let mut doc = SceneDoc {
-        bones: bones.docs,
+    SceneDoc {
+        bones,
         mesh: MeshDoc {
             positions,
-            indices: geometry.indices,
+            indices: std::mem::take(&mut geometry.indices),
         },
-        influences: geometry.influences,
+        influences: std::mem::take(&mut geometry.influences),
         pose: Vec::new(),
         morphs,
         morph_weights,
         animations: Vec::new(),
         rig: None,
         paths: Vec::new(),
-        meshes: geometry.parts,
-        colours: material::vertex_colours(&document, &buffers, &geometry.colours),
+        meshes: std::mem::take(&mut geometry.parts),
+        colours,
         look: None,
-    };
-    doc.mark_deforming_from_weights();
-    let mut scene = Scene::from_doc(&doc)?;
-    let drawn = material::drawn(&document, &buffers, resources, &geometry.colours);
-    scene.base_colour = material::base_colour(&drawn, &geometry.colours);
-    scene.materials = drawn.materials;
-    scene.images = drawn.images;
-    scene.surfaces = drawn.surfaces;
-    scene.not_drawn = not_drawn;
-    scene.not_drawn.extend(geometry.not_drawn);
-    scene.not_drawn.extend(drawn.not_used);
+    }
+}
 
-    // Clips: each joint channel converted once into the bone's animation.
-    let spaces = BindSpace::of_skeleton(&scene.skeleton);
-    let morphed = MorphedMeshes {
-        slots: &geometry.morph_slots,
-        rest: &scene.morph_weights,
-    };
-    // A clip that cannot be read is left out, and said.
+/// The clips, each joint channel converted once into the bone's animation,
+/// and what could not be read or played, named: a clip that cannot be read
+/// is left out and said (a file over the memory budget is refused whole);
+/// of `KHR_animation_pointer` channels not played, the first few are named.
+fn read_clips(
+    document: &Document,
+    buffers: &Buffers,
+    bones: &Bones,
+    skeleton: &crate::rig::skeleton::Skeleton,
+    morphed: &MorphedMeshes,
+) -> Result<(Vec<Clip>, Vec<String>), GltfError> {
+    let spaces = BindSpace::of_skeleton(skeleton);
     let mut clips: Vec<Clip> = Vec::new();
+    let mut unread: Vec<String> = Vec::new();
     let mut unplayed: Vec<String> = Vec::new();
     for (index, animation) in document.animations.iter().enumerate() {
         match read_clip(
-            &document,
-            &buffers,
+            document,
+            buffers,
             animation,
             index,
             &bones.bone_of_node,
             &spaces,
-            &morphed,
+            morphed,
         ) {
             Ok((clip, notes)) => {
                 unplayed.extend(notes);
@@ -330,7 +376,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
                     clips.push(clip);
                 } else {
                     // A clip left out is named, never dropped in silence.
-                    scene.not_drawn.push(format!(
+                    unread.push(format!(
                         "animations[{index}] ('{}': no channel drives a joint or a morph target)",
                         clip.name
                     ));
@@ -339,9 +385,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             // Over the memory budget the whole file is refused: leaving
             // clips out one by one would still fill the budget first.
             Err(error @ GltfError::OverBudget { .. }) => return Err(error),
-            Err(error) => scene
-                .not_drawn
-                .push(format!("animations[{index}] ({error})")),
+            Err(error) => unread.push(format!("animations[{index}] ({error})")),
         }
     }
     // A file animating its materials by pointer names a few, not thousands.
@@ -353,9 +397,8 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             "{more} more KHR_animation_pointer channels not played"
         ));
     }
-    scene.not_drawn.extend(unplayed);
-    scene.animation = Animation { clips };
-    Ok(scene)
+    unread.extend(unplayed);
+    Ok((clips, unread))
 }
 
 /// The most skins a file may have.
