@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use glam::Quat;
 
 use super::accessors::Buffers;
-use super::document::{AnimationJson, Document};
+use super::document::{AnimationJson, Document, SamplerJson};
 use super::GltfError;
 use crate::rig::animation::{BindSpace, Channel, Clip, Interpolation, Target, WeightsChannel};
 use crate::rig::pose::unit_rotation;
@@ -47,139 +47,33 @@ pub(super) fn read_clip(
                 continue;
             }
         };
+        let sampler = || {
+            animation.samplers.get(channel.sampler).ok_or_else(|| {
+                GltfError::Missing(format!("animations[{index}].samplers[{}]", channel.sampler))
+            })
+        };
         let slots = node
             .and_then(|node| document.nodes.get(node))
             .and_then(|node| morphed.slots.get(&node.mesh?));
         if let (Some(slots), "weights") = (slots, path) {
-            let sampler = animation.samplers.get(channel.sampler).ok_or_else(|| {
-                GltfError::Missing(format!("animations[{index}].samplers[{}]", channel.sampler))
-            })?;
-            let times = buffers.floats(document, sampler.input, 1)?;
-            let raw = buffers.floats(document, sampler.output, 1)?;
-            let n = slots.len();
-            let cubic = sampler.interpolation == "CUBICSPLINE";
-            let per_key = if cubic { 3 * n } else { n };
-            if times.iter().any(|t| !t.is_finite() || *t < 0.0)
-                || raw.iter().any(|v| !v.is_finite())
-            {
-                return Err(GltfError::Accessor {
-                    index: sampler.input,
-                    problem: "holds a key that is not a finite number (or a negative time)"
-                        .to_owned(),
-                });
-            }
-            if times.is_empty()
-                || raw.len() != per_key * times.len()
-                || times.windows(2).any(|w| w[1] < w[0])
-            {
-                return Err(GltfError::Accessor {
-                    index: sampler.output,
-                    problem: format!("expected {per_key} weights per key"),
-                });
-            }
-            let (values, tangents) = if cubic {
-                let mut values = Vec::with_capacity(n * times.len());
-                let mut tangents = Vec::with_capacity(2 * n * times.len());
-                for key in raw.chunks_exact(3 * n) {
-                    tangents.extend_from_slice(&key[..n]);
-                    values.extend_from_slice(&key[n..2 * n]);
-                    tangents.extend_from_slice(&key[2 * n..]);
-                }
-                (values, tangents)
-            } else {
-                (raw, Vec::new())
-            };
-            duration = duration.max(times[times.len() - 1]);
-            let channel = WeightsChannel {
-                times,
-                values,
-                tangents,
-                interpolation: match sampler.interpolation.as_str() {
-                    "STEP" => Interpolation::Step,
-                    "CUBICSPLINE" => Interpolation::CubicSpline,
-                    _ => Interpolation::Linear,
-                },
-            };
-            weights.push((channel, slots.as_slice()));
+            let read = weights_channel(document, buffers, sampler()?, slots.len())?;
+            duration = duration.max(read.times[read.times.len() - 1]);
+            weights.push((read, slots.as_slice()));
             continue;
         }
         let Some(&bone) = node.and_then(|node| bone_of_node.get(&node)) else {
             continue;
         };
-        let (target, width) = match path {
-            "translation" => (Target::Translation, 3),
-            "rotation" => (Target::Rotation, 4),
-            "scale" => (Target::Scale, 3),
+        let target = match path {
+            "translation" => Target::Translation,
+            "rotation" => Target::Rotation,
+            "scale" => Target::Scale,
             _ => continue,
         };
-        let sampler = animation.samplers.get(channel.sampler).ok_or_else(|| {
-            GltfError::Missing(format!("animations[{index}].samplers[{}]", channel.sampler))
-        })?;
-        let times = buffers.floats(document, sampler.input, 1)?;
-        let raw = buffers.floats(document, sampler.output, width)?;
-        let mut values: Vec<[f32; 4]> = raw
-            .chunks_exact(width)
-            .map(|v| std::array::from_fn(|k| v.get(k).copied().unwrap_or(0.0)))
-            .collect();
-        let mut tangents = Vec::new();
-        let interpolation = match sampler.interpolation.as_str() {
-            "STEP" => Interpolation::Step,
-            // Cubic splines store in-tangent, value, out-tangent per key.
-            "CUBICSPLINE" => {
-                tangents = values.chunks_exact(3).map(|key| [key[0], key[2]]).collect();
-                values = values.chunks_exact(3).map(|key| key[1]).collect();
-                Interpolation::CubicSpline
-            }
-            _ => Interpolation::Linear,
-        };
-        // Keys Skinlab could not save again are refused: times must be
-        // finite, from 0 on, in order; values finite; rotations not zero.
-        let times_bad = times.iter().any(|t| !t.is_finite() || *t < 0.0);
-        let values_bad = values
-            .iter()
-            .chain(tangents.iter().flatten())
-            .any(|v| v.iter().any(|c| !c.is_finite()));
-        if target == Target::Rotation {
-            for value in &mut values {
-                match unit_rotation(Quat::from_array(*value)) {
-                    Some(q) => *value = q.to_array(),
-                    None => {
-                        return Err(GltfError::Accessor {
-                            index: sampler.output,
-                            problem: "holds a rotation key that is not a rotation".to_owned(),
-                        })
-                    }
-                }
-            }
-        }
-        if times_bad || values_bad {
-            return Err(GltfError::Accessor {
-                index: if times_bad {
-                    sampler.input
-                } else {
-                    sampler.output
-                },
-                problem: "holds a key that is not a finite number (or a negative time)".to_owned(),
-            });
-        }
-        if times.is_empty() || values.len() != times.len() || times.windows(2).any(|w| w[1] < w[0])
-        {
-            return Err(GltfError::Accessor {
-                index: sampler.input,
-                problem: "key times and values do not match".to_owned(),
-            });
-        }
-        duration = duration.max(times[times.len() - 1]);
-        let mut channel = Channel {
-            bone,
-            target,
-            times,
-            values,
-            tangents,
-            interpolation,
-        };
-        spaces[bone].convert_channel(&mut channel);
-        channels.push(channel);
+        let mut read = joint_channel(document, buffers, sampler()?, bone, target)?;
+        duration = duration.max(read.times[read.times.len() - 1]);
+        spaces[bone].convert_channel(&mut read);
+        channels.push(read);
     }
     let clip = Clip {
         name: animation
@@ -191,6 +85,133 @@ pub(super) fn read_clip(
         weights: merge_weights(&weights, morphed.rest),
     };
     Ok((clip, unplayed))
+}
+
+/// How a sampler interpolates.
+fn interpolation_of(sampler: &SamplerJson) -> Interpolation {
+    match sampler.interpolation.as_str() {
+        "STEP" => Interpolation::Step,
+        "CUBICSPLINE" => Interpolation::CubicSpline,
+        _ => Interpolation::Linear,
+    }
+}
+
+/// A morphed node's weights channel over its mesh's `n` targets: finite
+/// keys at non-negative times in order, `n` weights a key (three times as
+/// many for a cubic spline: in-tangents, values, out-tangents).
+fn weights_channel(
+    document: &Document,
+    buffers: &Buffers,
+    sampler: &SamplerJson,
+    n: usize,
+) -> Result<WeightsChannel, GltfError> {
+    let times = buffers.floats(document, sampler.input, 1)?;
+    let raw = buffers.floats(document, sampler.output, 1)?;
+    let interpolation = interpolation_of(sampler);
+    let cubic = interpolation == Interpolation::CubicSpline;
+    let per_key = if cubic { 3 * n } else { n };
+    if times.iter().any(|t| !t.is_finite() || *t < 0.0) || raw.iter().any(|v| !v.is_finite()) {
+        return Err(GltfError::Accessor {
+            index: sampler.input,
+            problem: "holds a key that is not a finite number (or a negative time)".to_owned(),
+        });
+    }
+    if times.is_empty()
+        || raw.len() != per_key * times.len()
+        || times.windows(2).any(|w| w[1] < w[0])
+    {
+        return Err(GltfError::Accessor {
+            index: sampler.output,
+            problem: format!("expected {per_key} weights per key"),
+        });
+    }
+    let (values, tangents) = if cubic {
+        let mut values = Vec::with_capacity(n * times.len());
+        let mut tangents = Vec::with_capacity(2 * n * times.len());
+        for key in raw.chunks_exact(3 * n) {
+            tangents.extend_from_slice(&key[..n]);
+            values.extend_from_slice(&key[n..2 * n]);
+            tangents.extend_from_slice(&key[2 * n..]);
+        }
+        (values, tangents)
+    } else {
+        (raw, Vec::new())
+    };
+    Ok(WeightsChannel {
+        times,
+        values,
+        tangents,
+        interpolation,
+    })
+}
+
+/// A joint's translation, rotation or scale channel as the file keys it
+/// (in the joint's node frame; the caller turns it into the bone's). Keys
+/// Skinlab could not save again are refused: times must be finite, from 0
+/// on, in order; values finite; rotations not zero (they are normalised).
+fn joint_channel(
+    document: &Document,
+    buffers: &Buffers,
+    sampler: &SamplerJson,
+    bone: usize,
+    target: Target,
+) -> Result<Channel, GltfError> {
+    let width = if target == Target::Rotation { 4 } else { 3 };
+    let times = buffers.floats(document, sampler.input, 1)?;
+    let raw = buffers.floats(document, sampler.output, width)?;
+    let mut values: Vec<[f32; 4]> = raw
+        .chunks_exact(width)
+        .map(|v| std::array::from_fn(|k| v.get(k).copied().unwrap_or(0.0)))
+        .collect();
+    let interpolation = interpolation_of(sampler);
+    let mut tangents = Vec::new();
+    if interpolation == Interpolation::CubicSpline {
+        // Cubic splines store in-tangent, value, out-tangent per key.
+        tangents = values.chunks_exact(3).map(|key| [key[0], key[2]]).collect();
+        values = values.chunks_exact(3).map(|key| key[1]).collect();
+    }
+    let times_bad = times.iter().any(|t| !t.is_finite() || *t < 0.0);
+    let values_bad = values
+        .iter()
+        .chain(tangents.iter().flatten())
+        .any(|v| v.iter().any(|c| !c.is_finite()));
+    if target == Target::Rotation {
+        for value in &mut values {
+            match unit_rotation(Quat::from_array(*value)) {
+                Some(q) => *value = q.to_array(),
+                None => {
+                    return Err(GltfError::Accessor {
+                        index: sampler.output,
+                        problem: "holds a rotation key that is not a rotation".to_owned(),
+                    })
+                }
+            }
+        }
+    }
+    if times_bad || values_bad {
+        return Err(GltfError::Accessor {
+            index: if times_bad {
+                sampler.input
+            } else {
+                sampler.output
+            },
+            problem: "holds a key that is not a finite number (or a negative time)".to_owned(),
+        });
+    }
+    if times.is_empty() || values.len() != times.len() || times.windows(2).any(|w| w[1] < w[0]) {
+        return Err(GltfError::Accessor {
+            index: sampler.input,
+            problem: "key times and values do not match".to_owned(),
+        });
+    }
+    Ok(Channel {
+        bone,
+        target,
+        times,
+        values,
+        tangents,
+        interpolation,
+    })
 }
 
 /// The morphed nodes' weights channels as one channel over the scene's
