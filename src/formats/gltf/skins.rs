@@ -40,75 +40,8 @@ impl Bones {
         shown: &[usize],
         skins: &[(usize, Vec<Mat4>)],
     ) -> Result<Self, GltfError> {
-        let node_count = document.nodes.len();
-        let is_joint: Vec<bool> = (0..node_count)
-            .map(|node| {
-                skins
-                    .iter()
-                    .any(|(s, _)| document.skins[*s].joints.contains(&node))
-            })
-            .collect();
-        let mut animated = vec![false; node_count];
-        for animation in &document.animations {
-            for channel in &animation.channels {
-                if let Some(slot) = channel.target.node.and_then(|n| animated.get_mut(n)) {
-                    *slot |= channel.target.path != "weights";
-                }
-            }
-        }
-
-        // The bones: every joint, every node a joint hangs from, and every
-        // mesh that moves rigidly (on a joint or an animated node).
-        let mut is_bone = is_joint.clone();
-        let mut rigid = vec![false; node_count];
-        for &node in shown {
-            if document.nodes[node].skin.is_some() {
-                continue;
-            }
-            let mut current = Some(node);
-            while let Some(n) = current {
-                if is_joint[n] || animated[n] {
-                    rigid[node] = true;
-                    break;
-                }
-                current = node_parent[n];
-            }
-            is_bone[node] |= rigid[node];
-        }
-        for node in 0..node_count {
-            if is_bone[node] {
-                let mut current = node_parent[node];
-                while let Some(n) = current {
-                    if is_bone[n] {
-                        break;
-                    }
-                    is_bone[n] = true;
-                    current = node_parent[n];
-                }
-            }
-        }
-        // Parents first, in the file's own order where it already lists
-        // parents first, as exporters do: always the lowest-numbered node
-        // whose parent is placed (Kahn's order with a heap, so a hostile
-        // child-first chain of 65,535 nodes costs n log n, not n²).
-        let mut bone_nodes: Vec<usize> = Vec::new();
-        let mut ready: BinaryHeap<Reverse<usize>> = (0..node_count)
-            .filter(|&node| is_bone[node] && node_parent[node].is_none())
-            .map(Reverse)
-            .collect();
-        let mut placed = vec![false; node_count];
-        while let Some(Reverse(node)) = ready.pop() {
-            // A node named twice among its parent's children comes once.
-            if std::mem::replace(&mut placed[node], true) {
-                continue;
-            }
-            bone_nodes.push(node);
-            for &child in &document.nodes[node].children {
-                if is_bone.get(child) == Some(&true) && node_parent[child] == Some(node) {
-                    ready.push(Reverse(child));
-                }
-            }
-        }
+        let roles = NodeRoles::of(document, node_parent, shown, skins);
+        let bone_nodes = parents_first(document, node_parent, &roles.is_bone);
         let roots = bone_nodes
             .iter()
             .filter(|&&n| node_parent[n].is_none())
@@ -126,77 +59,39 @@ impl Bones {
             })
             .into());
         }
-
-        // Each joint's local transform, and the turn U that points the drawn
-        // bone at its first child joint (a leaf keeps its parent's direction).
-        let locals: Vec<BoneTransform> = bone_nodes
-            .iter()
-            .map(|&n| document.nodes[n].local_transform())
-            .collect();
         let bone_count = bone_nodes.len() + offset;
         let mut parents: Vec<Option<usize>> = vec![None; bone_count];
-        let mut turns = vec![Quat::IDENTITY; bone_count];
-        let mut lengths = vec![0.0_f32; bone_count];
         for (k, &node) in bone_nodes.iter().enumerate() {
             parents[k + offset] = node_parent[node]
                 .and_then(|p| bone_of_node.get(&p).copied())
                 .or(synthetic_root.then_some(0));
         }
-        let mut first_child = vec![None; bone_count];
-        for (k, &node) in bone_nodes.iter().enumerate().rev() {
-            let reaches = locals[k].translation.length() > 1e-6
-                && !(rigid[node] && !is_joint[node] && !animated[node]);
-            if let (Some(parent), true) = (parents[k + offset], reaches) {
-                first_child[parent] = Some(k);
-            }
-        }
-        for (k, &node) in bone_nodes.iter().enumerate() {
-            let bone = k + offset;
-            let parent_turn = parents[bone].map_or(Quat::IDENTITY, |p| turns[p]);
-            if let Some(child) = first_child[bone] {
-                let toward = locals[child].translation;
-                turns[bone] = Quat::from_rotation_arc(Vec3::Y, toward.normalize());
-                lengths[bone] = toward.length();
-            } else if rigid[node] && !is_joint[node] {
-                // A rigid mesh's own node: drawn as a point.
-                turns[bone] = locals[k].rotation.inverse() * parent_turn;
-            } else if let Some(parent) = parents[bone] {
-                turns[bone] = (locals[k].rotation.inverse() * parent_turn).normalize();
-                lengths[bone] = 0.5 * lengths[parent];
-            }
-        }
+        let joints = Joints {
+            nodes: &bone_nodes,
+            offset,
+            parents: &parents,
+            locals: bone_nodes
+                .iter()
+                .map(|&n| document.nodes[n].local_transform())
+                .collect(),
+        };
+        let (turns, lengths) = joints.turns_and_lengths(&roles);
         let mut bones: Vec<BoneDoc> = Vec::with_capacity(bone_count);
         if synthetic_root {
             bones.push(BoneDoc::plain("root", None, [0.0; 3], 0.0));
         }
         for (k, &node) in bone_nodes.iter().enumerate() {
-            let bone = k + offset;
-            let (parent_turn, parent_length) =
-                parents[bone].map_or((Quat::IDENTITY, 0.0), |p| (turns[p], lengths[p]));
-            let local = &locals[k];
-            let origin = parent_turn.inverse() * local.translation - Vec3::Y * parent_length;
-            let orientation = (parent_turn.inverse() * local.rotation * turns[bone]).normalize();
-            bones.push(BoneDoc {
-                orientation: orientation.to_array(),
-                scale: (local.scale != Vec3::ONE).then(|| local.scale.to_array()),
-                turn: (turns[bone] != Quat::IDENTITY).then(|| turns[bone].to_array()),
-                ..BoneDoc::plain(
-                    &document.nodes[node]
-                        .name
-                        .clone()
-                        .unwrap_or_else(|| format!("node {node}")),
-                    parents[bone].map(|p| p as u32),
-                    origin.to_array(),
-                    lengths[bone],
-                )
-            })
+            let name = document.nodes[node]
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("node {node}"));
+            bones.push(joints.bone_doc(k, &name, &turns, &lengths));
         }
-
         Ok(Self {
             binds: vec![Vec::new(); bones.len()],
             docs: bones,
             bone_of_node,
-            rigid,
+            rigid: roles.rigid,
         })
     }
 
@@ -296,4 +191,172 @@ pub(super) fn inverse_binds(
         }
     }
     Ok(inverse_binds)
+}
+
+/// What each node of the file is to the skeleton.
+struct NodeRoles {
+    /// A joint of a skin a shown mesh uses.
+    is_joint: Vec<bool>,
+    /// Moved by a clip (a weights channel aside).
+    animated: Vec<bool>,
+    /// A shown mesh's node that moves rigidly: on a joint or an animated node.
+    rigid: Vec<bool>,
+    /// A bone: every joint, every node a joint hangs from, and every mesh
+    /// that moves rigidly.
+    is_bone: Vec<bool>,
+}
+
+impl NodeRoles {
+    fn of(
+        document: &Document,
+        node_parent: &[Option<usize>],
+        shown: &[usize],
+        skins: &[(usize, Vec<Mat4>)],
+    ) -> Self {
+        let node_count = document.nodes.len();
+        let is_joint: Vec<bool> = (0..node_count)
+            .map(|node| {
+                skins
+                    .iter()
+                    .any(|(s, _)| document.skins[*s].joints.contains(&node))
+            })
+            .collect();
+        let mut animated = vec![false; node_count];
+        for animation in &document.animations {
+            for channel in &animation.channels {
+                if let Some(slot) = channel.target.node.and_then(|n| animated.get_mut(n)) {
+                    *slot |= channel.target.path != "weights";
+                }
+            }
+        }
+        let mut is_bone = is_joint.clone();
+        let mut rigid = vec![false; node_count];
+        for &node in shown {
+            if document.nodes[node].skin.is_some() {
+                continue;
+            }
+            let mut current = Some(node);
+            while let Some(n) = current {
+                if is_joint[n] || animated[n] {
+                    rigid[node] = true;
+                    break;
+                }
+                current = node_parent[n];
+            }
+            is_bone[node] |= rigid[node];
+        }
+        for node in 0..node_count {
+            if is_bone[node] {
+                let mut current = node_parent[node];
+                while let Some(n) = current {
+                    if is_bone[n] {
+                        break;
+                    }
+                    is_bone[n] = true;
+                    current = node_parent[n];
+                }
+            }
+        }
+        Self {
+            is_joint,
+            animated,
+            rigid,
+            is_bone,
+        }
+    }
+}
+
+/// The bone nodes, parents first, in the file's own order where it already
+/// lists parents first, as exporters do: always the lowest-numbered node
+/// whose parent is placed (Kahn's order with a heap, so a hostile
+/// child-first chain of 65,535 nodes costs n log n, not n²).
+fn parents_first(
+    document: &Document,
+    node_parent: &[Option<usize>],
+    is_bone: &[bool],
+) -> Vec<usize> {
+    let mut bone_nodes: Vec<usize> = Vec::new();
+    let mut ready: BinaryHeap<Reverse<usize>> = (0..is_bone.len())
+        .filter(|&node| is_bone[node] && node_parent[node].is_none())
+        .map(Reverse)
+        .collect();
+    let mut placed = vec![false; is_bone.len()];
+    while let Some(Reverse(node)) = ready.pop() {
+        // A node named twice among its parent's children comes once.
+        if std::mem::replace(&mut placed[node], true) {
+            continue;
+        }
+        bone_nodes.push(node);
+        for &child in &document.nodes[node].children {
+            if is_bone.get(child) == Some(&true) && node_parent[child] == Some(node) {
+                ready.push(Reverse(child));
+            }
+        }
+    }
+    bone_nodes
+}
+
+/// The bone nodes in skeleton order (bone `k + offset` is node
+/// `nodes[k]`), their parent bones and their local transforms.
+struct Joints<'a> {
+    nodes: &'a [usize],
+    offset: usize,
+    parents: &'a [Option<usize>],
+    locals: Vec<BoneTransform>,
+}
+
+impl Joints<'_> {
+    /// Each bone's turn `U`, which points the drawn bone at its first child
+    /// joint, and its length; a leaf keeps its parent's direction at half
+    /// its length, and a rigid mesh's own node is drawn as a point.
+    fn turns_and_lengths(&self, roles: &NodeRoles) -> (Vec<Quat>, Vec<f32>) {
+        let bone_count = self.parents.len();
+        let mut turns = vec![Quat::IDENTITY; bone_count];
+        let mut lengths = vec![0.0_f32; bone_count];
+        let mut first_child = vec![None; bone_count];
+        for (k, &node) in self.nodes.iter().enumerate().rev() {
+            let point = roles.rigid[node] && !roles.is_joint[node] && !roles.animated[node];
+            let reaches = self.locals[k].translation.length() > 1e-6 && !point;
+            if let (Some(parent), true) = (self.parents[k + self.offset], reaches) {
+                first_child[parent] = Some(k);
+            }
+        }
+        for (k, &node) in self.nodes.iter().enumerate() {
+            let bone = k + self.offset;
+            let parent_turn = self.parents[bone].map_or(Quat::IDENTITY, |p| turns[p]);
+            if let Some(child) = first_child[bone] {
+                let toward = self.locals[child].translation;
+                turns[bone] = Quat::from_rotation_arc(Vec3::Y, toward.normalize());
+                lengths[bone] = toward.length();
+            } else if roles.rigid[node] && !roles.is_joint[node] {
+                turns[bone] = self.locals[k].rotation.inverse() * parent_turn;
+            } else if let Some(parent) = self.parents[bone] {
+                turns[bone] = (self.locals[k].rotation.inverse() * parent_turn).normalize();
+                lengths[bone] = 0.5 * lengths[parent];
+            }
+        }
+        (turns, lengths)
+    }
+
+    /// Bone `k + offset` as the scene document holds it: its origin and
+    /// orientation in its parent bone's frame, turned by the turns.
+    fn bone_doc(&self, k: usize, name: &str, turns: &[Quat], lengths: &[f32]) -> BoneDoc {
+        let bone = k + self.offset;
+        let (parent_turn, parent_length) =
+            self.parents[bone].map_or((Quat::IDENTITY, 0.0), |p| (turns[p], lengths[p]));
+        let local = &self.locals[k];
+        let origin = parent_turn.inverse() * local.translation - Vec3::Y * parent_length;
+        let orientation = (parent_turn.inverse() * local.rotation * turns[bone]).normalize();
+        BoneDoc {
+            orientation: orientation.to_array(),
+            scale: (local.scale != Vec3::ONE).then(|| local.scale.to_array()),
+            turn: (turns[bone] != Quat::IDENTITY).then(|| turns[bone].to_array()),
+            ..BoneDoc::plain(
+                name,
+                self.parents[bone].map(|p| p as u32),
+                origin.to_array(),
+                lengths[bone],
+            )
+        }
+    }
 }
