@@ -188,61 +188,8 @@ fn humanoid(
     min: Vec3,
     max: Vec3,
 ) -> Result<Vec<TemplateBone>, TemplateError> {
-    const T: &str = "humanoid";
-    let get = |name| marker(T, markers, name, (min, max));
-    let (chin, groin) = (get("chin")?, get("groin")?);
-    let torso = chin - groin;
-    let height = torso.length();
-    if height <= 1e-6 * (max - min).length().max(1e-30) {
-        return Err(TemplateError::Coincident {
-            first: "chin",
-            second: "groin",
-        });
-    }
-    let up = torso / height;
-    let along = |p: Vec3| (p - groin).dot(up);
-    let (left_knee, right_knee) = (get("leftKnee")?, get("rightKnee")?);
-    for (name, knee) in [("leftKnee", left_knee), ("rightKnee", right_knee)] {
-        if along(knee) >= 0.0 {
-            return Err(TemplateError::WrongOrder {
-                marker: name,
-                relation: "below",
-                other: "groin",
-            });
-        }
-    }
-    let fingers = match markers.number("fingers") {
-        None => 0,
-        Some(f) if f == 0.0 || f == 3.0 || f == 5.0 => f as usize,
-        Some(f) => return Err(TemplateError::BadFingerCount { fingers: f }),
-    };
-    let mut arms = Vec::new();
-    for (side, wrist, elbow) in [
-        ("Left", "leftWrist", "leftElbow"),
-        ("Right", "rightWrist", "rightElbow"),
-    ] {
-        let (w, e) = (get(wrist)?, get(elbow)?);
-        if along(w) > height {
-            return Err(TemplateError::WrongOrder {
-                marker: wrist,
-                relation: "below",
-                other: "chin",
-            });
-        }
-        if w.distance(e) <= 1e-6 * height {
-            return Err(TemplateError::Coincident {
-                first: wrist,
-                second: elbow,
-            });
-        }
-        arms.push((side, w, e));
-    }
-    // The character's left, across the body.
-    let across = {
-        let raw = left_knee - right_knee + (arms[0].1 - arms[1].1);
-        (raw - up * raw.dot(up)).try_normalize().unwrap_or(Vec3::X)
-    };
-    let at = |t: f32| groin + torso * t;
+    let body = Humanoid::read(markers, min, max)?;
+    let at = |t: f32| body.groin + body.up * (body.height * t);
     let mut b = Builder::default();
     let hips_point = at(0.1);
     let neck_point = at(0.8);
@@ -258,12 +205,123 @@ fn humanoid(
         "Head",
         Some(neck),
         head_point,
-        head_point + up * (0.35 * height),
+        head_point + body.up * (0.35 * body.height),
     );
-    for (side, wrist, elbow) in arms {
+    for &(side, wrist, elbow) in &body.arms {
+        body.arm(&mut b, (side, spine2), (wrist, elbow), at(0.72));
+    }
+    let lowest = lowest_along(body.up, min, max);
+    for (side, knee, sign) in [("Left", body.knees[0], 1.0), ("Right", body.knees[1], -1.0)] {
+        body.leg(&mut b, (side, hips), (hips_point, knee, sign), lowest);
+    }
+    Ok(b.bones)
+}
+
+/// The humanoid's markers, checked: the chin above the groin, the knees
+/// below it, the wrists below the chin, no two markers of a limb at one
+/// place; and the finger count.
+struct Humanoid {
+    groin: Vec3,
+    /// Up the body, from the groin to the chin.
+    up: Vec3,
+    /// From the groin to the chin.
+    height: f32,
+    /// The left knee, then the right.
+    knees: [Vec3; 2],
+    /// Each side's name, wrist and elbow, left first.
+    arms: [(&'static str, Vec3, Vec3); 2],
+    /// The character's left, across the body.
+    across: Vec3,
+    fingers: usize,
+}
+
+impl Humanoid {
+    fn read(markers: &dyn Markers, min: Vec3, max: Vec3) -> Result<Self, TemplateError> {
+        const T: &str = "humanoid";
+        let get = |name| marker(T, markers, name, (min, max));
+        let (chin, groin) = (get("chin")?, get("groin")?);
+        let torso = chin - groin;
+        let height = torso.length();
+        if height <= 1e-6 * (max - min).length().max(1e-30) {
+            return Err(TemplateError::Coincident {
+                first: "chin",
+                second: "groin",
+            });
+        }
+        let up = torso / height;
+        let along = |p: Vec3| (p - groin).dot(up);
+        let knees = [get("leftKnee")?, get("rightKnee")?];
+        for (name, knee) in [("leftKnee", knees[0]), ("rightKnee", knees[1])] {
+            if along(knee) >= 0.0 {
+                return Err(TemplateError::WrongOrder {
+                    marker: name,
+                    relation: "below",
+                    other: "groin",
+                });
+            }
+        }
+        let fingers = match markers.number("fingers") {
+            None => 0,
+            Some(f) if f == 0.0 || f == 3.0 || f == 5.0 => f as usize,
+            Some(f) => return Err(TemplateError::BadFingerCount { fingers: f }),
+        };
+        let mut arms = [
+            ("Left", Vec3::ZERO, Vec3::ZERO),
+            ("Right", Vec3::ZERO, Vec3::ZERO),
+        ];
+        for (arm, (wrist, elbow)) in arms
+            .iter_mut()
+            .zip([("leftWrist", "leftElbow"), ("rightWrist", "rightElbow")])
+        {
+            let (w, e) = (get(wrist)?, get(elbow)?);
+            if along(w) > height {
+                return Err(TemplateError::WrongOrder {
+                    marker: wrist,
+                    relation: "below",
+                    other: "chin",
+                });
+            }
+            if w.distance(e) <= 1e-6 * height {
+                return Err(TemplateError::Coincident {
+                    first: wrist,
+                    second: elbow,
+                });
+            }
+            (arm.1, arm.2) = (w, e);
+        }
+        let across = {
+            let raw = knees[0] - knees[1] + (arms[0].1 - arms[1].1);
+            (raw - up * raw.dot(up)).try_normalize().unwrap_or(Vec3::X)
+        };
+        Ok(Self {
+            groin,
+            up,
+            height,
+            knees,
+            arms,
+            across,
+            fingers,
+        })
+    }
+
+    /// The way the character faces.
+    fn forward(&self) -> Vec3 {
+        self.across.cross(self.up)
+    }
+
+    /// One side's arm below `spine2`: the clavicle from the upper chest
+    /// (`chest`) to the shoulder joint, which sits a forearm and a fifth
+    /// beyond the elbow, then the arm, the forearm, the hand and its fingers.
+    fn arm(
+        &self,
+        b: &mut Builder,
+        (side, spine2): (&str, usize),
+        (wrist, elbow): (Vec3, Vec3),
+        chest: Vec3,
+    ) {
         let forearm = wrist - elbow;
         let shoulder_joint = elbow - forearm * 1.2;
-        let clavicle_start = lerp(at(0.72), shoulder_joint, 0.2);
+        let clavicle_start = lerp(chest, shoulder_joint, 0.2);
         let clavicle = b.add(
             &format!("{side}Shoulder"),
             Some(spine2),
@@ -280,31 +338,29 @@ fn humanoid(
             &[shoulder_joint, elbow, wrist, wrist + forearm * 0.35],
         );
         add_fingers(
-            &mut b,
+            b,
             (side, hand),
             (wrist, forearm),
-            across.cross(up),
-            fingers,
+            self.forward(),
+            self.fingers,
         );
     }
-    let forward = across.cross(up);
-    for (side, knee, sign) in [("Left", left_knee, 1.0), ("Right", right_knee, -1.0)] {
-        let width = (left_knee - right_knee).dot(across).abs() * 0.5;
-        let hip_joint = hips_point + across * (sign * width);
+
+    /// One side's leg below the hips: the hip joint as far across as the
+    /// knee, the ankle a thigh beyond the knee (but not below the mesh's
+    /// `lowest` point along the body), the foot and the toe forward.
+    fn leg(
+        &self,
+        b: &mut Builder,
+        (side, hips): (&str, usize),
+        (hips_point, knee, sign): (Vec3, Vec3, f32),
+        lowest: f32,
+    ) {
+        let (up, height, forward) = (self.up, self.height, self.forward());
+        let width = (self.knees[0] - self.knees[1]).dot(self.across).abs() * 0.5;
+        let hip_joint = hips_point + self.across * (sign * width);
         let thigh = knee - hip_joint;
         let mut ankle = knee + thigh;
-        // Not below the mesh's lowest point along the body.
-        let lowest = (0..8)
-            .map(|k| {
-                let pick = |bit: u32, lo: f32, hi: f32| if k & bit == 0 { lo } else { hi };
-                Vec3::new(
-                    pick(1, min.x, max.x),
-                    pick(2, min.y, max.y),
-                    pick(4, min.z, max.z),
-                )
-                .dot(up)
-            })
-            .fold(f32::INFINITY, f32::min);
         let below = lowest + 0.04 * height - ankle.dot(up);
         if below > 0.0 {
             ankle += up * below;
@@ -321,7 +377,21 @@ fn humanoid(
             &[hip_joint, knee, ankle, toe, toe + forward * (0.08 * height)],
         );
     }
-    Ok(b.bones)
+}
+
+/// The lowest of the box `min`–`max`'s corners along `up`.
+fn lowest_along(up: Vec3, min: Vec3, max: Vec3) -> f32 {
+    (0..8)
+        .map(|k| {
+            let pick = |bit: u32, lo: f32, hi: f32| if k & bit == 0 { lo } else { hi };
+            Vec3::new(
+                pick(1, min.x, max.x),
+                pick(2, min.y, max.y),
+                pick(4, min.z, max.z),
+            )
+            .dot(up)
+        })
+        .fold(f32::INFINITY, f32::min)
 }
 
 /// `count` fingers (0, 3 or 5) of three bones on hand `hand` of side
