@@ -197,7 +197,7 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
     }
     let skins = skins_used(&document, &buffers, &shown)?;
     let mut bones = Bones::of(&document, &node_parent, &shown, &skins)?;
-    let geometry = read_meshes(&document, &buffers, &globals, &shown, &skins, &mut bones)?;
+    let mut geometry = read_meshes(&document, &buffers, &globals, &shown, &skins, &mut bones)?;
     if geometry.positions.is_empty() {
         return Err(GltfError::Missing("a mesh with vertices".to_owned()));
     }
@@ -207,7 +207,6 @@ fn read_document(text: &str, resources: Resources) -> Result<Scene, GltfError> {
             geometry.parts.len()
         )));
     }
-    let mut geometry = geometry;
     let colours = material::vertex_colours(&document, &buffers, &geometry.colours);
     not_drawn.append(&mut geometry.not_drawn);
     let mut doc = scene_doc(&mut geometry, std::mem::take(&mut bones.docs), colours);
