@@ -377,7 +377,7 @@ fn the_mannequin_is_six_closed_parts_on_a_root_that_takes_no_skin() {
 /// A rest edit rebuilds the skeleton alone: the scene after it is the one
 /// the whole document's round trip gives, on a file with a clip, inverse
 /// binds, joint names of the file's and a skinned mesh, for a moved head,
-/// a moved tail and a roll.
+/// a moved tail, a roll and a new name.
 #[test]
 fn a_rest_edit_gives_the_scene_the_whole_round_trip_gives() {
     let text = common::model_text("RiggedFigure");
@@ -411,4 +411,13 @@ fn a_rest_edit_gives_the_scene_the_whole_round_trip_gives() {
             assert!(after.head.distance(head) < 1e-5);
         }
     }
+    // A rename goes the same way.
+    let mut lab = Lab::new(skinlab::formats::gltf::read_gltf(&text).unwrap());
+    lab.rename_bone(bone, "LeftForeArm").unwrap();
+    let mut doc = opened.scene().to_doc();
+    skinlab::scene::rig_edit::rename(&mut doc, bone, "LeftForeArm").unwrap();
+    assert_eq!(
+        lab.scene().to_doc(),
+        Scene::from_doc(&doc).unwrap().to_doc()
+    );
 }
