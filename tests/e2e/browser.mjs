@@ -161,11 +161,19 @@ export async function waitForSkinlab(page) {
   await nextFrame(page);
 }
 
-/** Waits for the page to draw at least one more frame. */
+/**
+ * Does `action`, then waits for a frame drawn after it. The count is read
+ * after the action: a frame already on its way when the action began (the
+ * previous key's, on a slow machine) would otherwise count as the action's
+ * and leave what the frame loop derives (the view's description, a lesson
+ * step's check) one action behind.
+ */
 export async function nextFrame(page, action = async () => {}) {
-  const before = await page.evaluate(() => window.skinlab.framesRendered());
   await action();
-  await page.evaluate(() => window.skinlab.requestRender());
+  const before = await page.evaluate(() => {
+    window.skinlab.requestRender();
+    return window.skinlab.framesRendered();
+  });
   await page.waitForFunction((n) => window.skinlab.framesRendered() > n, before, { timeout: 10000 });
 }
 

@@ -90,7 +90,8 @@ test('the view is told: its name and description in the accessibility tree, each
   assert.match(await described(), /No bone selected/);
   await press(page, ']', 2);
   await press(page, 'ArrowLeft', 3);
-  assert.match(await described(), /Selected: bone 2, turned 15(\.0)?° from rest/);
+  await page.waitForFunction(() => /Selected: bone 2, turned 15(\.0)?° from rest/.test(document.querySelector('#view-description').textContent), null, { timeout: 5000 })
+    .catch(async () => assert.fail(`the description after three turns: ${await described()}`));
   // The live region says the turn once it is made.
   await page.waitForFunction(() => /bone 2, turned 15/.test(document.querySelector('#announce').textContent));
   const tree = await page.locator('#announce').ariaSnapshot();
@@ -271,7 +272,7 @@ test('the characteristic curve lesson by keyboard: Tab reaches its points, ↑ l
 test('the steps that ask for the pointer, done by keys: a vertex, the thigh, the robot\'s ring, a swinging shin', async () => {
   const { page, errors } = await openAt('?lesson=three-steps&step=1&autosave=0&lang=en');
   await waitForSkinlab(page);
-  const done = async (where) => assert.equal((await lessonState(page)).done, true, `${where}: ${JSON.stringify(await lessonState(page))}`);
+  const done = (where) => stepDone(page, where);
   // Three steps 1: a vertex of bone 2's half, by V and Shift+V.
   await page.locator('#view').focus();
   await press(page, 'Shift+V');

@@ -435,7 +435,9 @@ fn node_tests(dir: &str) -> Result<(), String> {
     if files.is_empty() {
         return Err(format!("no *.test.mjs files in {dir}"));
     }
-    let mut args = vec!["--test", "--test-concurrency=1"];
+    // The spec reporter repeats each failure with its error at the end of
+    // its output, where a CI log's tail shows it.
+    let mut args = vec!["--test", "--test-concurrency=1", "--test-reporter=spec"];
     args.extend(files.iter().map(String::as_str));
     run("node", &args)
 }
