@@ -184,11 +184,10 @@ fn riggedfigure_stripped_and_rigged_from_markers_at_its_joints_agrees_with_the_a
 /// ufbx's Maya character (Kenney's, FBX 7.7 binary): its skin stripped,
 /// its IK controllers and foot-roll helpers gone with it, and rigged again
 /// from markers at its joints (Mixamo's names, fingers and toes of its own).
-/// It rests mid-stride (its left foot 0.6 behind its left knee), where the
-/// template, fitted from eight markers and no ankle, hangs each shin
-/// straight down from its knee: bone heat keeps 93.6 % of the vertices in
-/// the artist's region, voxels 85.9 % (lower right-leg vertices go to the
-/// left leg), short of the 90 % asked for.
+/// It rests mid-stride with its left shin kicked back level behind the
+/// knee: the template finds each shin and foot in the mesh from the knee
+/// (bone heat 93.6 %, voxels 93.7 % of the vertices in the artist's region;
+/// with the shins hung along the thighs, voxels gave 85.9 %).
 #[test]
 fn the_maya_character_stripped_and_rigged_from_markers_at_its_joints_agrees_with_the_artist() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -206,9 +205,9 @@ fn the_maya_character_stripped_and_rigged_from_markers_at_its_joints_agrees_with
         "RightLeg",
     ];
     let (original, doc, markers) = stripped(Lab::new(scene), joints);
-    for (method, floor) in [(AutoWeights::BoneHeat, 0.9), (AutoWeights::Voxel, 0.85)] {
+    for method in [AutoWeights::BoneHeat, AutoWeights::Voxel] {
         let share = agreement(&original, &doc, &markers, method);
-        assert!(share >= floor, "{method:?}: {:.1} %", 100.0 * share);
+        assert!(share >= 0.9, "{method:?}: {:.1} %", 100.0 * share);
     }
 }
 

@@ -62,10 +62,11 @@ impl Lab {
         name: &str,
         markers: &dyn crate::rig::templates::Markers,
     ) -> Result<usize, EditError> {
-        let (min, max) = self.scene.mesh.bounds();
+        let bounds = self.scene.mesh.bounds();
+        let points = self.scene.mesh.positions_model.clone();
         let unskinned = self.skinned_vertices().next().is_none();
         self.edit_skeleton(|doc| {
-            let added = rig_edit::fit_template(doc, name, markers, (min, max))?;
+            let added = rig_edit::fit_template(doc, name, markers, (bounds, &points))?;
             if unskinned && doc.bones[0].length == 0.0 {
                 doc.bones[0].deforms = false;
             }

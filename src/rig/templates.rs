@@ -108,15 +108,16 @@ impl Markers for std::collections::HashMap<String, Vec<f32>> {
     }
 }
 
-/// Fits template `name` to `markers` inside a mesh spanning `min`–`max`.
+/// Fits template `name` to `markers` inside a mesh spanning `min`–`max`
+/// whose vertices are `points` (which show where a humanoid's shins run).
 pub fn fit(
     name: &str,
     markers: &dyn Markers,
-    min: Vec3,
-    max: Vec3,
+    (min, max): (Vec3, Vec3),
+    points: &[Vec3],
 ) -> Result<Vec<TemplateBone>, TemplateError> {
     match name {
-        "humanoid" => humanoid(markers, min, max),
+        "humanoid" => humanoid(markers, (min, max), points),
         "quadruped" => quadruped(markers, min, max),
         "chain" => chain(markers, min, max),
         _ => Err(TemplateError::UnknownTemplate {
@@ -182,11 +183,11 @@ fn lerp(a: Vec3, b: Vec3, t: f32) -> Vec3 {
 
 /// The humanoid: `chin`, `groin`, `leftWrist`, `rightWrist`, `leftElbow`,
 /// `rightElbow`, `leftKnee`, `rightKnee`, and the number `fingers` (0, the
-/// default, 3 or 5 on each hand).
+/// default, 3 or 5 on each hand); the shins follow the mesh's `points`.
 fn humanoid(
     markers: &dyn Markers,
-    min: Vec3,
-    max: Vec3,
+    (min, max): (Vec3, Vec3),
+    points: &[Vec3],
 ) -> Result<Vec<TemplateBone>, TemplateError> {
     let body = Humanoid::read(markers, min, max)?;
     let at = |t: f32| body.groin + body.up * (body.height * t);
@@ -212,7 +213,12 @@ fn humanoid(
     }
     let lowest = lowest_along(body.up, min, max);
     for (side, knee, sign) in [("Left", body.knees[0], 1.0), ("Right", body.knees[1], -1.0)] {
-        body.leg(&mut b, (side, hips), (hips_point, knee, sign), lowest);
+        body.leg(
+            &mut b,
+            (side, hips),
+            (hips_point, knee, sign),
+            (lowest, points),
+        );
     }
     Ok(b.bones)
 }
@@ -347,25 +353,52 @@ impl Humanoid {
     }
 
     /// One side's leg below the hips: the hip joint as far across as the
-    /// knee, the ankle a thigh beyond the knee (but not below the mesh's
-    /// `lowest` point along the body), the foot and the toe forward.
+    /// knee; the shin from the knee towards the middle of the mesh's
+    /// `points` of that side about half a thigh away, leaving the thigh out
+    /// (so that a leg mid-stride or kicked back gets a shin along its own;
+    /// without points, along the thigh's line); the ankle a thigh down the
+    /// shin, but not below the mesh's `lowest` point along the body; and the
+    /// foot and toe towards the middle of the points past the ankle (or
+    /// forward), not below the lowest point either.
     fn leg(
         &self,
         b: &mut Builder,
         (side, hips): (&str, usize),
         (hips_point, knee, sign): (Vec3, Vec3, f32),
-        lowest: f32,
+        (lowest, points): (f32, &[Vec3]),
     ) {
         let (up, height, forward) = (self.up, self.height, self.forward());
         let width = (self.knees[0] - self.knees[1]).dot(self.across).abs() * 0.5;
         let hip_joint = hips_point + self.across * (sign * width);
         let thigh = knee - hip_joint;
-        let mut ankle = knee + thigh;
-        let below = lowest + 0.04 * height - ankle.dot(up);
-        if below > 0.0 {
-            ankle += up * below;
+        let length = thigh.length();
+        let this_side = |p: Vec3| (p - self.groin).dot(self.across) * sign > 0.0;
+        let shin = towards_middle(points, knee, (0.4 * length, 0.6 * length), |p| {
+            this_side(p) && (p - knee).dot(thigh) > -0.25 * length * length
+        })
+        .filter(|d| d.dot(thigh) > -0.5 * length)
+        .unwrap_or_else(|| thigh.normalize_or(-up));
+        let mut ankle = knee + shin * length;
+        let floor = lowest + 0.04 * height;
+        let (drop, down) = (knee.dot(up) - floor, -shin.dot(up));
+        if ankle.dot(up) < floor {
+            // Shortened along the shin to the floor, or lifted where the
+            // knee itself is that low.
+            ankle = if drop > 0.0 && down > 1e-3 {
+                knee + shin * (drop / down)
+            } else {
+                ankle + up * (floor - ankle.dot(up))
+            };
         }
-        let toe = ankle - up * (0.03 * height) + forward * (0.18 * height);
+        let usual = forward * 0.18 - up * 0.03;
+        let foot = towards_middle(points, ankle, (0.15 * length, 0.5 * length), |p| {
+            this_side(p) && (p - ankle).dot(shin) > -0.1 * length
+        })
+        .filter(|d| d.dot(shin) > -0.3)
+        .unwrap_or_else(|| usual.normalize());
+        let above_ground = |p: Vec3| p + up * (lowest + 0.01 * height - p.dot(up)).max(0.0);
+        let toe = above_ground(ankle + foot * (usual.length() * height));
+        let toe_end = above_ground(toe + foot * (0.08 * height));
         b.chain(
             &[
                 &format!("{side}UpLeg"),
@@ -374,9 +407,31 @@ impl Humanoid {
                 &format!("{side}ToeBase"),
             ],
             Some(hips),
-            &[hip_joint, knee, ankle, toe, toe + forward * (0.08 * height)],
+            &[hip_joint, knee, ankle, toe, toe_end],
         );
     }
+}
+
+/// The direction from `joint` to the middle of the `points` between `near`
+/// and `far` from it that `keep` takes; None where it takes none there.
+fn towards_middle(
+    points: &[Vec3],
+    joint: Vec3,
+    (near, far): (f32, f32),
+    keep: impl Fn(Vec3) -> bool,
+) -> Option<Vec3> {
+    let (mut sum, mut count) = (Vec3::ZERO, 0u32);
+    for &p in points {
+        let distance = p.distance(joint);
+        if distance >= near && distance <= far && keep(p) {
+            sum += p;
+            count += 1;
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    (sum / count as f32 - joint).try_normalize()
 }
 
 /// The lowest of the box `min`–`max`'s corners along `up`.
@@ -571,7 +626,7 @@ mod tests {
 
     #[test]
     fn a_t_pose_humanoid_has_mixamos_names_and_its_joints_where_marked() {
-        let bones = fit("humanoid", &t_pose(), BOX.0, BOX.1).unwrap();
+        let bones = fit("humanoid", &t_pose(), BOX, &[]).unwrap();
         let names: Vec<&str> = bones.iter().map(|b| b.name.as_str()).collect();
         for name in [
             "Hips",
@@ -607,13 +662,76 @@ mod tests {
         assert!(bone("LeftForeArm").head.distance(bone("LeftArm").tail) < 1e-6);
     }
 
+    /// Points of a tube of radius 0.05 along `a`–`b`, rings 1 cm apart.
+    fn tube(a: Vec3, b: Vec3) -> Vec<Vec3> {
+        let along = b - a;
+        let (u, v) = along.normalize().any_orthonormal_pair();
+        let rings = (along.length() / 0.01) as usize;
+        (0..=rings)
+            .flat_map(|r| {
+                let centre = a + along * (r as f32 / rings as f32);
+                (0..12).map(move |k| {
+                    let angle = k as f32 * std::f32::consts::TAU / 12.0;
+                    centre + (u * angle.cos() + v * angle.sin()) * 0.05
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_shins_and_feet_follow_the_mesh_standing_or_kicked_back() {
+        // The right leg stands with its foot forward; the left is kicked
+        // back, its shin level behind the knee and its foot hanging down.
+        let (left_knee, right_knee) = (Vec3::new(0.1, 0.48, 0.02), Vec3::new(-0.1, 0.48, 0.02));
+        let hips = Vec3::new(0.0, 0.85, 0.0);
+        let mut points = Vec::new();
+        for (a, b) in [
+            (hips + Vec3::X * 0.1, left_knee),
+            (hips - Vec3::X * 0.1, right_knee),
+            (left_knee, left_knee - Vec3::Z * 0.4),
+            (
+                left_knee - Vec3::Z * 0.4,
+                left_knee - Vec3::Z * 0.4 - Vec3::Y * 0.2,
+            ),
+            (right_knee, Vec3::new(-0.1, 0.05, 0.02)),
+            (Vec3::new(-0.1, 0.05, 0.02), Vec3::new(-0.1, 0.03, 0.22)),
+        ] {
+            points.extend(tube(a, b));
+        }
+        let bones = fit("humanoid", &t_pose(), BOX, &points).unwrap();
+        let bone = |name: &str| bones.iter().find(|b| b.name == name).unwrap();
+        let way = |name: &str| (bone(name).tail - bone(name).head).normalize();
+        assert!(way("LeftLeg").dot(-Vec3::Z) > 0.98, "{:?}", way("LeftLeg"));
+        assert!(
+            way("RightLeg").dot(-Vec3::Y) > 0.98,
+            "{:?}",
+            way("RightLeg")
+        );
+        assert!(way("LeftFoot").dot(-Vec3::Y) > 0.7, "{:?}", way("LeftFoot"));
+        assert!(
+            way("RightFoot").dot(Vec3::Z) > 0.7,
+            "{:?}",
+            way("RightFoot")
+        );
+        // Without the mesh's points a shin continues its thigh.
+        let bones = fit("humanoid", &t_pose(), BOX, &[]).unwrap();
+        let thigh = bones.iter().find(|b| b.name == "LeftUpLeg").unwrap();
+        let shin = bones.iter().find(|b| b.name == "LeftLeg").unwrap();
+        assert!(
+            (thigh.tail - thigh.head)
+                .normalize()
+                .dot((shin.tail - shin.head).normalize())
+                > 0.999
+        );
+    }
+
     #[test]
     fn fingers_three_or_five_a_hand_with_mixamos_names_past_the_wrist() {
-        let plain = fit("humanoid", &t_pose(), BOX.0, BOX.1).unwrap().len();
+        let plain = fit("humanoid", &t_pose(), BOX, &[]).unwrap().len();
         for (count, last) in [(5, "Pinky"), (3, "Middle")] {
             let mut given = t_pose();
             given.insert("fingers".to_owned(), vec![count as f32]);
-            let bones = fit("humanoid", &given, BOX.0, BOX.1).unwrap();
+            let bones = fit("humanoid", &given, BOX, &[]).unwrap();
             assert_eq!(bones.len(), plain + 2 * 3 * count);
             let index = |name: &str| bones.iter().position(|b| b.name == name).unwrap();
             let bone = |name: &str| &bones[index(name)];
@@ -643,7 +761,7 @@ mod tests {
         }
         let mut four = t_pose();
         four.insert("fingers".to_owned(), vec![4.0]);
-        let error = fit("humanoid", &four, BOX.0, BOX.1).unwrap_err();
+        let error = fit("humanoid", &four, BOX, &[]).unwrap_err();
         assert_eq!(
             error.to_string(),
             "a humanoid's hands have 0, 3 or 5 fingers, not 4"
@@ -655,7 +773,7 @@ mod tests {
         let mut above = t_pose();
         above.insert("leftWrist".into(), vec![0.2, 1.75, 0.0]);
         assert!(matches!(
-            fit("humanoid", &above, BOX.0, BOX.1),
+            fit("humanoid", &above, BOX, &[]),
             Err(TemplateError::WrongOrder {
                 marker: "leftWrist",
                 ..
@@ -664,7 +782,7 @@ mod tests {
         let mut outside = t_pose();
         outside.insert("rightKnee".into(), vec![5.0, 0.4, 0.0]);
         assert!(matches!(
-            fit("humanoid", &outside, BOX.0, BOX.1),
+            fit("humanoid", &outside, BOX, &[]),
             Err(TemplateError::Outside {
                 marker: "rightKnee"
             })
@@ -672,11 +790,11 @@ mod tests {
         let mut missing = t_pose();
         missing.remove("chin");
         assert!(matches!(
-            fit("humanoid", &missing, BOX.0, BOX.1),
+            fit("humanoid", &missing, BOX, &[]),
             Err(TemplateError::MissingMarker { marker: "chin", .. })
         ));
         assert!(matches!(
-            fit("octopus", &t_pose(), BOX.0, BOX.1),
+            fit("octopus", &t_pose(), BOX, &[]),
             Err(TemplateError::UnknownTemplate { .. })
         ));
     }
@@ -685,7 +803,7 @@ mod tests {
     fn a_chain_splits_evenly_and_a_quadruped_has_four_legs_and_a_tail() {
         let mut rope = markers(&[("start", [0.0, 0.0, 0.0]), ("end", [0.0, 1.0, 0.0])]);
         rope.insert("bones".into(), vec![4.0]);
-        let bones = fit("chain", &rope, Vec3::splat(-1.0), Vec3::splat(1.0)).unwrap();
+        let bones = fit("chain", &rope, (Vec3::splat(-1.0), Vec3::splat(1.0)), &[]).unwrap();
         assert_eq!(bones.len(), 4);
         assert!((bones[1].head.y - 0.25).abs() < 1e-6);
         let dog = markers(&[
@@ -702,8 +820,8 @@ mod tests {
         let bones = fit(
             "quadruped",
             &dog,
-            Vec3::new(-0.3, 0.0, -1.0),
-            Vec3::new(0.3, 0.8, 1.0),
+            (Vec3::new(-0.3, 0.0, -1.0), Vec3::new(0.3, 0.8, 1.0)),
+            &[],
         )
         .unwrap();
         assert_eq!(bones.iter().filter(|b| b.name.ends_with("Foot")).count(), 4);

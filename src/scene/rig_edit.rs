@@ -282,20 +282,20 @@ pub fn add_bone(
 }
 
 /// Adds the bones of template `name` fitted to `markers` below the root of
-/// a scene that has nothing but its root, inside the mesh's bounding box
-/// `min`–`max`; returns how many were added.
+/// a scene that has nothing but its root, inside the mesh of `points`
+/// bounded by `min`–`max`; returns how many were added.
 pub fn fit_template(
     doc: &mut SceneDoc,
     name: &str,
     markers: &dyn crate::rig::templates::Markers,
-    (min, max): (Vec3, Vec3),
+    ((min, max), points): ((Vec3, Vec3), &[Vec3]),
 ) -> Result<usize, RigEditError> {
     if doc.bones.len() != 1 {
         return Err(RigEditError::AlreadyRigged {
             bones: doc.bones.len(),
         });
     }
-    let bones = crate::rig::templates::fit(name, markers, min, max)?;
+    let bones = crate::rig::templates::fit(name, markers, (min, max), points)?;
     for bone in &bones {
         let parent = bone.parent.map_or(0, |p| p + 1);
         add_bone(doc, parent, bone.head, bone.tail, Some(&bone.name))?;

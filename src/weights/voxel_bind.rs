@@ -11,7 +11,7 @@
 //!   leaks, and its solid is then its surface shell, along which distances
 //!   are still measured.
 //! - **Distances**: from the solid cells a bone passes through (or, for a
-//!   bone outside the solid, the solid cell nearest it), over the solid's
+//!   bone outside the solid, the solid cell nearest its segment), over the solid's
 //!   26-neighbourhood (steps of 1, √2, √3 cells), by Dijkstra's algorithm;
 //!   a vertex takes the distance of the solid cell nearest it, plus its
 //!   offset from that cell's centre.
@@ -204,7 +204,7 @@ pub fn geodesic_distances(
             }
         });
         if !seeded {
-            let start = nearest_solid(a.lerp(b, 0.5));
+            let start = nearest_to_segment(&grid, &solid_cells, (a, b));
             distance[start] = 0.0;
             heap.push(Reverse((0u32, start)));
         }
@@ -233,6 +233,23 @@ pub fn geodesic_distances(
         }
         each(bone, &out);
     }
+}
+
+/// The cell of `cells` (the solid's, not empty) whose centre is nearest
+/// the segment `a`–`b`: where a bone outside the solid starts.
+fn nearest_to_segment(grid: &Grid, cells: &[usize], (a, b): (Vec3, Vec3)) -> usize {
+    let along = b - a;
+    let length_squared = along.length_squared().max(f32::MIN_POSITIVE);
+    let gap = |cell: usize| {
+        let p = grid.centre(cell);
+        let t = ((p - a).dot(along) / length_squared).clamp(0.0, 1.0);
+        p.distance_squared(a + along * t)
+    };
+    cells
+        .iter()
+        .copied()
+        .min_by(|&x, &y| gap(x).total_cmp(&gap(y)))
+        .unwrap_or(0)
 }
 
 /// The falloff of a geodesic distance `d` in cells.
