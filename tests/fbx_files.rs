@@ -260,3 +260,113 @@ fn cubic_and_constant_keys_go_as_maya_evaluates_them() {
     }
     println!("# Maya's 25 values: worst {worst:.2e} cm");
 }
+
+/// An ASCII FBX file of a triangle on model `tri` (`InheritType`
+/// `inherit`, one unit along X) under a model `parent` whose scale grows
+/// evenly from 1 to 2 over a second.
+fn scaled_parent(inherit: u8) -> String {
+    let curve = |id: u32| {
+        format!(
+            r#"	AnimationCurve: {id}, "AnimCurve::", "" {{
+		KeyTime: *2 {{
+			a: 0,46186158000
+		}}
+		KeyValueFloat: *2 {{
+			a: 1,2
+		}}
+		KeyAttrFlags: *1 {{
+			a: 4
+		}}
+		KeyAttrRefCount: *1 {{
+			a: 2
+		}}
+	}}"#
+        )
+    };
+    format!(
+        r#"; FBX 7.4.0 project file
+Objects:  {{
+	Geometry: 10, "Geometry::tri", "Mesh" {{
+		Vertices: *9 {{
+			a: 0,0,0,1,0,0,0,1,0
+		}}
+		PolygonVertexIndex: *3 {{
+			a: 0,1,-3
+		}}
+	}}
+	Model: 50, "Model::parent", "Null" {{
+	}}
+	Model: 20, "Model::tri", "Mesh" {{
+		Properties70:  {{
+			P: "InheritType", "enum", "", "",{inherit}
+			P: "Lcl Translation", "Lcl Translation", "", "A",1,0,0
+		}}
+	}}
+	AnimationStack: 60, "AnimStack::grow", "" {{
+	}}
+	AnimationLayer: 61, "AnimLayer::base", "" {{
+	}}
+	AnimationCurveNode: 62, "AnimCurveNode::S", "" {{
+	}}
+{}
+{}
+{}
+}}
+Connections:  {{
+	C: "OO",50,0
+	C: "OO",20,50
+	C: "OO",10,20
+	C: "OO",61,60
+	C: "OO",62,61
+	C: "OP",62,50, "Lcl Scaling"
+	C: "OP",70,62, "d|X"
+	C: "OP",71,62, "d|Y"
+	C: "OP",72,62, "d|Z"
+}}
+"#,
+        curve(70),
+        curve(71),
+        curve(72)
+    )
+}
+
+/// Maya's segment scale compensation (`InheritType` 2, `Rrs`): the child
+/// moves with its parent's scale but keeps its own size, as ufbx evaluates
+/// it (the parent's world without its scale, times the child's transform
+/// with its translation scaled); `RSrs` (1) takes the parent's scale too.
+#[test]
+fn a_model_that_does_not_inherit_its_parents_scale_keeps_its_size_through_a_clip() {
+    for (inherit, size_at) in [(2u8, [1.0, 1.0, 1.0]), (1, [1.0, 1.5, 2.0])] {
+        let scene = scene_from_fbx(scaled_parent(inherit).as_bytes()).unwrap();
+        let mut lab = skinlab::lab::Lab::new(scene);
+        let tri = lab
+            .scene()
+            .skeleton
+            .bones()
+            .iter()
+            .position(|b| b.name == "tri")
+            .unwrap();
+        // Measured against the start, in whatever unit the file's become.
+        lab.set_animation_time(0, 0.0).unwrap();
+        let start = lab.model_from_bone_posed()[tri];
+        let unit = start.x_axis.truncate().length();
+        for (time, size) in [0.0, 0.5, 1.0].into_iter().zip(size_at) {
+            lab.set_animation_time(0, time).unwrap();
+            let world = lab.model_from_bone_posed()[tri];
+            // The triangle's model sits a parent's scale along X.
+            let parent_scale = 1.0 + time;
+            let along = world.w_axis.x / start.w_axis.x;
+            assert!(
+                (along - parent_scale).abs() < 1e-5,
+                "InheritType {inherit} at {time} s: {along} along X"
+            );
+            for axis in [world.x_axis, world.y_axis, world.z_axis] {
+                let length = axis.truncate().length() / unit;
+                assert!(
+                    (length - size).abs() < 1e-5,
+                    "InheritType {inherit} at {time} s: size {length} for {size}"
+                );
+            }
+        }
+    }
+}

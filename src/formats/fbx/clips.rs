@@ -6,7 +6,7 @@
 use glam::{DQuat, DVec3};
 use serde_json::{json, Value};
 
-use super::animation::{sample, Take};
+use super::animation::{sample, Curves3, Take};
 use super::basis::Basis;
 use super::geometry::ReadMesh;
 use super::models::Models;
@@ -53,11 +53,11 @@ pub(super) fn clip(
         channels
             .push(json!({"sampler": samplers.len() - 1, "target": {"node": node, "path": path}}));
     };
-    for (id, curves) in &take.models {
-        let Some(&node) = models.node_of.get(id) else {
-            continue;
-        };
+    let still: [Curves3; 3] = Default::default();
+    for node in animated_nodes(take, models) {
+        let curves = take.models.get(&models.list[node].id).unwrap_or(&still);
         let parts = TransformParts::of(models.list[node]);
+        let parent_scale = ParentScale::of(take, models, node);
         let pivoted = [
             parts.rotation_offset,
             parts.rotation_pivot,
@@ -75,9 +75,12 @@ pub(super) fn clip(
                 sample(&curves[2], t0, parts.scale),
                 sample(&curves[2], t1, parts.scale),
             );
-            (pivoted && turns_or_scales) || (0..3).any(|k| s0[k] * s1[k] <= 0.0 && s0[k] != s1[k])
+            (pivoted && turns_or_scales)
+                || (0..3).any(|k| s0[k] * s1[k] <= 0.0 && s0[k] != s1[k])
+                || parent_scale.changes(t0, t1)
         };
-        let keys = refined(&Take::times(curves.iter().flatten().flatten()), leaves_path);
+        let own = curves.iter().flatten().flatten();
+        let keys = refined(&Take::times(own.chain(parent_scale.curves())), leaves_path);
         let (times, keys) = key_times_of(keys);
         if times.is_empty() {
             continue;
@@ -90,7 +93,7 @@ pub(super) fn clip(
             let (translation, euler, scale) = (
                 sample(&curves[0], time, parts.translation),
                 sample(&curves[1], time, parts.rotation),
-                sample(&curves[2], time, parts.scale),
+                parent_scale.compensate(sample(&curves[2], time, parts.scale), time),
             );
             let local = parts.local_with(translation, euler, scale);
             let (t, mut r, s) = basis.local_trs(local, parts.rotation_with(euler), scale);
@@ -102,7 +105,11 @@ pub(super) fn clip(
             rotations.extend(r.as_quat().to_array());
             scales.extend(s.as_vec3().to_array());
         }
-        let moves = |k: usize| pivoted || curves[k].iter().any(Option::is_some);
+        let moves = |k: usize| {
+            pivoted
+                || curves[k].iter().any(Option::is_some)
+                || (k == 2 && parent_scale.curves().next().is_some())
+        };
         if moves(0) {
             add(builder, node, "translation", &times, translations, "VEC3");
         }
@@ -138,11 +145,93 @@ pub(super) fn clip(
     json!({"name": take.name, "samplers": samplers, "channels": channels})
 }
 
+/// The models a take moves: those its curves animate, and those whose
+/// parent's scale it animates and that do not inherit it (`Rrs`), in the
+/// models' order.
+fn animated_nodes(take: &Take, models: &Models) -> Vec<usize> {
+    let scaled = |node: usize| {
+        take.models
+            .get(&models.list[node].id)
+            .is_some_and(|curves| curves[2].iter().any(Option::is_some))
+    };
+    (0..models.list.len())
+        .filter(|&node| {
+            take.models.contains_key(&models.list[node].id)
+                || (TransformParts::of(models.list[node]).inherit == 2
+                    && models.parent[node].is_some_and(scaled))
+        })
+        .collect()
+}
+
+/// The parent's scale a model keeps out of its own (`InheritType` 2,
+/// `Rrs`: Maya's segment scale compensation, where a joint's world is its
+/// parent's world without the parent's scale, times its own transform).
+/// In a scene graph, which inherits all of its parent's scale, the model's
+/// scale is divided by the parent's at each moment (exact for a uniform
+/// parent scale; a non-uniform one would need a shear).
+enum ParentScale<'t> {
+    /// The model inherits its parent's scale (`RrSs`, `RSrs`) or has none.
+    Inherited,
+    /// The parent's scale, as its curves give it or at rest.
+    Kept(&'t Curves3, DVec3),
+}
+
+impl<'t> ParentScale<'t> {
+    fn of(take: &'t Take, models: &Models, node: usize) -> Self {
+        const STILL: &Curves3 = &[None, None, None];
+        match models.parent[node] {
+            Some(parent) if TransformParts::of(models.list[node]).inherit == 2 => {
+                let curves = take
+                    .models
+                    .get(&models.list[parent].id)
+                    .map_or(STILL, |c| &c[2]);
+                ParentScale::Kept(curves, TransformParts::of(models.list[parent]).scale)
+            }
+            _ => ParentScale::Inherited,
+        }
+    }
+
+    /// The parent's scale curves that move the model.
+    fn curves(&self) -> impl Iterator<Item = &'t super::animation::Curve> {
+        match self {
+            ParentScale::Inherited => None,
+            ParentScale::Kept(curves, _) => Some(curves.iter().flatten()),
+        }
+        .into_iter()
+        .flatten()
+    }
+
+    /// Whether the parent's scale differs at `t0` and `t1`: the quotient
+    /// then leaves a straight line between them.
+    fn changes(&self, t0: f64, t1: f64) -> bool {
+        match self {
+            ParentScale::Inherited => false,
+            ParentScale::Kept(curves, rest) => {
+                sample(curves, t0, *rest) != sample(curves, t1, *rest)
+            }
+        }
+    }
+
+    /// `scale` with the parent's at `time` taken out.
+    fn compensate(&self, scale: DVec3, time: f64) -> DVec3 {
+        match self {
+            ParentScale::Inherited => scale,
+            ParentScale::Kept(curves, rest) => {
+                let parent = sample(curves, time, *rest);
+                let safe =
+                    DVec3::select(parent.abs().cmpgt(DVec3::splat(1e-12)), parent, DVec3::ONE);
+                scale / safe
+            }
+        }
+    }
+}
+
 /// Samples a second where a model's keys alone would not follow FBX's
 /// path: glTF interpolates each key's translation, rotation (slerp) and
 /// scale, FBX each Euler angle and scale curve and composes them. The two
 /// are close between keys unless pivots or offsets tie translation to the
-/// turn, or a scale changes sign (a mirror cannot be slerped). Between two
+/// turn, a scale changes sign (a mirror cannot be slerped), or a parent's
+/// changing scale is taken out of the model's. Between two
 /// keys an angle apart by 180° or more, the turn takes the short way, as
 /// three.js's `FBXLoader` turns it, not the Euler curve's long way.
 const DENSE_SAMPLES_PER_SECOND: f64 = 60.0;
