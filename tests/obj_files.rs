@@ -121,6 +121,29 @@ fn the_mtl_gives_colours_opacity_and_the_texture_from_the_files_chosen_with_it()
     );
 }
 
+/// Blender writes `usemtl` with no name before faces without a material.
+#[test]
+fn an_empty_usemtl_gives_the_faces_after_it_no_material() {
+    let text = CUBE
+        .replace("usemtl glass", "usemtl")
+        .replace("g back\n", "g back\r\n");
+    let mut files = HashMap::new();
+    files.insert("cube.mtl".to_owned(), MTL.as_bytes().to_vec());
+    let scene = scene_from_obj_files(&text, &files).unwrap();
+    assert_eq!(scene.mesh.indices.len(), 36, "every face read");
+    assert_eq!(scene.meshes.len(), 2);
+    // The run of the last triangle is not the red one.
+    let material_at = |index: usize| {
+        scene
+            .surfaces
+            .iter()
+            .find(|s| (s.first_index..s.first_index + s.index_count).contains(&index))
+            .map(|s| scene.materials[s.material].name.as_str())
+    };
+    assert_eq!(material_at(0), Some("red"));
+    assert_ne!(material_at(35), Some("red"));
+}
+
 #[test]
 fn a_pentagon_becomes_a_fan_of_three_triangles() {
     let text = "v 0 0 0\nv 1 0 0\nv 1.5 1 0\nv 0.5 1.8 0\nv -0.5 1 0\nf 1 2 3 4 5\n";

@@ -85,6 +85,26 @@ fn find_file<'a>(files: &'a Files, wanted: &str) -> Option<&'a Vec<u8>> {
         .map(|(_, bytes)| bytes)
 }
 
+/// What an empty `usemtl` becomes: a material no MTL defines, so that the
+/// faces after it take the default look.
+const NO_MATERIAL: &str = "usemtl (none)";
+
+/// `text` with each `usemtl` that names no material (Blender writes one
+/// for faces without a material) naming one no MTL defines: `tobj` refuses
+/// the empty line, and three.js's `OBJLoader` gives such faces the default
+/// material.
+fn without_empty_materials(text: &str) -> std::borrow::Cow<'_, str> {
+    let empty = |line: &str| line.trim() == "usemtl";
+    if !text.lines().any(empty) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines: Vec<&str> = text
+        .lines()
+        .map(|line| if empty(line) { NO_MATERIAL } else { line })
+        .collect();
+    std::borrow::Cow::Owned(lines.join("\n"))
+}
+
 /// Reads an OBJ file without its materials' files.
 pub fn scene_from_obj(text: &str) -> Result<Scene, ObjError> {
     scene_from_obj_files(text, &Files::new())
@@ -107,6 +127,7 @@ pub fn scene_from_obj_files(text: &str, files: &Files) -> Result<Scene, ObjError
         ignore_lines: true,
     };
     let missing = std::cell::RefCell::new(Vec::new());
+    let text = without_empty_materials(text);
     let (models, materials) =
         tobj::load_obj_buf(&mut BufReader::new(text.as_bytes()), &options, |path| {
             let name = path.to_string_lossy();
