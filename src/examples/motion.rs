@@ -61,6 +61,9 @@ impl ClipBuilder {
 /// Two legs under a short torso, walking on the spot: a one-second cycle
 /// keyed at quarter beats, the right leg half a cycle behind the left, the
 /// hips bobbing on each step. Forward is −X, as for the `leg` example.
+///
+/// Longer than a screen: the example's data, the legs, the torso and the
+/// cycle's keys, written out as they are built.
 pub(super) fn walk() -> SceneDoc {
     let mut mesh = MeshBuilder::default();
     strip_into(

@@ -120,66 +120,17 @@ pub fn scene_from_obj_files(text: &str, files: &Files) -> Result<Scene, ObjError
             max: MAX_FILE_BYTES,
         });
     }
-    let options = tobj::LoadOptions {
-        single_index: true,
-        triangulate: true,
-        ignore_points: true,
-        ignore_lines: true,
-    };
-    let missing = std::cell::RefCell::new(Vec::new());
-    let text = without_empty_materials(text);
-    let (models, materials) =
-        tobj::load_obj_buf(&mut BufReader::new(text.as_bytes()), &options, |path| {
-            let name = path.to_string_lossy();
-            match find_file(files, &name) {
-                Some(bytes) => tobj::load_mtl_buf(&mut BufReader::new(bytes.as_slice())),
-                None => {
-                    missing
-                        .borrow_mut()
-                        .push(format!("the material file {name}"));
-                    Err(tobj::LoadError::OpenFileFailed)
-                }
-            }
-        })
-        .map_err(|e| ObjError::Parse(parse_error(&e)))?;
-    let materials = materials.unwrap_or_default();
+    let (models, materials, mut not_found) = parse(text, files)?;
     if models.iter().all(|model| model.mesh.indices.is_empty()) {
         return Err(ObjError::NoFaces);
     }
     let mut builder = Builder::default();
-    let mut not_found = missing.into_inner();
     let (gltf_materials, textures, images) =
         material_docs(&materials, files, &mut builder, &mut not_found);
     let mut meshes = Vec::new();
     let mut nodes = Vec::new();
     for model in models.iter().filter(|m| !m.mesh.indices.is_empty()) {
-        let mesh = &model.mesh;
-        let positions: Vec<Vec3> = mesh
-            .positions
-            .chunks_exact(3)
-            .map(|p| Vec3::new(p[0], p[1], p[2]))
-            .collect();
-        let mut attributes = json!({"POSITION": vec3s(&mut builder, &positions, true)});
-        if mesh.texcoords.len() == 2 * positions.len() {
-            // OBJ's v grows upwards, glTF's downwards.
-            let uvs = floats(
-                mesh.texcoords
-                    .chunks_exact(2)
-                    .flat_map(|uv| [uv[0], 1.0 - uv[1]]),
-            );
-            let accessor =
-                json!({"componentType": FLOAT, "count": positions.len(), "type": "VEC2"});
-            attributes["TEXCOORD_0"] = builder.accessor(&uvs, Some(ARRAY_BUFFER), accessor).into();
-        }
-        let indices: Vec<u8> = mesh.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
-        let accessor =
-            json!({"componentType": UNSIGNED_INT, "count": mesh.indices.len(), "type": "SCALAR"});
-        let indices = builder.accessor(&indices, Some(ELEMENT_ARRAY_BUFFER), accessor);
-        let mut primitive = json!({"attributes": attributes, "indices": indices});
-        if let Some(material) = mesh.material_id.filter(|&m| m < gltf_materials.len()) {
-            primitive["material"] = material.into();
-        }
-        meshes.push(json!({"name": model.name, "primitives": [primitive]}));
+        meshes.push(mesh_doc(model, gltf_materials.len(), &mut builder));
         nodes.push(json!({"name": model.name, "mesh": meshes.len() - 1}));
     }
     let mut document = json!({
@@ -204,6 +155,69 @@ pub fn scene_from_obj_files(text: &str, files: &Files) -> Result<Scene, ObjError
     let mut scene = read_built(&document.to_string(), &builder.bin)?;
     scene.not_drawn.extend(not_found);
     Ok(scene)
+}
+
+/// `tobj`'s models and materials, and the MTL files not found.
+type Parsed = (Vec<tobj::Model>, Vec<tobj::Material>, Vec<String>);
+
+/// `tobj`'s models and materials of `text`, its MTLs taken from `files`,
+/// and the MTLs it names that are not among them.
+fn parse(text: &str, files: &Files) -> Result<Parsed, ObjError> {
+    let options = tobj::LoadOptions {
+        single_index: true,
+        triangulate: true,
+        ignore_points: true,
+        ignore_lines: true,
+    };
+    let missing = std::cell::RefCell::new(Vec::new());
+    let text = without_empty_materials(text);
+    let (models, materials) =
+        tobj::load_obj_buf(&mut BufReader::new(text.as_bytes()), &options, |path| {
+            let name = path.to_string_lossy();
+            match find_file(files, &name) {
+                Some(bytes) => tobj::load_mtl_buf(&mut BufReader::new(bytes.as_slice())),
+                None => {
+                    missing
+                        .borrow_mut()
+                        .push(format!("the material file {name}"));
+                    Err(tobj::LoadError::OpenFileFailed)
+                }
+            }
+        })
+        .map_err(|e| ObjError::Parse(parse_error(&e)))?;
+    Ok((models, materials.unwrap_or_default(), missing.into_inner()))
+}
+
+/// The glTF mesh of one of `tobj`'s models: its positions, texture
+/// coordinates (flipped to glTF's v) and triangles written to `builder`,
+/// and its material where it is one of the `materials` first.
+fn mesh_doc(model: &tobj::Model, materials: usize, builder: &mut Builder) -> Value {
+    let mesh = &model.mesh;
+    let positions: Vec<Vec3> = mesh
+        .positions
+        .chunks_exact(3)
+        .map(|p| Vec3::new(p[0], p[1], p[2]))
+        .collect();
+    let mut attributes = json!({"POSITION": vec3s(builder, &positions, true)});
+    if mesh.texcoords.len() == 2 * positions.len() {
+        // OBJ's v grows upwards, glTF's downwards.
+        let uvs = floats(
+            mesh.texcoords
+                .chunks_exact(2)
+                .flat_map(|uv| [uv[0], 1.0 - uv[1]]),
+        );
+        let accessor = json!({"componentType": FLOAT, "count": positions.len(), "type": "VEC2"});
+        attributes["TEXCOORD_0"] = builder.accessor(&uvs, Some(ARRAY_BUFFER), accessor).into();
+    }
+    let indices: Vec<u8> = mesh.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let accessor =
+        json!({"componentType": UNSIGNED_INT, "count": mesh.indices.len(), "type": "SCALAR"});
+    let indices = builder.accessor(&indices, Some(ELEMENT_ARRAY_BUFFER), accessor);
+    let mut primitive = json!({"attributes": attributes, "indices": indices});
+    if let Some(material) = mesh.material_id.filter(|&m| m < materials) {
+        primitive["material"] = material.into();
+    }
+    json!({"name": model.name, "primitives": [primitive]})
 }
 
 /// The glTF materials, textures and images of the MTL's materials: `Kd` as

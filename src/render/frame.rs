@@ -23,6 +23,10 @@ const GHOST: [f32; 4] = [0.45, 0.48, 0.55, 0.22];
 
 impl Renderer {
     /// Draws one frame of `lab`.
+    ///
+    /// Longer than a screen: the passes of one frame in the order they are
+    /// drawn, sharing the frame's camera, palette and GL state; each pass is a
+    /// few lines, and as functions each would take all of them.
     pub fn draw(
         &mut self,
         gl: &glow::Context,

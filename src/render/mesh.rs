@@ -73,6 +73,10 @@ pub fn attribute_buffer(
 }
 
 /// Uploads `lab`'s rest mesh; joints, weights and colours come later.
+///
+/// Longer than a screen: the GPU buffers of the rest mesh and the vertex array
+/// that binds each to its shader attribute, in attribute order; each buffer is
+/// a few lines of the same GL calls.
 pub fn create_mesh(gl: &glow::Context, lab: &Lab) -> Result<MeshGpu, String> {
     let mesh = &lab.scene().mesh;
     let positions: Vec<f32> = mesh

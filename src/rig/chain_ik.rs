@@ -223,6 +223,10 @@ pub fn solve_chain_stretchy(
     solve(skeleton, pose, limits, stretch, request)
 }
 
+/// Longer than a screen: the methods share the chain, its error and its report,
+/// and hand over to one another (sweeps, then damped least squares, then
+/// restarts out of a local minimum); the order of the hand-overs is the
+/// algorithm, kept in one place.
 fn solve(
     skeleton: &Skeleton,
     pose: &mut [BoneTransform],

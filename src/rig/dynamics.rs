@@ -103,6 +103,10 @@ impl Dynamics {
     /// bone's rotation in `pose` that differs from what the last call left
     /// there is a new animated rotation (a clip played, a hand turned it);
     /// `pose` receives the swung rotations. Returns the steps taken.
+    ///
+    /// Longer than a screen: one fixed-step integration loop whose steps share
+    /// the bones' frames, their swings and the pose given last; it reads top to
+    /// bottom as the integration runs.
     pub fn advance(
         &mut self,
         skeleton: &Skeleton,

@@ -96,6 +96,10 @@ fn distance(a: &[Vec3], b: &[Vec3]) -> f32 {
 /// (model units) of the capture at every captured frame (see the module
 /// documentation). Morph weight keys are left as they are. `None` when the
 /// clip has more than [`MAX_REDUCED_FRAMES`] distinct key times.
+///
+/// Longer than a screen: the Douglas–Peucker passes of the module documentation
+/// over every channel, sharing the captured frames and the reduced clip as it
+/// is built.
 pub fn reduce_keys(skeleton: &Skeleton, clip: &Clip, tolerance: f32) -> Option<KeyReduction> {
     let mut times: Vec<f32> = clip
         .channels

@@ -88,6 +88,11 @@ pub struct Retargeted {
 
 /// `clip` of skeleton `from` as a clip of skeleton `to` (see the module
 /// documentation).
+///
+/// Longer than a screen: the steps of the module documentation in order (joints
+/// matched by name, the topmost matched joint, each joint's rest turn `C` and
+/// its parent's `C_p`, the keys copied through them), sharing the two
+/// skeletons' rest rotations.
 pub fn retarget(clip: &Clip, from: &Skeleton, to: &Skeleton) -> Retargeted {
     let (from_rest, to_rest) = (rest_rotations(from), rest_rotations(to));
     let target_of = |source: usize| matching_bone(&from.bones()[source].name, to);

@@ -247,6 +247,10 @@ impl Skeleton {
     /// # Panics
     ///
     /// If `binds` does not have one entry per bone.
+    ///
+    /// Longer than a screen: the skeleton's checks (count, parents, one root)
+    /// and then each bone's frames and binds in parent order, sharing the
+    /// frames computed so far.
     pub fn with_binds(
         mut bones: Vec<Bone>,
         inverse_binds: Vec<Option<Mat4>>,

@@ -114,6 +114,11 @@ pub fn centres_of_rotation(mesh: &Mesh, influences: &[VertexInfluences]) -> Vec<
 
 /// [`centres_of_rotation`], calling `progress(done, total)` every 4,096
 /// vertices, for a page that shows how far it is.
+///
+/// Longer than a screen: the precompute of the module documentation, the
+/// triangles' weights, areas and centroids and each vertex's weighted sum over
+/// them, with the progress calls between blocks; its arrays are shared by every
+/// step.
 pub fn centres_with_progress(
     mesh: &Mesh,
     influences: &[VertexInfluences],

@@ -323,6 +323,10 @@ impl Controller {
     }
 
     /// A press at `point`: starts a drag (see the module doc) and says which.
+    ///
+    /// Longer than a screen: what a press starts depends on the tool, the
+    /// button, the modifiers and the bone under the pointer (paint, rotate,
+    /// move, reach, orbit, pan); each case is a branch that sets up its drag.
     pub fn pointer_down(
         &mut self,
         lab: &mut Lab,

@@ -103,6 +103,10 @@ pub fn compute_for(
 /// As [`compute_for`], calling `progress(done, total)` as the work goes
 /// (bone heat: after each bone's solve; distance: after each block of
 /// vertices), for a page that shows how far a long computation is.
+///
+/// Longer than a screen: each method's preparation (the welded mesh, the
+/// deforming bones, the segments) is shared, and each method is a branch of one
+/// match over them.
 pub fn compute_with_progress(
     skeleton: &Skeleton,
     mesh: &Mesh,

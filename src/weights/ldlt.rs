@@ -59,6 +59,10 @@ pub struct Ldlt {
 impl Ldlt {
     /// Factors `matrix` (both triangles stored, as [`CsrMatrix`] holds a
     /// symmetric matrix), allowing at most `max_entries` entries in `L`.
+    ///
+    /// Longer than a screen: Davis's up-looking LDLᵀ (Algorithm 849) written as
+    /// the paper writes it, the elimination tree, the column counts and the
+    /// row-by-row sparse triangular solve sharing their work arrays.
     pub fn factor(matrix: &CsrMatrix, max_entries: usize) -> Result<Self, FactorError> {
         let n = matrix.size();
         let (row_starts, columns, values) = matrix.parts();

@@ -297,6 +297,10 @@ pub fn dab(
 /// # Panics
 ///
 /// If the target's slices do not have one entry per vertex.
+///
+/// Longer than a screen: one dab in its three stages (each vertex's strength
+/// under the brush and its mirror twin's, the smoothing targets read before any
+/// is written, then the writes), sharing the table of (vertex, bone) strengths.
 pub fn dab_with(
     influences: &mut [VertexInfluences],
     target: &PaintTarget,

@@ -153,6 +153,10 @@ fn solid(grid: &Grid, mesh: &Mesh) -> Vec<bool> {
 /// Each bone's geodesic distance (in cells) to each vertex through the
 /// solid of `mesh`, at `resolution` cells along its longest side; calls
 /// `each(bone, distances)` once a bone is measured.
+///
+/// Longer than a screen: the grid, the solid, each vertex's cell and the
+/// Dijkstra per bone share the grid's arrays, which are allocated once and
+/// reused for every bone.
 pub fn geodesic_distances(
     mesh: &Mesh,
     segments: &[(Vec3, Vec3)],

@@ -24,6 +24,9 @@ pub fn scene_from_bvh(text: &str) -> Result<Scene, BvhError> {
 }
 
 /// A capsule body, a skin and a clip for `motion`.
+///
+/// Longer than a screen: the capture's skeleton, its capsule body, the skin
+/// that binds it and the clip, built in order from the one motion.
 pub fn scene_from_motion(motion: &Motion) -> Result<Scene, BvhError> {
     let joints = &motion.joints;
     // A joint with position channels rests where the first frame puts it

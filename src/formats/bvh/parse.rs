@@ -151,6 +151,10 @@ pub fn parse_bvh(text: &str) -> Result<Motion, BvhError> {
 
 /// `ROOT name { OFFSET x y z CHANNELS n … (JOINT … | End Site { OFFSET … })* }`,
 /// once or more.
+///
+/// Longer than a screen: one loop over the tokens of the HIERARCHY section with
+/// an explicit stack (so deep nesting costs no call stack), each keyword a
+/// branch of one match.
 fn hierarchy(words: &mut Words) -> Result<Vec<Joint>, BvhError> {
     let mut joints: Vec<Joint> = Vec::new();
     let mut open: Vec<usize> = Vec::new(); // joints whose `}` is still to come

@@ -409,6 +409,10 @@ fn weights_channel(
 
 /// Every clip as glTF animations of the bone nodes (and the morph weights
 /// of the mesh's node, `mesh_node`).
+///
+/// Longer than a screen: each clip's channels (translation, rotation, scale per
+/// bone, the morph weights) written through one set of accessors and samplers,
+/// in glTF's order.
 fn animations(
     builder: &mut Builder,
     skeleton: &Skeleton,

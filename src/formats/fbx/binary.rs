@@ -117,6 +117,11 @@ impl Reader<'_, '_> {
     }
 
     /// One node record, or `None` at a closing zero record.
+    ///
+    /// Longer than a screen: one node record as the binary format lays it out
+    /// (its header, its properties, its nested records and the closing record),
+    /// each count and offset checked against the bytes there before anything is
+    /// read or reserved.
     fn node(
         &mut self,
         parent: &NodePath,

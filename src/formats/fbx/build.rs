@@ -228,6 +228,10 @@ fn capsules_of(
 
 /// One glTF primitive per material slot of `mesh`, each with its own
 /// vertices (a vertex two materials share is written for both).
+///
+/// Longer than a screen: each primitive's attributes (positions, UVs, normals,
+/// skin, morph targets) are written through one map from the mesh's points to
+/// the primitive's own vertices; each attribute is a few lines on that map.
 fn primitives(
     mesh: &ReadMesh,
     slots: &[Option<usize>],

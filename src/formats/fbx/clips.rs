@@ -24,125 +24,170 @@ pub(super) fn clip(
     basis: &Basis,
     builder: &mut Builder,
 ) -> Value {
-    let mut samplers = Vec::new();
-    let mut channels = Vec::new();
-    let mut add = |builder: &mut Builder,
-                   node: usize,
-                   path: &str,
-                   times: &[f32],
-                   values: Vec<f32>,
-                   kind: &str| {
+    let mut channels = Channels::default();
+    for node in animated_nodes(take, models) {
+        model_channels(
+            take,
+            models,
+            node,
+            basis,
+            &mut |path, times, values, kind| {
+                channels.add(builder, (node, path), times, values, kind);
+            },
+        );
+    }
+    for mesh in meshes {
+        if let Some((times, weights)) = shape_weights(take, mesh) {
+            channels.add(builder, (mesh.node, "weights"), &times, weights, "SCALAR");
+        }
+    }
+    json!({"name": take.name, "samplers": channels.samplers, "channels": channels.channels})
+}
+
+/// A glTF animation's samplers and channels as they are written.
+#[derive(Default)]
+struct Channels {
+    samplers: Vec<Value>,
+    channels: Vec<Value>,
+}
+
+impl Channels {
+    /// A linear sampler of `values` (of glTF type `kind`) at `times`, and
+    /// the channel that drives `path` of node `node` by it.
+    fn add(
+        &mut self,
+        builder: &mut Builder,
+        (node, path): (usize, &str),
+        times: &[f32],
+        values: Vec<f32>,
+        kind: &str,
+    ) {
         let input = builder.accessor(
             &floats(times.iter().copied()),
             None,
             json!({"componentType": FLOAT, "count": times.len(), "type": "SCALAR",
                    "min": [times[0]], "max": [times[times.len() - 1]]}),
         );
-        let count = values.len()
-            / match kind {
-                "VEC3" => 3,
-                "VEC4" => 4,
-                _ => 1,
-            };
+        let width = match kind {
+            "VEC3" => 3,
+            "VEC4" => 4,
+            _ => 1,
+        };
         let output = builder.accessor(
-            &floats(values),
+            &floats(values.iter().copied()),
             None,
-            json!({"componentType": FLOAT, "count": count, "type": kind}),
+            json!({"componentType": FLOAT, "count": values.len() / width, "type": kind}),
         );
-        samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
-        channels
-            .push(json!({"sampler": samplers.len() - 1, "target": {"node": node, "path": path}}));
+        self.samplers
+            .push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+        self.channels.push(
+            json!({"sampler": self.samplers.len() - 1, "target": {"node": node, "path": path}}),
+        );
+    }
+}
+
+/// Takes a channel as `(path, times, values, glTF type)`.
+type AddChannel<'a> = dyn FnMut(&str, &[f32], Vec<f32>, &str) + 'a;
+
+/// Model `node`'s translation, rotation and scale through `take`, sampled
+/// at its keys (and between them where glTF's interpolation would leave
+/// FBX's path, see [`refined`]); hands `add` each channel it moves as
+/// `(path, times, values, kind)`.
+fn model_channels(
+    take: &Take,
+    models: &Models,
+    node: usize,
+    basis: &Basis,
+    add: &mut AddChannel<'_>,
+) {
+    const STILL: &[Curves3; 3] = &[[None, None, None], [None, None, None], [None, None, None]];
+    let curves = take.models.get(&models.list[node].id).unwrap_or(STILL);
+    let parts = TransformParts::of(models.list[node]);
+    let parent_scale = ParentScale::of(take, models, node);
+    let pivoted = [
+        parts.rotation_offset,
+        parts.rotation_pivot,
+        parts.scaling_offset,
+        parts.scaling_pivot,
+    ]
+    .iter()
+    .any(|v| *v != DVec3::ZERO);
+    let turns_or_scales = curves[1].iter().chain(&curves[2]).any(Option::is_some);
+    let leaves_path = |t0: f64, t1: f64| {
+        let (s0, s1) = (
+            sample(&curves[2], t0, parts.scale),
+            sample(&curves[2], t1, parts.scale),
+        );
+        (pivoted && turns_or_scales)
+            || (0..3).any(|k| s0[k] * s1[k] <= 0.0 && s0[k] != s1[k])
+            || parent_scale.changes(t0, t1)
     };
-    let still: [Curves3; 3] = Default::default();
-    for node in animated_nodes(take, models) {
-        let curves = take.models.get(&models.list[node].id).unwrap_or(&still);
-        let parts = TransformParts::of(models.list[node]);
-        let parent_scale = ParentScale::of(take, models, node);
-        let pivoted = [
-            parts.rotation_offset,
-            parts.rotation_pivot,
-            parts.scaling_offset,
-            parts.scaling_pivot,
-        ]
+    let own = curves.iter().flatten().flatten();
+    let keys = refined(&Take::times(own.chain(parent_scale.curves())), leaves_path);
+    let (times, keys) = key_times_of(keys);
+    if times.is_empty() {
+        return;
+    }
+    let mut trs = [Vec::new(), Vec::new(), Vec::new()];
+    let mut previous: Option<DQuat> = None;
+    for &time in &keys {
+        let (translation, euler, scale) = (
+            sample(&curves[0], time, parts.translation),
+            sample(&curves[1], time, parts.rotation),
+            parent_scale.compensate(sample(&curves[2], time, parts.scale), time),
+        );
+        let local = parts.local_with(translation, euler, scale);
+        let (t, mut r, s) = basis.local_trs(local, parts.rotation_with(euler), scale);
+        // Each rotation on the side of the one before, so that glTF's
+        // slerp takes the short way between them.
+        if previous.is_some_and(|p| p.dot(r) < 0.0) {
+            r = -r;
+        }
+        previous = Some(r);
+        trs[0].extend(t.as_vec3().to_array());
+        trs[1].extend(r.as_quat().to_array());
+        trs[2].extend(s.as_vec3().to_array());
+    }
+    let [translations, rotations, scales] = trs;
+    let moves = |k: usize| {
+        pivoted
+            || curves[k].iter().any(Option::is_some)
+            || (k == 2 && parent_scale.curves().next().is_some())
+    };
+    if moves(0) {
+        add("translation", &times, translations, "VEC3");
+    }
+    if moves(1) {
+        add("rotation", &times, rotations, "VEC4");
+    }
+    if moves(2) {
+        add("scale", &times, scales, "VEC3");
+    }
+}
+
+/// `mesh`'s blend shape weights through `take` at their keys (times and
+/// the weights of every shape at each), where the take animates any.
+fn shape_weights(take: &Take, mesh: &ReadMesh) -> Option<(Vec<f32>, Vec<f32>)> {
+    let animated: Vec<_> = mesh
+        .shapes
         .iter()
-        .any(|v| *v != DVec3::ZERO);
-        let turns_or_scales = curves[1].iter().chain(&curves[2]).any(Option::is_some);
-        // Where glTF's interpolation of the keys' translation, rotation and
-        // scale would leave FBX's path between two keys, more samples are
-        // taken (see `refined`).
-        let leaves_path = |t0: f64, t1: f64| {
-            let (s0, s1) = (
-                sample(&curves[2], t0, parts.scale),
-                sample(&curves[2], t1, parts.scale),
-            );
-            (pivoted && turns_or_scales)
-                || (0..3).any(|k| s0[k] * s1[k] <= 0.0 && s0[k] != s1[k])
-                || parent_scale.changes(t0, t1)
-        };
-        let own = curves.iter().flatten().flatten();
-        let keys = refined(&Take::times(own.chain(parent_scale.curves())), leaves_path);
-        let (times, keys) = key_times_of(keys);
-        if times.is_empty() {
-            continue;
-        }
-        let mut translations = Vec::new();
-        let mut rotations = Vec::new();
-        let mut scales = Vec::new();
-        let mut previous: Option<DQuat> = None;
-        for &time in &keys {
-            let (translation, euler, scale) = (
-                sample(&curves[0], time, parts.translation),
-                sample(&curves[1], time, parts.rotation),
-                parent_scale.compensate(sample(&curves[2], time, parts.scale), time),
-            );
-            let local = parts.local_with(translation, euler, scale);
-            let (t, mut r, s) = basis.local_trs(local, parts.rotation_with(euler), scale);
-            if previous.is_some_and(|p| p.dot(r) < 0.0) {
-                r = -r;
-            }
-            previous = Some(r);
-            translations.extend(t.as_vec3().to_array());
-            rotations.extend(r.as_quat().to_array());
-            scales.extend(s.as_vec3().to_array());
-        }
-        let moves = |k: usize| {
-            pivoted
-                || curves[k].iter().any(Option::is_some)
-                || (k == 2 && parent_scale.curves().next().is_some())
-        };
-        if moves(0) {
-            add(builder, node, "translation", &times, translations, "VEC3");
-        }
-        if moves(1) {
-            add(builder, node, "rotation", &times, rotations, "VEC4");
-        }
-        if moves(2) {
-            add(builder, node, "scale", &times, scales, "VEC3");
+        .filter_map(|s| take.channels.get(&s.channel))
+        .collect();
+    if animated.is_empty() {
+        return None;
+    }
+    let (times, keys) = key_times(animated.iter().copied());
+    let mut values = Vec::with_capacity(keys.len() * mesh.shapes.len());
+    for &time in &keys {
+        for shape in &mesh.shapes {
+            let w = take
+                .channels
+                .get(&shape.channel)
+                .map_or(shape.weight, |c| c.at(time) / 100.0);
+            values.push(w as f32);
         }
     }
-    for mesh in meshes {
-        let animated: Vec<_> = mesh
-            .shapes
-            .iter()
-            .filter_map(|s| take.channels.get(&s.channel))
-            .collect();
-        if animated.is_empty() {
-            continue;
-        }
-        let (times, keys) = key_times(animated.iter().copied());
-        let mut values = Vec::with_capacity(keys.len() * mesh.shapes.len());
-        for &time in &keys {
-            for shape in &mesh.shapes {
-                let w = take
-                    .channels
-                    .get(&shape.channel)
-                    .map_or(shape.weight, |c| c.at(time) / 100.0);
-                values.push(w as f32);
-            }
-        }
-        add(builder, mesh.node, "weights", &times, values, "SCALAR");
-    }
-    json!({"name": take.name, "samplers": samplers, "channels": channels})
+    Some((times, values))
 }
 
 /// The models a take moves: those its curves animate, and those whose

@@ -172,6 +172,10 @@ impl Layer {
 
 /// Reads `geometry` (a `Geometry` of kind `Mesh`), its points put through
 /// `geometric` (the model's geometric transform).
+///
+/// Longer than a screen: the geometry's layers (points, polygons, normals, UVs,
+/// materials) read in the order FBX stores them, each checked against the
+/// polygon corners read first.
 pub fn mesh_data(geometry: &Object, geometric: DMat4) -> Result<MeshData, FbxError> {
     let points = geometry
         .required("Vertices")?

@@ -245,6 +245,9 @@ impl Buffers {
         })
     }
 
+    /// Longer than a screen: an accessor's checks (type, component, counts
+    /// booked before allocation, bounds) and its sparse substitutions in the
+    /// order glTF 2.0 §3.6 gives them, each a few lines on the same accessor.
     pub(super) fn read<T: Clone>(
         &self,
         document: &Document,

@@ -158,6 +158,10 @@ fn unit(value: f32, default: f32) -> f32 {
     }
 }
 
+/// Longer than a screen: one pass over the primitives fills tables that point
+/// into each other (our materials, our images, the file's material and image
+/// indices to ours, the texture each material reads its UVs by); split, each
+/// part would take and return them all.
 pub(super) fn drawn(
     document: &Document,
     buffers: &Buffers,
