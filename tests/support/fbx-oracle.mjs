@@ -33,9 +33,21 @@ const quiet = (run) => {
 };
 
 /**
+ * The times at which every track of `clip` has a key (within a
+ * microsecond): there the file's curves pass through their keys' values,
+ * whatever their interpolation, which FBXLoader reads as linear.
+ */
+function sharedKeyTimes(clip) {
+  const [first, ...rest] = clip.tracks.map((track) => Array.from(track.times));
+  if (!first) return [];
+  return first.filter((time) => rest.every((times) => times.some((t) => Math.abs(t - time) < 1e-6)));
+}
+
+/**
  * Parses FBX `bytes` (a Uint8Array) with three.js and returns `{positions,
- * clips, unitScale}`: world positions at `time` of clip `clip` (null: as
- * loaded), the clips' names, and the file's UnitScaleFactor (centimetres
+ * clips, durations, keyTimes, unitScale}`: world positions at `time` of
+ * clip `clip` (null: as loaded), the clips' names, durations and key times
+ * shared by all their tracks, and the file's UnitScaleFactor (centimetres
  * per unit), which three.js does not apply.
  */
 export function threeFbxPositions(bytes, clip = null, time = 0) {
@@ -47,6 +59,7 @@ export function threeFbxPositions(bytes, clip = null, time = 0) {
     positions,
     clips: root.animations.map((a) => a.name),
     durations: root.animations.map((a) => a.duration),
+    keyTimes: root.animations.map(sharedKeyTimes),
     unitScale: root.userData.unitScaleFactor ?? 1,
   };
 }

@@ -3,15 +3,15 @@
 //! `Lcl Translation`, `Lcl Rotation` or `Lcl Scaling`, or to a blend shape
 //! channel's `DeformPercent`, with a curve (`KeyTime` in FBX ticks of
 //! 1/46,186,158,000 s, `KeyValueFloat`) per axis. A model's keys are the
-//! times of all its curves (and, within cubic segments, 60 samples a
-//! second); each axis is sampled there as its keys say (`KeyAttrFlags`):
-//! linearly, held where a key says its value is constant until the next,
-//! or, where a cubic key gives its tangents (user tangents:
-//! `KeyAttrDataFloat`'s slopes and weights), along the Bézier they make, as
-//! Maya and ufbx evaluate it; held past its ends. The model's transform is
-//! composed at each sample as at rest. Cubic keys whose tangents a reader
-//! must solve from the neighbouring keys (auto tangents, TCB) are read as
-//! linear, as three.js's `FBXLoader` reads every key.
+//! times of all its curves (and, within cubic segments, samples as dense
+//! as keep straight lines between them near the curve); each axis is
+//! sampled there as its keys say (`KeyAttrFlags`): linearly, held where a
+//! key says its value is constant until the next, or along the Bézier a
+//! cubic key's tangents make, as Maya, MotionBuilder and ufbx evaluate it
+//! (user tangents from `KeyAttrDataFloat`'s slopes and weights, auto
+//! tangents solved from the neighbouring keys); held past its ends. The
+//! model's transform is composed at each sample as at rest. TCB keys are
+//! read as linear, as three.js's `FBXLoader` reads every key.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -98,8 +98,16 @@ const WEIGHTED_NEXT_LEFT: i64 = 0x0200_0000;
 /// A tangent's weight when the key is not weighted.
 const DEFAULT_WEIGHT: f64 = 1.0 / 3.0;
 
-/// Samples a second within cubic segments, for glTF's linear keys.
-pub const CUBIC_SAMPLES_PER_SECOND: f64 = 60.0;
+/// How far glTF's linear keys may stray from a cubic segment, relative to
+/// the curve's largest value.
+pub const CUBIC_TOLERANCE: f64 = 1e-5;
+
+/// The most halvings of one cubic segment (at most 1,023 samples in it).
+pub const MAX_CUBIC_HALVINGS: u32 = 10;
+
+/// The most samples within the cubic segments of one curve; past them the
+/// keys alone are kept.
+pub const MAX_CUBIC_SAMPLES: usize = 1 << 20;
 
 /// How far before (or after) a key a held segment's step is sampled, seconds.
 pub const STEP_SECONDS: f64 = 1e-4;
@@ -135,21 +143,40 @@ impl Curve {
             })
     }
 
-    /// Times within each cubic segment, [`CUBIC_SAMPLES_PER_SECOND`] a
-    /// second (at least 4 and at most 240 a segment), where glTF's linear
-    /// keys follow the curve.
+    /// Times within each cubic segment where glTF's linear keys follow the
+    /// curve: each segment is halved until the curve at a quarter, half
+    /// and three quarters of every piece lies within [`CUBIC_TOLERANCE`]
+    /// of the piece's straight line (relative to the curve's largest
+    /// value, at most [`MAX_CUBIC_HALVINGS`] halvings deep and
+    /// [`MAX_CUBIC_SAMPLES`] samples in all).
     pub fn cubic_times(&self) -> impl Iterator<Item = f64> + '_ {
+        let scale = self.values.iter().fold(1e-6_f64, |m, v| m.max(v.abs()));
+        let tolerance = CUBIC_TOLERANCE * scale;
         self.times
             .windows(2)
             .zip(&self.holds)
             .filter(|(pair, hold)| matches!(hold, Hold::Cubic(_)) && pair[1] > pair[0])
-            .flat_map(|(pair, _)| {
-                let (t0, t1) = (pair[0], pair[1]);
-                let steps = ((t1 - t0) * CUBIC_SAMPLES_PER_SECOND)
-                    .ceil()
-                    .clamp(4.0, 240.0) as usize;
-                (1..steps).map(move |k| t0 + (t1 - t0) * k as f64 / steps as f64)
+            .flat_map(move |(pair, _)| {
+                let mut out = Vec::new();
+                self.halve((pair[0], pair[1]), tolerance, MAX_CUBIC_HALVINGS, &mut out);
+                out
             })
+            .take(MAX_CUBIC_SAMPLES)
+    }
+
+    /// Pushes onto `out` the times within `(a, b)` where the curve must be
+    /// sampled for straight lines between samples to stay within
+    /// `tolerance` of it, in order.
+    fn halve(&self, (a, b): (f64, f64), tolerance: f64, depth: u32, out: &mut Vec<f64>) {
+        let (va, vb) = (self.at(a), self.at(b));
+        let off = |f: f64| (self.at(a + (b - a) * f) - (va + (vb - va) * f)).abs();
+        if depth == 0 || [0.25, 0.5, 0.75].iter().all(|&f| off(f) <= tolerance) {
+            return;
+        }
+        let middle = 0.5 * (a + b);
+        self.halve((a, middle), tolerance, depth - 1, out);
+        out.push(middle);
+        self.halve((middle, b), tolerance, depth - 1, out);
     }
 
     /// The value at `time`: linear between keys, held where the earlier
@@ -315,32 +342,35 @@ fn read_curve(curve: &Object) -> Result<Curve, FbxError> {
             problem: "a value is not finite".to_owned(),
         });
     }
+    let times: Vec<f64> = ticks.iter().map(|&t| t as f64 / TICKS_PER_SECOND).collect();
     Ok(Curve {
-        times: ticks.iter().map(|&t| t as f64 / TICKS_PER_SECOND).collect(),
-        holds: holds_of(curve, values.len()),
+        holds: solve_holds(&times, &values, &key_attributes(curve, values.len())),
+        times,
         values,
     })
 }
 
-/// Each key's [`Hold`] from `KeyAttrFlags`, one flag word per attribute,
-/// `KeyAttrDataFloat` ([`attribute_data`]) and `KeyAttrRefCount`, how many
-/// consecutive keys use each attribute. Keys past what the counts cover,
-/// and curves without flags or counts, are linear.
-fn holds_of(curve: &Object, keys: usize) -> Vec<Hold> {
-    let mut holds = Vec::with_capacity(keys);
+/// Each key's flags (`KeyAttrFlags`) and data (`KeyAttrDataFloat`, see
+/// [`attribute_data`]) as `KeyAttrRefCount` hands them out: each attribute
+/// to that many consecutive keys. Keys past what the counts cover, and
+/// curves without flags or counts, are linear.
+fn key_attributes(curve: &Object, keys: usize) -> Vec<(i64, Option<AttributeData>)> {
+    let mut out = Vec::with_capacity(keys);
     let flags = curve.node.child("KeyAttrFlags").and_then(|n| n.ints());
     let counts = curve.node.child("KeyAttrRefCount").and_then(|n| n.ints());
     let data = attribute_data(curve);
     if let (Some(flags), Some(counts)) = (flags, counts) {
         for (attribute, (&flag, &count)) in flags.iter().zip(counts.iter()).enumerate() {
-            let hold = hold_of(flag, data.get(attribute).copied());
             // Never more than one a key, whatever the counts claim.
-            let take = usize::try_from(count).unwrap_or(0).min(keys - holds.len());
-            holds.extend(std::iter::repeat_n(hold, take));
+            let take = usize::try_from(count).unwrap_or(0).min(keys - out.len());
+            out.extend(std::iter::repeat_n(
+                (flag, data.get(attribute).copied()),
+                take,
+            ));
         }
     }
-    holds.resize(keys, Hold::Linear);
-    holds
+    out.resize(keys, (0, None));
+    out
 }
 
 /// One attribute's data: the right slope, the next key's left slope, and
@@ -378,38 +408,201 @@ fn attribute_data(curve: &Object) -> Vec<AttributeData> {
         .collect()
 }
 
-/// One attribute's [`Hold`]: its flags and its data. A cubic key is
-/// followed along its tangents where the file gives their slopes (user
-/// tangents, broken or not); auto and TCB tangents, which a reader solves
-/// from the neighbouring keys, and a cubic key without usable data
-/// (missing, or slopes not finite) are read as linear.
-fn hold_of(flag: i64, data: Option<AttributeData>) -> Hold {
-    if flag & CONSTANT != 0 {
-        return if flag & CONSTANT_NEXT != 0 {
-            Hold::Next
-        } else {
-            Hold::Previous
+/// `KeyAttrFlags`' bits for solving auto tangents: flat next to a key of
+/// the same value (`Clamp`), the slope from the neighbours alone
+/// (`GenericTimeIndependent`), and no overshoot past either neighbour
+/// (`GenericClampProgressive`).
+const CLAMP: i64 = 0x1000;
+const TIME_INDEPENDENT: i64 = 0x2000;
+const CLAMP_PROGRESSIVE: i64 = 0x4000;
+
+/// A key's tangent on one side: its slope (value per second) and how far
+/// along the segment's time its control point reaches.
+type Side = (f64, f64);
+
+/// Each key's [`Hold`], from its flags and data, as Maya and ufbx read
+/// them. A key carries the tangent arriving at it and the one leaving it;
+/// a cubic segment runs from one key's leaving tangent to the next key's
+/// arriving one. The data give a key's leaving slope and weight and the
+/// next key's arriving ones; a linear key's tangents follow its straight
+/// line, a constant key's are flat; a user-tangent key (`0x400`) keeps its
+/// data's; an auto-tangent key (cubic without `0x400` or TCB) solves its
+/// slopes from its neighbours (see [`auto_slope`]), its data's slopes then
+/// being its auto bias. TCB keys are read as linear.
+fn solve_holds(times: &[f64], values: &[f64], keys: &[(i64, Option<AttributeData>)]) -> Vec<Hold> {
+    let n = values.len();
+    let mut arriving: Vec<Side> = Vec::with_capacity(n);
+    let mut leaving: Vec<Side> = Vec::with_capacity(n);
+    let mut kinds = Vec::with_capacity(n);
+    let mut left: Side = (0.0, DEFAULT_WEIGHT);
+    for (i, &(flag, data)) in keys.iter().enumerate().take(n) {
+        let usable = data.filter(|d| d.right_slope.is_finite() && d.left_slope.is_finite());
+        let d = usable.unwrap_or(AttributeData {
+            right_slope: 0.0,
+            left_slope: 0.0,
+            weights: 0,
+        });
+        let weight = |weighted: bool, packed: u32| {
+            if weighted {
+                (f64::from(packed & 0xffff) * 1e-4).clamp(0.0, 1.0)
+            } else {
+                DEFAULT_WEIGHT
+            }
         };
-    }
-    if flag & CUBIC == 0 || flag & TANGENT_TCB != 0 || flag & TANGENT_USER == 0 {
-        return Hold::Linear;
-    }
-    let Some(data) = data.filter(|d| d.right_slope.is_finite() && d.left_slope.is_finite()) else {
-        return Hold::Linear;
-    };
-    let weight = |weighted: bool, count: u32| {
-        if weighted {
-            (f64::from(count & 0xffff) / 9999.0).clamp(0.0, 1.0)
+        let mut right: Side = (d.right_slope, weight(flag & WEIGHTED_RIGHT != 0, d.weights));
+        let mut next_left: Side = (
+            d.left_slope,
+            weight(flag & WEIGHTED_NEXT_LEFT != 0, d.weights >> 16),
+        );
+        let user = flag & TANGENT_USER != 0;
+        let cubic = flag & CUBIC != 0 && flag & TANGENT_TCB == 0 && (usable.is_some() || !user);
+        let kind = if flag & CONSTANT != 0 {
+            (right, next_left) = ((0.0, DEFAULT_WEIGHT), (0.0, DEFAULT_WEIGHT));
+            if flag & CONSTANT_NEXT != 0 {
+                Hold::Next
+            } else {
+                Hold::Previous
+            }
+        } else if cubic {
+            if !user {
+                let around = Around {
+                    times,
+                    values,
+                    key: i,
+                    flag,
+                };
+                (left.0, right.0) = around.slopes((left, right));
+            }
+            Hold::Linear
         } else {
-            DEFAULT_WEIGHT
+            let slope = match (times.get(i + 1), values.get(i + 1)) {
+                (Some(&t1), Some(&v1)) if t1 > times[i] => (v1 - values[i]) / (t1 - times[i]),
+                _ => 0.0,
+            };
+            (right, next_left) = ((slope, DEFAULT_WEIGHT), (slope, DEFAULT_WEIGHT));
+            Hold::Linear
+        };
+        kinds.push((kind, cubic && flag & CONSTANT == 0));
+        arriving.push(left);
+        leaving.push(right);
+        left = next_left;
+    }
+    (0..n)
+        .map(|i| match kinds[i] {
+            (_, true) if i + 1 < n => Hold::Cubic(Tangents {
+                right_slope: leaving[i].0,
+                right_weight: leaving[i].1,
+                left_slope: arriving[i + 1].0,
+                left_weight: arriving[i + 1].1,
+            }),
+            (kind, _) => kind,
+        })
+        .collect()
+}
+
+/// An auto-tangent key among its curve's keys.
+struct Around<'c> {
+    times: &'c [f64],
+    values: &'c [f64],
+    key: usize,
+    flag: i64,
+}
+
+impl Around<'_> {
+    /// The key's arriving and leaving slopes, given its tangents as the
+    /// data set them (`left`, `right`: their slopes are the auto bias).
+    /// Between two keys each side is solved with its own bias, or both
+    /// alike where the biases cancel; at an end, the slope towards the one
+    /// neighbour; a key alone is flat.
+    fn slopes(&self, (left, right): (Side, Side)) -> (f64, f64) {
+        let (t, i) = (self.times, self.key);
+        let before = i > 0 && t[i] > t[i - 1];
+        let after = i + 1 < t.len() && t[i + 1] > t[i];
+        match (before, after) {
+            (true, true) if (left.0 + right.0).abs() <= 1e-4 => {
+                let slope = self.between((left.1, right.1), right.0);
+                (slope, slope)
+            }
+            (true, true) => (
+                self.between((left.1, right.1), -left.0),
+                self.between((left.1, right.1), right.0),
+            ),
+            (true, false) => {
+                let slope = self.one_side(i - 1, -left.0);
+                (slope, slope)
+            }
+            (false, true) => {
+                let slope = self.one_side(i + 1, right.0);
+                (slope, slope)
+            }
+            (false, false) => (0.0, 0.0),
         }
-    };
-    Hold::Cubic(Tangents {
-        right_slope: data.right_slope,
-        left_slope: data.left_slope,
-        right_weight: weight(flag & WEIGHTED_RIGHT != 0, data.weights),
-        left_weight: weight(flag & WEIGHTED_NEXT_LEFT != 0, data.weights >> 16),
-    })
+    }
+
+    /// The slope of a key between two others: the line through its
+    /// neighbours, blended (unless time-independent) with the two
+    /// segments' slopes and leaned by `bias` (percent) towards one of
+    /// them; clamped flat next to an equal neighbour (`Clamp`), and cut so
+    /// that neither tangent, `weights` long, passes its neighbour's value
+    /// (`GenericClampProgressive`).
+    fn between(&self, (weight_left, weight_right): (f64, f64), bias: f64) -> f64 {
+        let (t, v, i) = (self.times, self.values, self.key);
+        let (t0, t1, t2, v0, v1, v2) = (t[i - 1], t[i], t[i + 1], v[i - 1], v[i], v[i + 1]);
+        if self.flag & CLAMP != 0 && (v0 - v1).abs().min((v2 - v1).abs()) <= 0.0 {
+            return 0.0;
+        }
+        let mut slope = (v2 - v0) / (t2 - t0);
+        if self.flag & TIME_INDEPENDENT == 0 {
+            let (slope_left, slope_right) = ((v1 - v0) / (t1 - t0), (v2 - v1) / (t2 - t1));
+            let along = (t1 - t0) / (t2 - t0);
+            slope = 0.5 * slope + 0.5 * (slope_left * (1.0 - along) + slope_right * along);
+            let lean = bias.abs() / 100.0;
+            if lean > 1e-4 {
+                let toward = if bias > 0.0 { slope_right } else { slope_left };
+                let change = toward - slope;
+                slope = slope * (1.0 - lean) + toward * lean;
+                // A bias past 500 adds ((bias − 500) / 100)² · 40 outright.
+                let beyond = lean - 5.0;
+                if beyond > 0.0 {
+                    let sign = if change.abs() > 1e-5 { change } else { bias };
+                    slope += beyond * beyond * 40.0 * sign.signum();
+                }
+            }
+        }
+        if self.flag & CLAMP_PROGRESSIVE != 0 {
+            let sign = if slope >= 0.0 { 1.0 } else { -1.0 };
+            let limit = |rise: f64, run: f64| {
+                let max = if run > 0.0 { sign * rise / run } else { 0.0 };
+                if max > 0.0 {
+                    max
+                } else {
+                    0.0
+                }
+            };
+            let most = limit(v1 - v0, weight_left * (t1 - t0))
+                .min(limit(v2 - v1, weight_right * (t2 - t1)));
+            slope = sign * (sign * slope).min(most);
+        }
+        slope
+    }
+
+    /// The slope of an end key towards its one neighbour `other`: flat
+    /// where `GenericClampProgressive` or (`Clamp`) an equal neighbour
+    /// says so, else the segment's slope, plus what a bias past 500 adds.
+    fn one_side(&self, other: usize, bias: f64) -> f64 {
+        let (t, v, i) = (self.times, self.values, self.key);
+        if self.flag & CLAMP_PROGRESSIVE != 0 || (self.flag & CLAMP != 0 && v[other] == v[i]) {
+            return 0.0;
+        }
+        let mut slope = (v[other] - v[i]) / (t[other] - t[i]);
+        if self.flag & TIME_INDEPENDENT == 0 {
+            let beyond = bias.abs() / 100.0 - 5.0;
+            if beyond > 0.0 {
+                slope += beyond * beyond * 40.0 * bias.signum();
+            }
+        }
+        slope
+    }
 }
 
 #[cfg(test)]
@@ -448,7 +641,17 @@ mod tests {
             let hermite = 3.0 * t * t - 2.0 * t * t * t;
             assert!((c.at(t) - hermite).abs() < 1e-12, "{t}: {}", c.at(t));
         }
-        assert_eq!(c.cubic_times().count(), 59);
+        // Sampled densely enough that straight lines between the samples
+        // stay within the tolerance of the curve.
+        let mut times = vec![0.0];
+        times.extend(c.cubic_times());
+        times.push(1.0);
+        assert!(times.len() > 8, "{} samples", times.len());
+        for pair in times.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let middle = c.at(0.5 * (a + b));
+            assert!((middle - 0.5 * (c.at(a) + c.at(b))).abs() <= 2.0 * CUBIC_TOLERANCE);
+        }
     }
 
     #[test]
@@ -458,20 +661,52 @@ mod tests {
             left_slope: -1.0,
             weights: 5000 | (2000 << 16),
         };
-        let hold = hold_of(CUBIC | TANGENT_USER | WEIGHTED_RIGHT, Some(data));
+        // The first of two keys `flag` with `data`, the second linear.
+        let first = |flag: i64, data: Option<AttributeData>| {
+            solve_holds(&[0.0, 1.0], &[0.0, 1.0], &[(flag, data), (0, None)])[0]
+        };
+        let hold = first(CUBIC | TANGENT_USER | WEIGHTED_RIGHT, Some(data));
         let Hold::Cubic(tangents) = hold else {
             panic!("{hold:?}")
         };
-        assert_eq!(tangents.right_weight, 5000.0 / 9999.0);
+        assert_eq!(tangents.right_weight, 0.5);
+        assert_eq!((tangents.right_slope, tangents.left_slope), (2.0, -1.0));
         assert_eq!(
             tangents.left_weight, DEFAULT_WEIGHT,
             "the left tangent is not weighted"
         );
-        assert_eq!(hold_of(CUBIC | TANGENT_TCB, Some(data)), Hold::Linear);
-        assert_eq!(hold_of(CUBIC | TANGENT_USER, None), Hold::Linear);
-        // Auto tangents (Maya's usual 0x6108) are solved from the neighbours: linear here.
-        assert_eq!(hold_of(0x6108, Some(data)), Hold::Linear);
-        assert_eq!(hold_of(CONSTANT | CONSTANT_NEXT, Some(data)), Hold::Next);
+        assert_eq!(first(CUBIC | TANGENT_TCB, Some(data)), Hold::Linear);
+        assert_eq!(first(CUBIC | TANGENT_USER, None), Hold::Linear);
+        assert_eq!(first(CONSTANT | CONSTANT_NEXT, Some(data)), Hold::Next);
+    }
+
+    #[test]
+    fn auto_tangents_follow_the_line_through_the_neighbours_and_stop_at_them() {
+        // Three keys 0, 1, 4 at 0, 1, 2 s, auto tangents, time-independent:
+        // the middle key's slope is the line from the first to the last (2).
+        let auto = (CUBIC | TIME_INDEPENDENT, None);
+        let holds = solve_holds(&[0.0, 1.0, 2.0], &[0.0, 1.0, 4.0], &[auto, auto, auto]);
+        let (Hold::Cubic(a), Hold::Cubic(b)) = (holds[0], holds[1]) else {
+            panic!("{holds:?}")
+        };
+        assert_eq!(
+            (a.right_slope, a.left_slope),
+            (1.0, 2.0),
+            "the end towards its neighbour"
+        );
+        assert_eq!((b.right_slope, b.left_slope), (2.0, 3.0));
+        // Clamped progressively, the end keys are flat, and a middle key at
+        // 0.5 stops where its tangent, a third of a second long, would pass
+        // the first key's value: 0.5 / (1/3) = 1.5, not the line's 2.
+        let clamped = (CUBIC | TIME_INDEPENDENT | CLAMP_PROGRESSIVE, None);
+        let holds = solve_holds(&[0.0, 1.0, 2.0], &[0.0, 0.5, 4.0], &[clamped; 3]);
+        let (Hold::Cubic(a), Hold::Cubic(b)) = (holds[0], holds[1]) else {
+            panic!("{holds:?}")
+        };
+        assert_eq!(a.right_slope, 0.0);
+        assert!((a.left_slope - 1.5).abs() < 1e-12, "{a:?}");
+        assert!((b.right_slope - 1.5).abs() < 1e-12, "{b:?}");
+        assert_eq!(b.left_slope, 0.0);
     }
 
     #[test]
