@@ -236,17 +236,7 @@ const MAYA_INTERPOLATION: [(f64, f64); 25] = [
 
 #[test]
 fn cubic_and_constant_keys_go_as_maya_evaluates_them() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fbx/keys/ufbx-maya_anim_interpolation_7700_ascii.fbx");
-    let scene = scene_from_fbx(&std::fs::read(path).unwrap()).unwrap();
-    let mut lab = skinlab::lab::Lab::new(scene);
-    let cube = lab
-        .scene()
-        .skeleton
-        .bones()
-        .iter()
-        .position(|b| b.name == "pCube1")
-        .unwrap();
+    let (mut lab, cube) = cube_in("maya_anim_interpolation_7700_ascii");
     let mut worst = 0.0_f64;
     for (time, maya_cm) in MAYA_INTERPOLATION {
         lab.set_animation_time(0, time as f32).unwrap();
@@ -371,13 +361,13 @@ fn a_model_that_does_not_inherit_its_parents_scale_keeps_its_size_through_a_clip
     }
 }
 
-/// The X translation (centimetres) of `pCube1` in ufbx's test file
-/// `keys/ufbx-{stem}.fbx` at each 24th of a second, as Skinlab plays it.
-fn cube_x_at_24fps(stem: &str, frames: usize) -> Vec<f64> {
+/// ufbx's test file `keys/ufbx-{stem}.fbx` opened, and the bone of its
+/// animated cube, `pCube1`.
+fn cube_in(stem: &str) -> (skinlab::lab::Lab, usize) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(format!("tests/fbx/keys/ufbx-{stem}.fbx"));
     let scene = scene_from_fbx(&std::fs::read(path).unwrap()).unwrap();
-    let mut lab = skinlab::lab::Lab::new(scene);
+    let lab = skinlab::lab::Lab::new(scene);
     let cube = lab
         .scene()
         .skeleton
@@ -385,6 +375,13 @@ fn cube_x_at_24fps(stem: &str, frames: usize) -> Vec<f64> {
         .iter()
         .position(|b| b.name == "pCube1")
         .unwrap();
+    (lab, cube)
+}
+
+/// The X translation (centimetres) of `pCube1` in ufbx's test file
+/// `keys/ufbx-{stem}.fbx` at each 24th of a second, as Skinlab plays it.
+fn cube_x_at_24fps(stem: &str, frames: usize) -> Vec<f64> {
+    let (mut lab, cube) = cube_in(stem);
     (0..frames)
         .map(|frame| {
             lab.set_animation_time(0, frame as f32 / 24.0).unwrap();
