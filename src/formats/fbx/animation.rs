@@ -416,6 +416,9 @@ const CLAMP: i64 = 0x1000;
 const TIME_INDEPENDENT: i64 = 0x2000;
 const CLAMP_PROGRESSIVE: i64 = 0x4000;
 
+/// The steepest slope a tangent keeps, value per second.
+const MAX_SLOPE: f64 = 1e12;
+
 /// A key's tangent on one side: its slope (value per second) and how far
 /// along the segment's time its control point reaches.
 type Side = (f64, f64);
@@ -487,12 +490,21 @@ fn solve_holds(times: &[f64], values: &[f64], keys: &[(i64, Option<AttributeData
         leaving.push(right);
         left = next_left;
     }
+    // A file's slopes, or a bias it gives, may be absurd: kept within a
+    // bound that keeps every value along the curve finite.
+    let bounded = |slope: f64| {
+        if slope.is_finite() {
+            slope.clamp(-MAX_SLOPE, MAX_SLOPE)
+        } else {
+            0.0
+        }
+    };
     (0..n)
         .map(|i| match kinds[i] {
             (_, true) if i + 1 < n => Hold::Cubic(Tangents {
-                right_slope: leaving[i].0,
+                right_slope: bounded(leaving[i].0),
                 right_weight: leaving[i].1,
-                left_slope: arriving[i + 1].0,
+                left_slope: bounded(arriving[i + 1].0),
                 left_weight: arriving[i + 1].1,
             }),
             (kind, _) => kind,
@@ -678,6 +690,30 @@ mod tests {
         assert_eq!(first(CUBIC | TANGENT_TCB, Some(data)), Hold::Linear);
         assert_eq!(first(CUBIC | TANGENT_USER, None), Hold::Linear);
         assert_eq!(first(CONSTANT | CONSTANT_NEXT, Some(data)), Hold::Next);
+    }
+
+    #[test]
+    fn an_absurd_bias_or_slope_keeps_the_curve_finite() {
+        let data = AttributeData {
+            right_slope: 3e38,
+            left_slope: -3e38,
+            weights: 0,
+        };
+        let keys = [
+            (CUBIC, Some(data)),
+            (CUBIC, Some(data)),
+            (CUBIC | TANGENT_USER, Some(data)),
+        ];
+        let c = Curve {
+            times: vec![0.0, 1.0, 2.0],
+            values: vec![0.0, 1.0, 0.0],
+            holds: solve_holds(&[0.0, 1.0, 2.0], &[0.0, 1.0, 0.0], &keys),
+        };
+        for k in 0..=40 {
+            // Finite as the f32 a clip keeps.
+            let value = c.at(f64::from(k) / 20.0) as f32;
+            assert!(value.is_finite(), "{value} with {:?}", c.holds);
+        }
     }
 
     #[test]
