@@ -171,18 +171,10 @@ pub fn geodesic_distances(
     let solid_cells: Vec<usize> = (0..grid.count()).filter(|&i| solid[i]).collect();
     let nearest_solid = |p: Vec3| -> usize {
         let own = grid.index(grid.cell_of(p));
-        if solid[own] {
+        if solid[own] || solid_cells.is_empty() {
             return own;
         }
-        solid_cells
-            .iter()
-            .copied()
-            .min_by(|&a, &b| {
-                grid.centre(a)
-                    .distance_squared(p)
-                    .total_cmp(&grid.centre(b).distance_squared(p))
-            })
-            .unwrap_or(own)
+        nearest_to_segment(&grid, &solid_cells, (p, p))
     };
     // Each vertex's solid cell and its offset from the cell's centre.
     let vertex_cells: Vec<(usize, f32)> = mesh
@@ -240,7 +232,8 @@ pub fn geodesic_distances(
 }
 
 /// The cell of `cells` (the solid's, not empty) whose centre is nearest
-/// the segment `a`–`b`: where a bone outside the solid starts.
+/// the segment `a`–`b` (a point where `a` is `b`): where a bone outside
+/// the solid starts, and the cell of a vertex outside it.
 fn nearest_to_segment(grid: &Grid, cells: &[usize], (a, b): (Vec3, Vec3)) -> usize {
     let along = b - a;
     let length_squared = along.length_squared().max(f32::MIN_POSITIVE);

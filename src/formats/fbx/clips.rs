@@ -103,7 +103,7 @@ fn model_channels(
     const STILL: &[Curves3; 3] = &[[None, None, None], [None, None, None], [None, None, None]];
     let curves = take.models.get(&models.list[node].id).unwrap_or(STILL);
     let parts = TransformParts::of(models.list[node]);
-    let parent_scale = ParentScale::of(take, models, node);
+    let parent_scale = ParentScale::of(take, models, node, parts.inherit);
     let pivoted = [
         parts.rotation_offset,
         parts.rotation_pivot,
@@ -222,10 +222,11 @@ enum ParentScale<'t> {
 }
 
 impl<'t> ParentScale<'t> {
-    fn of(take: &'t Take, models: &Models, node: usize) -> Self {
+    /// Model `node`'s, whose own `InheritType` is `inherit`.
+    fn of(take: &'t Take, models: &Models, node: usize, inherit: u8) -> Self {
         const STILL: &Curves3 = &[None, None, None];
         match models.parent[node] {
-            Some(parent) if TransformParts::of(models.list[node]).inherit == 2 => {
+            Some(parent) if inherit == 2 => {
                 let curves = take
                     .models
                     .get(&models.list[parent].id)
