@@ -391,14 +391,15 @@ fn cube_x_at_24fps(stem: &str, frames: usize) -> Vec<f64> {
 }
 
 /// Auto tangents (Maya's clamped auto and spline tangents, MotionBuilder's
-/// auto tangents with and without bias), solved from the neighbouring keys
+/// auto tangents with and without bias) and MotionBuilder's TCB keys
+/// (tension, continuity and bias), solved from the neighbouring keys
 /// as Maya and MotionBuilder do: ufbx's test lists the values those
 /// programs give at each 24th of a second (`test/test_animation.h`), and
 /// Skinlab plays them within 2e-3 cm (the Maya clamp file's values are
 /// given to a thousandth).
 #[test]
-fn auto_tangents_go_as_maya_and_motionbuilder_evaluate_them() {
-    let cases: [(&str, &[f64]); 4] = [
+fn auto_and_tcb_tangents_go_as_maya_and_motionbuilder_evaluate_them() {
+    let cases: [(&str, &[f64]); 5] = [
         (
             "maya_auto_clamp_7700_ascii",
             &[
@@ -433,6 +434,19 @@ fn auto_tangents_go_as_maya_and_motionbuilder_evaluate_them() {
                 10.000000, 9.224537, 8.518518, 7.812500, 7.037037, 6.122685, 5.000000, 3.146296,
                 1.014815, 0.000000, 1.855556, 5.927778, 10.000000, 11.805555, 11.111111, 8.750000,
                 5.555555, 2.361110, 0.000000,
+            ],
+        ),
+        (
+            "motionbuilder_tangent_tcb_7700_ascii",
+            &[
+                0.000000, -0.839699, -2.648148, -4.546875, -5.657407, -5.101273, -2.000000,
+                -1.805556, -1.222222, -0.250000, 1.111111, 2.861111, 5.000000, 6.862268, 7.870370,
+                8.156250, 7.851851, 7.089120, 6.000000, 4.716435, 3.370370, 2.093750, 1.018518,
+                0.276620, 0.000000, 2.407407, 3.481481, 4.000000, 4.740741, 6.481482, 10.000000,
+                7.193704, 5.340741, 4.290000, 3.890371, 3.990741, 4.440001, 5.087037, 5.780741,
+                6.370000, 6.703704, 6.630741, 6.000000, 4.702963, 2.951704, 1.076000, -0.594370,
+                -1.729629, -2.000000, -0.186167, 2.875667, 4.000000, 3.947917, 2.680556, 0.875000,
+                -0.791667, -1.642361, -1.000000, -0.069444, 2.354167, 4.000000,
             ],
         ),
     ];

@@ -9,9 +9,8 @@
 //! key says its value is constant until the next, or along the Bézier a
 //! cubic key's tangents make, as Maya, MotionBuilder and ufbx evaluate it
 //! (user tangents from `KeyAttrDataFloat`'s slopes and weights, auto
-//! tangents solved from the neighbouring keys); held past its ends. The
-//! model's transform is composed at each sample as at rest. TCB keys are
-//! read as linear, as three.js's `FBXLoader` reads every key.
+//! and TCB tangents solved from the neighbouring keys); held past its ends. The
+//! model's transform is composed at each sample as at rest.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -27,8 +26,7 @@ pub const TICKS_PER_SECOND: f64 = 46_186_158_000.0;
 /// How a curve goes from one key to the next (`KeyAttrFlags`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Hold {
-    /// Straight to the next key's value (linear, and auto and TCB tangents
-    /// read as linear).
+    /// Straight to the next key's value.
     Linear,
     /// This key's value until the next key (`Constant`).
     Previous,
@@ -430,8 +428,9 @@ type Side = (f64, f64);
 /// next key's arriving ones; a linear key's tangents follow its straight
 /// line, a constant key's are flat; a user-tangent key (`0x400`) keeps its
 /// data's; an auto-tangent key (cubic without `0x400` or TCB) solves its
-/// slopes from its neighbours (see [`auto_slope`]), its data's slopes then
-/// being its auto bias. TCB keys are read as linear.
+/// slopes from its neighbours (see [`Around`]), its data's slopes then
+/// being its auto bias; a TCB key (`0x200`) mixes its two segments'
+/// slopes by its tension, continuity and bias (see [`tcb_slopes`]).
 fn solve_holds(times: &[f64], values: &[f64], keys: &[(i64, Option<AttributeData>)]) -> Vec<Hold> {
     let n = values.len();
     let mut arriving: Vec<Side> = Vec::with_capacity(n);
@@ -458,7 +457,8 @@ fn solve_holds(times: &[f64], values: &[f64], keys: &[(i64, Option<AttributeData
             weight(flag & WEIGHTED_NEXT_LEFT != 0, d.weights >> 16),
         );
         let user = flag & TANGENT_USER != 0;
-        let cubic = flag & CUBIC != 0 && flag & TANGENT_TCB == 0 && (usable.is_some() || !user);
+        let tcb = flag & TANGENT_TCB != 0;
+        let cubic = flag & CUBIC != 0 && (usable.is_some() || !user || tcb);
         let kind = if flag & CONSTANT != 0 {
             (right, next_left) = ((0.0, DEFAULT_WEIGHT), (0.0, DEFAULT_WEIGHT));
             if flag & CONSTANT_NEXT != 0 {
@@ -466,6 +466,13 @@ fn solve_holds(times: &[f64], values: &[f64], keys: &[(i64, Option<AttributeData
             } else {
                 Hold::Previous
             }
+        } else if cubic && tcb {
+            let bias = f64::from(f32::from_bits(d.weights));
+            (left.0, right.0) = tcb_slopes(times, values, i, (d.right_slope, d.left_slope, bias));
+            // The segment arrives at the next key flat, as ufbx reads
+            // MotionBuilder's TCB keys, unless that key solves its own.
+            next_left = (0.0, DEFAULT_WEIGHT);
+            Hold::Linear
         } else if cubic {
             if !user {
                 let around = Around {
@@ -510,6 +517,33 @@ fn solve_holds(times: &[f64], values: &[f64], keys: &[(i64, Option<AttributeData
             (kind, _) => kind,
         })
         .collect()
+}
+
+/// A TCB key's arriving and leaving slopes (Kochanek–Bartels): the two
+/// segments' slopes beside key `i`, mixed by its tension, continuity and
+/// bias; halved between two keys, whole at an end, where the missing
+/// segment's slope is 0 (as ufbx evaluates MotionBuilder's TCB keys).
+fn tcb_slopes(
+    times: &[f64],
+    values: &[f64],
+    i: usize,
+    (tension, continuity, bias): (f64, f64, f64),
+) -> (f64, f64) {
+    let segment = |a: usize, b: usize| (values[b] - values[a]) / (times[b] - times[a]);
+    let before = (i > 0 && times[i] > times[i - 1]).then(|| segment(i - 1, i));
+    let after = (i + 1 < times.len() && times[i + 1] > times[i]).then(|| segment(i, i + 1));
+    let factor = if before.is_some() && after.is_some() {
+        0.5
+    } else {
+        1.0
+    };
+    let (s0, s1) = (before.unwrap_or(0.0), after.unwrap_or(0.0));
+    let k = factor * (1.0 - tension);
+    let arriving =
+        k * ((1.0 + bias) * (1.0 - continuity) * s0 + (1.0 - bias) * (1.0 + continuity) * s1);
+    let leaving =
+        k * ((1.0 + bias) * (1.0 + continuity) * s0 + (1.0 - bias) * (1.0 - continuity) * s1);
+    (arriving, leaving)
 }
 
 /// An auto-tangent key among its curve's keys.
@@ -687,9 +721,50 @@ mod tests {
             tangents.left_weight, DEFAULT_WEIGHT,
             "the left tangent is not weighted"
         );
-        assert_eq!(first(CUBIC | TANGENT_TCB, Some(data)), Hold::Linear);
         assert_eq!(first(CUBIC | TANGENT_USER, None), Hold::Linear);
         assert_eq!(first(CONSTANT | CONSTANT_NEXT, Some(data)), Hold::Next);
+    }
+
+    #[test]
+    fn a_tcb_key_of_no_tension_continuity_or_bias_is_catmull_rom() {
+        let plain = AttributeData {
+            right_slope: 0.0,
+            left_slope: 0.0,
+            weights: 0.0_f32.to_bits(),
+        };
+        let key = (CUBIC | TANGENT_TCB, Some(plain));
+        let keys = [key; 3];
+        let holds = solve_holds(&[0.0, 1.0, 3.0], &[0.0, 2.0, 0.0], &keys);
+        let tangents = |hold: Hold| match hold {
+            Hold::Cubic(t) => t,
+            other => panic!("{other:?}"),
+        };
+        // The middle key's slope is the mean of its segments' (2 and −1);
+        // an end key's is its one segment's.
+        let (first, second) = (tangents(holds[0]), tangents(holds[1]));
+        assert_eq!((first.right_slope, first.left_slope), (2.0, 0.5));
+        assert_eq!((second.right_slope, second.left_slope), (0.5, -1.0));
+        // A TCB key's segment arrives flat at a key with user tangents.
+        let user = (
+            CUBIC | TANGENT_USER,
+            Some(AttributeData {
+                right_slope: 3.0,
+                ..plain
+            }),
+        );
+        let holds = solve_holds(&[0.0, 1.0], &[0.0, 2.0], &[keys[0], user]);
+        assert_eq!(tangents(holds[0]).left_slope, 0.0);
+        // Tension 1 flattens the key whatever its neighbours.
+        let tense = AttributeData {
+            right_slope: 1.0,
+            ..plain
+        };
+        let holds = solve_holds(
+            &[0.0, 1.0, 3.0],
+            &[0.0, 2.0, 0.0],
+            &[keys[0], (CUBIC | TANGENT_TCB, Some(tense)), keys[2]],
+        );
+        assert_eq!(tangents(holds[1]).right_slope, 0.0);
     }
 
     #[test]
