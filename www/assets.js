@@ -60,9 +60,14 @@ export function wasmModule() {
  * table. Resolves to its exports.
  */
 export function startCore() {
-  started ??= singleFile
+  started ??= (singleFile
     ? wasmModule().then((module) => init({ module_or_path: module }))
-    : init({ module_or_path: new URL('pkg/skinlab_bg.wasm', FOLDER) });
+    : init({ module_or_path: new URL('pkg/skinlab_bg.wasm', FOLDER) })
+  ).then((exports) => {
+    // When the core was compiled and started (cargo xtask bench).
+    performance.mark('skinlab:core-started');
+    return exports;
+  });
   return started;
 }
 

@@ -280,7 +280,10 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       viewer.render(lab);
       framesDrawn += 1;
       // Milliseconds from navigation to the first frame (cargo xtask bench).
-      if (framesDrawn === 1) firstFrameMs = performance.now();
+      if (framesDrawn === 1) {
+        firstFrameMs = performance.now();
+        performance.mark('skinlab:first-frame');
+      }
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) restartCores(error);
       else showMessage(t('msg.drawFailed', { error: error.message }));

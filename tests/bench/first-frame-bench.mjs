@@ -10,10 +10,32 @@ import { launchBrowser } from '../e2e/browser.mjs';
 
 const [wwwUrl, distUrl] = process.argv.slice(2);
 const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+/**
+ * In the page: when each thing the first frame waits for was there, in ms
+ * from navigation: the page's HTML, the last script module, the core's
+ * wasm (its last byte; it compiles as it streams), the core started
+ * (`skinlab:core-started`) and the first frame (`skinlab:first-frame`).
+ */
+function phasesOfLoad() {
+  const entries = performance.getEntriesByType('resource');
+  const scripts = entries.filter((e) => e.initiatorType === 'script' || e.name.endsWith('.js'));
+  const wasm = entries.find((e) => e.name.endsWith('.wasm'));
+  const mark = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+  return {
+    page: performance.getEntriesByType('navigation')[0]?.responseEnd ?? NaN,
+    modules: Math.max(0, ...scripts.map((e) => e.responseEnd)),
+    moduleCount: scripts.length,
+    wasm: wasm?.responseEnd ?? NaN,
+    core: mark('skinlab:core-started'),
+    frame: mark('skinlab:first-frame'),
+  };
+}
+
 const browser = await launchBrowser();
 try {
   for (const [tag, base] of [['www', wwwUrl], ['dist', distUrl]]) {
     const times = [];
+    const phases = [];
     let transfer = null;
     for (let k = 0; k < 7; k++) {
       const page = await browser.newPage();
@@ -26,12 +48,18 @@ try {
         const wasm = entries.find((e) => e.name.endsWith('.wasm'));
         return { requests: entries.length + 1, wasmSent: wasm?.encodedBodySize ?? 0, wasmSize: wasm?.decodedBodySize ?? 0 };
       });
+      phases.push(await page.evaluate(phasesOfLoad));
       await page.close();
     }
     const ms = median(times);
     console.log(`first frame of the two-bone example from ${tag}/: median ${ms.toFixed(0)} ms of ${times.map((t) => t.toFixed(0)).join(', ')} `
       + `(${transfer.requests} requests; wasm ${(transfer.wasmSent / 1000).toFixed(0)} KB sent for ${(transfer.wasmSize / 1000).toFixed(0)} KB)`);
     console.log(`BENCH first_frame_${tag}_ms=${ms.toFixed(1)}`);
+    const phase = (name) => median(phases.map((p) => p[name]));
+    console.log(`  what it waits for (medians, ms from navigation): page ${phase('page').toFixed(0)}, `
+      + `modules fetched ${phase('modules').toFixed(0)} (${phases[0].moduleCount} scripts), wasm fetched ${phase('wasm').toFixed(0)}, `
+      + `core compiled and started ${phase('core').toFixed(0)}, scene built and first frame drawn ${phase('frame').toFixed(0)}`);
+    for (const name of ['modules', 'wasm', 'core']) console.log(`BENCH first_frame_${tag}_${name}_ms=${phase(name).toFixed(1)}`);
   }
 } finally {
   await browser.close();

@@ -686,6 +686,18 @@ fn bench() -> Result<(), String> {
              (goal < 400 ms: {})",
             goal(dist, 400.0)
         );
+        if let (Some(modules), Some(wasm), Some(core)) = (
+            figure("first_frame_dist_modules_ms"),
+            figure("first_frame_dist_wasm_ms"),
+            figure("first_frame_dist_core_ms"),
+        ) {
+            println!(
+                "  from dist/, it waits for the modules ({modules:.0} ms), the wasm's last byte \
+                 ({wasm:.0} ms), the core compiled and started ({core:.0} ms), then the scene and \
+                 its first draw ({:.0} ms more)",
+                dist - core
+            );
+        }
     }
     for (key, name, limit) in [
         ("fox", "the Fox (1,728 vertices, 25 bones)", f64::INFINITY),
