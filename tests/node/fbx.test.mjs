@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Lab } from './wasm.mjs';
 import { threeFbxPositions, hausdorff } from '../support/fbx-oracle.mjs';
 import { threePositions } from '../support/corpus.mjs';
+import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 
 const dir = new URL('../fbx/', import.meta.url);
 const files = readdirSync(dir).filter((name) => name.endsWith('.fbx')).sort();
@@ -38,6 +39,12 @@ for (const name of files) {
       const at = (f) => times[Math.min(times.length - 1, Math.round(f * (times.length - 1)))];
       for (const time of new Set(times.length > 0 ? [0.25, 0.5, 1].map(at) : [loaded.durations[clip]])) poses.push([clip, time]);
     });
+    // As loaded, FBXLoader leaves every blend shape at 0: it reads a
+    // channel's DeformPercent and does not use it. Skinlab rests a shape
+    // at its DeformPercent, as Blender shows it (the test of Blender's own
+    // frames below), so for this comparison its shapes are set to 0 too.
+    const shapes = lab.morphWeights();
+    lab.setMorphWeights(shapes.map(() => 0));
     for (const [clip, time] of poses) {
       if (clip !== null) lab.setAnimationTime(lab.animationNames().indexOf(loaded.clips[clip]), time);
       if (skeletonOnly) continue;
@@ -106,4 +113,38 @@ test('an FBX texture is read embedded, or from the files chosen with the .fbx', 
   // The figure names no texture: the files given change nothing.
   const figure = Lab.fromFbx(new Uint8Array(readFileSync(new URL('riggedfigure-blender.fbx', dir))), {});
   assert.deepEqual(figure.textureImages(), []);
+});
+
+/** The vertices of the OBJ `name` in tests/fbx/frames/, as three.js's OBJLoader reads them. */
+function blenderFrame(name) {
+  const text = readFileSync(new URL(`frames/${name}`, dir), 'utf8');
+  const points = [];
+  new OBJLoader().parse(text).traverse((node) => {
+    if (node.isMesh) points.push(...node.geometry.attributes.position.array);
+  });
+  return points;
+}
+
+test("blend shapes rest at their DeformPercent and follow its keys, as in Blender's own frames", () => {
+  // Blender's OBJ export of the scene as it showed it (from ufbx's test
+  // data): a cube squashed and stretched by two shapes at rest (0.35 and
+  // −0.4), and a cube whose shape's weight is keyed, at frames 5, 15, 25.
+  const frames = [
+    ['ufbx-blender_331_static_blend_shape_7400_binary.fbx', null, 'ufbx-blender_331_static_blend_shape.obj'],
+    ...[5, 15, 25].map((frame) => ['ufbx-blender440_shape_weight_anim_7400_binary.fbx', frame, `ufbx-blender440_shape_weight_anim_${frame}.obj`]),
+  ];
+  for (const [file, frame, obj] of frames) {
+    const lab = Lab.fromFbx(new Uint8Array(readFileSync(new URL(`frames/${file}`, dir))));
+    if (frame !== null) lab.setAnimationTime(0, frame / 24);
+    const blender = blenderFrame(obj);
+    const size = blender.reduce((m, c) => Math.max(m, Math.abs(c)), 0);
+    const ours = lab.skinnedPositions('lbs');
+    const { worstDistance } = hausdorff(ours, blender, size / 20);
+    console.log(`# ${obj}: worst ${worstDistance.toExponential(2)} of size ${size.toFixed(3)} (weights ${[...lab.morphWeights()].map((w) => w.toFixed(3))})`);
+    assert.ok(worstDistance <= 1e-4 * size, `${obj}: ${worstDistance} of ${size}`);
+    // FBXLoader, which leaves the shapes at 0, draws the plain cube.
+    const three = threeFbxPositions(new Uint8Array(readFileSync(new URL(`frames/${file}`, dir))));
+    const plain = hausdorff(three.positions.map((c) => c * three.unitScale / 100), blender, size / 20).worstDistance;
+    if (frame === null) assert.ok(plain > 0.05 * size, `three.js draws the cube without its shapes (${plain})`);
+  }
 });

@@ -352,7 +352,10 @@ pub fn skin_of(
 }
 
 /// The blend shape channels deforming `geometry`: for a channel with
-/// in-betweens, its full shape (the last, at the largest full weight).
+/// in-betweens, its full shape (the last, at the largest full weight). In
+/// a file of Blender's, a channel's `FullWeights` with one number per
+/// point of its shape are those points' weights in percent (a shape key's
+/// vertex group), as ufbx reads them.
 pub fn shapes_of(
     objects: &Objects,
     geometry: &Object,
@@ -379,6 +382,11 @@ pub fn shapes_of(
                     problem: format!("{} numbers for {} indexes", deltas.len(), indexes.len()),
                 });
             }
+            let point_weights = objects
+                .by_blender
+                .then(|| channel.node.child("FullWeights").and_then(|n| n.reals()))
+                .flatten()
+                .filter(|w| w.len() == indexes.len() && w.iter().all(|w| w.is_finite()));
             let mut offsets = HashMap::new();
             for (k, &point) in indexes.iter().enumerate() {
                 let point = usize::try_from(point)
@@ -388,7 +396,10 @@ pub fn shapes_of(
                         path: shape.at("Indexes"),
                         problem: format!("point {point} is past the {point_count} points"),
                     })?;
-                let d = DVec3::new(deltas[3 * k], deltas[3 * k + 1], deltas[3 * k + 2]);
+                let mut d = DVec3::new(deltas[3 * k], deltas[3 * k + 1], deltas[3 * k + 2]);
+                if let Some(weights) = &point_weights {
+                    d *= weights[k] / 100.0;
+                }
                 offsets.insert(point, geometric.transform_vector3(d));
             }
             let percent = channel

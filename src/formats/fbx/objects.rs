@@ -86,6 +86,9 @@ pub struct Objects<'a> {
     by_id: HashMap<i64, usize>,
     parents: HashMap<i64, Vec<Link>>,
     children: HashMap<i64, Vec<Link>>,
+    /// Whether Blender's exporter wrote the file (its `Creator` names
+    /// Blender): its blend shapes' `FullWeights` are per-point weights.
+    pub by_blender: bool,
 }
 
 impl<'a> Objects<'a> {
@@ -146,11 +149,21 @@ impl<'a> Objects<'a> {
                 });
             }
         }
+        let creator = top
+            .iter()
+            .chain(
+                top.iter()
+                    .filter(|n| n.name == "FBXHeaderExtension")
+                    .flat_map(|n| n.children.iter()),
+            )
+            .filter(|n| n.name == "Creator")
+            .find_map(|n| n.props.first().and_then(Value::text));
         Ok(Objects {
             list,
             by_id,
             parents,
             children,
+            by_blender: creator.is_some_and(|c| c.starts_with("Blender")),
         })
     }
 
