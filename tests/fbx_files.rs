@@ -140,6 +140,75 @@ fn a_blend_shape_channel_rests_at_its_deform_percent() {
     assert_eq!(offsets.iter().filter(|d| d.length() > 0.0).count(), 1);
 }
 
+/// A mesh model moved after it was bound: its cluster's `Transform` (the
+/// mesh in the bone's frame at bind) places it, as MotionBuilder and 3ds
+/// Max draw it, and ufbx; a file of Maya's, and three.js's `FBXLoader`,
+/// draw it where the mesh model now stands.
+#[test]
+fn a_skinned_mesh_is_drawn_where_its_clusters_bound_it() {
+    let bound = |transform: &str, header: &str| {
+        let text = triangle(
+            r#"		P: "UnitScaleFactor", "double", "Number", "",100"#,
+            &format!(
+                r#"	Model: 50, "Model::bone", "LimbNode" {{
+	}}
+	Model: 51, "Model::tip", "LimbNode" {{
+		Properties70:  {{
+			P: "Lcl Translation", "Lcl Translation", "", "A",0,1,0
+		}}
+	}}
+	Deformer: 60, "Deformer::skin", "Skin" {{
+	}}
+	Deformer: 61, "SubDeformer::bone", "Cluster" {{
+		Indexes: *3 {{
+			a: 0,1,2
+		}}
+		Weights: *3 {{
+			a: 1,1,1
+		}}
+		{transform}
+		TransformLink: *16 {{
+			a: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
+		}}
+	}}"#
+            ),
+            r#"	C: "OO",50,0
+	C: "OO",51,50
+	C: "OO",60,10
+	C: "OO",61,60
+	C: "OO",50,61"#,
+        )
+        // The mesh model now stands 5 units along X.
+        .replace(
+            "\tModel: 20, \"Model::tri\", \"Mesh\" {\n\t}",
+            "\tModel: 20, \"Model::tri\", \"Mesh\" {\n\t\tProperties70:  {\n\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",5,0,0\n\t\t}\n\t}",
+        );
+        let text = format!("{header}{text}");
+        let scene = scene_from_fbx(text.as_bytes()).unwrap();
+        let lab = skinlab::lab::Lab::new(scene);
+        let xs: Vec<[f32; 3]> = lab
+            .skinned_positions(skinlab::skin::SkinningMethod::Lbs)
+            .iter()
+            .map(|p| p.to_array())
+            .collect();
+        xs
+    };
+    // Bound 2 units up Z, in the bone's frame: drawn there.
+    let transform = "Transform: *16 {\n\t\t\ta: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,2,1\n\t\t}";
+    let at_bind = bound(transform, "");
+    assert!(at_bind.contains(&[1.0, 0.0, 2.0]), "{at_bind:?}");
+    assert!(
+        at_bind.iter().all(|p| p[2] == 2.0 && p[0] < 2.0),
+        "{at_bind:?}"
+    );
+    // Without a Transform, the mesh is bound where it stands now.
+    let standing = bound("", "");
+    assert!(standing.contains(&[6.0, 0.0, 0.0]), "{standing:?}");
+    // Maya draws a skinned mesh where its model stands.
+    let maya = "FBXHeaderExtension:  {\n\tSceneInfo: \"SceneInfo::GlobalInfo\", \"UserData\" {\n\t\tProperties70:  {\n\t\t\tP: \"Original|ApplicationName\", \"KString\", \"\", \"\", \"Maya\"\n\t\t}\n\t}\n}\n";
+    assert_eq!(bound(transform, maya), standing);
+}
+
 #[test]
 fn a_skeleton_without_a_mesh_opens_with_capsules_and_its_clip() {
     let files = corpus();
@@ -461,5 +530,35 @@ fn auto_and_tcb_tangents_go_as_maya_and_motionbuilder_evaluate_them() {
             );
         }
         println!("# {stem}: {} frames, worst {worst:.2e} cm", expected.len());
+    }
+}
+
+/// Binary files as some writers lay them out, from ufbx's test data: Maya's
+/// cube with big-endian numbers (FBX 7.4 and 7.5), with records whose end
+/// is written as 0, and with Maya's audio, whose templates hold one-byte
+/// (`Z`) properties. Each opens as the same cube as Maya's plain
+/// little-endian file (and `tests/node/fbx.test.mjs` checks each against
+/// three.js's `FBXLoader` on that plain file).
+#[test]
+fn big_endian_zero_ended_and_audio_files_open_as_the_plain_cube() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fbx");
+    let positions = |path: std::path::PathBuf| {
+        let scene = scene_from_fbx(&std::fs::read(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        scene.mesh.positions_model.clone()
+    };
+    let plain = positions(dir.join("odd/ufbx-maya_cube_7400_binary.fbx"));
+    assert_eq!(
+        plain.len(),
+        14,
+        "a cube's 8 corners, 6 of them twice for its UV seams"
+    );
+    for name in [
+        "ufbx-maya_cube_big_endian_7400_binary.fbx",
+        "ufbx-maya_cube_big_endian_7500_binary.fbx",
+        "ufbx-maya_zero_end_7400_binary.fbx",
+        "ufbx-maya_audio_7500_binary.fbx",
+    ] {
+        assert_eq!(positions(dir.join("odd").join(name)), plain, "{name}");
     }
 }

@@ -125,17 +125,22 @@ function blenderFrame(name) {
   return points;
 }
 
-test("blend shapes rest at their DeformPercent and follow its keys, as in Blender's own frames", () => {
+test("skins and blend shapes as in Blender's own frames", () => {
   // Blender's OBJ export of the scene as it showed it (from ufbx's test
   // data): a cube squashed and stretched by two shapes at rest (0.35 and
-  // −0.4), and a cube whose shape's weight is keyed, at frames 5, 15, 25.
+  // −0.4), a cube whose shape's weight is keyed, at frames 5, 15, 25, and
+  // the skinned sausage in each of its three takes.
+  const sausage = '../ufbx-blender_279_sausage_7400_binary.fbx';
   const frames = [
-    ['ufbx-blender_331_static_blend_shape_7400_binary.fbx', null, 'ufbx-blender_331_static_blend_shape.obj'],
-    ...[5, 15, 25].map((frame) => ['ufbx-blender440_shape_weight_anim_7400_binary.fbx', frame, `ufbx-blender440_shape_weight_anim_${frame}.obj`]),
+    ['ufbx-blender_331_static_blend_shape_7400_binary.fbx', null, 0, 'ufbx-blender_331_static_blend_shape.obj'],
+    ...[5, 15, 25].map((frame) => ['ufbx-blender440_shape_weight_anim_7400_binary.fbx', 'Cube|Action', frame, `ufbx-blender440_shape_weight_anim_${frame}.obj`]),
+    [sausage, 'Skeleton|Base', 0, 'ufbx-blender_279_sausage_base_0.obj'],
+    [sausage, 'Skeleton|Spin', 15, 'ufbx-blender_279_sausage_spin_15.obj'],
+    [sausage, 'Skeleton|Wiggle', 20, 'ufbx-blender_279_sausage_wiggle_20.obj'],
   ];
-  for (const [file, frame, obj] of frames) {
+  for (const [file, clip, frame, obj] of frames) {
     const lab = Lab.fromFbx(new Uint8Array(readFileSync(new URL(`frames/${file}`, dir))));
-    if (frame !== null) lab.setAnimationTime(0, frame / 24);
+    if (clip !== null) lab.setAnimationTime(lab.animationNames().indexOf(clip), frame / 24);
     const blender = blenderFrame(obj);
     const size = blender.reduce((m, c) => Math.max(m, Math.abs(c)), 0);
     const ours = lab.skinnedPositions('lbs');
@@ -145,6 +150,18 @@ test("blend shapes rest at their DeformPercent and follow its keys, as in Blende
     // FBXLoader, which leaves the shapes at 0, draws the plain cube.
     const three = threeFbxPositions(new Uint8Array(readFileSync(new URL(`frames/${file}`, dir))));
     const plain = hausdorff(three.positions.map((c) => c * three.unitScale / 100), blender, size / 20).worstDistance;
-    if (frame === null) assert.ok(plain > 0.05 * size, `three.js draws the cube without its shapes (${plain})`);
+    if (obj.includes('static_blend')) assert.ok(plain > 0.05 * size, `three.js draws the cube without its shapes (${plain})`);
+  }
+});
+
+test("big-endian, zero-ended and audio-holding files draw Maya's cube where three.js draws the plain file", () => {
+  const odd = new URL('odd/', dir);
+  const plain = threeFbxPositions(new Uint8Array(readFileSync(new URL('ufbx-maya_cube_7400_binary.fbx', odd))));
+  const metres = plain.positions.map((c) => c * plain.unitScale / 100);
+  const size = metres.reduce((m, c) => Math.max(m, Math.abs(c)), 0);
+  for (const name of readdirSync(odd).filter((n) => n.endsWith('.fbx'))) {
+    const lab = Lab.fromFbx(new Uint8Array(readFileSync(new URL(name, odd))));
+    const { worstDistance } = hausdorff(lab.skinnedPositions('lbs'), metres, size / 20);
+    assert.ok(worstDistance <= 1e-6 * size, `${name}: ${worstDistance} of ${size}`);
   }
 });

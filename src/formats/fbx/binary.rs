@@ -1,5 +1,6 @@
-//! The binary encoding: a 27-byte header (`Kaydara FBX Binary  \0`, `0x1A
-//! 0x00`, a little-endian `u32` version), then node records. A record
+//! The binary encoding: a 27-byte header (`Kaydara FBX Binary  \0`, `0x1A`,
+//! a byte that is 0 for little-endian numbers and 1 for big-endian ones, as
+//! old Maya on PowerPC wrote them, a `u32` version), then node records. A record
 //! starts with its end offset, property count and property bytes (`u32`
 //! each before version 7500, `u64` from 7500 on) and its name's length
 //! (`u8`); then the properties, then child records, closed by a record of
@@ -20,7 +21,17 @@ const HEADER: usize = 27;
 /// The file's version (7400 for FBX 7.4) from its header.
 pub fn version(bytes: &[u8]) -> Option<u32> {
     let v = bytes.get(23..27)?;
-    Some(u32::from_le_bytes([v[0], v[1], v[2], v[3]]))
+    let v = [v[0], v[1], v[2], v[3]];
+    Some(if big_endian(bytes) {
+        u32::from_be_bytes(v)
+    } else {
+        u32::from_le_bytes(v)
+    })
+}
+
+/// Whether the header says the file's numbers are big-endian.
+fn big_endian(bytes: &[u8]) -> bool {
+    bytes.get(22).is_some_and(|&b| b != 0)
 }
 
 /// Parses a binary file's top-level nodes.
@@ -33,6 +44,7 @@ pub fn parse(bytes: &[u8], budget: &mut Budget) -> Result<Vec<Node>, FbxError> {
         bytes,
         pos: HEADER,
         wide: version >= 7500,
+        big: big_endian(bytes),
         budget,
     };
     let mut nodes = Vec::new();
@@ -61,6 +73,8 @@ struct Reader<'a, 'b> {
     pos: usize,
     /// 64-bit record fields (version 7500 and later).
     wide: bool,
+    /// Big-endian numbers.
+    big: bool,
     budget: &'b mut Budget,
 }
 
@@ -92,15 +106,26 @@ impl Reader<'_, '_> {
     }
 
     fn u32(&mut self, path: &NodePath) -> Result<u32, FbxError> {
+        let big = self.big;
         let b = self.take(4, path)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        let b = [b[0], b[1], b[2], b[3]];
+        Ok(if big {
+            u32::from_be_bytes(b)
+        } else {
+            u32::from_le_bytes(b)
+        })
     }
 
     fn u64(&mut self, path: &NodePath) -> Result<u64, FbxError> {
+        let big = self.big;
         let b = self.take(8, path)?;
         let mut a = [0u8; 8];
         a.copy_from_slice(b);
-        Ok(u64::from_le_bytes(a))
+        Ok(if big {
+            u64::from_be_bytes(a)
+        } else {
+            u64::from_le_bytes(a)
+        })
     }
 
     /// A record field: `u32` or `u64` by version, as a `usize`.
@@ -144,6 +169,14 @@ impl Reader<'_, '_> {
                 max: MAX_DEPTH,
             });
         }
+        // An end of 0 (as some exporters write it, ufbx's `maya_zero_end`):
+        // the record ends with its properties and holds no records.
+        let open_end = end == 0;
+        let end = if open_end {
+            self.pos.saturating_add(prop_bytes)
+        } else {
+            end
+        };
         if end <= start || end > self.bytes.len() {
             return Err(FbxError::Malformed {
                 path: path.to_string(),
@@ -214,10 +247,14 @@ impl Reader<'_, '_> {
         let code = self.u8(path)?;
         Ok(match code {
             b'Y' => {
+                let big = self.big;
                 let b = self.take(2, path)?;
-                Value::Int(i64::from(i16::from_le_bytes([b[0], b[1]])))
+                let b = if big { [b[1], b[0]] } else { [b[0], b[1]] };
+                Value::Int(i64::from(i16::from_le_bytes(b)))
             }
             b'C' => Value::Bool(self.u8(path)? != 0),
+            // One byte as a number (Maya writes `Z` in its audio's templates).
+            b'B' | b'Z' => Value::Int(i64::from(self.u8(path)?)),
             b'I' => Value::Int(i64::from(self.u32(path)? as i32)),
             b'L' => Value::Int(self.u64(path)? as i64),
             b'F' => Value::Real(f64::from(f32::from_bits(self.u32(path)?))),
@@ -261,6 +298,7 @@ impl Reader<'_, '_> {
         // The decoded values are kept as 8-byte numbers.
         self.budget
             .charge(count.saturating_mul(8).max(raw_len), path)?;
+        let big = self.big;
         let data = self.take(stored, path)?;
         let raw: std::borrow::Cow<[u8]> = match encoding {
             0 if stored == raw_len => data.into(),
@@ -296,6 +334,14 @@ impl Reader<'_, '_> {
                     problem: format!("array encoding {other} (0 or 1)"),
                 })
             }
+        };
+        // A big-endian file's values, each turned little-endian.
+        let raw: std::borrow::Cow<[u8]> = if big && size > 1 {
+            let mut owned = raw.into_owned();
+            owned.chunks_exact_mut(size).for_each(<[u8]>::reverse);
+            owned.into()
+        } else {
+            raw
         };
         Ok(match code {
             b'f' => Value::Reals(

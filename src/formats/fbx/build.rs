@@ -164,9 +164,9 @@ fn read_meshes<'o, 'a>(
 }
 
 /// A mesh's skin as a glTF skin: its bones' nodes as joints, and inverse
-/// binds such that glTF's `G_j · IBM_j` is FBX's bone global over its bind
-/// (TransformLink), from where the mesh sits: `IBM_j = TransformLink⁻¹ ·
-/// mesh world`.
+/// binds such that glTF's `G_j · IBM_j` is FBX's bone global over its bind:
+/// `IBM_j` is the mesh in the bone's frame at bind where [`Skin`] keeps it
+/// (the cluster's `Transform`), else `TransformLink⁻¹ · mesh world`.
 fn skin_json(
     skin: &Skin,
     mesh: &ReadMesh,
@@ -176,13 +176,14 @@ fn skin_json(
 ) -> Result<Value, FbxError> {
     let mut joints = Vec::new();
     let mut binds = Vec::new();
-    for (bone, link) in &skin.joints {
+    for (bone, link, mesh_to_bone) in &skin.joints {
         let node = *models.node_of.get(bone).ok_or_else(|| FbxError::Missing {
             path: mesh.model.path.to_string(),
             what: format!("the bone model {bone} of its skin"),
         })?;
         joints.push(node);
-        let ibm = basis.transform(link.inverse() * models.world[mesh.node]);
+        let ibm = basis
+            .transform(mesh_to_bone.unwrap_or_else(|| link.inverse() * models.world[mesh.node]));
         binds.extend(ibm.as_mat4().to_cols_array());
     }
     let count = joints.len();

@@ -50,8 +50,16 @@ pub struct Shape {
 /// control point's influences as (joint, weight), at most
 /// [`MAX_INFLUENCES`], summing to 1.
 pub struct Skin {
-    /// Per joint: the bone model's id and its global transform at bind.
-    pub joints: Vec<(i64, DMat4)>,
+    /// Per joint: the bone model's id, its global transform at bind
+    /// (`TransformLink`) and, where the file gives it, the mesh model's
+    /// transform into the bone's frame at bind (`Transform`, stored in bone
+    /// space whatever the FBX SDK's documentation says, as Blender's
+    /// exporter and ufbx read it). With it, a mesh moved after it was bound
+    /// is drawn where it was bound, as MotionBuilder and 3ds Max draw it;
+    /// it is left out of a file of Maya's, which draws such a mesh where
+    /// its model now stands (exactly so while the bones rest where they
+    /// were bound), as three.js's `FBXLoader` draws every file.
+    pub joints: Vec<(i64, DMat4, Option<DMat4>)>,
     /// Per control point.
     pub influences: Vec<Vec<(usize, f32)>>,
 }
@@ -306,8 +314,15 @@ pub fn skin_of(
             })?;
         let mut cols = [0.0; 16];
         cols.copy_from_slice(&link);
+        let mesh_to_bone = cluster
+            .node
+            .child("Transform")
+            .and_then(|n| n.reals())
+            .filter(|m| m.len() == 16)
+            .map(|m| DMat4::from_cols_slice(&m))
+            .filter(|m| m.is_finite() && m.determinant().abs() > 1e-300 && !objects.by_maya);
         let joint = joints.len();
-        joints.push((bone.id, DMat4::from_cols_array(&cols)));
+        joints.push((bone.id, DMat4::from_cols_array(&cols), mesh_to_bone));
         let (Some(indexes), Some(weights)) =
             (cluster.node.child("Indexes"), cluster.node.child("Weights"))
         else {

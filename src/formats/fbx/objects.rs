@@ -89,6 +89,10 @@ pub struct Objects<'a> {
     /// Whether Blender's exporter wrote the file (its `Creator` names
     /// Blender): its blend shapes' `FullWeights` are per-point weights.
     pub by_blender: bool,
+    /// Whether Maya wrote the file (its scene info's
+    /// `Original|ApplicationName`): Maya draws a skinned mesh where its
+    /// model stands, not where its clusters bound it.
+    pub by_maya: bool,
 }
 
 impl<'a> Objects<'a> {
@@ -164,6 +168,7 @@ impl<'a> Objects<'a> {
             parents,
             children,
             by_blender: creator.is_some_and(|c| c.starts_with("Blender")),
+            by_maya: application(top).is_some_and(|a| a.eq_ignore_ascii_case("maya")),
         })
     }
 
@@ -218,4 +223,16 @@ fn names(node: &Node) -> (String, String) {
     };
     let kind = node.props.get(2).and_then(Value::text).unwrap_or("");
     (name.to_owned(), kind.to_owned())
+}
+
+/// The application that first wrote the file, as its scene info names it
+/// (`FBXHeaderExtension/SceneInfo`'s `Original|ApplicationName`).
+fn application(top: &[Node]) -> Option<&str> {
+    top.iter()
+        .filter(|n| n.name == "FBXHeaderExtension")
+        .flat_map(|n| n.children_named("SceneInfo"))
+        .flat_map(|n| n.children_named("Properties70"))
+        .flat_map(|n| n.children_named("P"))
+        .find(|p| p.props.first().and_then(Value::text) == Some("Original|ApplicationName"))
+        .and_then(|p| p.props.get(4).and_then(Value::text))
 }
