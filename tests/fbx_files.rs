@@ -209,6 +209,35 @@ fn a_skinned_mesh_is_drawn_where_its_clusters_bound_it() {
     assert_eq!(bound(transform, maya), standing);
 }
 
+/// A mesh of no points or polygons (an empty object, a circle of edges
+/// alone) is left out, and the file opens with its other meshes.
+#[test]
+fn an_empty_mesh_is_left_out_and_the_rest_opens() {
+    let text = triangle(
+        "",
+        r#"	Geometry: 11, "Geometry::empty", "Mesh" {
+	}
+	Model: 21, "Model::empty", "Mesh" {
+	}
+	Geometry: 12, "Geometry::edges", "Mesh" {
+		Vertices: *6 {
+			a: 0,0,0,1,1,1
+		}
+		Edges: *1 {
+			a: 0
+		}
+	}
+	Model: 22, "Model::edges", "Mesh" {
+	}"#,
+        r#"	C: "OO",21,0
+	C: "OO",11,21
+	C: "OO",22,0
+	C: "OO",12,22"#,
+    );
+    let scene = scene_from_fbx(text.as_bytes()).unwrap();
+    assert_eq!(scene.mesh.positions_model.len(), 3, "the triangle alone");
+}
+
 #[test]
 fn a_skeleton_without_a_mesh_opens_with_capsules_and_its_clip() {
     let files = corpus();

@@ -145,6 +145,14 @@ fn read_meshes<'o, 'a>(
         else {
             continue;
         };
+        // A mesh of no points or no polygons (an empty object, a curve's
+        // edges) draws nothing: left out, as three.js leaves it out.
+        if ["Vertices", "PolygonVertexIndex"]
+            .iter()
+            .any(|name| geometry.node.child(name).is_none())
+        {
+            continue;
+        }
         let geometric = TransformParts::geometric(model);
         let data = mesh_data(geometry, geometric)?;
         let skin = skin_of(objects, geometry, data.point_count)?;
