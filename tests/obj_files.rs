@@ -172,3 +172,26 @@ fn bad_files_are_refused_by_name() {
         Err(ObjError::TooLarge { .. })
     ));
 }
+
+/// A concave face (an L of three unit squares, as Blender writes an n-gon)
+/// is cut into four triangles that cover the L and nothing else, wound as
+/// the face is; a fan from its first corner would cover its notch.
+#[test]
+fn a_concave_face_is_cut_into_triangles_within_it() {
+    let l = "v 0 0 0\nv 2 0 0\nv 2 1 0\nv 1 1 0\nv 1 2 0\nv 0 2 0\nf 1 2 3 4 5 6\n";
+    let scene = scene_from_obj(l).unwrap();
+    let p = &scene.mesh.positions_model;
+    let triangles: Vec<&[u32]> = scene.mesh.indices.chunks_exact(3).collect();
+    assert_eq!(triangles.len(), 4);
+    let mut covered = 0.0;
+    for t in triangles {
+        let [a, b, c] = [t[0], t[1], t[2]].map(|i| p[i as usize]);
+        let normal = (b - a).cross(c - a);
+        assert!(normal.z > 0.0, "wound as the face is: {t:?}");
+        covered += normal.z / 2.0;
+        // No triangle reaches into the notch (x > 1 and y > 1).
+        let centre = (a + b + c) / 3.0;
+        assert!(centre.x <= 1.0 || centre.y <= 1.0, "{t:?}");
+    }
+    assert!((covered - 3.0).abs() < 1e-6, "three squares: {covered}");
+}

@@ -17,6 +17,7 @@ pub mod handover;
 mod json_path;
 pub mod look_json;
 pub mod obj;
+mod polygons;
 mod pretty_json;
 pub mod scene_json;
 pub mod weight_edits;

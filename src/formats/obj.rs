@@ -2,21 +2,23 @@
 //! group (`o`/`g`) and each material run within it is one static mesh; the
 //! skeleton is the one root bone every scene has, at the origin, so that a
 //! rig can be built on it. Parsing is `tobj`'s (positions, texture
-//! coordinates, normals and faces with relative indices, polygons
-//! triangulated as fans); the meshes, the materials (`Kd`, `d`, `map_Kd`)
+//! coordinates, normals and faces with relative indices), its polygons cut
+//! as FBX's are (convex ones as fans, concave ones by ear clipping); the
+//! meshes, the materials (`Kd`, `d`, `map_Kd`)
 //! and their textures then go through the glTF reader, so counts, budgets
 //! and named errors are the glTF reader's.
 
 use std::collections::HashMap;
 use std::io::BufReader;
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use serde_json::{json, Value};
 
 use super::gltf::{read_built, GltfError, MAX_FILE_BYTES};
 use super::gltf_write::{
     floats, vec3s, Builder, ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER, FLOAT, UNSIGNED_INT,
 };
+use super::polygons::{triangulate, Ears};
 use crate::scene::Scene;
 
 /// Files chosen together with an OBJ file (its MTL and textures), by name.
@@ -165,7 +167,8 @@ type Parsed = (Vec<tobj::Model>, Vec<tobj::Material>, Vec<String>);
 fn parse(text: &str, files: &Files) -> Result<Parsed, ObjError> {
     let options = tobj::LoadOptions {
         single_index: true,
-        triangulate: true,
+        // Polygons are cut here, concave ones too (tobj cuts fans).
+        triangulate: false,
         ignore_points: true,
         ignore_lines: true,
     };
@@ -209,15 +212,39 @@ fn mesh_doc(model: &tobj::Model, materials: usize, builder: &mut Builder) -> Val
         let accessor = json!({"componentType": FLOAT, "count": positions.len(), "type": "VEC2"});
         attributes["TEXCOORD_0"] = builder.accessor(&uvs, Some(ARRAY_BUFFER), accessor).into();
     }
-    let indices: Vec<u8> = mesh.indices.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let triangles = triangles_of(mesh, &positions);
+    let indices: Vec<u8> = triangles.iter().flat_map(|i| i.to_le_bytes()).collect();
     let accessor =
-        json!({"componentType": UNSIGNED_INT, "count": mesh.indices.len(), "type": "SCALAR"});
+        json!({"componentType": UNSIGNED_INT, "count": triangles.len(), "type": "SCALAR"});
     let indices = builder.accessor(&indices, Some(ELEMENT_ARRAY_BUFFER), accessor);
     let mut primitive = json!({"attributes": attributes, "indices": indices});
     if let Some(material) = mesh.material_id.filter(|&m| m < materials) {
         primitive["material"] = material.into();
     }
     json!({"name": model.name, "primitives": [primitive]})
+}
+
+/// The triangles of `mesh`'s faces (`face_arities` corners each, or three
+/// where `tobj` lists none), each cut as [`triangulate`] cuts a polygon.
+fn triangles_of(mesh: &tobj::Mesh, positions: &[Vec3]) -> Vec<u32> {
+    if mesh.face_arities.is_empty() {
+        return mesh.indices.clone();
+    }
+    let points: Vec<DVec3> = positions.iter().map(|p| p.as_dvec3()).collect();
+    let mut ears = Ears::default();
+    let mut triangles = Vec::with_capacity(mesh.indices.len());
+    let mut first = 0usize;
+    for &arity in &mesh.face_arities {
+        let end = (first + arity as usize).min(mesh.indices.len());
+        triangulate(
+            &mesh.indices[first..end],
+            &points,
+            &mut ears,
+            &mut triangles,
+        );
+        first = end;
+    }
+    triangles
 }
 
 /// The glTF materials, textures and images of the MTL's materials: `Kd` as
