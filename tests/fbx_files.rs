@@ -146,7 +146,7 @@ fn a_blend_shape_channel_rests_at_its_deform_percent() {
 /// draw it where the mesh model now stands.
 #[test]
 fn a_skinned_mesh_is_drawn_where_its_clusters_bound_it() {
-    let bound = |transform: &str, header: &str| {
+    let bound = |transform: &str, header: &str, link: &str| {
         let text = triangle(
             r#"		P: "UnitScaleFactor", "double", "Number", "",100"#,
             &format!(
@@ -167,9 +167,7 @@ fn a_skinned_mesh_is_drawn_where_its_clusters_bound_it() {
 			a: 1,1,1
 		}}
 		{transform}
-		TransformLink: *16 {{
-			a: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1
-		}}
+		{link}
 	}}"#
             ),
             r#"	C: "OO",50,0
@@ -195,18 +193,21 @@ fn a_skinned_mesh_is_drawn_where_its_clusters_bound_it() {
     };
     // Bound 2 units up Z, in the bone's frame: drawn there.
     let transform = "Transform: *16 {\n\t\t\ta: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,2,1\n\t\t}";
-    let at_bind = bound(transform, "");
+    let link = "TransformLink: *16 {\n\t\t\ta: 1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1\n\t\t}";
+    let at_bind = bound(transform, "", link);
     assert!(at_bind.contains(&[1.0, 0.0, 2.0]), "{at_bind:?}");
     assert!(
         at_bind.iter().all(|p| p[2] == 2.0 && p[0] < 2.0),
         "{at_bind:?}"
     );
     // Without a Transform, the mesh is bound where it stands now.
-    let standing = bound("", "");
+    let standing = bound("", "", link);
     assert!(standing.contains(&[6.0, 0.0, 0.0]), "{standing:?}");
     // Maya draws a skinned mesh where its model stands.
     let maya = "FBXHeaderExtension:  {\n\tSceneInfo: \"SceneInfo::GlobalInfo\", \"UserData\" {\n\t\tProperties70:  {\n\t\t\tP: \"Original|ApplicationName\", \"KString\", \"\", \"\", \"Maya\"\n\t\t}\n\t}\n}\n";
-    assert_eq!(bound(transform, maya), standing);
+    assert_eq!(bound(transform, maya, link), standing);
+    // A cluster without a TransformLink binds its bone where it rests.
+    assert_eq!(bound("", "", ""), standing);
 }
 
 /// A mesh of no points or polygons (an empty object, a circle of edges

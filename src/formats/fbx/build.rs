@@ -174,7 +174,8 @@ fn read_meshes<'o, 'a>(
 /// A mesh's skin as a glTF skin: its bones' nodes as joints, and inverse
 /// binds such that glTF's `G_j · IBM_j` is FBX's bone global over its bind:
 /// `IBM_j` is the mesh in the bone's frame at bind where [`Skin`] keeps it
-/// (the cluster's `Transform`), else `TransformLink⁻¹ · mesh world`.
+/// (the cluster's `Transform`), else `TransformLink⁻¹ · mesh world`, the
+/// bone's rest standing for a `TransformLink` the cluster lacks.
 fn skin_json(
     skin: &Skin,
     mesh: &ReadMesh,
@@ -190,6 +191,7 @@ fn skin_json(
             what: format!("the bone model {bone} of its skin"),
         })?;
         joints.push(node);
+        let link = link.unwrap_or(models.world[node]);
         let ibm = basis
             .transform(mesh_to_bone.unwrap_or_else(|| link.inverse() * models.world[mesh.node]));
         binds.extend(ibm.as_mat4().to_cols_array());

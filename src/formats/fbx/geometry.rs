@@ -52,7 +52,7 @@ pub struct Shape {
 /// [`MAX_INFLUENCES`], summing to 1.
 pub struct Skin {
     /// Per joint: the bone model's id, its global transform at bind
-    /// (`TransformLink`) and, where the file gives it, the mesh model's
+    /// (`TransformLink`, where the file gives it) and, where the file gives it, the mesh model's
     /// transform into the bone's frame at bind (`Transform`, stored in bone
     /// space whatever the FBX SDK's documentation says, as Blender's
     /// exporter and ufbx read it). With it, a mesh moved after it was bound
@@ -60,7 +60,7 @@ pub struct Skin {
     /// it is left out of a file of Maya's, which draws such a mesh where
     /// its model now stands (exactly so while the bones rest where they
     /// were bound), as three.js's `FBXLoader` draws every file.
-    pub joints: Vec<(i64, DMat4, Option<DMat4>)>,
+    pub joints: Vec<(i64, Option<DMat4>, Option<DMat4>)>,
     /// Per control point.
     pub influences: Vec<Vec<(usize, f32)>>,
 }
@@ -300,16 +300,19 @@ pub fn skin_of(
         let Some((bone, _)) = objects.children_of_class(cluster.id, "Model").next() else {
             continue; // a cluster without a bone moves nothing
         };
-        let link = cluster
-            .required("TransformLink")?
-            .reals()
-            .filter(|m| m.len() == 16)
-            .ok_or_else(|| FbxError::Malformed {
-                path: cluster.at("TransformLink"),
-                problem: "not 16 numbers".to_owned(),
-            })?;
-        let mut cols = [0.0; 16];
-        cols.copy_from_slice(&link);
+        // Without a TransformLink the bone was bound where it rests.
+        let link = match cluster.node.child("TransformLink") {
+            None => None,
+            Some(node) => Some(
+                node.reals()
+                    .filter(|m| m.len() == 16)
+                    .map(|m| DMat4::from_cols_slice(&m))
+                    .ok_or_else(|| FbxError::Malformed {
+                        path: cluster.at("TransformLink"),
+                        problem: "not 16 numbers".to_owned(),
+                    })?,
+            ),
+        };
         let mesh_to_bone = cluster
             .node
             .child("Transform")
@@ -318,7 +321,7 @@ pub fn skin_of(
             .map(|m| DMat4::from_cols_slice(&m))
             .filter(|m| m.is_finite() && m.determinant().abs() > 1e-300 && !objects.by_maya);
         let joint = joints.len();
-        joints.push((bone.id, DMat4::from_cols_array(&cols), mesh_to_bone));
+        joints.push((bone.id, link, mesh_to_bone));
         let (Some(indexes), Some(weights)) =
             (cluster.node.child("Indexes"), cluster.node.child("Weights"))
         else {
