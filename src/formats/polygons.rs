@@ -3,6 +3,11 @@
 
 use glam::DVec3;
 
+/// The most corners of a polygon cut by ear clipping; a larger one (only
+/// a hostile file has one) is a fan, so that the clipper's memory stays
+/// bounded by this polygon size whatever the file declares.
+pub const MAX_CLIPPED_CORNERS: usize = 1 << 16;
+
 /// What [`triangulate`] keeps between polygons: the ear clipper and its
 /// buffers.
 #[derive(Default)]
@@ -31,13 +36,13 @@ pub fn triangulate(
             triangles.extend([polygon[0], polygon[k], polygon[k + 1]]);
         }
     };
-    if n <= 3 {
+    if n <= 3 || n > MAX_CLIPPED_CORNERS {
         return fan(triangles);
     }
-    let points: Vec<DVec3> = polygon.iter().map(|&v| positions[v as usize]).collect();
+    let point = |k: usize| positions[polygon[k] as usize];
     // Newell's normal, and the polygon in a plane across it.
     let normal = (0..n).fold(DVec3::ZERO, |sum, k| {
-        let (a, b) = (points[k], points[(k + 1) % n]);
+        let (a, b) = (point(k), point((k + 1) % n));
         sum + DVec3::new(
             (a.y - b.y) * (a.z + b.z),
             (a.z - b.z) * (a.x + b.x),
@@ -51,7 +56,7 @@ pub fn triangulate(
     let v = normal.cross(u);
     ears.flat.clear();
     ears.flat
-        .extend(points.iter().map(|p| [p.dot(u), p.dot(v)]));
+        .extend((0..n).map(|k| [point(k).dot(u), point(k).dot(v)]));
     let turn = |k: usize| {
         let [a, b, c] = [k, (k + 1) % n, (k + 2) % n].map(|i| ears.flat[i]);
         (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
@@ -148,6 +153,21 @@ mod tests {
             [0.0, 1.0, 0.0],
         ];
         assert_eq!(triangles_of(&bow_tie), vec![[0, 1, 2], [0, 2, 3]]);
+    }
+
+    #[test]
+    fn a_polygon_past_the_clipping_limit_is_a_fan() {
+        // A saw of teeth, concave, one corner past the limit.
+        let n = MAX_CLIPPED_CORNERS + 1;
+        let saw: Vec<[f64; 3]> = (0..n)
+            .map(|k| [k as f64, if k % 2 == 0 { 0.0 } else { 1.0 }, 0.0])
+            .collect();
+        let triangles = triangles_of(&saw);
+        assert_eq!(triangles.len(), n - 2);
+        assert!(triangles
+            .iter()
+            .enumerate()
+            .all(|(k, t)| *t == [0, k as u32 + 1, k as u32 + 2]));
     }
 
     #[test]

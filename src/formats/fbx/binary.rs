@@ -1,10 +1,11 @@
-//! The binary encoding: a 27-byte header (`Kaydara FBX Binary  \0`, `0x1A`,
-//! a byte that is 0 for little-endian numbers and 1 for big-endian ones, as
-//! old Maya on PowerPC wrote them, a `u32` version), then node records. A record
-//! starts with its end offset, property count and property bytes (`u32`
-//! each before version 7500, `u64` from 7500 on) and its name's length
-//! (`u8`); then the properties, then child records, closed by a record of
-//! zeros. An array property (`f d l i b`) is a count, an encoding (0 raw,
+//! The binary encoding: a 27-byte header (`Kaydara FBX Binary  \0`,
+//! `0x1A`, a byte that is 0 for little-endian numbers and 1 for big-endian
+//! ones, as old Maya on PowerPC wrote them, a `u32` version), then node
+//! records. A record starts with its end offset, property count and
+//! property bytes (`u32` each before version 7500, `u64` from 7500 on) and
+//! its name's length (`u8`); then the properties, then child records,
+//! closed by a record of zeros (an end offset of 0: no child records, as
+//! some writers leave it). An array property (`f d l i b`) is a count, an encoding (0 raw,
 //! 1 zlib) and a byte length; every count is checked against the bytes
 //! there and the memory budget before anything is allocated, and a
 //! compressed array inflates to at most the size its count declares.

@@ -51,15 +51,16 @@ pub struct Shape {
 /// control point's influences as (joint, weight), at most
 /// [`MAX_INFLUENCES`], summing to 1.
 pub struct Skin {
-    /// Per joint: the bone model's id, its global transform at bind
-    /// (`TransformLink`, where the file gives it) and, where the file gives it, the mesh model's
+    /// Per joint: the bone model's id; its global transform at bind
+    /// (`TransformLink`), if the cluster has one; and the mesh model's
     /// transform into the bone's frame at bind (`Transform`, stored in bone
     /// space whatever the FBX SDK's documentation says, as Blender's
-    /// exporter and ufbx read it). With it, a mesh moved after it was bound
-    /// is drawn where it was bound, as MotionBuilder and 3ds Max draw it;
-    /// it is left out of a file of Maya's, which draws such a mesh where
-    /// its model now stands (exactly so while the bones rest where they
-    /// were bound), as three.js's `FBXLoader` draws every file.
+    /// exporter and ufbx read it), if the cluster has one. With it, a mesh
+    /// moved after it was bound is drawn where it was bound, as MotionBuilder
+    /// and 3ds Max draw it; it is left out of a file of Maya's, which draws
+    /// such a mesh where its model now stands (exactly so while the bones
+    /// rest where they were bound), as three.js's `FBXLoader` draws every
+    /// file.
     pub joints: Vec<(i64, Option<DMat4>, Option<DMat4>)>,
     /// Per control point.
     pub influences: Vec<Vec<(usize, f32)>>,
