@@ -1,7 +1,7 @@
 //! Polygons cut into triangles, as FBX and OBJ files hold them: convex
 //! ones as fans, concave ones by ear clipping in their plane.
 
-use glam::DVec3;
+use glam::{DVec2, DVec3};
 
 /// The most corners of a polygon cut by ear clipping; a larger one (only
 /// a hostile file has one) is a fan, so that the clipper's memory stays
@@ -13,7 +13,7 @@ pub const MAX_CLIPPED_CORNERS: usize = 1 << 16;
 #[derive(Default)]
 pub struct Ears {
     earcut: earcut::Earcut<f64>,
-    flat: Vec<[f64; 2]>,
+    flat: Vec<DVec2>,
     corners: Vec<u32>,
 }
 
@@ -56,35 +56,33 @@ pub fn triangulate(
     let v = normal.cross(u);
     ears.flat.clear();
     ears.flat
-        .extend((0..n).map(|k| [point(k).dot(u), point(k).dot(v)]));
-    let turn = |k: usize| {
-        let [a, b, c] = [k, (k + 1) % n, (k + 2) % n].map(|i| ears.flat[i]);
-        (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
+        .extend((0..n).map(|k| DVec2::new(point(k).dot(u), point(k).dot(v))));
+    // Twice the signed area of the triangle of corners `i j k` in the plane.
+    let twice = |[i, j, k]: [usize; 3]| {
+        let [a, b, c] = [i, j, k].map(|i| ears.flat[i]);
+        (b - a).perp_dot(c - a)
     };
-    if (0..n).all(|k| turn(k) >= 0.0) {
+    if (0..n).all(|k| twice([k, (k + 1) % n, (k + 2) % n]) >= 0.0) {
         return fan(triangles);
     }
     let mut corners = std::mem::take(&mut ears.corners);
-    ears.earcut
-        .earcut(ears.flat.iter().copied(), &[] as &[u32], &mut corners);
-    // Twice the signed area of each ear, and of the polygon (shoelace).
-    let twice = |t: &[u32]| {
-        let [a, b, c] = [t[0], t[1], t[2]].map(|k| ears.flat[k as usize]);
-        (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-    };
+    ears.earcut.earcut(
+        ears.flat.iter().map(|p| p.to_array()),
+        &[] as &[u32],
+        &mut corners,
+    );
+    let ear = |t: &[u32]| twice([t[0], t[1], t[2]].map(|k| k as usize));
+    // Twice the polygon's area (shoelace), and what its ears cover.
     let whole: f64 = (0..n)
-        .map(|k| {
-            let (a, b) = (ears.flat[k], ears.flat[(k + 1) % n]);
-            a[0] * b[1] - a[1] * b[0]
-        })
+        .map(|k| ears.flat[k].perp_dot(ears.flat[(k + 1) % n]))
         .sum();
-    let ears_cover: f64 = corners.chunks_exact(3).map(|t| twice(t).abs()).sum();
+    let ears_cover: f64 = corners.chunks_exact(3).map(|t| ear(t).abs()).sum();
     let covers = (ears_cover - whole.abs()).abs() <= 1e-3 * whole.abs();
     if corners.len() == 3 * (n - 2) || (!corners.is_empty() && covers) {
         // Each triangle wound as the polygon is (earcut winds its own way).
         for t in corners.chunks_exact(3) {
             let [i, j, k] = [t[0], t[1], t[2]].map(|k| polygon[k as usize]);
-            triangles.extend(if twice(t) < 0.0 { [i, k, j] } else { [i, j, k] });
+            triangles.extend(if ear(t) < 0.0 { [i, k, j] } else { [i, j, k] });
         }
     } else {
         fan(triangles);
