@@ -428,13 +428,7 @@ fn a_model_that_does_not_inherit_its_parents_scale_keeps_its_size_through_a_clip
     for (inherit, size_at) in [(2u8, [1.0, 1.0, 1.0]), (1, [1.0, 1.5, 2.0])] {
         let scene = scene_from_fbx(scaled_parent(inherit).as_bytes()).unwrap();
         let mut lab = skinlab::lab::Lab::new(scene);
-        let tri = lab
-            .scene()
-            .skeleton
-            .bones()
-            .iter()
-            .position(|b| b.name == "tri")
-            .unwrap();
+        let tri = bone_named(&lab, "tri");
         // Measured against the start, in whatever unit the file's become.
         lab.set_animation_time(0, 0.0).unwrap();
         let start = lab.model_from_bone_posed()[tri];
@@ -460,6 +454,12 @@ fn a_model_that_does_not_inherit_its_parents_scale_keeps_its_size_through_a_clip
     }
 }
 
+/// The bone named `name` in `lab`'s skeleton.
+fn bone_named(lab: &skinlab::lab::Lab, name: &str) -> usize {
+    let bones = lab.scene().skeleton.bones();
+    bones.iter().position(|b| b.name == name).unwrap()
+}
+
 /// ufbx's test file `keys/ufbx-{stem}.fbx` opened, and the bone of its
 /// animated cube, `pCube1`.
 fn cube_in(stem: &str) -> (skinlab::lab::Lab, usize) {
@@ -467,13 +467,7 @@ fn cube_in(stem: &str) -> (skinlab::lab::Lab, usize) {
         .join(format!("tests/fbx/keys/ufbx-{stem}.fbx"));
     let scene = scene_from_fbx(&std::fs::read(path).unwrap()).unwrap();
     let lab = skinlab::lab::Lab::new(scene);
-    let cube = lab
-        .scene()
-        .skeleton
-        .bones()
-        .iter()
-        .position(|b| b.name == "pCube1")
-        .unwrap();
+    let cube = bone_named(&lab, "pCube1");
     (lab, cube)
 }
 

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Lab } from './wasm.mjs';
 import { threeFbxPositions, hausdorff } from '../support/fbx-oracle.mjs';
+import { worldPositions } from '../support/three-points.mjs';
 import { threePositions } from '../support/corpus.mjs';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 
@@ -117,12 +118,7 @@ test('an FBX texture is read embedded, or from the files chosen with the .fbx', 
 
 /** The vertices of the OBJ `name` in tests/fbx/frames/ (a program's own frame), as three.js's OBJLoader reads them. */
 function programFrame(name) {
-  const text = readFileSync(new URL(`frames/${name}`, dir), 'utf8');
-  const points = [];
-  new OBJLoader().parse(text).traverse((node) => {
-    if (node.isMesh) points.push(...node.geometry.attributes.position.array);
-  });
-  return points;
+  return worldPositions(new OBJLoader().parse(readFileSync(new URL(`frames/${name}`, dir), 'utf8')));
 }
 
 test("skins and blend shapes as in Blender's own frames", () => {

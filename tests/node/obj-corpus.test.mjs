@@ -7,18 +7,14 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { OBJLoader } from 'three/examples/jsm/loaders/OBJLoader.js';
 import { Lab } from './wasm.mjs';
-import { hausdorff } from '../support/three-points.mjs';
+import { hausdorff, worldPositions } from '../support/three-points.mjs';
 
 const dirs = [new URL('../obj/', import.meta.url), new URL('../obj/ufbx/', import.meta.url)];
 const files = dirs.flatMap((dir) => readdirSync(dir).filter((name) => name.endsWith('.obj')).sort().map((name) => ({ dir, name })));
 
 /** three.js's triangles of `text`: their corners' positions, flat. */
 function threeTriangles(text) {
-  const corners = [];
-  new OBJLoader().parse(text).traverse((node) => {
-    if (node.isMesh) corners.push(...node.geometry.getAttribute('position').array);
-  });
-  return corners;
+  return worldPositions(new OBJLoader().parse(text));
 }
 
 test('the OBJ corpus holds files of several exporters', () => {
