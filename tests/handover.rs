@@ -64,3 +64,13 @@ fn the_shipped_models_survive_the_handover() {
 fn the_captured_walk_survives_the_handover() {
     assert_survives_handover("capture", capture().unwrap());
 }
+
+/// The examples the page's wasm module leaves to the file readers' module
+/// reach the page as handover bytes: each must arrive as it was built.
+#[test]
+fn every_example_survives_the_handover() {
+    for name in skinlab::examples::listed_names() {
+        let scene = skinlab::examples::example(name).unwrap_or_else(|| panic!("{name}: no scene"));
+        assert_survives_handover(name, scene);
+    }
+}

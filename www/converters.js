@@ -8,7 +8,10 @@
 // This module puts the readers on the `Lab` class, under the names the
 // page's API has always had: `Lab.fromGltf(text)`,
 // `Lab.fromGlb(bytes)`, `Lab.fromGltfFiles(text, files)`,
-// `Lab.fromBvh(text)`, `Lab.fromFbx(bytes, files?)`, `Lab.fromObj(text, files?)`, `lab.toGlb()`, and `Lab.example('capture')`. They
+// `Lab.fromBvh(text)`, `Lab.fromFbx(bytes, files?)`, `Lab.fromObj(text, files?)`, `lab.toGlb()`,
+// `lab.autoWeights(method)`, `lab.meshReport()`, `lab.fitSkeleton(template,
+// markers)`, and
+// `Lab.example(name)` of the examples it builds (`needsConverters(name)`). They
 // are synchronous once the module is loaded: `await loadConverters()` (in
 // the page `await skinlab.loadConverters()`); Node code starts it with
 // `useConverters` after its own `initSync`.
@@ -16,8 +19,6 @@ import { Lab } from './pkg/skinlab.js';
 import * as glue from './pkg/skinlab_converters.js';
 import { convertersSource } from './assets.js';
 
-/** The example read from a file (a BVH capture) by this module. */
-export const FILE_EXAMPLE = 'capture';
 
 let loading = null;
 let ready = false;
@@ -41,8 +42,12 @@ export function useConverters() {
 /** Whether the readers can be called now. */
 export const convertersReady = () => ready;
 
-/** Whether example `name` needs the readers (and so may open a moment later). */
-export const needsConverters = (name) => name === FILE_EXAMPLE;
+/**
+ * Whether example `name` needs the readers' module (and so may open a
+ * moment later): the page's module builds the lecture notes' figures and
+ * leaves the motion capture and the larger figures to it.
+ */
+export const needsConverters = (name) => Lab.exampleNames().includes(name) && !Lab.exampleBuiltHere(name);
 
 function readers() {
   if (!ready) throw new Error('the file readers are not loaded yet: await loadConverters() first');
@@ -60,8 +65,42 @@ Lab.fromFbx = (bytes, files) => Lab.fromHandover(files
 
 const builtExample = Lab.example;
 Lab.example = (name) => (needsConverters(name)
-  ? Lab.fromHandover(readers().captureExample())
+  ? Lab.fromHandover(readers().exampleHandover(name))
   : builtExample(name));
+
+/**
+ * Replaces all weights by automatic ones (`nearest`, `distance`, `heat`
+ * or `voxel`) on the bones that deform, solved by this module on a copy of
+ * the scene and taken back as `setInfluenceArrays` takes them; returns
+ * the report (`{prunedVertices, visibilityChecked, iterations,
+ * unreachedVertices, nearestNonDeforming, handedOver}`).
+ */
+Lab.prototype.autoWeights = function autoWeights(method) {
+  const { report, bones, weights } = readers().autoWeights(this.handover(), method);
+  this.setInfluenceArrays(bones, weights);
+  return report;
+};
+
+/**
+ * What the mesh brings to binding: `{looseParts, duplicateVertices,
+ * nonManifoldEdges, openEdges, degenerateTriangles, flippedTriangles,
+ * seamsApart, size}`, measured by this module on a copy of the scene.
+ */
+Lab.prototype.meshReport = function meshReport() {
+  return readers().meshReport(this.handover());
+};
+
+/**
+ * Fits skeleton template `template` to `markers` in a scene that has its
+ * root alone (a mesh opened to be rigged): the bones this module fits are
+ * added by `addBones`, one undo step after `checkpoint()`. Returns how
+ * many were added.
+ */
+Lab.prototype.fitSkeleton = function fitSkeleton(template, markers) {
+  const bones = readers().fitSkeleton(this.handover(), template, markers);
+  this.addBones(bones);
+  return bones.length;
+};
 
 Lab.prototype.toGlb = function toGlb() {
   return readers().glbFromHandover(this.handover());

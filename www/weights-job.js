@@ -33,6 +33,7 @@ export function weightsJob(message, onProgress) {
     event.preventDefault();
     settle({ unavailable: true });
   };
-  workerMessage(message).then((sent) => worker.postMessage(sent));
+  // Weights are solved by the file readers' module, the centres by the core.
+  workerMessage(message, { readers: !message.centres }).then((sent) => worker.postMessage(sent));
   return { result, cancel: () => settle({ cancelled: true }) };
 }

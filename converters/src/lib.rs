@@ -1,10 +1,12 @@
 //! Skinlab's file readers and writer as a wasm module of their own: glTF
-//! (`.gltf`, `.glb`), FBX and BVH in, `.glb` out, and the motion-capture
-//! example, which is a BVH file.
+//! (`.gltf`, `.glb`), FBX, OBJ and BVH in, `.glb` out; and the examples
+//! that the page's module leaves out (the motion capture, a BVH file, and
+//! the larger figures).
 //!
-//! They are a third of the core's code and a page that shows an example
-//! never needs them, so the page's module (`skinlab`) leaves them out and
-//! `www/converters.js` loads this one when a file is opened or exported.
+//! They are a third of the core's code and a page's first frame never
+//! needs them, so the page's module (`skinlab`) leaves them out and
+//! `www/converters.js` loads this one when a file is opened or exported,
+//! or such an example is opened.
 //! The two modules hand scenes to each other as handover bytes
 //! (`skinlab::formats::handover`: the scene JSON and what it does not carry):
 //! what a reader makes is what the page's `Lab.fromHandover` reads
@@ -16,6 +18,8 @@ use std::collections::HashMap;
 use skinlab::formats::{bvh, export, fbx, gltf, handover, obj};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+mod tools;
 
 /// An `Error` whose message starts with the page-facing method's name, as
 /// the page's module words its own.
@@ -115,10 +119,20 @@ pub fn scene_from_obj_files(text: &str, files: &js_sys::Object) -> Result<Vec<u8
     )
 }
 
-/// The `capture` example: the shipped walk, read as a dropped BVH file is.
-#[wasm_bindgen(js_name = captureExample)]
-pub fn capture_example() -> Result<Vec<u8>, JsError> {
-    handed_over("example", bvh::scene_from_bvh(skinlab::examples::WALK_BVH))
+/// Example `name` as handover bytes: the ones the page's module leaves to
+/// this one (the `capture`, the shipped walk read as a dropped BVH file
+/// is, and the larger figures), or any other; throws for an unknown name.
+#[wasm_bindgen(js_name = exampleHandover)]
+pub fn example_handover(name: &str) -> Result<Vec<u8>, JsError> {
+    skinlab::examples::example(name)
+        .map(|scene| handover::handover_bytes(&scene))
+        .ok_or_else(|| {
+            let known = skinlab::examples::listed_names().join(", ");
+            js_error(
+                "example",
+                format!("unknown example '{name}'; known examples: {known}"),
+            )
+        })
 }
 
 /// The scene in `bytes` (handover bytes, as the page's `lab.handover()`

@@ -33,6 +33,10 @@ pub enum Source {
     /// The table names it without holding its text, so the page's module,
     /// which never reads it, does not carry its 31 KB.
     Capture,
+    /// Built by the browser's second module (`converters/`): in the page's
+    /// module the table holds no builder for it, so that module carries
+    /// only the examples a first frame shows (see [`later`]).
+    SecondModule,
 }
 
 /// One built-in scene.
@@ -55,6 +59,26 @@ const fn built(name: &'static str, build: fn() -> SceneDoc) -> Example {
     }
 }
 
+/// An example the page's wasm module leaves to the second module
+/// (`converters/`, loaded when a file or such an example is first opened):
+/// a builder there, as natively, and no builder in the page's module, so
+/// its code stays out of what the first frame waits for. The lecture
+/// notes' figures (`figures`) stay in the page's module.
+const fn later(name: &'static str, build: fn() -> SceneDoc) -> Example {
+    #[cfg(all(feature = "page", target_arch = "wasm32"))]
+    let source = {
+        let _ = build;
+        Source::SecondModule
+    };
+    #[cfg(not(all(feature = "page", target_arch = "wasm32")))]
+    let source = Source::Built(build);
+    Example {
+        name,
+        listed: true,
+        source,
+    }
+}
+
 /// The motion capture the `capture` example reads (made by
 /// `tests/support/walk-bvh.mjs`; see `www/models/Walk/SOURCE.md`).
 pub const WALK_BVH: &str = include_str!("../../www/models/Walk/walk.bvh");
@@ -71,21 +95,21 @@ pub const EXAMPLES: [Example; 19] = [
     built("tube", figures::tube),
     built("chain", || figures::chain(CHAIN_BONES)),
     built("fingers", figures::fingers),
-    built("leg", limbs::leg),
-    built("arm", limbs::arm),
-    built("face", face::face),
-    built("walk", motion::walk),
-    built("path", motion::path),
+    later("leg", limbs::leg),
+    later("arm", limbs::arm),
+    later("face", face::face),
+    later("walk", motion::walk),
+    later("path", motion::path),
     built("dense", || figures::dense_tube(figures::DENSE_RINGS)),
-    built("tail", tubes::tail),
-    built("flip", flip::flip),
+    later("tail", tubes::tail),
+    later("flip", flip::flip),
     Example {
         name: "capture",
         listed: true,
         source: Source::Capture,
     },
-    built("robot", robot::robot),
-    built("mannequin", mannequin::mannequin),
+    later("robot", robot::robot),
+    later("mannequin", mannequin::mannequin),
     Example {
         name: "million",
         listed: false,
@@ -107,11 +131,13 @@ pub fn find(name: &str) -> Option<&'static Example> {
     EXAMPLES.iter().find(|example| example.name == name)
 }
 
-/// Builds the example called `name`, or `None` for an unknown name.
+/// Builds the example called `name`, or `None` for an unknown name (and,
+/// in the page's wasm module, for one the second module builds).
 pub fn example(name: &str) -> Option<Scene> {
     match find(name)?.source {
         Source::Built(_) => built_example(name),
         Source::Capture => capture().ok(),
+        Source::SecondModule => None,
     }
 }
 
@@ -131,9 +157,11 @@ pub fn built_example(name: &str) -> Option<Scene> {
     Scene::from_doc(&build()).ok()
 }
 
-/// Whether `name` is an example read from a file rather than built.
-pub fn is_file_example(name: &str) -> bool {
-    find(name).is_some_and(|example| matches!(example.source, Source::Capture))
+/// Whether `name` is an example this build makes without the file
+/// readers: one it builds in code (in the page's wasm module, those that
+/// are not [`Source::SecondModule`]'s).
+pub fn built_here(name: &str) -> bool {
+    find(name).is_some_and(|example| matches!(example.source, Source::Built(_)))
 }
 #[cfg(test)]
 pub(crate) mod tests {

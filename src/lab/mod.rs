@@ -96,9 +96,12 @@ pub enum EditError {
         /// The name given.
         name: String,
     },
-    /// The example is read from a file by the file readers, which are not
-    /// part of the module asked.
-    #[error("example '{name}' is read from a file: load the file readers first (await loadConverters())")]
+    /// The example is made by the second module (the file readers', which
+    /// builds the examples a first frame does not show), not the module
+    /// asked.
+    #[error(
+        "example '{name}' comes with the file readers: load them first (await loadConverters())"
+    )]
     ExampleNeedsReader {
         /// The example's name.
         name: String,
@@ -351,11 +354,12 @@ impl Lab {
         Self::known_example(name, crate::examples::example(name))
     }
 
-    /// One of [`crate::examples::EXAMPLES`] but those read from a file
-    /// ([`crate::examples::Source::Capture`]): what the page's
-    /// module builds without the file readers, which it loads apart.
+    /// One of [`crate::examples::EXAMPLES`] that this build makes without
+    /// the file readers: in the page's wasm module, the examples it builds
+    /// itself; the capture (a BVH file) and those of
+    /// [`crate::examples::Source::SecondModule`] come from the second module.
     pub fn built_example(name: &str) -> Result<Self, EditError> {
-        if crate::examples::is_file_example(name) {
+        if crate::examples::find(name).is_some() && !crate::examples::built_here(name) {
             return Err(EditError::ExampleNeedsReader {
                 name: name.to_owned(),
             });

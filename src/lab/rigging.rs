@@ -9,7 +9,7 @@ use glam::Vec3;
 
 use super::{derived, EditError, Lab};
 use crate::scene::doc::SceneDoc;
-use crate::scene::rig_edit::{self, BoneRest, RigEditError};
+use crate::scene::rig_edit::{self, BoneRest, NewBone, RigEditError};
 use crate::scene::{MeshBinding, Scene};
 use crate::weights::mesh_report::{mesh_report, MeshReport};
 
@@ -39,41 +39,76 @@ impl Lab {
         tail: Vec3,
         name: Option<&str>,
     ) -> Result<usize, EditError> {
-        self.check_bone(parent)?;
+        let name = name.map(str::to_owned);
+        self.add_bones(&[NewBone {
+            parent,
+            head,
+            tail,
+            name,
+        }])
+    }
+
+    /// Adds `bones` in their order, as one edit (each may hang from one
+    /// added before it); returns the first one's index. Nothing changes
+    /// when one of them is refused. Added to a static mesh's point of a
+    /// root (length 0, no skin), the root stops deforming, so that
+    /// automatic weights give it nothing.
+    pub fn add_bones(&mut self, bones: &[NewBone]) -> Result<usize, EditError> {
+        let first = self.scene.skeleton.len();
+        // Each hangs from a bone there before it.
+        for (added, bone) in bones.iter().enumerate() {
+            if bone.parent >= first + added {
+                return Err(EditError::BoneOutOfRange {
+                    bone: bone.parent,
+                    bone_count: first + added,
+                });
+            }
+        }
         let unskinned = self.skinned_vertices().next().is_none();
         self.edit_skeleton(|doc| {
-            let index = rig_edit::add_bone(doc, parent, head, tail, name)?;
+            for bone in bones {
+                rig_edit::add_bone(doc, bone.parent, bone.head, bone.tail, bone.name.as_deref())?;
+            }
             let root = &mut doc.bones[0];
-            if unskinned && root.length == 0.0 && root.parent.is_none() {
+            if unskinned && !bones.is_empty() && root.length == 0.0 && root.parent.is_none() {
                 root.deforms = false;
             }
-            let mut order: Vec<usize> = (0..index).collect();
-            order.push(usize::MAX);
-            Ok((index, order))
+            let mut order: Vec<usize> = (0..first).collect();
+            order.extend(std::iter::repeat_n(usize::MAX, bones.len()));
+            Ok((first, order))
         })
     }
 
-    /// Fits template `name` (`"humanoid"`, `"quadruped"`, `"chain"`) to
-    /// `markers` in a scene that has its root alone (a mesh opened to be
-    /// rigged): its bones hang from the root, which stops deforming.
-    /// Returns how many bones were added.
+    /// The bones template `name` (`"humanoid"`, `"quadruped"`, `"chain"`)
+    /// fitted to `markers` would add to a scene that has its root alone (a
+    /// mesh opened to be rigged), in the order [`Lab::add_bones`] takes
+    /// them; the scene is left as it is.
+    pub fn template_bones(
+        &self,
+        name: &str,
+        markers: &dyn crate::rig::templates::Markers,
+    ) -> Result<Vec<NewBone>, EditError> {
+        let mesh = &self.scene.mesh;
+        let bones = rig_edit::template_bones(
+            self.scene.skeleton.len(),
+            name,
+            markers,
+            (mesh.bounds(), &mesh.positions_model),
+        )?;
+        Ok(bones)
+    }
+
+    /// Fits template `name` to `markers` in a scene that has its root
+    /// alone (a mesh opened to be rigged): its bones hang from the root,
+    /// which stops deforming. Returns how many bones were added.
     pub fn fit_skeleton(
         &mut self,
         name: &str,
         markers: &dyn crate::rig::templates::Markers,
     ) -> Result<usize, EditError> {
-        let bounds = self.scene.mesh.bounds();
-        let points = self.scene.mesh.positions_model.clone();
-        let unskinned = self.skinned_vertices().next().is_none();
-        self.edit_skeleton(|doc| {
-            let added = rig_edit::fit_template(doc, name, markers, (bounds, &points))?;
-            if unskinned && doc.bones[0].length == 0.0 {
-                doc.bones[0].deforms = false;
-            }
-            let mut order = vec![0];
-            order.extend(std::iter::repeat_n(usize::MAX, added));
-            Ok((added, order))
-        })
+        let bones = self.template_bones(name, markers)?;
+        self.add_bones(&bones)?;
+        Ok(bones.len())
     }
 
     /// The bone on the other side of `bone` by name (see
@@ -242,6 +277,58 @@ mod tests {
             ..SceneDoc::default()
         };
         Lab::new(Scene::from_doc(&doc).unwrap())
+    }
+
+    fn new_bone(parent: usize, head: [f32; 3], tail: [f32; 3]) -> NewBone {
+        NewBone {
+            parent,
+            head: Vec3::from_array(head),
+            tail: Vec3::from_array(tail),
+            name: None,
+        }
+    }
+
+    #[test]
+    fn bones_added_together_hang_from_each_other_or_are_refused_together() {
+        let mut lab = static_quad();
+        let chain = [
+            new_bone(0, [0.5, 0.0, 0.0], [0.5, 1.0, 0.0]),
+            new_bone(1, [0.5, 1.0, 0.0], [0.5, 2.0, 0.0]),
+        ];
+        // The second hangs from a bone that is neither there nor before it.
+        let wrong = [
+            chain[0].clone(),
+            new_bone(2, [0.5, 1.0, 0.0], [0.5, 2.0, 0.0]),
+        ];
+        assert!(matches!(
+            lab.add_bones(&wrong),
+            Err(EditError::BoneOutOfRange {
+                bone: 2,
+                bone_count: 2
+            })
+        ));
+        // A bone of no length, second: the first is not kept either.
+        let flat = [
+            chain[0].clone(),
+            new_bone(1, [0.5, 1.0, 0.0], [0.5, 1.0, 0.0]),
+        ];
+        assert!(lab.add_bones(&flat).is_err());
+        assert_eq!(lab.bone_count(), 1);
+        assert_eq!(lab.add_bones(&chain).unwrap(), 1);
+        assert_eq!(lab.bone_count(), 3);
+        assert_eq!(lab.scene().skeleton.bones()[2].parent, Some(1));
+        assert!(
+            !lab.bone_deforms(0).unwrap(),
+            "the point of a root deforms nothing"
+        );
+        // One by one, the same skeleton.
+        let mut one_by_one = static_quad();
+        for bone in &chain {
+            one_by_one
+                .add_bone(bone.parent, bone.head, bone.tail, None)
+                .unwrap();
+        }
+        assert_eq!(one_by_one.scene_json(), lab.scene_json());
     }
 
     #[test]

@@ -281,26 +281,43 @@ pub fn add_bone(
     Ok(index)
 }
 
-/// Adds the bones of template `name` fitted to `markers` below the root of
-/// a scene that has nothing but its root, inside the mesh of `points`
-/// bounded by `min`–`max`; returns how many were added.
-pub fn fit_template(
-    doc: &mut SceneDoc,
+/// A bone to add: its parent's index in the scene, its head and tail
+/// (model space, at rest) and its name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewBone {
+    /// The index of the bone it hangs from.
+    pub parent: usize,
+    /// Its origin, model space.
+    pub head: Vec3,
+    /// Its tip, model space.
+    pub tail: Vec3,
+    /// Its name; "Bone N" when `None`.
+    pub name: Option<String>,
+}
+
+/// The bones of template `name` fitted to `markers`, to hang below the
+/// root of a scene of `bones` bones, which must be its root alone, inside
+/// the mesh of `points` bounded by `min`–`max`: each parent is a scene
+/// index, the bones in the order [`add_bone`] adds them.
+pub fn template_bones(
+    bones: usize,
     name: &str,
     markers: &dyn crate::rig::templates::Markers,
     ((min, max), points): ((Vec3, Vec3), &[Vec3]),
-) -> Result<usize, RigEditError> {
-    if doc.bones.len() != 1 {
-        return Err(RigEditError::AlreadyRigged {
-            bones: doc.bones.len(),
-        });
+) -> Result<Vec<NewBone>, RigEditError> {
+    if bones != 1 {
+        return Err(RigEditError::AlreadyRigged { bones });
     }
-    let bones = crate::rig::templates::fit(name, markers, (min, max), points)?;
-    for bone in &bones {
-        let parent = bone.parent.map_or(0, |p| p + 1);
-        add_bone(doc, parent, bone.head, bone.tail, Some(&bone.name))?;
-    }
-    Ok(bones.len())
+    let fitted = crate::rig::templates::fit(name, markers, (min, max), points)?;
+    Ok(fitted
+        .into_iter()
+        .map(|bone| NewBone {
+            parent: bone.parent.map_or(0, |p| p + 1),
+            head: bone.head,
+            tail: bone.tail,
+            name: Some(bone.name),
+        })
+        .collect())
 }
 
 /// Moves `bone`'s head, tail and roll (those given); its children stay

@@ -1,6 +1,9 @@
-//! The JS API of making a rig: `lab.addBone`, `lab.setBoneRest`,
-//! `lab.boneRest`, `lab.boneTwin`, `lab.removeBone`, `lab.renameBone`,
-//! `lab.setBoneParent` and `lab.meshReport`.
+//! The JS API of making a rig: `lab.addBone`, `lab.addBones`,
+//! `lab.setBoneRest`, `lab.boneRest`, `lab.boneTwin`, `lab.removeBone`,
+//! `lab.renameBone` and `lab.setBoneParent`. The mesh report and the
+//! templates' fitting are the file readers' module's (`converters/`), which
+//! `www/converters.js` puts on `Lab` as `lab.meshReport()` and
+//! `lab.fitSkeleton(template, markers)`.
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -8,15 +11,27 @@ use wasm_bindgen::prelude::*;
 
 use super::{js_error, refuse_unknown_keys, JsLab};
 use crate::lab::index_from_f64;
+use crate::scene::rig_edit::NewBone;
 
 /// `{parent, head: [x, y, z], tail: [x, y, z], name?}`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct NewBone {
+struct NewBoneView {
     parent: f64,
     head: [f32; 3],
     tail: [f32; 3],
     name: Option<String>,
+}
+
+impl NewBoneView {
+    fn new_bone(self) -> Result<NewBone, crate::lab::EditError> {
+        Ok(NewBone {
+            parent: index_from_f64("parent", self.parent)?,
+            head: Vec3::from_array(self.head),
+            tail: Vec3::from_array(self.tail),
+            name: self.name,
+        })
+    }
 }
 
 /// `{head?, tail?, roll?}`.
@@ -36,59 +51,19 @@ struct RestView {
     roll: f32,
 }
 
-/// `lab.meshReport()`'s figures.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ReportView {
-    loose_parts: usize,
-    duplicate_vertices: usize,
-    non_manifold_edges: usize,
-    open_edges: usize,
-    degenerate_triangles: usize,
-    flipped_triangles: usize,
-    seams_apart: usize,
-    size: f32,
-}
-
 #[wasm_bindgen(js_class = Lab)]
 impl JsLab {
-    /// What the mesh brings to binding: `{looseParts, duplicateVertices,
-    /// nonManifoldEdges, openEdges, degenerateTriangles, flippedTriangles,
-    /// seamsApart, size}` (counts of the mesh with coincident vertices
-    /// welded; seamsApart: places whose copies hold different weights, as
-    /// `seamsApart()` counts; size is the bounding box's diagonal).
-    #[wasm_bindgen(js_name = meshReport)]
-    pub fn mesh_report(&self) -> Result<JsValue, JsError> {
-        let r = self.inner.mesh_report();
-        let view = ReportView {
-            loose_parts: r.loose_parts,
-            duplicate_vertices: r.duplicate_vertices,
-            non_manifold_edges: r.non_manifold_edges,
-            open_edges: r.open_edges,
-            degenerate_triangles: r.degenerate_triangles,
-            flipped_triangles: r.flipped_triangles,
-            seams_apart: self.inner.seams_apart(),
-            size: r.size,
-        };
-        serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("meshReport", e))
-    }
-
     /// Adds a bone `{parent, head, tail, name?}` (model space, at rest);
     /// returns its index, the last. One undo step after `checkpoint()`.
     #[wasm_bindgen(js_name = addBone)]
     pub fn add_bone(&mut self, bone: JsValue) -> Result<u32, JsError> {
         const METHOD: &str = "addBone";
         refuse_unknown_keys(METHOD, &bone, &["parent", "head", "tail", "name"])?;
-        let bone: NewBone =
+        let bone: NewBoneView =
             serde_wasm_bindgen::from_value(bone).map_err(|e| js_error(METHOD, e))?;
-        let parent = index_from_f64("parent", bone.parent).map_err(|e| js_error(METHOD, e))?;
+        let bone = bone.new_bone().map_err(|e| js_error(METHOD, e))?;
         self.inner
-            .add_bone(
-                parent,
-                Vec3::from_array(bone.head),
-                Vec3::from_array(bone.tail),
-                bone.name.as_deref(),
-            )
+            .add_bones(std::slice::from_ref(&bone))
             .map(|index| index as u32)
             .map_err(|e| js_error(METHOD, e))
     }
@@ -156,41 +131,23 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
-    /// Fits a template to markers (model-space points, the character's
-    /// left for `left…`) in a scene that has its root alone: `"humanoid"`
-    /// with `{chin, groin, leftWrist, rightWrist, leftElbow, rightElbow,
-    /// leftKnee, rightKnee, fingers?}` (Mixamo's joint names; 0, 3 or 5
-    /// fingers a hand), `"quadruped"` with
-    /// `{nose, tailBase, tailTip, frontLeftPaw, frontRightPaw, backLeftPaw,
-    /// backRightPaw, withers, hips}`, `"chain"` with `{start, end, bones}`.
-    /// Returns how many bones were added; one undo step after
-    /// `checkpoint()`.
-    #[wasm_bindgen(js_name = fitSkeleton)]
-    pub fn fit_skeleton(&mut self, template: &str, markers: JsValue) -> Result<u32, JsError> {
-        const METHOD: &str = "fitSkeleton";
-        let given: std::collections::HashMap<String, serde_json::Value> =
-            serde_wasm_bindgen::from_value(markers).map_err(|e| js_error(METHOD, e))?;
-        let mut points: std::collections::HashMap<String, Vec<f32>> =
-            std::collections::HashMap::new();
-        for (name, value) in given {
-            let numbers = match &value {
-                serde_json::Value::Number(n) => vec![n.as_f64().unwrap_or(f64::NAN) as f32],
-                serde_json::Value::Array(list) => list
-                    .iter()
-                    .map(|v| v.as_f64().map_or(f32::NAN, |n| n as f32))
-                    .collect(),
-                _ => {
-                    return Err(js_error(
-                        METHOD,
-                        format!("marker '{name}' must be [x, y, z]"),
-                    ))
-                }
-            };
-            points.insert(name, numbers);
-        }
+    /// Adds `bones`, an array of `{parent, head, tail, name?}` (model
+    /// space, at rest; a parent may be a bone added before it in the
+    /// array), as one edit; returns the first one's index. Nothing changes
+    /// when one is refused. One undo step after `checkpoint()`.
+    #[wasm_bindgen(js_name = addBones)]
+    pub fn add_bones(&mut self, bones: JsValue) -> Result<u32, JsError> {
+        const METHOD: &str = "addBones";
+        let bones: Vec<NewBoneView> =
+            serde_wasm_bindgen::from_value(bones).map_err(|e| js_error(METHOD, e))?;
+        let bones = bones
+            .into_iter()
+            .map(|bone| bone.new_bone())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| js_error(METHOD, e))?;
         self.inner
-            .fit_skeleton(template, &points)
-            .map(|added| added as u32)
+            .add_bones(&bones)
+            .map(|index| index as u32)
             .map_err(|e| js_error(METHOD, e))
     }
 

@@ -31,12 +31,20 @@ impl JsLab {
 
     /// A built-in example: `two-bone`, `two-bone-smooth`, `y-junction`,
     /// `y-junction-unweighted`, `tube`, `chain`, ... (`exampleNames()`).
-    /// `capture`, read from a BVH file, needs the file readers
-    /// (`www/converters.js`, which answers for it once they are loaded).
+    /// Those that `exampleBuiltHere` says no to (the capture, a BVH file,
+    /// and the larger figures) come with the file readers' module
+    /// (`www/converters.js`, which answers for them once it is loaded).
     pub fn example(name: &str) -> Result<JsLab, JsError> {
         Lab::built_example(name)
             .map(|inner| JsLab { inner })
             .map_err(|error| js_error("example", error))
+    }
+
+    /// Whether this module builds example `name` itself, without the file
+    /// readers' module (false for an unknown name).
+    #[wasm_bindgen(js_name = exampleBuiltHere)]
+    pub fn example_built_here(name: &str) -> bool {
+        crate::examples::built_here(name)
     }
 
     /// The names [`JsLab::example`] accepts.

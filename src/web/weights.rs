@@ -1,6 +1,7 @@
 //! `Lab`'s weights: each vertex's influences, locks and deforming bones,
-//! automatic weights, the brush, weight edits kept across reloads, and
-//! 8-bit quantisation.
+//! the brush, weight edits kept across reloads, and 8-bit quantisation.
+//! Automatic weights are the file readers' module's (`converters/`), which
+//! `www/converters.js` puts on `Lab` as `lab.autoWeights(method)`.
 
 use wasm_bindgen::prelude::*;
 
@@ -13,23 +14,6 @@ struct QuantisationView {
     max_weight_error: f32,
     mean_weight_error: f32,
     max_position_error: f32,
-}
-
-/// `{prunedVertices, visibilityChecked, iterations}`.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct AutoWeightsView {
-    pruned_vertices: u32,
-    visibility_checked: bool,
-    iterations: u32,
-    /// Vertices no bone reached, each given wholly to its nearest
-    /// deforming bone.
-    unreached_vertices: u32,
-    /// Vertices nearer to a bone that deforms nothing than to any that does.
-    nearest_non_deforming: u32,
-    /// Those vertices and the unreached ones, increasing: where the page
-    /// marks them.
-    handed_over: Vec<u32>,
 }
 
 /// `lab.paintDab`'s options (the points are read apart, as a typed array).
@@ -125,75 +109,6 @@ impl JsLab {
             .set_bone_deforms(bone, on)
             .map(|moved| moved as u32)
             .map_err(|e| js_error(METHOD, e))
-    }
-
-    /// Replaces all weights by automatic ones: `nearest` (nearest bone,
-    /// rigid), `distance` (distance falloff) or `heat` (bone heat), on the
-    /// bones that deform. Returns `{prunedVertices, visibilityChecked,
-    /// iterations, unreachedVertices, nearestNonDeforming, handedOver}`, the
-    /// last the vertices of the two counts before it.
-    #[wasm_bindgen(js_name = autoWeights)]
-    pub fn auto_weights(&mut self, method: &str) -> Result<JsValue, JsError> {
-        self.auto_weights_reporting(method, None)
-    }
-
-    /// [`JsLab::auto_weights`], calling `progress(done, total)` as the work
-    /// goes (bone heat after each bone, distance after each block of
-    /// vertices): what a worker posts to the page's progress bar.
-    #[wasm_bindgen(js_name = autoWeightsProgress)]
-    pub fn auto_weights_progress(
-        &mut self,
-        method: &str,
-        progress: &js_sys::Function,
-    ) -> Result<JsValue, JsError> {
-        self.auto_weights_reporting(method, Some(progress))
-    }
-
-    fn auto_weights_reporting(
-        &mut self,
-        method: &str,
-        progress: Option<&js_sys::Function>,
-    ) -> Result<JsValue, JsError> {
-        use crate::weights::auto_weights::AutoWeights;
-        let method = match method {
-            "nearest" => AutoWeights::NearestBone,
-            "distance" => AutoWeights::DistanceFalloff,
-            "heat" => AutoWeights::BoneHeat,
-            "voxel" => AutoWeights::Voxel,
-            _ => {
-                return Err(js_error(
-                    "autoWeights",
-                    format!("unknown method '{method}'; use nearest, distance, heat or voxel"),
-                ))
-            }
-        };
-        let mut report_progress = |done: usize, total: usize| {
-            if let Some(callback) = progress {
-                // A callback that throws only loses its progress report.
-                let _ = callback.call2(
-                    &JsValue::NULL,
-                    &(done as f64).into(),
-                    &(total as f64).into(),
-                );
-            }
-        };
-        let report = self
-            .inner
-            .apply_auto_weights_with_progress(method, &mut report_progress);
-        let view = AutoWeightsView {
-            pruned_vertices: report.pruned_vertices as u32,
-            visibility_checked: report.visibility_checked,
-            iterations: report.iterations as u32,
-            unreached_vertices: report.unreached.len() as u32,
-            nearest_non_deforming: report.nearest_non_deforming.len() as u32,
-            handed_over: {
-                let mut all = [&report.nearest_non_deforming[..], &report.unreached[..]].concat();
-                all.sort_unstable();
-                all.dedup();
-                all
-            },
-        };
-        serde_wasm_bindgen::to_value(&view).map_err(|e| js_error("autoWeights", e))
     }
 
     /// Keeps the weights as they are now as what `weightEditsBytes()`

@@ -69,7 +69,7 @@ const SHARED = {
   // One window resize a frame for all the elements whose size changed; the
   // markup and style sheet every element adopts; elements started.
   'skin-lab.js': ['resizeTold', 'shared', 'started'],
-  'weights-worker.js': ['ready'], // a worker's own core
+  'weights-worker.js': ['ready', 'readersReady'], // a worker's own modules
   'preflight-worker.js': ['ready', 'readersReady'], // a worker's own cores
 };
 

@@ -5,7 +5,7 @@
 // except in a slide deck, whose clicker moves the deck (deck-keys.js).
 import { el } from '../dom.js';
 import { LESSONS } from '../lessons.js';
-import { convertersReady } from '../converters.js';
+import { convertersReady, loadConverters } from '../converters.js';
 import { OVERLAYS } from '../link.js';
 import { leftToDeck } from '../deck-keys.js';
 import { forShortcuts } from '../parts/shortcuts.js';
@@ -170,9 +170,12 @@ export function createLessonsMode(app) {
     step = Math.max(0, Math.min(index, lesson.steps.length - 1));
     const current = lesson.steps[step];
     const api = s();
-    const loading = app.loadExample(current.example);
-    // The motion capture waits for the file readers the first time: the
-    // step is set up once its scene is there.
+    // A step whose start solves weights or fits a skeleton (`prepare`),
+    // and an example the page's module does not build, wait for the file
+    // readers' module the first time: the step is set up once it is there.
+    const loading = current.prepare && !convertersReady()
+      ? loadConverters().catch((error) => app.showNotice(error.message, 'error'))
+      : app.loadExample(current.example);
     if (loading) {
       loading.then(() => { if (convertersReady() && lesson.steps[step] === current) setStep(step); });
       return;

@@ -17,7 +17,7 @@
 // right twin too, mirrored across the mesh's middle (x).
 import { ARROWS, el, placeCircle } from '../dom.js';
 import { boneLabel } from '../parts/bones.js';
-import { exampleLab } from '../converters.js';
+import { convertersReady, exampleLab, loadConverters } from '../converters.js';
 
 /** The Rig mode of `app` (see app.js for what `app` offers). */
 export function createRigMode(app) {
@@ -144,6 +144,11 @@ export function createRigMode(app) {
     const given = { ...markers };
     if (template() === 'chain') given.bones = Number($('#rig-chain-bones').value);
     if (template() === 'humanoid') given.fingers = Number($('#rig-fingers').value);
+    // The templates are fitted by the file readers' module.
+    if (!convertersReady()) {
+      loadConverters().then(fit, (error) => app.showNotice(error.message, 'error'));
+      return;
+    }
     const added = edit(() => app.lab.fitSkeleton(template(), given));
     if (added === null) return;
     markers = null;
@@ -292,6 +297,11 @@ export function createRigMode(app) {
 
   /** The mesh report, with what each figure means for binding. */
   function showReport() {
+    // The report is measured by the file readers' module.
+    if (!convertersReady()) {
+      loadConverters().then(() => { if (app.lab && app.shows('rig')) showReport(); }, () => {});
+      return;
+    }
     const report = app.lab.meshReport();
     const list = $('#rig-report');
     list.textContent = '';
@@ -428,6 +438,8 @@ export function createRigMode(app) {
     enter() {
       app.viewClick = viewClick;
       shownFor = null;
+      // Binding's solvers, ready before a button asks for them.
+      loadConverters().catch(() => {});
       showMarkers();
       // Opened by a link before its scene is there: the scene's arrival
       // fills the report (sceneChanged).

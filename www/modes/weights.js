@@ -2,6 +2,7 @@
 // the skin by weight, lock bones, and compute automatic weights. "Pose"
 // within it tries the weights out without leaving the mode.
 import { weightsJob } from '../weights-job.js';
+import { loadConverters } from '../converters.js';
 import { BONE_COLORS, boneLabel } from '../parts/bones.js';
 import { ownCaption } from '../parts/captions.js';
 
@@ -176,14 +177,16 @@ export function createWeightsMode(app, vertexPanel) {
   function autoWeights(method) {
     cancelAutoWeights();
     const lab = app.lab;
-    // Computed here, on the main thread, as one undo step.
-    const here = () => {
+    // Computed here, on the main thread, as one undo step, once the file
+    // readers' module (which holds the solvers) is loaded.
+    const here = () => loadConverters().then(() => {
+      if (app.lab !== lab) return null;
       lab.checkpoint();
       return applied(method, lab.autoWeights(method));
-    };
-    if (lab.vertexCount() * lab.boneCount() <= (INLINE_WORK[method] ?? 0)) return Promise.resolve(here());
-    const started = weightsJob({ scene: lab.sceneJson(), method }, showWork);
-    if (!started) return Promise.resolve(here());
+    });
+    if (lab.vertexCount() * lab.boneCount() <= (INLINE_WORK[method] ?? 0)) return here();
+    const started = weightsJob({ handover: lab.handover(), method }, showWork);
+    if (!started) return here();
     job = started;
     $('#work-text').textContent = t('auto.working', { method: t(`auto.${method}`) });
     showWork(0);
@@ -224,6 +227,8 @@ export function createWeightsMode(app, vertexPanel) {
     enter() {
       app.setTool('paint');
       showHeatMap();
+      // The automatic weights' solvers, ready before a button asks for them.
+      loadConverters().catch(() => {});
     },
     leave() {
       setWeightView('skin');

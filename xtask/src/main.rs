@@ -595,7 +595,7 @@ fn bench() -> Result<(), String> {
         figure("converters_wasm_gzip_bytes"),
     ) {
         println!(
-            "file readers' wasm, loaded when a file is opened or exported: {:.0} KB raw, {:.0} KB gzip",
+            "second wasm (file readers, automatic weights, templates, larger examples), loaded when first needed: {:.0} KB raw, {:.0} KB gzip",
             raw / 1000.0,
             gzip / 1000.0
         );
