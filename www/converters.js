@@ -10,7 +10,8 @@
 // `Lab.fromGlb(bytes)`, `Lab.fromGltfFiles(text, files)`,
 // `Lab.fromBvh(text)`, `Lab.fromFbx(bytes, files?)`, `Lab.fromObj(text, files?)`, `lab.toGlb()`,
 // `lab.autoWeights(method)`, `lab.meshReport()`, `lab.fitSkeleton(template,
-// markers)`, and
+// markers)`, `lab.reduceKeys(clip, tolerance, apply?)`,
+// `lab.retargetClip(source, clip)`, and
 // `Lab.example(name)` of the examples it builds (`needsConverters(name)`). They
 // are synchronous once the module is loaded: `await loadConverters()` (in
 // the page `await skinlab.loadConverters()`); Node code starts it with
@@ -100,6 +101,30 @@ Lab.prototype.fitSkeleton = function fitSkeleton(template, markers) {
   const bones = readers().fitSkeleton(this.handover(), template, markers);
   this.addBones(bones);
   return bones.length;
+};
+
+/**
+ * Removes clip `clip`'s keys while every joint stays within `tolerance`
+ * model units of the clip at each of its key times: reduced by this module
+ * on a copy, and taken back by `setClipJson` unless `apply === false`.
+ * Returns `{before, after, maxError}`.
+ */
+Lab.prototype.reduceKeys = function reduceKeys(clip, tolerance, apply = true) {
+  const { before, after, maxError, clip: json } = readers().reduceKeys(this.handover(), clip, tolerance);
+  if (apply !== false) this.setClipJson(clip, json);
+  return { before, after, maxError };
+};
+
+/**
+ * Adds clip `clip` of Lab `source` (a motion file without its character)
+ * played on this scene's bones by joint names, retargeted by this module
+ * and taken back by `addClipJson`. Returns `{clip, matched, unmatched}`:
+ * the new clip's index, how many bones it moves, the source's joints
+ * without a match; throws when none match.
+ */
+Lab.prototype.retargetClip = function retargetClip(source, clip) {
+  const { clip: json, matched, unmatched } = readers().retargetClip(this.handover(), source.handover(), clip);
+  return { clip: this.addClipJson(json), matched, unmatched };
 };
 
 Lab.prototype.toGlb = function toGlb() {

@@ -230,6 +230,8 @@ export function createFiles(app) {
         await loadConverters();
         source = Lab.fromHandover(handoverOf(job));
       }
+      // Clips are retargeted by the file readers' module.
+      await loadConverters();
       const first = app.lab.animationNames().length;
       let bones = 0;
       const unmatched = new Set();

@@ -1,14 +1,16 @@
 //! The one-shot tools that the page's module leaves to this one, since a
 //! first frame never runs them: automatic weights (nearest bone, distance,
-//! bone heat and voxel binding, with their solvers), the mesh report and
-//! the skeleton templates' fitting. Each reads the page's scene as
-//! handover bytes (`lab.handover()`) into a scratch `Lab` and answers with
-//! what the page's `Lab` takes back (`setInfluenceArrays`, `addBones`), so
-//! the page keeps its own scene, undo steps and views.
+//! bone heat and voxel binding, with their solvers), the mesh report, the
+//! skeleton templates' fitting, key reduction and retargeting. Each reads
+//! the page's scene as handover bytes (`lab.handover()`) into a scratch
+//! `Lab` and answers with what the page's `Lab` takes back
+//! (`setInfluenceArrays`, `addBones`, `setClipJson`, `addClipJson`), so the
+//! page keeps its own scene, undo steps and views.
 
 use std::collections::HashMap;
 
 use skinlab::formats::handover;
+use skinlab::lab::index_from_f64;
 use skinlab::weights::auto_weights::AutoWeights;
 use skinlab::Lab;
 use wasm_bindgen::prelude::*;
@@ -146,6 +148,54 @@ pub fn fit_skeleton(
             .map(JsValue::from)
         })
         .collect()
+}
+
+/// Clip `clip` of the scene in `scene` (handover bytes) with keys removed
+/// while every joint stays within `tolerance` model units of the clip at
+/// each of its key times: `{before, after, maxError, clip}`, the last the
+/// reduced clip as JSON for the page's `lab.setClipJson`.
+#[wasm_bindgen(js_name = reduceKeys)]
+pub fn reduce_keys(scene: &[u8], clip: f64, tolerance: f32) -> Result<js_sys::Object, JsError> {
+    const METHOD: &str = "reduceKeys";
+    let mut lab = scratch_lab(METHOD, scene)?;
+    let clip = index_from_f64("clip", clip).map_err(|e| js_error(METHOD, e))?;
+    let reduction = lab
+        .reduce_keys(clip, tolerance, true)
+        .map_err(|e| js_error(METHOD, e))?;
+    let json = lab.clip_json(clip).map_err(|e| js_error(METHOD, e))?;
+    object(&[
+        ("before", JsValue::from(reduction.before as f64)),
+        ("after", JsValue::from(reduction.after as f64)),
+        ("maxError", JsValue::from(reduction.max_error)),
+        ("clip", JsValue::from(json)),
+    ])
+}
+
+/// Clip `clip` of the scene in `source` (handover bytes; a motion file
+/// without its character) played on the bones of the scene in `scene` by
+/// joint names: `{clip, matched, unmatched}`, the clip as JSON for the
+/// page's `lab.addClipJson`, how many bones it moves, and the source's
+/// joints without a match; throws when none match.
+#[wasm_bindgen(js_name = retargetClip)]
+pub fn retarget_clip(scene: &[u8], source: &[u8], clip: f64) -> Result<js_sys::Object, JsError> {
+    const METHOD: &str = "retargetClip";
+    let mut lab = scratch_lab(METHOD, scene)?;
+    let source = scratch_lab(METHOD, source)?;
+    let clip = index_from_f64("clip", clip).map_err(|e| js_error(METHOD, e))?;
+    let (index, retargeted) = lab
+        .retarget_clip(&source, clip)
+        .map_err(|e| js_error(METHOD, e))?;
+    let json = lab.clip_json(index).map_err(|e| js_error(METHOD, e))?;
+    let unmatched: js_sys::Array = retargeted
+        .unmatched
+        .into_iter()
+        .map(JsValue::from)
+        .collect();
+    object(&[
+        ("clip", JsValue::from(json)),
+        ("matched", JsValue::from(retargeted.matched as f64)),
+        ("unmatched", unmatched.into()),
+    ])
 }
 
 /// `markers` as the templates read them: each key's number, or its array's.

@@ -153,6 +153,50 @@ impl Lab {
         Ok((self.scene.animation.clips.len() - 1, retargeted))
     }
 
+    /// Clip `clip` as scene JSON writes a clip (one entry of its
+    /// `"animations"`).
+    pub fn clip_json(&self, clip: usize) -> Result<String, EditError> {
+        let clip = self.clip_index(clip)?;
+        let docs = crate::scene::clip_doc::clip_docs(&self.scene.animation);
+        Ok(serde_json::to_string(&docs[clip]).unwrap_or_default())
+    }
+
+    /// A clip from `text`, one entry of scene JSON's `"animations"`,
+    /// validated against this scene's bones and morph targets.
+    fn clip_of_json(&self, text: &str) -> Result<Clip, EditError> {
+        let doc: crate::scene::clip_doc::ClipDoc = serde_json::from_str(text).map_err(|error| {
+            EditError::Invalid(crate::scene::SceneError::Json {
+                path: "clip".to_owned(),
+                message: error.to_string(),
+            })
+        })?;
+        let mut animation = crate::scene::clip_doc::validate_animation(
+            std::slice::from_ref(&doc),
+            None,
+            &self.scene.skeleton,
+            self.scene.morphs.len(),
+        )?;
+        Ok(animation.clips.remove(0))
+    }
+
+    /// Adds the clip of `text` (as [`Lab::clip_json`] writes one); returns
+    /// its index.
+    pub fn add_clip_json(&mut self, text: &str) -> Result<usize, EditError> {
+        let clip = self.clip_of_json(text)?;
+        self.scene.animation.clips.push(clip);
+        self.changed();
+        Ok(self.scene.animation.clips.len() - 1)
+    }
+
+    /// Replaces clip `clip` by the clip of `text` (as [`Lab::clip_json`]
+    /// writes one).
+    pub fn set_clip_json(&mut self, clip: usize, text: &str) -> Result<(), EditError> {
+        let clip = self.clip_index(clip)?;
+        self.scene.animation.clips[clip] = self.clip_of_json(text)?;
+        self.changed();
+        Ok(())
+    }
+
     /// Adds an empty clip called `name`; returns its index.
     pub fn add_animation(&mut self, name: &str) -> usize {
         self.scene.animation.clips.push(Clip::new(name));

@@ -195,32 +195,34 @@ impl JsLab {
         }))
     }
 
-    /// Adds clip `clip` of `source` (another Lab, such as a motion file
-    /// without its character) played on this scene's bones by joint names
-    /// (namespaces like `mixamorig:` and case left aside): rotations for
-    /// every matched joint, translation for the topmost. Returns `{clip,
-    /// matched, unmatched}`: the new clip's index, how many bones it moves,
-    /// and the source's joints without a match; throws when none match.
-    #[wasm_bindgen(js_name = retargetClip)]
-    pub fn retarget_clip(&mut self, source: &JsLab, clip: f64) -> Result<JsValue, JsError> {
-        const METHOD: &str = "retargetClip";
+    /// Clip `clip` as JSON, one entry of scene JSON's `"animations"`: what
+    /// `addClipJson` and `setClipJson` take.
+    #[wasm_bindgen(js_name = clipJson)]
+    pub fn clip_json(&self, clip: f64) -> Result<String, JsError> {
+        const METHOD: &str = "clipJson";
         let clip = index(METHOD, "clip", clip)?;
-        let (index, retargeted) = self
-            .inner
-            .retarget_clip(&source.inner, clip)
-            .map_err(|e| js_error(METHOD, e))?;
-        #[derive(Serialize)]
-        struct Report {
-            clip: usize,
-            matched: usize,
-            unmatched: Vec<String>,
-        }
-        serde_wasm_bindgen::to_value(&Report {
-            clip: index,
-            matched: retargeted.matched,
-            unmatched: retargeted.unmatched,
-        })
-        .map_err(|e| js_error(METHOD, e))
+        self.inner.clip_json(clip).map_err(|e| js_error(METHOD, e))
+    }
+
+    /// Adds a clip given as JSON, one entry of scene JSON's `"animations"`
+    /// (as the file readers' module hands a retargeted clip over),
+    /// validated against this scene's bones; returns its index.
+    #[wasm_bindgen(js_name = addClipJson)]
+    pub fn add_clip_json(&mut self, json: &str) -> Result<usize, JsError> {
+        self.inner
+            .add_clip_json(json)
+            .map_err(|e| js_error("addClipJson", e))
+    }
+
+    /// Replaces clip `clip` by a clip given as JSON, as `addClipJson`
+    /// takes one.
+    #[wasm_bindgen(js_name = setClipJson)]
+    pub fn set_clip_json(&mut self, clip: f64, json: &str) -> Result<(), JsError> {
+        const METHOD: &str = "setClipJson";
+        let clip = index(METHOD, "clip", clip)?;
+        self.inner
+            .set_clip_json(clip, json)
+            .map_err(|e| js_error(METHOD, e))
     }
 
     /// Adds an empty clip; returns its index.

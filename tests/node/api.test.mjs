@@ -303,3 +303,29 @@ test('the core\'s LBS, positions alone and with normals, is the closed formula o
   }
   assert.ok(moved > 40, `the pose moves most vertices (${moved})`);
 });
+
+test('a clip goes out and back in as JSON: the keys as they were, a clip of bones the scene lacks refused', () => {
+  const lab = Lab.example('two-bone');
+  const clip = lab.addAnimation('bend');
+  lab.setBonePose(1, { rotation: aboutZ(0.5) });
+  lab.setKey(clip, 1, { time: 0.5, interpolation: 'smooth' });
+  lab.setBonePose(1, { rotation: aboutZ(-0.3) });
+  lab.setKey(clip, 1, { time: 1.25 });
+  const json = lab.clipJson(clip);
+  const copy = lab.addClipJson(json);
+  assert.equal(copy, clip + 1);
+  assert.deepEqual(lab.keyTimes(copy, 1), lab.keyTimes(clip, 1));
+  assert.equal(lab.clipJson(copy), json);
+  for (const time of [0.2, 0.8, 1.1]) {
+    lab.setAnimationTime(clip, time);
+    const first = lab.bonePose(1).rotation;
+    lab.setAnimationTime(copy, time);
+    close(lab.bonePose(1).rotation, first, 0);
+  }
+  // The first clip replaced by the second's keys with bone 1's moved to bone 5.
+  const moved = JSON.parse(json);
+  for (const channel of moved.channels) channel.bone = 5;
+  assert.throws(() => lab.setClipJson(clip, JSON.stringify(moved)), /^Error: setClipJson: .*bone/);
+  assert.deepEqual([...lab.keyTimes(clip, 1)], [0.5, 1.25]);
+  lab.free();
+});

@@ -4,6 +4,7 @@
 // tried without changing the clip, the largest joint error against the keys
 // kept, and the button applies the chosen one (undoable).
 import { svg } from './svg.js';
+import { convertersReady, loadConverters } from '../converters.js';
 
 const TRIED = [-4, -3.5, -3, -2.5, -2, -1.5, -1];
 
@@ -57,6 +58,11 @@ export function createKeyReduction(app, host) {
       plot.textContent = '';
       return;
     }
+    // The reduction runs in the file readers' module: drawn once it is loaded.
+    if (!convertersReady()) {
+      loadConverters().then(() => app.requestRender(), () => {});
+      return;
+    }
     const { points, size } = tried(clip);
     $('output[for="reduce-tolerance"]').textContent = sig(tolerance());
     const before = points[0].before;
@@ -96,7 +102,7 @@ export function createKeyReduction(app, host) {
 
   function apply() {
     const clip = host.clip();
-    if (clip < 0 || !cache) return;
+    if (clip < 0 || !cache || !convertersReady()) return;
     app.lab.checkpoint();
     last = { ...app.lab.reduceKeys(clip, tolerance()), tolerance: tolerance() };
     host.edited();
