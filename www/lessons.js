@@ -4,7 +4,9 @@
 // that the student did it. `check(s, scene)` reads
 // the running page `s` (its API, as window.skinlab) and the step's scene document as it
 // started (parsed once, for the rest positions), and returns true once done;
-// `prepare(s)`, when given, sets up what the step starts from. `panel` names
+// `prepare(s)`, when given, sets up what the step starts from (`readers:
+// true` where it calls a tool of the file readers' module, such as
+// automatic weights, which the step then waits for). `panel` names
 // the mode whose panel and view layers the step shows under its card (the
 // matrices, the IK ring and report, the GPU table, the timeline), so every
 // control and figure the text names is on screen; `shows` the figures the
@@ -288,6 +290,7 @@ export const LESSONS = [
         pose: BENT_INDEX,
         // Start from the nearest-bone weights the previous step made.
         prepare: (s) => s.lab.autoWeights('nearest'),
+        readers: true,
         actions: ['heat'],
         do: { en: 'Press “Bone heat”: weights spread like heat over the mesh from each bone.',
           de: '„Bone Heat“ drücken: die Gewichte breiten sich wie Wärme über das Netz aus, von jedem Bone aus.' },

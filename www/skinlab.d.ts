@@ -9,7 +9,7 @@ export { Lab, Viewer };
 /** Starts the core once (its wasm fetched and compiled as it streams in); resolves when `Lab` and `Viewer` work. */
 export function init(): Promise<void>;
 
-/** Loads and starts the file readers' wasm once; resolves when `Lab.fromGltf` and the others can be called. */
+/** Loads and starts the file readers' wasm once; resolves when `Lab.fromGltf`, `lab.autoWeights` and the others can be called. */
 export function loadConverters(): Promise<void>;
 
 /** A texture or buffer beside a file: its bytes, by the name the file gives. */
@@ -35,8 +35,36 @@ declare module './pkg/skinlab.js' {
     /** A gallery model, fetched beside the package's page (the readers are loaded for it). */
     function model(name: string): Promise<Lab>;
   }
+  // The one-shot tools of weighting and rigging, solved by the readers'
+  // module on a copy of the scene (after `await loadConverters()`).
   interface Lab {
     /** The scene as a binary glTF (after `await loadConverters()`). */
     toGlb(): Uint8Array;
+    /** Replaces all weights by automatic ones on the bones that deform; returns the report. */
+    autoWeights(method: 'nearest' | 'distance' | 'heat' | 'voxel'): {
+      prunedVertices: number;
+      visibilityChecked: boolean;
+      iterations: number;
+      unreachedVertices: number;
+      nearestNonDeforming: number;
+      handedOver: number[];
+    };
+    /** What the mesh brings to binding. */
+    meshReport(): {
+      looseParts: number;
+      duplicateVertices: number;
+      nonManifoldEdges: number;
+      openEdges: number;
+      degenerateTriangles: number;
+      flippedTriangles: number;
+      seamsApart: number;
+      size: number;
+    };
+    /** Fits a skeleton template to marked points (model space); returns how many bones were added. */
+    fitSkeleton(template: 'humanoid' | 'quadruped' | 'chain', markers: Record<string, number[] | number>): number;
+    /** Removes keys of clip `clip` within `tolerance`; with `apply === false` only measures. */
+    reduceKeys(clip: number, tolerance: number, apply?: boolean): { before: number; after: number; maxError: number };
+    /** Adds clip `clip` of `source` played on this scene's bones by joint names. */
+    retargetClip(source: Lab, clip: number): { clip: number; matched: number; unmatched: string[] };
   }
 }

@@ -37,8 +37,10 @@ test('an OBJ chosen with its MTL opens in its colours on one root bone; without 
   const colours = await redAndBlue(page);
   assert.ok(colours.red > 200 && colours.blue > 200, `both materials drawn: ${JSON.stringify(colours)}`);
   await screenshot(page, 'obj-opened');
-  // Bones added through the API, bound and posed: the upper half bends.
-  const bent = await page.evaluate(() => {
+  // Bones added through the API, bound (by the readers' module's solvers)
+  // and posed: the upper half bends.
+  const bent = await page.evaluate(async () => {
+    await window.skinlab.loadConverters();
     const lab = window.skinlab.lab;
     const lower = lab.addBone({ parent: 0, head: [0, 0, 0], tail: [0, 1, 0] });
     const upper = lab.addBone({ parent: lower, head: [0, 1, 0], tail: [0, 2, 0] });

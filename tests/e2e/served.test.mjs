@@ -37,3 +37,38 @@ test('the notice of a failed open goes when another scene opens', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the first frame waits for the page\'s module alone; the readers\' module comes with an example of its own or the Weights mode', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}index.html?autosave=0&lang=en`);
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  const readers = () => fetched.filter((path) => path.endsWith('skinlab_converters_bg.wasm')).length;
+  await waitForSkinlab(page);
+  // The lecture notes' figures are built by the page's module.
+  for (const name of ['two-bone', 'y-junction', 'chain', 'dense']) {
+    assert.equal(await page.evaluate((example) => window.skinlab.Lab.exampleBuiltHere(example), name), true, name);
+    await page.evaluate((example) => window.skinlab.loadExample(example), name);
+    await page.waitForFunction((example) => window.skinlab.example === example, name);
+  }
+  assert.equal(readers(), 0, `fetched: ${fetched.join(', ')}`);
+  // The robot is built by the readers' module and handed over.
+  assert.equal(await page.evaluate(() => window.skinlab.Lab.exampleBuiltHere('robot')), false);
+  await page.evaluate(() => window.skinlab.loadExample('robot'));
+  await page.waitForFunction(() => window.skinlab.example === 'robot', null, { timeout: 30_000 });
+  assert.equal(readers(), 1);
+  assert.ok(await page.evaluate(() => window.skinlab.lab.boneCount()) > 3);
+  await page.close();
+
+  // Entering the Weights mode loads it before a button asks for it.
+  const second = await openPage(fixture.browser, `${fixture.server.url}index.html?autosave=0&lang=en`);
+  const asked = [];
+  second.page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+  await waitForSkinlab(second.page);
+  assert.equal(asked.filter((path) => path.endsWith('skinlab_converters_bg.wasm')).length, 0);
+  await second.page.evaluate(() => window.skinlab.setMode('weights'));
+  await second.page.waitForFunction(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('skinlab_converters_bg.wasm')));
+  const report = await second.page.evaluate(() => window.skinlab.autoWeights('heat'));
+  assert.ok(report && report.iterations >= 0, JSON.stringify(report));
+  assert.deepEqual([...errors, ...second.errors], []);
+  await second.page.close();
+});

@@ -170,10 +170,10 @@ export function createLessonsMode(app) {
     step = Math.max(0, Math.min(index, lesson.steps.length - 1));
     const current = lesson.steps[step];
     const api = s();
-    // A step whose start solves weights or fits a skeleton (`prepare`),
-    // and an example the page's module does not build, wait for the file
-    // readers' module the first time: the step is set up once it is there.
-    const loading = current.prepare && !convertersReady()
+    // A step whose start calls the file readers' module (`readers`), and
+    // an example the page's module does not build, wait for that module
+    // the first time: the step is set up once it is there.
+    const loading = current.readers && !convertersReady()
       ? loadConverters().catch((error) => app.showNotice(error.message, 'error'))
       : app.loadExample(current.example);
     if (loading) {
