@@ -2,7 +2,7 @@
 // the skin by weight, lock bones, and compute automatic weights. "Pose"
 // within it tries the weights out without leaving the mode.
 import { weightsJob } from '../weights-job.js';
-import { loadConverters } from '../converters.js';
+import { convertersReady, loadConverters } from '../converters.js';
 import { BONE_COLORS, boneLabel } from '../parts/bones.js';
 import { ownCaption } from '../parts/captions.js';
 
@@ -179,11 +179,24 @@ export function createWeightsMode(app, vertexPanel) {
     const lab = app.lab;
     // Computed here, on the main thread, as one undo step, once the file
     // readers' module (which holds the solvers) is loaded.
-    const here = () => loadConverters().then(() => {
-      if (app.lab !== lab) return null;
-      lab.checkpoint();
-      return applied(method, lab.autoWeights(method));
-    });
+    const here = () => {
+      // The module's first download says it is working, as a worker's job does.
+      const waiting = !convertersReady();
+      if (waiting) {
+        $('#work-text').textContent = t('auto.working', { method: t(`auto.${method}`) });
+        showWork(0);
+      }
+      return loadConverters().then(() => {
+        if (waiting && !job) $('#work').hidden = true;
+        if (app.lab !== lab) return null;
+        lab.checkpoint();
+        return applied(method, lab.autoWeights(method));
+      }, (error) => {
+        if (waiting && !job) $('#work').hidden = true;
+        app.showNotice(error.message, 'error');
+        return null;
+      });
+    };
     if (lab.vertexCount() * lab.boneCount() <= (INLINE_WORK[method] ?? 0)) return here();
     const started = weightsJob({ handover: lab.handover(), method }, showWork);
     if (!started) return here();
