@@ -28,6 +28,7 @@ export function createKeyReduction(app, host) {
   plot.setAttribute('viewBox', '0 0 600 200');
   let cache = null;
   let last = null;
+  let readersAsked = null;
 
   const totalKeys = (clip) => {
     let n = 0;
@@ -58,9 +59,11 @@ export function createKeyReduction(app, host) {
       plot.textContent = '';
       return;
     }
-    // The reduction runs in the file readers' module: drawn once it is loaded.
+    // The reduction runs in the file readers' module: drawn once it is
+    // loaded (asked for once: the panel redraws every frame while a clip
+    // plays).
     if (!convertersReady()) {
-      loadConverters().then(() => app.requestRender(), () => {});
+      readersAsked ??= loadConverters().then(() => app.requestRender(), () => {});
       return;
     }
     const { points, size } = tried(clip);
