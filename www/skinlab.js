@@ -1,13 +1,14 @@
 // Skinlab's core as a library (the npm package's main entry, `skinlab`):
 // the wasm core's `Lab` and `Viewer` classes, started once for every lab
-// on the page, and the file readers, loaded on demand.
+// on the page, and the second module (the file readers, the one-shot tools
+// such as automatic weights, the larger examples), loaded on demand.
 //
 //   import { init, Lab, loadConverters } from 'skinlab';
 //   await init();
 //   const lab = Lab.example('y-junction');
 //   lab.setBonePose(2, { rotation: [0, 0, 0.38, 0.92] });
 //   lab.skinnedPositions('dqs');             // Float32Array, x y z a vertex
-//   await loadConverters();                  // Lab.fromGlb, lab.toGlb, …
+//   await loadConverters();                  // Lab.fromGlb, lab.toGlb, lab.autoWeights, …
 //
 // The wasm files are fetched beside this module (pkg/), as the page and
 // <skin-lab> fetch them; with a bundler, see `skinlab/vite`.
