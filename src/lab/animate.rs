@@ -157,8 +157,8 @@ impl Lab {
     /// `"animations"`).
     pub fn clip_json(&self, clip: usize) -> Result<String, EditError> {
         let clip = self.clip_index(clip)?;
-        let docs = crate::scene::clip_doc::clip_docs(&self.scene.animation);
-        Ok(serde_json::to_string(&docs[clip]).unwrap_or_default())
+        let doc = crate::scene::clip_doc::clip_doc(&self.scene.animation.clips[clip]);
+        Ok(serde_json::to_string(&doc).unwrap_or_default())
     }
 
     /// A clip from `text`, one entry of scene JSON's `"animations"`,

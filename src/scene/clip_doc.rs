@@ -140,55 +140,56 @@ fn unknown(field: String, found: &str, expected: &str) -> SceneError {
 
 /// The clips as written.
 pub fn clip_docs(animation: &Animation) -> Vec<ClipDoc> {
-    animation
-        .clips
-        .iter()
-        .map(|clip| ClipDoc {
-            name: clip.name.clone(),
-            channels: clip
-                .channels
-                .iter()
-                .map(|channel| {
-                    let width = if channel.target == Target::Rotation {
-                        4
-                    } else {
-                        3
-                    };
-                    let cubic = channel.interpolation == Interpolation::CubicSpline
-                        && channel.tangents.len() == channel.values.len();
-                    let values = channel
-                        .values
-                        .iter()
-                        .enumerate()
-                        .flat_map(|(k, value)| {
-                            let keys = if cubic {
-                                vec![channel.tangents[k][0], *value, channel.tangents[k][1]]
-                            } else {
-                                vec![*value]
-                            };
-                            keys.into_iter()
-                                .flat_map(move |v| v.into_iter().take(width))
-                        })
-                        .collect();
-                    ChannelDoc {
-                        bone: Some(channel.bone as u32),
-                        path: target_name(channel.target).to_owned(),
-                        interpolation: interpolation_name(if cubic {
-                            Interpolation::CubicSpline
-                        } else if channel.interpolation == Interpolation::CubicSpline {
-                            Interpolation::Linear
+    animation.clips.iter().map(clip_doc).collect()
+}
+
+/// One clip as written.
+pub fn clip_doc(clip: &Clip) -> ClipDoc {
+    ClipDoc {
+        name: clip.name.clone(),
+        channels: clip
+            .channels
+            .iter()
+            .map(|channel| {
+                let width = if channel.target == Target::Rotation {
+                    4
+                } else {
+                    3
+                };
+                let cubic = channel.interpolation == Interpolation::CubicSpline
+                    && channel.tangents.len() == channel.values.len();
+                let values = channel
+                    .values
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(k, value)| {
+                        let keys = if cubic {
+                            vec![channel.tangents[k][0], *value, channel.tangents[k][1]]
                         } else {
-                            channel.interpolation
-                        })
-                        .to_owned(),
-                        times: channel.times.clone(),
-                        values,
-                    }
-                })
-                .chain(clip.weights.as_ref().map(weights_doc))
-                .collect(),
-        })
-        .collect()
+                            vec![*value]
+                        };
+                        keys.into_iter()
+                            .flat_map(move |v| v.into_iter().take(width))
+                    })
+                    .collect();
+                ChannelDoc {
+                    bone: Some(channel.bone as u32),
+                    path: target_name(channel.target).to_owned(),
+                    interpolation: interpolation_name(if cubic {
+                        Interpolation::CubicSpline
+                    } else if channel.interpolation == Interpolation::CubicSpline {
+                        Interpolation::Linear
+                    } else {
+                        channel.interpolation
+                    })
+                    .to_owned(),
+                    times: channel.times.clone(),
+                    values,
+                }
+            })
+            .chain(clip.weights.as_ref().map(weights_doc))
+            .collect(),
+    }
 }
 
 /// The morph weights' channel as written.
