@@ -11,8 +11,9 @@
 // `Lab.fromBvh(text)`, `Lab.fromFbx(bytes, files?)`, `Lab.fromObj(text, files?)`, `lab.toGlb()`,
 // `lab.autoWeights(method)`, `lab.meshReport()`, `lab.fitSkeleton(template,
 // markers)`, `lab.reduceKeys(clip, tolerance, apply?)`,
-// `lab.retargetClip(source, clip)`, and
-// `Lab.example(name)` of the examples it builds (`needsConverters(name)`). They
+// `lab.retargetClip(source, clip)`, the lessons' `Lab.rotationSamples(request)`,
+// `Lab.visemeTrack(text, lang)`, `lab.sayText(text, lang)` and
+// `lab.sayRecording(samples, rate)`, and `Lab.example(name)` of the examples it builds (`needsConverters(name)`). They
 // are synchronous once the module is loaded: `await loadConverters()` (in
 // the page `await skinlab.loadConverters()`); Node code starts it with
 // `useConverters` after its own `initSync`.
@@ -125,6 +126,44 @@ Lab.prototype.reduceKeys = function reduceKeys(clip, tolerance, apply = true) {
 Lab.prototype.retargetClip = function retargetClip(source, clip) {
   const { clip: json, matched, unmatched } = readers().retargetClip(this.handover(), source.handover(), clip);
   return { clip: this.addClipJson(json), matched, unmatched };
+};
+
+/** Puts clip JSON `json`, keyed on a copy of this scene as its clip `clip`, in place or after the last clip; returns its index. */
+function takeClip(lab, clip, json) {
+  if (clip < lab.animationNames().length) {
+    lab.setClipJson(clip, json);
+    return clip;
+  }
+  return lab.addClipJson(json);
+}
+
+/**
+ * The rotation lab's samples (`{method, from, to, steps}` → `[{t, matrix,
+ * determinant, orthonormalityError}]`), computed by this module.
+ */
+Lab.rotationSamples = (request) => readers().rotationSamples(request);
+
+/** The visemes of `text` in `lang` (`en`, `de`): `[{time, duration, viseme, char}]`. */
+Lab.visemeTrack = (text, lang) => readers().visemeTrack(text, lang);
+
+/**
+ * Keys `text` as the clip "speech" on the face's morph targets and jaw
+ * (replacing one of that name), keyed by this module on a copy of the
+ * scene; returns `{clip, track}`.
+ */
+Lab.prototype.sayText = function sayText(text, lang) {
+  const { clip, json, track } = readers().sayText(this.handover(), text, lang);
+  return { clip: takeClip(this, clip, json), track };
+};
+
+/**
+ * Keys a recording (`samples`, mono, at `sampleRate`) as the clip
+ * "recording": the jaw and the "A" target open with the loudness, 30
+ * times a second. Returns `{clip, openness}`.
+ */
+Lab.prototype.sayRecording = function sayRecording(samples, sampleRate) {
+  const { clip, json, openness } = readers().sayRecording(this.handover(), samples, sampleRate);
+  return { clip: takeClip(this, clip, json), openness };
 };
 
 Lab.prototype.toGlb = function toGlb() {

@@ -15,6 +15,14 @@ export function loadConverters(): Promise<void>;
 /** A texture or buffer beside a file: its bytes, by the name the file gives. */
 export type Files = Record<string, Uint8Array>;
 
+/** One mouth shape of a spoken text. */
+export type Viseme = {
+  time: number;
+  duration: number;
+  viseme: 'rest' | 'A' | 'E' | 'I' | 'O' | 'U' | 'MBP' | 'FV' | 'C';
+  char: number;
+};
+
 declare module './pkg/skinlab.js' {
   // The readers (after `await loadConverters()`) and the gallery.
   namespace Lab {
@@ -34,9 +42,18 @@ declare module './pkg/skinlab.js' {
     function modelNames(): string[];
     /** A gallery model, fetched beside the package's page (the readers are loaded for it). */
     function model(name: string): Promise<Lab>;
+    /** The rotation lab: `steps` orientations from Euler angles `from` to `to` (radians), three ways. */
+    function rotationSamples(request: {
+      method: 'matrix' | 'euler' | 'slerp';
+      from: number[];
+      to: number[];
+      steps: number;
+    }): { t: number; matrix: number[]; determinant: number; orthonormalityError: number }[];
+    /** The visemes of `text` in `lang`; `char` is the index in the text each comes from. */
+    function visemeTrack(text: string, lang: 'en' | 'de'): Viseme[];
   }
-  // The one-shot tools of weighting and rigging, solved by the readers'
-  // module on a copy of the scene (after `await loadConverters()`).
+  // The one-shot tools of weighting, rigging and lip-sync, solved by the
+  // readers' module on a copy of the scene (after `await loadConverters()`).
   interface Lab {
     /** The scene as a binary glTF (after `await loadConverters()`). */
     toGlb(): Uint8Array;
@@ -66,5 +83,9 @@ declare module './pkg/skinlab.js' {
     reduceKeys(clip: number, tolerance: number, apply?: boolean): { before: number; after: number; maxError: number };
     /** Adds clip `clip` of `source` played on this scene's bones by joint names. */
     retargetClip(source: Lab, clip: number): { clip: number; matched: number; unmatched: string[] };
+    /** Keys `text` as the clip "speech" on the face's morph targets and jaw. */
+    sayText(text: string, lang: 'en' | 'de'): { clip: number; track: Viseme[] };
+    /** Keys a mono recording as the clip "recording": the jaw opens with the loudness. */
+    sayRecording(samples: Float32Array, sampleRate: number): { clip: number; openness: number[] };
   }
 }

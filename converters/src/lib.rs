@@ -19,6 +19,7 @@ use skinlab::formats::{bvh, export, fbx, gltf, handover, obj};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+mod lessons;
 mod tools;
 
 /// An `Error` whose message starts with the page-facing method's name, as

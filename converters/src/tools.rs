@@ -228,7 +228,7 @@ fn marker_points(method: &str, markers: &JsValue) -> Result<HashMap<String, Vec<
 }
 
 /// A `Lab` of the scene in handover bytes `scene`, to work on and drop.
-fn scratch_lab(method: &str, scene: &[u8]) -> Result<Lab, JsError> {
+pub(crate) fn scratch_lab(method: &str, scene: &[u8]) -> Result<Lab, JsError> {
     handover::scene_from_handover(scene)
         .map(Lab::new)
         .map_err(|e| js_error(method, e))

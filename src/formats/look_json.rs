@@ -11,6 +11,7 @@ use super::handover::{
     base_colour, base_colour_doc, material, material_doc, surface_docs, surfaces, BaseColourDoc,
     MaterialDoc,
 };
+use crate::scene::doc::LookText;
 use crate::scene::{BaseColourImage, Scene, SceneError};
 
 /// The image types a texture may have.
@@ -46,7 +47,7 @@ struct TextureDoc {
 
 /// The look of `scene` as its scene JSON writes it; `None` for a scene
 /// drawn in the page's own colours.
-pub fn look_value(scene: &Scene) -> Option<serde_json::Value> {
+pub fn look_value(scene: &Scene) -> Option<LookText> {
     if scene.base_colour.is_none() && scene.materials.is_empty() {
         return None;
     }
@@ -68,17 +69,21 @@ pub fn look_value(scene: &Scene) -> Option<serde_json::Value> {
             })
             .collect(),
     };
-    serde_json::to_value(doc).ok()
+    // A LookDoc holds only strings, numbers and arrays: it serialises.
+    let text = serde_json::to_string(&doc).ok()?;
+    serde_json::value::RawValue::from_string(text)
+        .ok()
+        .map(LookText)
 }
 
 /// Puts the look `value` (a scene JSON's `"look"`) on `scene`, every part
 /// checked first: a problem is named, and nothing is put on.
-pub fn apply_look(scene: &mut Scene, value: &serde_json::Value) -> Result<(), SceneError> {
+pub fn apply_look(scene: &mut Scene, look: &LookText) -> Result<(), SceneError> {
     let problem = |message: String| SceneError::Json {
         path: "look".to_owned(),
         message,
     };
-    let doc = LookDoc::deserialize(value).map_err(|e| problem(e.to_string()))?;
+    let doc: LookDoc = serde_json::from_str(look.0.get()).map_err(|e| problem(e.to_string()))?;
     let image = |mime_type: &str, data: &str, field: &str| -> Result<Vec<u8>, SceneError> {
         if !IMAGE_TYPES.contains(&mime_type) {
             return Err(problem(format!(

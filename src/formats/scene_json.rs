@@ -62,7 +62,7 @@ impl Scene {
     /// out).
     pub fn look_json(&self) -> String {
         super::look_json::look_value(self)
-            .map(|look| serde_json::to_string(&look).unwrap_or_default())
+            .map(|look| look.0.get().to_owned())
             .unwrap_or_default()
     }
 

@@ -168,7 +168,19 @@ pub struct SceneDoc {
     /// [`Scene::from_doc`] leaves it aside. Written last, so the autosave
     /// can keep it apart from the text it rewrites on every change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub look: Option<serde_json::Value>,
+    pub look: Option<LookText>,
+}
+
+/// A scene JSON's `"look"` as its JSON text, read only when it is put on
+/// a scene.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct LookText(pub Box<serde_json::value::RawValue>);
+
+impl PartialEq for LookText {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.get() == other.0.get()
+    }
 }
 
 /// A morph target as the scene JSON writes it.

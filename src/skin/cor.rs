@@ -58,7 +58,7 @@ fn weighting(influence: &VertexInfluences) -> Weighting {
         .filter(|_| total > 0.0)
         .map(|(bone, weight)| (bone, weight / total))
         .collect();
-    pairs.sort_unstable_by_key(|&(bone, _)| bone);
+    crate::rig::sorting::sort_stable_by_key(&mut pairs, |&(bone, _)| bone);
     pairs
 }
 
@@ -206,9 +206,8 @@ pub fn centres_with_progress(
     let mut centres: Vec<Option<Vec3>> = vec![None; unique.len()];
     let total = unique.len();
     let mut done = 0;
-    let mut sets: Vec<(Vec<u16>, Vec<usize>)> = by_set.into_iter().collect();
-    sets.sort_unstable();
-    for (bones, slots) in sets {
+    // Each slot's centre is its own: the sets may come in any order.
+    for (bones, slots) in by_set {
         let terms = PairTerms::gather(&bones, &by_pair, &triangles);
         for slot in slots {
             if done % 4096 == 0 {
@@ -404,7 +403,7 @@ fn for_each_pair(weights: &[(u16, f32)], mut f: impl FnMut((u16, u16))) {
 /// The mean of weightings, sorted by bone.
 fn mean_weighting(corners: &[&Weighting]) -> Weighting {
     let mut all: Weighting = corners.iter().flat_map(|w| w.iter().copied()).collect();
-    all.sort_unstable_by_key(|&(bone, _)| bone);
+    crate::rig::sorting::sort_stable_by_key(&mut all, |&(bone, _)| bone);
     let mut mean: Weighting = Vec::with_capacity(all.len());
     for (bone, weight) in all {
         match mean.last_mut() {

@@ -15,9 +15,7 @@ mod ik;
 mod morphs;
 mod pose;
 mod rigging;
-mod rotations;
 mod scene;
-mod speech;
 mod viewer;
 mod weights;
 

@@ -1,9 +1,10 @@
 // Lip-sync from a recording (the animation talk: "bei Originalaufnahme"):
 // an audio file is decoded, mixed to one channel and keyed by the core as
-// the clip "recording" (`lab.sayRecording`: the jaw and the A target open
+// the clip "recording" (`lab.sayRecording`, of the readers' module: the jaw and the A target open
 // with the loudness, 30 keys a second), then played with its sound where
 // the browser can; the microphone drives the jaw live by the same measure.
 import { playClip } from './clip-player.js';
+import { loadConverters } from '../converters.js';
 
 /** The recording controls of `app` under `#speech-box`. */
 export function createRecording(app) {
@@ -53,6 +54,7 @@ export function createRecording(app) {
     }
     let result;
     try {
+      await loadConverters();
       app.lab.checkpoint();
       result = app.lab.sayRecording(decoded.samples, decoded.rate);
     } catch (error) {

@@ -2,9 +2,11 @@
 // one orientation to another three ways side by side — the matrices'
 // entries blended, the Euler angles blended, quaternion slerp — with the
 // path of one marked corner, and the blended matrix's determinant and
-// orthonormality error over t. The orientations come from the core
-// (`Lab.rotationSamples`); this file only projects and draws them.
+// orthonormality error over t. The orientations come from the readers'
+// module (`Lab.rotationSamples`, loaded when the lab is first opened);
+// this file only projects and draws them.
 import { Lab } from '../pkg/skinlab.js';
+import { convertersReady, loadConverters } from '../converters.js';
 import { svg } from './svg.js';
 
 const HALF_PI = Math.PI / 2;
@@ -49,8 +51,14 @@ export function createRotationLab(app) {
   views.setAttribute('viewBox', `0 0 ${3 * PANEL} ${HEIGHT}`);
   plot.setAttribute('viewBox', '0 0 600 200');
   let cache = null;
+  let readersAsked = null;
 
+  /** Each method's samples for the chosen preset; null until the readers' module is loaded (asked for once). */
   function samples() {
+    if (!convertersReady()) {
+      readersAsked ??= loadConverters().then(() => { draw(); app.requestRender(); }, () => {});
+      return null;
+    }
     const preset = $('#rot-preset').value;
     if (cache?.preset !== preset) {
       const [from, to] = PRESETS[preset];
@@ -64,6 +72,7 @@ export function createRotationLab(app) {
   function draw() {
     if (!$('#rotations').open) return;
     const runs = samples();
+    if (!runs) return;
     const k = at();
     views.textContent = '';
     METHODS.forEach((method, panel) => {
@@ -139,7 +148,14 @@ export function createRotationLab(app) {
   return {
     draw,
     place,
-    /** The matrix method's determinant at the slider's t (for tests). */
-    state: () => ({ preset: $('#rot-preset').value, t: at() / (STEPS - 1), determinant: samples().matrix[at()].determinant }),
+    /**
+     * The matrix method's determinant at the slider's t while the lab is
+     * open and its samples are in, else null (for tests).
+     */
+    state: () => ({
+      preset: $('#rot-preset').value,
+      t: at() / (STEPS - 1),
+      determinant: $('#rotations').open ? samples()?.matrix[at()].determinant ?? null : null,
+    }),
   };
 }

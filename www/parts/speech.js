@@ -1,10 +1,12 @@
 // Lip-sync in the Morph mode (the animation talk: "bei synthetischer
 // Stimme"): a typed sentence becomes the core's viseme track, keyed as the
-// clip "speech" on the face's targets and jaw (`lab.sayText`) and played;
+// clip "speech" on the face's targets and jaw (`lab.sayText`, of the
+// readers' module, loaded first where a saved face opened without it) and played;
 // where the browser has a voice for the page's language it speaks the
 // sentence too, and each word boundary it reports pulls the face to that
 // word's first shape, so mouth and voice stay together.
 import { playClip } from './clip-player.js';
+import { convertersReady, loadConverters } from '../converters.js';
 
 const VOICE_LANG = { en: 'en-US', de: 'de-DE', zh: 'zh-CN' };
 // The core's letter rules are English and German; Chinese is typed as
@@ -41,6 +43,10 @@ export function createSpeech(app) {
   }
 
   function say() {
+    if (!convertersReady()) {
+      loadConverters().then(say, (error) => app.showNotice(error.message, 'error'));
+      return;
+    }
     const text = $('#speech-text').value.slice(0, 300);
     const lang = currentLanguage();
     let said;
