@@ -72,3 +72,14 @@ test('the first frame waits for the page\'s module alone; the readers\' module c
   assert.deepEqual([...errors, ...second.errors], []);
   await second.page.close();
 });
+
+test('the rotation lab fetches the readers\' module when it first draws, and then draws its three bodies', async () => {
+  const { page, errors } = await openPage(fixture.browser, `${fixture.server.url}index.html?autosave=0&lang=en&lesson=rotations&step=1`);
+  await waitForSkinlab(page);
+  await page.waitForFunction(() => window.skinlab.rotationLab().determinant !== null, null, { timeout: 30_000 });
+  assert.ok(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('skinlab_converters_bg.wasm'))));
+  // Three bodies of twelve edges each, over the view.
+  assert.ok(await page.locator('#rot-views .rot-edge').count() >= 36);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
