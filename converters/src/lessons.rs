@@ -12,7 +12,7 @@ use skinlab::rig::visemes::{viseme_track as track_of, SpeechLanguage, VisemeKey}
 use wasm_bindgen::prelude::*;
 
 use crate::js_error;
-use crate::tools::scratch_lab;
+use crate::tools::{object, scratch_lab};
 
 /// `{t, matrix (3×3, column-major), determinant, orthonormalityError}`.
 #[derive(Serialize)]
@@ -131,20 +131,7 @@ pub fn say_text(scene: &[u8], text: &str, lang: &str) -> Result<JsValue, JsError
     let (clip, track) = lab
         .say_text(text, language(METHOD, lang)?)
         .map_err(|e| js_error(METHOD, e))?;
-    /// The clip's index in the scene it was keyed on (the page's clips, in
-    /// the same order) and its clip JSON, with the track.
-    #[derive(Serialize)]
-    struct Said {
-        clip: usize,
-        json: String,
-        track: Vec<VisemeView>,
-    }
-    let said = Said {
-        clip,
-        json: lab.clip_json(clip).map_err(|e| js_error(METHOD, e))?,
-        track: views(&track),
-    };
-    serde_wasm_bindgen::to_value(&said).map_err(|e| js_error(METHOD, e))
+    keyed_clip(METHOD, &lab, clip, ("track", &views(&track)))
 }
 
 /// Keys a recording (`samples`, mono, at `sampleRate`) as the clip
@@ -158,17 +145,24 @@ pub fn say_recording(scene: &[u8], samples: &[f32], sample_rate: f32) -> Result<
     let (clip, openness) = lab
         .say_recording(samples, sample_rate)
         .map_err(|e| js_error(METHOD, e))?;
-    /// As `sayText`'s answer, with the openness.
-    #[derive(Serialize)]
-    struct Heard {
-        clip: usize,
-        json: String,
-        openness: Vec<f32>,
-    }
-    let heard = Heard {
-        clip,
-        json: lab.clip_json(clip).map_err(|e| js_error(METHOD, e))?,
-        openness,
-    };
-    serde_wasm_bindgen::to_value(&heard).map_err(|e| js_error(METHOD, e))
+    keyed_clip(METHOD, &lab, clip, ("openness", &openness))
+}
+
+/// Clip `clip`, keyed in `lab`, handed back as `{clip, json, [name]:
+/// figures}`: its index in the scene it was keyed on (the page's clips, in
+/// the same order) and its clip JSON, with what the keying measured.
+fn keyed_clip(
+    method: &str,
+    lab: &skinlab::Lab,
+    clip: usize,
+    (name, figures): (&str, &impl Serialize),
+) -> Result<JsValue, JsError> {
+    let json = lab.clip_json(clip).map_err(|e| js_error(method, e))?;
+    let figures = serde_wasm_bindgen::to_value(figures).map_err(|e| js_error(method, e))?;
+    object(&[
+        ("clip", JsValue::from(clip as f64)),
+        ("json", JsValue::from(json)),
+        (name, figures),
+    ])
+    .map(JsValue::from)
 }

@@ -235,7 +235,7 @@ pub(crate) fn scratch_lab(method: &str, scene: &[u8]) -> Result<Lab, JsError> {
 }
 
 /// A JS object of `fields`.
-fn object(fields: &[(&str, JsValue)]) -> Result<js_sys::Object, JsError> {
+pub(crate) fn object(fields: &[(&str, JsValue)]) -> Result<js_sys::Object, JsError> {
     let object = js_sys::Object::new();
     for (key, value) in fields {
         js_sys::Reflect::set(&object, &(*key).into(), value)

@@ -128,3 +128,23 @@ test('the face says "mama" through a keyed clip: morph weights and the jaw toget
   const between = Array.from(lab.morphWeights());
   assert.ok(Math.abs(between[0] - 0.5) < 1e-5 && Math.abs(between[2] - 0.5) < 1e-5, `halfway from M to A: ${between}`);
 });
+
+test('lip-sync keyed by the readers\' module: "speech" replaces its own clip, "recording" is added, and the jaw follows the loudness', () => {
+  const lab = Lab.example('face');
+  const first = lab.sayText('mama', 'en');
+  assert.deepEqual([...lab.animationNames()], ['mama', 'speech']);
+  assert.equal(first.clip, 1);
+  assert.equal(first.track[0].viseme, 'MBP');
+  const again = lab.sayText('oma', 'de');
+  assert.equal(again.clip, 1, 'the clip of the same name is replaced');
+  assert.deepEqual([...lab.animationNames()], ['mama', 'speech']);
+  assert.ok(Math.abs(lab.animationDuration(1) - (again.track.at(-1).time + again.track.at(-1).duration)) < 1e-6);
+  // Quiet for the first half second, loud after.
+  const rate = 48000;
+  const samples = new Float32Array(rate).map((_, i) => Math.sin(i / 10) * (i < rate / 2 ? 0.01 : 1));
+  const heard = lab.sayRecording(samples, rate);
+  assert.equal(heard.clip, 2);
+  assert.deepEqual([...lab.animationNames()], ['mama', 'speech', 'recording']);
+  assert.equal(heard.openness.length, 30);
+  assert.ok(heard.openness[5] < 0.2 && heard.openness[25] > 0.8, JSON.stringify(heard.openness));
+});
