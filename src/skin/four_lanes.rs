@@ -252,31 +252,41 @@ pub(crate) fn lbs_positions(
 /// `r`-th matrix: its columns are the entries `m_r0`, `m_r1`, `m_r2`, `t_r`,
 /// one vertex per lane.
 ///
-/// A function of its own in wasm: V8 spills fewer vectors in two smaller
-/// functions than in one (measured in Node 20 on 100,000 vertices: LBS 62
-/// against 55 M vertices/s); inlined natively, where it makes no
-/// difference.
+/// A function of its own in wasm, and so is each vertex's blend
+/// ([`blend_rows`]): V8 allocates registers in the order the wasm gives its
+/// instructions and LLVM puts all of an inlined blend's 48 palette loads
+/// first, so that one function of the whole spilled about 50 vectors to
+/// the stack per four vertices. Measured in Node 20 on 100,000 vertices,
+/// positions alone: 79 M vertices/s as one function with the blends
+/// inlined, 91 M without the transposes' loop over `[0, 1, 2]`, 100–106 M
+/// with the blends called (see `cargo xtask bench`). Inlined natively,
+/// where it makes no difference.
 #[cfg_attr(target_arch = "wasm32", inline(never))]
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn lbs_rows(influences: &[VertexInfluences], palette: &[MatrixRows]) -> [Mat4; 3] {
-    let blend = |influence: &VertexInfluences| {
-        let (w, b) = (influence.weights, influence.bones);
-        let m = &palette[usize::from(b[0])];
-        let mut blend = m.0.map(|row| row * w[0]);
-        for k in 1..MAX_INFLUENCES {
-            let m = &palette[usize::from(b[k])].0;
-            blend[0] += m[0] * w[k];
-            blend[1] += m[1] * w[k];
-            blend[2] += m[2] * w[k];
-        }
-        blend
-    };
     // Blended into one array per lane, then transposed: writing each
     // blend into lane `k` of a vector would cost a masked insert apiece.
-    let lanes = per_lane(influences, blend);
-    [0, 1, 2].map(|row| {
-        Mat4::from_cols(lanes[0][row], lanes[1][row], lanes[2][row], lanes[3][row]).transpose()
-    })
+    let lanes = per_lane(influences, |influence| blend_rows(influence, palette));
+    let row =
+        |r: usize| Mat4::from_cols(lanes[0][r], lanes[1][r], lanes[2][r], lanes[3][r]).transpose();
+    [row(0), row(1), row(2)]
+}
+
+/// `Σ w_k M_k` of one vertex, as its three rows. Not inlined in wasm, so
+/// that its loads come right before its arithmetic (see [`lbs_rows`]).
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn blend_rows(influence: &VertexInfluences, palette: &[MatrixRows]) -> [Vec4; 3] {
+    let (w, b) = (influence.weights, influence.bones);
+    let m = &palette[usize::from(b[0])];
+    let mut blend = m.0.map(|row| row * w[0]);
+    for k in 1..MAX_INFLUENCES {
+        let m = &palette[usize::from(b[k])].0;
+        blend[0] += m[0] * w[k];
+        blend[1] += m[1] * w[k];
+        blend[2] += m[2] * w[k];
+    }
+    blend
 }
 
 /// The blended rigid part of four vertices' DQS, ready to apply: the blend
