@@ -19,28 +19,36 @@ pub const WELD_TOLERANCE: f32 = 1e-5;
 /// at the first of the chain.
 pub fn first_copies(positions: &[Vec3], tolerance: f32) -> Vec<u32> {
     let cube = 2.0 * tolerance.max(f32::MIN_POSITIVE);
-    let cell = |p: Vec3| {
-        let c = (p / cube).floor();
-        (c.x as i64, c.y as i64, c.z as i64)
-    };
-    let mut by_cell: FxHashMap<(i64, i64, i64), Vec<u32>> = FxHashMap::default();
+    // Each cell's first-found vertices as a list through `next`, in the
+    // order they were found (no list allocated per cell).
+    let mut head_tail: FxHashMap<(i64, i64, i64), (u32, u32)> = FxHashMap::default();
+    let mut next = vec![u32::MAX; positions.len()];
     let mut first = Vec::with_capacity(positions.len());
     for (index, &p) in positions.iter().enumerate() {
-        let (x, y, z) = cell(p);
+        let scaled = p / cube;
+        let cell = scaled.floor();
+        let (x, y, z) = (cell.x as i64, cell.y as i64, cell.z as i64);
+        // A copy within the tolerance (half a cell) lies in this cell or
+        // the next one on the side of the cell `p` is nearer; cells within
+        // 1 % of a cell of the middle are searched on both sides. The
+        // cells are taken in the same order as the 27 around would be, so
+        // the first copy found is the one a search of all 27 finds.
+        let part = scaled - cell;
+        let sides = |f: f32| [f < 0.51, true, f > 0.49];
+        let [sx, sy, sz] = [sides(part.x), sides(part.y), sides(part.z)];
         let mut found: Option<u32> = None;
-        // The 27 cells around: a copy within the tolerance lies in one.
-        'cells: for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    let Some(list) = by_cell.get(&(x + dx, y + dy, z + dz)) else {
+        'cells: for dx in (-1..=1).filter(|&d| sx[(d + 1) as usize]) {
+            for dy in (-1..=1).filter(|&d| sy[(d + 1) as usize]) {
+                for dz in (-1..=1).filter(|&d| sz[(d + 1) as usize]) {
+                    let Some(&(mut at, _)) = head_tail.get(&(x + dx, y + dy, z + dz)) else {
                         continue;
                     };
-                    if let Some(&earlier) = list
-                        .iter()
-                        .find(|&&e| positions[e as usize].distance(p) <= tolerance)
-                    {
-                        found = Some(earlier);
-                        break 'cells;
+                    while at != u32::MAX {
+                        if positions[at as usize].distance(p) <= tolerance {
+                            found = Some(at);
+                            break 'cells;
+                        }
+                        at = next[at as usize];
                     }
                 }
             }
@@ -49,7 +57,13 @@ pub fn first_copies(positions: &[Vec3], tolerance: f32) -> Vec<u32> {
             Some(earlier) => first.push(first[earlier as usize]),
             None => {
                 first.push(index as u32);
-                by_cell.entry((x, y, z)).or_default().push(index as u32);
+                let entry = head_tail
+                    .entry((x, y, z))
+                    .or_insert((index as u32, index as u32));
+                if entry.1 != index as u32 {
+                    next[entry.1 as usize] = index as u32;
+                    entry.1 = index as u32;
+                }
             }
         }
     }
@@ -110,6 +124,45 @@ impl Welded {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Places far apart (at least 4 tolerances), each taken by a few
+        /// copies jittered within a tenth of the tolerance, anywhere in
+        /// their cells (the search's cells are two tolerances wide), in a
+        /// shuffled order: each vertex's first copy is the lowest index at
+        /// its place.
+        #[test]
+        fn each_copy_finds_the_first_vertex_at_its_place(
+            places in prop::collection::vec((prop::array::uniform3(0_i32..40), prop::array::uniform3(0.0_f32..1.0)), 1..40),
+            copies in prop::collection::vec((0_usize..1000, prop::array::uniform3(-1.0_f32..1.0)), 1..120),
+        ) {
+            let tolerance = 0.01;
+            // Place k on a lattice 4 tolerances apart, moved up to one
+            // tolerance inside it: never within 2 tolerances of another.
+            let centre = |k: usize| {
+                let (cell, offset) = places[k];
+                (Vec3::from_array(cell.map(|c| c as f32)) * 4.0 + Vec3::from_array(offset)) * tolerance
+            };
+            let mut unique = places.clone();
+            unique.sort_by_key(|&(cell, _)| cell);
+            unique.dedup_by_key(|&mut (cell, _)| cell);
+            prop_assume!(unique.len() == places.len());
+            let vertices: Vec<(usize, Vec3)> = copies
+                .iter()
+                .map(|&(k, jitter)| {
+                    let k = k % places.len();
+                    (k, centre(k) + Vec3::from_array(jitter) * 0.05 * tolerance)
+                })
+                .collect();
+            let positions: Vec<Vec3> = vertices.iter().map(|&(_, p)| p).collect();
+            let first = first_copies(&positions, tolerance);
+            for (v, &(k, _)) in vertices.iter().enumerate() {
+                let lowest = vertices.iter().position(|&(j, _)| j == k).unwrap_or(v);
+                prop_assert_eq!(first[v] as usize, lowest, "vertex {} of place {}", v, k);
+            }
+        }
+    }
 
     #[test]
     fn copies_point_at_their_first_vertex_and_others_at_themselves() {
