@@ -69,11 +69,9 @@ pub fn look_value(scene: &Scene) -> Option<LookText> {
             })
             .collect(),
     };
-    // A LookDoc holds only strings, numbers and arrays: it serialises.
-    let text = serde_json::to_string(&doc).ok()?;
-    serde_json::value::RawValue::from_string(text)
-        .ok()
-        .map(LookText)
+    // A LookDoc holds only strings, numbers and arrays: it serialises, and
+    // its text is taken as it is written, not parsed again.
+    serde_json::value::to_raw_value(&doc).ok().map(LookText)
 }
 
 /// Puts the look `value` (a scene JSON's `"look"`) on `scene`, every part
