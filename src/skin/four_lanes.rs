@@ -331,12 +331,19 @@ impl RigidLanes {
         // A blend that cancels out (opposite quaternions, equal weights) is
         // taken as the identity, as in the one-vertex loop.
         let degenerate = length_squared.cmplt(Vec4::splat(1e-16));
-        let zero = Vec3x4::new(Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
-        let v = Vec3x4::select(degenerate, zero, v);
-        let d = Vec3x4::select(degenerate, zero, d);
-        let w = Vec4::select(degenerate, Vec4::ONE, w);
-        let d_w = Vec4::select(degenerate, Vec4::ZERO, d_w);
-        let s = Vec4::splat(2.0) / Vec4::select(degenerate, Vec4::ONE, length_squared);
+        let (v, d, w, d_w, length_squared) = if degenerate.any() {
+            let zero = Vec3x4::new(Vec4::ZERO, Vec4::ZERO, Vec4::ZERO);
+            (
+                Vec3x4::select(degenerate, zero, v),
+                Vec3x4::select(degenerate, zero, d),
+                Vec4::select(degenerate, Vec4::ONE, w),
+                Vec4::select(degenerate, Vec4::ZERO, d_w),
+                Vec4::select(degenerate, Vec4::ONE, length_squared),
+            )
+        } else {
+            (v, d, w, d_w, length_squared)
+        };
+        let s = Vec4::splat(2.0) / length_squared;
         let translation = d.scale(w).sub(v.scale(d_w)).add(v.cross(d)).scale(s);
         Self {
             v,
