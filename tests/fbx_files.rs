@@ -354,14 +354,20 @@ fn cubic_and_constant_keys_go_as_maya_evaluates_them() {
 /// `inherit`, one unit along X) under a model `parent` whose scale grows
 /// evenly from 1 to 2 over a second.
 fn scaled_parent(inherit: u8) -> String {
-    let curve = |id: u32| {
+    scaled_parent_with(inherit, 2.0, 0.0)
+}
+
+/// [`scaled_parent`] with the parent's Y and Z scale going from 1 to
+/// `y_and_z` (its X from 1 to 2), and `tri` turned `turn` degrees about Z.
+fn scaled_parent_with(inherit: u8, y_and_z: f64, turn: f64) -> String {
+    let curve = |id: u32, to: f64| {
         format!(
             r#"	AnimationCurve: {id}, "AnimCurve::", "" {{
 		KeyTime: *2 {{
 			a: 0,46186158000
 		}}
 		KeyValueFloat: *2 {{
-			a: 1,2
+			a: 1,{to}
 		}}
 		KeyAttrFlags: *1 {{
 			a: 4
@@ -389,6 +395,7 @@ Objects:  {{
 		Properties70:  {{
 			P: "InheritType", "enum", "", "",{inherit}
 			P: "Lcl Translation", "Lcl Translation", "", "A",1,0,0
+			P: "Lcl Rotation", "Lcl Rotation", "", "A",0,0,{turn}
 		}}
 	}}
 	AnimationStack: 60, "AnimStack::grow", "" {{
@@ -413,9 +420,9 @@ Connections:  {{
 	C: "OP",72,62, "d|Z"
 }}
 "#,
-        curve(70),
-        curve(71),
-        curve(72)
+        curve(70, 2.0),
+        curve(71, y_and_z),
+        curve(72, y_and_z)
     )
 }
 
@@ -448,6 +455,96 @@ fn a_model_that_does_not_inherit_its_parents_scale_keeps_its_size_through_a_clip
                 assert!(
                     (length - size).abs() < 1e-5,
                     "InheritType {inherit} at {time} s: size {length} for {size}"
+                );
+            }
+        }
+    }
+}
+
+/// A parent scaled along X alone, its child turned 90° about Z, as each
+/// inheritance mode defines the child's world (`S_P` the parent's scale,
+/// `R` the child's turn): `RSrs` (1) `S_P · R`, the world X stretched;
+/// `Rrs` (2) `R`, no stretch; `RrSs` (0) `R · S_P`, the child's own X
+/// stretched. The last two would need a shear under the parent; they hang
+/// from a frame node that undoes its scale.
+#[test]
+fn a_parent_scaled_along_one_axis_reaches_its_child_as_its_inherit_type_says() {
+    for inherit in [0u8, 1, 2] {
+        let scene = scene_from_fbx(scaled_parent_with(inherit, 1.0, 90.0).as_bytes()).unwrap();
+        let mut lab = skinlab::lab::Lab::new(scene);
+        let tri = bone_named(&lab, "tri");
+        lab.set_animation_time(0, 0.0).unwrap();
+        let unit = lab.model_from_bone_posed()[tri].x_axis.truncate().length();
+        let start_x = lab.model_from_bone_posed()[tri].w_axis.x;
+        for time in [0.0, 0.5, 1.0] {
+            lab.set_animation_time(0, time).unwrap();
+            // The joint's own axes: the bone's frame without its turn.
+            let turn = lab.scene().skeleton.bones()[tri].turn;
+            let world = lab.model_from_bone_posed()[tri] * glam::Mat4::from_quat(turn.inverse());
+            let stretch = 1.0 + time;
+            // The child's own X points along the world's Y, its own Y
+            // along the world's −X.
+            let own_x = world.x_axis.truncate() / unit;
+            let own_y = world.y_axis.truncate() / unit;
+            let (x_length, y_length) = match inherit {
+                1 => (1.0, stretch),
+                2 => (1.0, 1.0),
+                _ => (stretch, 1.0),
+            };
+            let what = format!("InheritType {inherit} at {time} s");
+            assert!(
+                (own_x.length() - x_length).abs() < 1e-5,
+                "{what}: own X {own_x}"
+            );
+            assert!(
+                (own_y.length() - y_length).abs() < 1e-5,
+                "{what}: own Y {own_y}"
+            );
+            assert!(
+                own_x.dot(own_y).abs() < 1e-5,
+                "{what}: sheared, {own_x} · {own_y}"
+            );
+            // Every mode moves the child with its parent's scale.
+            let along = world.w_axis.x / start_x;
+            assert!((along - stretch).abs() < 1e-5, "{what}: {along} along X");
+        }
+    }
+}
+
+/// Maya's world Y (centimetres) and scale of `joint1`–`joint4` in ufbx's
+/// `maya_anim_no_inherit_scale` (a chain whose last three joints keep
+/// their parent's scale out, `InheritType` 2, while the take scales each
+/// in turn), at frames 0, 6, 12, 18 and 24, as ufbx's test lists them.
+const MAYA_NO_INHERIT_SCALE: [(f32, [(f32, f32); 4]); 5] = [
+    (0.0, [(1.0, 0.0), (2.0, 4.0), (1.0, 12.0), (1.0, 16.0)]),
+    (6.0, [(1.5, 0.0), (1.5, 6.0), (1.0, 12.0), (1.0, 16.0)]),
+    (12.0, [(2.0, 0.0), (1.0, 8.0), (1.0, 12.0), (1.0, 16.0)]),
+    (18.0, [(0.5, 0.0), (1.5, 2.0), (1.0, 8.0), (1.0, 12.0)]),
+    (24.0, [(0.5, 0.0), (2.0, 2.0), (1.5, 10.0), (1.0, 16.0)]),
+];
+
+#[test]
+fn joints_that_keep_their_parents_scale_out_are_where_maya_puts_them() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fbx/keys/ufbx-maya_anim_no_inherit_scale_7700_ascii.fbx");
+    let scene = scene_from_fbx(&std::fs::read(path).unwrap()).unwrap();
+    let mut lab = skinlab::lab::Lab::new(scene);
+    let joints = ["joint1", "joint2", "joint3", "joint4"].map(|name| bone_named(&lab, name));
+    for (frame, expected) in MAYA_NO_INHERIT_SCALE {
+        lab.set_animation_time(0, frame / 24.0).unwrap();
+        for (k, (scale, y)) in expected.into_iter().enumerate() {
+            let bone = &lab.scene().skeleton.bones()[joints[k]];
+            let world =
+                lab.model_from_bone_posed()[joints[k]] * glam::Mat4::from_quat(bone.turn.inverse());
+            let what = format!("joint{} at frame {frame}", k + 1);
+            // Skinlab's metres are the file's centimetres / 100.
+            let height = world.w_axis.y * 100.0;
+            assert!((height - y).abs() < 1e-3, "{what}: Y {height} cm, Maya {y}");
+            for axis in [world.x_axis, world.y_axis, world.z_axis] {
+                let length = axis.truncate().length();
+                assert!(
+                    (length - scale).abs() < 1e-4,
+                    "{what}: scale {length}, Maya {scale}"
                 );
             }
         }

@@ -181,6 +181,50 @@ test("3ds Max's geometric transforms, on instances and in their order, as Max dr
   }
 });
 
+test("MotionBuilder's and Maya's inheritance modes, as the programs draw them and as three.js plays their export", async () => {
+  // ufbx's test files with the programs' own OBJ frames (centimetres, Y
+  // up): MotionBuilder's sausage of three bones, each scaled twice along
+  // another axis and each taking its parent's scale along its own axes
+  // (InheritType 0, RrSs), at frames 0–48; Maya's fork whose joints mix
+  // plain inheritance with segment scale compensation (InheritType 2,
+  // Rrs) under parents scaled unevenly, at frames 0–7. A scene graph of
+  // translation, rotation and scale holds neither without the frame nodes
+  // that undo the parents' scale.
+  const { createRequire } = await import('node:module');
+  const validator = createRequire(import.meta.url)('gltf-validator');
+  const files = [
+    ['ufbx-motionbuilder_sausage_rrss_7700_binary.fbx', [0, 12, 24, 36, 48], (f) => `ufbx-motionbuilder_sausage_rrss${f ? `_${f}` : ''}.obj`],
+    ['ufbx-maya_mixed_inherit_mode_7700_ascii.fbx', [0, 1, 2, 3, 4, 5, 6, 7], (f) => `ufbx-maya_mixed_inherit_mode_${f}.obj`],
+  ];
+  for (const [file, frames, objOf] of files) {
+    const lab = Lab.fromFbx(new Uint8Array(readFileSync(new URL(`frames/${file}`, dir))));
+    for (const frame of frames) {
+      lab.setAnimationTime(0, frame / 24);
+      const program = programFrame(objOf(frame));
+      const ours = Array.from(lab.skinnedPositions('lbs'), (c) => c * 100);
+      const size = program.reduce((m, c) => Math.max(m, Math.abs(c)), 0);
+      const worst = Math.max(hausdorff(ours, program, size / 2).worstDistance, hausdorff(program, ours, size / 2).worstDistance);
+      console.log(`# ${objOf(frame)}: worst ${worst.toExponential(2)} of size ${size.toFixed(2)}`);
+      assert.ok(worst <= 1e-5 * size, `${file} at frame ${frame}: ${worst} of ${size}`);
+    }
+    // The export, frame nodes and their keys included: valid, and played
+    // by three.js's GLTFLoader and AnimationMixer as the program drew it.
+    const glb = lab.toGlb();
+    const report = await validator.validateBytes(glb, { maxIssues: 50 });
+    const errors = report.issues.messages.filter((m) => m.severity === 0).map((m) => `${m.code} at ${m.pointer}`);
+    assert.deepEqual(errors, [], `${file}: no validator errors in its export`);
+    for (const frame of [frames[0], frames[frames.length - 1]]) {
+      const three = await threePositions(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength), 0, frame / 24);
+      const program = programFrame(objOf(frame));
+      const size = program.reduce((m, c) => Math.max(m, Math.abs(c)), 0);
+      const played = three.positions.map((c) => c * 100);
+      const worst = Math.max(hausdorff(played, program, size / 2).worstDistance, hausdorff(program, played, size / 2).worstDistance);
+      console.log(`# ${objOf(frame)} from the export in three.js: worst ${worst.toExponential(2)}`);
+      assert.ok(worst <= 1e-4 * size, `${file} exported, at frame ${frame}: ${worst} of ${size}`);
+    }
+  }
+});
+
 /** The area of the triangle `a b c` of the points `p` (x, y, z, x, …). */
 function triangleArea(p, a, b, c) {
   const u = [0, 1, 2].map((k) => p[3 * b + k] - p[3 * a + k]);

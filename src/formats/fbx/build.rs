@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use glam::Vec3;
+use glam::{DMat4, Vec3};
 use serde_json::{json, Value};
 
 use super::animation::takes;
@@ -29,7 +29,8 @@ pub(super) fn gltf_of(
     files: &Files,
 ) -> Result<(String, Vec<u8>), FbxError> {
     let basis = Basis::of(top);
-    let models = Models::of(objects)?;
+    let takes = takes(objects)?;
+    let models = Models::of(objects, &takes)?;
     let mut builder = Builder::default();
     let mut nodes = model_nodes(&models, &basis);
     let mut roots: Vec<usize> = (0..models.list.len())
@@ -67,7 +68,7 @@ pub(super) fn gltf_of(
         nodes.push(json!({"name": "body", "mesh": 0, "skin": 0}));
         roots.push(nodes.len() - 1);
     }
-    let animations: Vec<Value> = takes(objects)?
+    let animations: Vec<Value> = takes
         .iter()
         .map(|take| clip(take, &models, &read, &basis, &mut builder))
         .filter(|a| a["channels"].as_array().is_some_and(|c| !c.is_empty()))
@@ -100,33 +101,49 @@ pub(super) fn gltf_of(
 }
 
 /// The models as nodes, with their local transforms in glTF's basis and
-/// their children.
+/// their children, then the frame nodes some models hang from (see
+/// [`Models::frames`]).
 fn model_nodes(models: &Models, basis: &Basis) -> Vec<Value> {
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); models.list.len()];
+    let count = models.list.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); count + models.frames.len()];
     for (c, parent) in models.parent.iter().enumerate() {
         if let Some(p) = parent {
-            children[*p].push(c);
+            children[models.frame_node(c).unwrap_or(*p)].push(c);
         }
     }
-    models
-        .list
-        .iter()
-        .zip(children)
-        .enumerate()
-        .map(|(n, (model, children))| {
-            let (t, r, s) = as_trs(basis.transform(models.local[n]));
-            let mut node = json!({
-                "name": model.name,
-                "translation": t.as_vec3().to_array(),
-                "rotation": r.as_quat().normalize().to_array(),
-                "scale": s.as_vec3().to_array(),
-            });
-            if !children.is_empty() {
-                node["children"] = json!(children);
-            }
-            node
+    for (k, &(p, _)) in models.frames.iter().enumerate() {
+        children[p].push(count + k);
+    }
+    let mut children = children.into_iter();
+    let node = |name: &str, local: DMat4, children: Vec<usize>| {
+        let (t, r, s) = as_trs(basis.transform(local));
+        let mut node = json!({
+            "name": name,
+            "translation": t.as_vec3().to_array(),
+            "rotation": r.as_quat().normalize().to_array(),
+            "scale": s.as_vec3().to_array(),
+        });
+        if !children.is_empty() {
+            node["children"] = json!(children);
+        }
+        node
+    };
+    let mut nodes: Vec<Value> = (0..count)
+        .map(|n| {
+            node(
+                &models.list[n].name,
+                models.local[n],
+                children.next().unwrap_or_default(),
+            )
         })
-        .collect()
+        .collect();
+    for &(p, frame) in &models.frames {
+        let child = (0..count).find(|&c| models.parent[c] == Some(p) && models.frame[c] == frame);
+        let local = child.map_or(DMat4::IDENTITY, |c| models.frame_local(c, models.world[p]));
+        let name = format!("{} {}", models.list[p].name, frame.name());
+        nodes.push(node(&name, local, children.next().unwrap_or_default()));
+    }
+    nodes
 }
 
 /// The mesh models' geometry, skin and shapes, those with triangles.

@@ -3,14 +3,14 @@
 //! where glTF's interpolation would leave FBX's path), each mesh's animated
 //! blend shapes as a weights channel.
 
-use glam::{DQuat, DVec3};
+use glam::{DMat4, DQuat, DVec3};
 use serde_json::{json, Value};
 
 use super::animation::{sample, Curves3, Take};
 use super::basis::Basis;
 use super::geometry::ReadMesh;
-use super::models::Models;
-use super::transform::TransformParts;
+use super::models::{inheritance_of, Frame, Models};
+use super::transform::{column_lengths, reciprocal, Inheritance, TransformParts, Values};
 use crate::formats::gltf_write::{floats, Builder, FLOAT};
 
 /// One take as a glTF animation: per animated model a translation,
@@ -25,16 +25,17 @@ pub(super) fn clip(
     builder: &mut Builder,
 ) -> Value {
     let mut channels = Channels::default();
-    for node in animated_nodes(take, models) {
-        model_channels(
-            take,
-            models,
-            node,
-            basis,
-            &mut |path, times, values, kind| {
-                channels.add(builder, (node, path), times, values, kind);
-            },
-        );
+    let scene = TakeScene::of(take, models);
+    for node in (0..models.list.len()).filter(|&n| scene.animated[n]) {
+        model_channels(&scene, node, basis, &mut |path, times, values, kind| {
+            channels.add(builder, (node, path), times, values, kind);
+        });
+    }
+    for (k, &frame) in models.frames.iter().enumerate() {
+        if let Some((times, scales)) = frame_scales(&scene, frame, basis) {
+            let node = models.list.len() + k;
+            channels.add(builder, (node, "scale"), &times, scales, "VEC3");
+        }
     }
     for mesh in meshes {
         if let Some((times, weights)) = shape_weights(take, mesh) {
@@ -89,21 +90,14 @@ impl Channels {
 /// Takes a channel as `(path, times, values, glTF type)`.
 type AddChannel<'a> = dyn FnMut(&str, &[f32], Vec<f32>, &str) + 'a;
 
-/// Model `node`'s translation, rotation and scale through `take`, sampled
-/// at its keys (and between them where glTF's interpolation would leave
-/// FBX's path, see [`refined`]); hands `add` each channel it moves as
-/// `(path, times, values, kind)`.
-fn model_channels(
-    take: &Take,
-    models: &Models,
-    node: usize,
-    basis: &Basis,
-    add: &mut AddChannel<'_>,
-) {
-    const STILL: &[Curves3; 3] = &[[None, None, None], [None, None, None], [None, None, None]];
-    let curves = take.models.get(&models.list[node].id).unwrap_or(STILL);
-    let parts = TransformParts::of(models.list[node]);
-    let parent_scale = ParentScale::of(take, models, node, parts.inherit);
+/// Model `node`'s translation, rotation and scale through the take,
+/// sampled at its keys (and between them where glTF's interpolation would
+/// leave FBX's path, see [`refined`]); hands `add` each channel it moves
+/// as `(path, times, values, kind)`.
+fn model_channels(scene: &TakeScene, node: usize, basis: &Basis, add: &mut AddChannel<'_>) {
+    let curves = scene.curves(node);
+    let parts = TransformParts::of(scene.models.list[node]);
+    let sources = scene.scale_sources(node);
     let pivoted = [
         parts.rotation_offset,
         parts.rotation_pivot,
@@ -120,10 +114,10 @@ fn model_channels(
         );
         (pivoted && turns_or_scales)
             || (0..3).any(|k| s0[k] * s1[k] <= 0.0 && s0[k] != s1[k])
-            || parent_scale.changes(t0, t1)
+            || sources.changes(t0, t1)
     };
     let own = curves.iter().flatten().flatten();
-    let keys = refined(&Take::times(own.chain(parent_scale.curves())), leaves_path);
+    let keys = refined(&Take::times(own.chain(sources.curves())), leaves_path);
     let (times, keys) = key_times_of(keys);
     if times.is_empty() {
         return;
@@ -131,13 +125,11 @@ fn model_channels(
     let mut trs = [Vec::new(), Vec::new(), Vec::new()];
     let mut previous: Option<DQuat> = None;
     for &time in &keys {
-        let (translation, euler, scale) = (
-            sample(&curves[0], time, parts.translation),
-            sample(&curves[1], time, parts.rotation),
-            parent_scale.compensate(sample(&curves[2], time, parts.scale), time),
-        );
-        let local = parts.local_with(translation, euler, scale);
-        let (t, mut r, s) = basis.local_trs(local, parts.rotation_with(euler), scale);
+        let values = scene.values(node, time);
+        let how = scene.inheritance(node, time);
+        let local = parts.graph_local(values, how);
+        let rotation = parts.rotation_with(values.1);
+        let (t, mut r, s) = basis.local_trs(local, rotation, how.scale_of(values.2));
         // Each rotation on the side of the one before, so that glTF's
         // slerp takes the short way between them.
         if previous.is_some_and(|p| p.dot(r) < 0.0) {
@@ -149,10 +141,10 @@ fn model_channels(
         trs[2].extend(s.as_vec3().to_array());
     }
     let [translations, rotations, scales] = trs;
+    let inherits = sources.curves().next().is_some();
+    let framed = scene.models.frame[node] != Frame::None;
     let moves = |k: usize| {
-        pivoted
-            || curves[k].iter().any(Option::is_some)
-            || (k == 2 && parent_scale.curves().next().is_some())
+        pivoted || curves[k].iter().any(Option::is_some) || (inherits && (k == 2 || framed))
     };
     if moves(0) {
         add("translation", &times, translations, "VEC3");
@@ -163,6 +155,28 @@ fn model_channels(
     if moves(2) {
         add("scale", &times, scales, "VEC3");
     }
+}
+
+/// The scale of the frame node `(parent, frame)` through the take (see
+/// [`Models::frames`]), where the take changes it: its times and scales.
+fn frame_scales(
+    scene: &TakeScene,
+    (parent, frame): (usize, Frame),
+    basis: &Basis,
+) -> Option<(Vec<f32>, Vec<f32>)> {
+    let sources = scene.frame_sources(parent, frame);
+    sources.curves().next()?;
+    let keys = refined(&Take::times(sources.curves()), |t0, t1| {
+        sources.changes(t0, t1)
+    });
+    let (times, keys) = key_times_of(keys);
+    let mut scales = Vec::with_capacity(3 * keys.len());
+    for &time in &keys {
+        let undone = reciprocal(scene.frame_scale(parent, frame, time));
+        let (_, _, s) = basis.local_trs(DMat4::from_scale(undone), DQuat::IDENTITY, undone);
+        scales.extend(s.as_vec3().to_array());
+    }
+    Some((times, scales))
 }
 
 /// `mesh`'s blend shape weights through `take` at their keys (times and
@@ -190,85 +204,149 @@ fn shape_weights(take: &Take, mesh: &ReadMesh) -> Option<(Vec<f32>, Vec<f32>)> {
     Some((times, values))
 }
 
-/// The models a take moves: those its curves animate, and those whose
-/// parent's scale it animates and that do not inherit it (`Rrs`), in the
-/// models' order.
-fn animated_nodes(take: &Take, models: &Models) -> Vec<usize> {
-    let scaled = |node: usize| {
-        take.models
-            .get(&models.list[node].id)
-            .is_some_and(|curves| curves[2].iter().any(Option::is_some))
-    };
-    (0..models.list.len())
-        .filter(|&node| {
-            take.models.contains_key(&models.list[node].id)
-                || (TransformParts::of(models.list[node]).inherit == 2
-                    && models.parent[node].is_some_and(scaled))
-        })
-        .collect()
+/// A take over the models: each model's curves, and whether the take
+/// moves it (its curves, or a parent's scale it takes part of, see
+/// [`Inheritance`]).
+struct TakeScene<'t, 'm, 'o, 'a> {
+    take: &'t Take,
+    models: &'m Models<'o, 'a>,
+    animated: Vec<bool>,
 }
 
-/// The parent's scale a model keeps out of its own (`InheritType` 2,
-/// `Rrs`: Maya's segment scale compensation, where a joint's world is its
-/// parent's world without the parent's scale, times its own transform).
-/// In a scene graph, which inherits all of its parent's scale, the model's
-/// scale is divided by the parent's at each moment (exact for a uniform
-/// parent scale; a non-uniform one would need a shear).
-enum ParentScale<'t> {
-    /// The model inherits its parent's scale (`RrSs`, `RSrs`) or has none.
-    Inherited,
-    /// The parent's scale, as its curves give it or at rest.
-    Kept(&'t Curves3, DVec3),
+/// Curves of models whose scale another model's transform depends on.
+struct ScaleSources<'t> {
+    list: Vec<(&'t Curves3, DVec3)>,
 }
 
-impl<'t> ParentScale<'t> {
-    /// Model `node`'s, whose own `InheritType` is `inherit`.
-    fn of(take: &'t Take, models: &Models, node: usize, inherit: u8) -> Self {
-        const STILL: &Curves3 = &[None, None, None];
-        match models.parent[node] {
-            Some(parent) if inherit == 2 => {
-                let curves = take
-                    .models
-                    .get(&models.list[parent].id)
-                    .map_or(STILL, |c| &c[2]);
-                ParentScale::Kept(curves, TransformParts::of(models.list[parent]).scale)
-            }
-            _ => ParentScale::Inherited,
-        }
+impl ScaleSources<'_> {
+    /// The curves that move the dependent model.
+    fn curves(&self) -> impl Iterator<Item = &super::animation::Curve> {
+        self.list.iter().flat_map(|(c, _)| c.iter().flatten())
     }
 
-    /// The parent's scale curves that move the model.
-    fn curves(&self) -> impl Iterator<Item = &'t super::animation::Curve> {
-        match self {
-            ParentScale::Inherited => None,
-            ParentScale::Kept(curves, _) => Some(curves.iter().flatten()),
-        }
-        .into_iter()
-        .flatten()
-    }
-
-    /// Whether the parent's scale differs at `t0` and `t1`: the quotient
-    /// then leaves a straight line between them.
+    /// Whether any of the scales differs at `t0` and `t1`: the dependent
+    /// transform then leaves a straight line between them.
     fn changes(&self, t0: f64, t1: f64) -> bool {
-        match self {
-            ParentScale::Inherited => false,
-            ParentScale::Kept(curves, rest) => {
-                sample(curves, t0, *rest) != sample(curves, t1, *rest)
+        self.list
+            .iter()
+            .any(|(c, rest)| sample(c, t0, *rest) != sample(c, t1, *rest))
+    }
+}
+
+impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
+    fn of(take: &'t Take, models: &'m Models<'o, 'a>) -> Self {
+        let mut scene = TakeScene {
+            take,
+            models,
+            animated: Vec::new(),
+        };
+        scene.animated = (0..models.list.len())
+            .map(|n| {
+                take.models.contains_key(&models.list[n].id)
+                    || scene.scale_sources(n).curves().next().is_some()
+            })
+            .collect();
+        scene
+    }
+
+    /// Model `n`'s translation, rotation and scale curves.
+    fn curves(&self, n: usize) -> &'t [Curves3; 3] {
+        const STILL: &[Curves3; 3] = &[[None, None, None], [None, None, None], [None, None, None]];
+        self.take
+            .models
+            .get(&self.models.list[n].id)
+            .unwrap_or(STILL)
+    }
+
+    /// Model `n`'s `Lcl` values at `time`.
+    fn values(&self, n: usize, time: f64) -> Values {
+        let parts = TransformParts::of(self.models.list[n]);
+        let curves = self.curves(n);
+        (
+            sample(&curves[0], time, parts.translation),
+            sample(&curves[1], time, parts.rotation),
+            sample(&curves[2], time, parts.scale),
+        )
+    }
+
+    /// The models whose scale curves move model `n` through its parent's
+    /// scale: the parent for `Rrs`, the parent and its ancestors for a
+    /// model under an `RrSs` frame.
+    fn scale_sources(&self, n: usize) -> ScaleSources<'t> {
+        match self.models.parent[n] {
+            Some(p) if TransformParts::of(self.models.list[n]).inherit == 2 => {
+                self.frame_sources(p, Frame::Own)
             }
+            Some(p) if self.models.frame[n] == Frame::World => self.frame_sources(p, Frame::World),
+            _ => ScaleSources { list: Vec::new() },
         }
     }
 
-    /// `scale` with the parent's at `time` taken out.
-    fn compensate(&self, scale: DVec3, time: f64) -> DVec3 {
-        match self {
-            ParentScale::Inherited => scale,
-            ParentScale::Kept(curves, rest) => {
-                let parent = sample(curves, time, *rest);
-                let safe =
-                    DVec3::select(parent.abs().cmpgt(DVec3::splat(1e-12)), parent, DVec3::ONE);
-                scale / safe
+    /// The models whose scale curves move the frame `(parent, frame)`.
+    fn frame_sources(&self, parent: usize, frame: Frame) -> ScaleSources<'t> {
+        let of = |m: usize| {
+            let rest = TransformParts::of(self.models.list[m]).scale;
+            (&self.curves(m)[2], rest)
+        };
+        let list = match frame {
+            Frame::None => Vec::new(),
+            Frame::Own => vec![of(parent)],
+            Frame::World => self.models.ancestry(parent).map(of).collect(),
+        };
+        let list = list
+            .into_iter()
+            .filter(|(c, _)| c.iter().any(Option::is_some))
+            .collect();
+        ScaleSources { list }
+    }
+
+    /// How model `n` takes its parent's scale at `time`.
+    fn inheritance(&self, n: usize, time: f64) -> Inheritance {
+        match self.models.parent[n] {
+            Some(p) if self.models.frame[n] == Frame::World => {
+                self.inheritance_under(n, time, self.world_at(p, time))
             }
+            _ => self.inheritance_under(n, time, DMat4::IDENTITY),
         }
+    }
+
+    /// How model `n` takes its parent's scale at `time`, its parent's
+    /// world then being `parent_world` (used only under an `RrSs` frame).
+    fn inheritance_under(&self, n: usize, time: f64, parent_world: DMat4) -> Inheritance {
+        let Some(p) = self.models.parent[n] else {
+            return Inheritance::Whole;
+        };
+        let inherit = TransformParts::of(self.models.list[n]).inherit;
+        let own = self.values(p, time).2.abs();
+        inheritance_of(inherit, self.models.frame[n], own, parent_world)
+    }
+
+    /// The scale the frame `(parent, frame)` undoes at `time`.
+    fn frame_scale(&self, parent: usize, frame: Frame, time: f64) -> DVec3 {
+        match frame {
+            Frame::World => column_lengths(self.world_at(parent, time)),
+            _ => self.values(parent, time).2.abs(),
+        }
+    }
+
+    /// Model `m`'s world at `time`, as the scene graph composes it: each
+    /// ancestor's local and frame from the root down, once each.
+    fn world_at(&self, m: usize, time: f64) -> DMat4 {
+        let path: Vec<usize> = self.models.ancestry(m).collect();
+        let mut world = DMat4::IDENTITY;
+        for &a in path.iter().rev() {
+            let how = self.inheritance_under(a, time, world);
+            if let Inheritance::Frame { scale, .. } = how {
+                world *= DMat4::from_scale(reciprocal(scale));
+            }
+            world *= if self.animated[a] {
+                let parts = TransformParts::of(self.models.list[a]);
+                parts.graph_local(self.values(a, time), how)
+            } else {
+                self.models.local[a]
+            };
+        }
+        world
     }
 }
 

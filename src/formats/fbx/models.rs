@@ -1,12 +1,15 @@
 //! An FBX file's models as a hierarchy, parents first, with their rest
-//! transforms as three.js's `FBXLoader` composes them.
+//! transforms as the scene graph holds them: each model under its parent,
+//! or under a frame node that undoes its parent's uneven scale (see
+//! [`Inheritance`]).
 
 use std::collections::{HashMap, HashSet};
 
-use glam::DMat4;
+use glam::{DMat4, DVec3};
 
+use super::animation::{sample, Take};
 use super::objects::{Object, Objects};
-use super::transform::{as_trs, from_trs, TransformParts};
+use super::transform::{as_trs, column_lengths, from_trs, is_even, Inheritance, TransformParts};
 use super::tree::{Node, Value as FbxValue};
 use super::FbxError;
 
@@ -15,14 +18,42 @@ pub(super) struct Models<'o, 'a> {
     pub(super) list: Vec<&'o Object<'a>>,
     pub(super) parent: Vec<Option<usize>>,
     pub(super) node_of: HashMap<i64, usize>,
-    /// Rest transforms relative to the parent, file units.
+    /// Rest transforms relative to the node each hangs from (its parent,
+    /// or its parent's frame), file units.
     pub(super) local: Vec<DMat4>,
     /// Rest transforms in the file's world, file units.
     pub(super) world: Vec<DMat4>,
+    /// Per model, the frame between it and its parent it hangs from.
+    pub(super) frame: Vec<Frame>,
+    /// The frame nodes, each a parent's and of a kind; glTF node
+    /// `list.len() + k` is `frames[k]`.
+    pub(super) frames: Vec<(usize, Frame)>,
+}
+
+/// Which of its parent's scales a frame node undoes (see [`Inheritance`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Frame {
+    /// None: the model hangs from its parent.
+    None,
+    /// The parent's own scale (`Lcl Scaling`), for `Rrs` children.
+    Own,
+    /// The parent's scale in the world, for `RrSs` children.
+    World,
+}
+
+impl Frame {
+    /// The frame node's name after its parent's: what it undoes.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Frame::None => "",
+            Frame::Own => "scale compensated",
+            Frame::World => "unscaled",
+        }
+    }
 }
 
 impl<'o, 'a> Models<'o, 'a> {
-    pub(super) fn of(objects: &'o Objects<'a>) -> Result<Self, FbxError> {
+    pub(super) fn of(objects: &'o Objects<'a>, takes: &[Take]) -> Result<Self, FbxError> {
         let all: Vec<&Object> = objects.list.iter().filter(|o| o.class == "Model").collect();
         let index: HashMap<i64, usize> = all.iter().enumerate().map(|(k, o)| (o.id, k)).collect();
         let parent_of: Vec<Option<usize>> = all
@@ -74,22 +105,28 @@ impl<'o, 'a> Models<'o, 'a> {
             .collect();
         let node_of = list.iter().enumerate().map(|(n, o)| (o.id, n)).collect();
 
-        // Rest transforms as three.js's FBXLoader composes them.
-        let mut local = vec![DMat4::IDENTITY; list.len()];
-        let mut world = vec![DMat4::IDENTITY; list.len()];
-        for n in 0..list.len() {
-            let parts = TransformParts::of(list[n]);
-            let m = parts.rest_local(parent[n].map(|p| (local[p], world[p])));
-            local[n] = from_trs(as_trs(m));
-            world[n] = parent[n].map_or(DMat4::IDENTITY, |p| world[p]) * local[n];
-        }
         let mut models = Models {
+            local: vec![DMat4::IDENTITY; list.len()],
+            world: vec![DMat4::IDENTITY; list.len()],
+            frame: vec![Frame::None; list.len()],
+            frames: Vec::new(),
             list,
             parent,
             node_of,
-            local,
-            world,
         };
+        for n in 0..models.list.len() {
+            let parts = TransformParts::of(models.list[n]);
+            models.frame[n] = models.frame_needed(n, &parts, takes);
+            if let Some(p) = models.parent[n] {
+                if models.frame[n] != Frame::None && !models.frames.contains(&(p, models.frame[n]))
+                {
+                    models.frames.push((p, models.frame[n]));
+                }
+            }
+            let how = models.inheritance(n, &parts, models.parent_own_scale(n));
+            models.local[n] = from_trs(as_trs(parts.graph_local(parts.rest_values(), how)));
+            models.world[n] = models.above(n) * models.local[n];
+        }
         models.bind_unskinned_bones(objects);
         Ok(models)
     }
@@ -139,17 +176,127 @@ impl<'o, 'a> Models<'o, 'a> {
             if pose.determinant().abs() < 1e-300 || !pose.is_finite() {
                 continue;
             }
-            let parent_world =
-                self.parent[n].map_or(DMat4::IDENTITY, |p| held[p].unwrap_or(self.world[p]));
+            let parent_world = match self.parent[n] {
+                Some(p) => held[p].unwrap_or(self.world[p]) * self.frame_local(n, self.world[p]),
+                None => DMat4::IDENTITY,
+            };
             self.local[n] = from_trs(as_trs(parent_world.inverse() * pose));
             held[n] = Some(pose);
             changed = true;
         }
         if changed {
             for n in 0..self.list.len() {
-                self.world[n] =
-                    self.parent[n].map_or(DMat4::IDENTITY, |p| self.world[p]) * self.local[n];
+                self.world[n] = self.above(n) * self.local[n];
             }
         }
+    }
+
+    /// Whether model `n` (with `parts`) must hang from a frame: an `Rrs`
+    /// model under a parent whose own scale is uneven at rest or in a take,
+    /// an `RrSs` model under a parent whose world scale is uneven at rest
+    /// or whose scale, or an ancestor's, a take animates.
+    fn frame_needed(&self, n: usize, parts: &TransformParts, takes: &[Take]) -> Frame {
+        let Some(p) = self.parent[n] else {
+            return Frame::None;
+        };
+        let scale_curves = |m: usize| {
+            takes.iter().filter_map(move |take| {
+                take.models
+                    .get(&self.list[m].id)
+                    .map(|c| &c[2])
+                    .filter(|c| c.iter().any(Option::is_some))
+            })
+        };
+        match parts.inherit {
+            2 => {
+                let rest = TransformParts::of(self.list[p]).scale;
+                let uneven_in_a_take = scale_curves(p).any(|curves| {
+                    Take::times(curves.iter().flatten())
+                        .into_iter()
+                        .any(|t| !is_even(sample(curves, t, rest)))
+                });
+                if !is_even(rest) || uneven_in_a_take {
+                    Frame::Own
+                } else {
+                    Frame::None
+                }
+            }
+            0 => {
+                let animated = self.ancestry(p).any(|m| scale_curves(m).next().is_some());
+                if animated || !is_even(column_lengths(self.world[p])) {
+                    Frame::World
+                } else {
+                    Frame::None
+                }
+            }
+            _ => Frame::None,
+        }
+    }
+
+    /// Model `m` and its ancestors, nearest first.
+    pub(super) fn ancestry(&self, m: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(m), |&a| self.parent[a])
+    }
+
+    /// Model `n`'s parent's own rest scale (`Lcl Scaling`, its size along
+    /// each axis); 1 for a root.
+    pub(super) fn parent_own_scale(&self, n: usize) -> DVec3 {
+        self.parent[n].map_or(DVec3::ONE, |p| TransformParts::of(self.list[p]).scale.abs())
+    }
+
+    /// How model `n` takes its parent's scale, at rest, its parent's own
+    /// scale being `own` and its parent's world `self.world`.
+    fn inheritance(&self, n: usize, parts: &TransformParts, own: DVec3) -> Inheritance {
+        let Some(p) = self.parent[n] else {
+            return Inheritance::Whole;
+        };
+        inheritance_of(parts.inherit, self.frame[n], own, self.world[p])
+    }
+
+    /// The frame model `n` hangs from, relative to its parent whose world
+    /// is `parent_world` (the identity where it hangs from its parent).
+    pub(super) fn frame_local(&self, n: usize, parent_world: DMat4) -> DMat4 {
+        let scale = match self.frame[n] {
+            Frame::None => return DMat4::IDENTITY,
+            Frame::Own => self.parent_own_scale(n),
+            Frame::World => column_lengths(parent_world),
+        };
+        DMat4::from_scale(super::transform::reciprocal(scale))
+    }
+
+    /// The rest world of the node model `n` hangs from.
+    fn above(&self, n: usize) -> DMat4 {
+        self.parent[n].map_or(DMat4::IDENTITY, |p| {
+            self.world[p] * self.frame_local(n, self.world[p])
+        })
+    }
+
+    /// The glTF node of the frame model `n` hangs from, if any.
+    pub(super) fn frame_node(&self, n: usize) -> Option<usize> {
+        let p = self.parent[n]?;
+        let k = self.frames.iter().position(|&f| f == (p, self.frame[n]))?;
+        Some(self.list.len() + k)
+    }
+}
+
+/// How a model of `InheritType` `inherit` hanging from `frame` takes its
+/// parent's scale, its parent's own scale being `own` and world `parent_world`.
+pub(super) fn inheritance_of(
+    inherit: u8,
+    frame: Frame,
+    own: DVec3,
+    parent_world: DMat4,
+) -> Inheritance {
+    match (inherit, frame) {
+        (2, Frame::None) => Inheritance::Compensated(own),
+        (_, Frame::Own) => Inheritance::Frame {
+            scale: own,
+            keeps: false,
+        },
+        (_, Frame::World) => Inheritance::Frame {
+            scale: column_lengths(parent_world),
+            keeps: true,
+        },
+        _ => Inheritance::Whole,
     }
 }

@@ -7,9 +7,7 @@
 //! and post-rotations (always in XYZ order), `Roff`/`Rp` the rotation
 //! offset and pivot, `Soff`/`Sp` the scaling offset and pivot. A rest
 //! transform also follows the model's `InheritType` (how a parent's scale
-//! reaches the child), as three.js's `FBXLoader` composes it, and is then
-//! kept as translation, rotation and scale (a shear is dropped, as a node
-//! of a scene graph drops it).
+//! reaches the child, see [`Inheritance`]).
 
 use glam::{DMat4, DQuat, DVec3};
 
@@ -99,34 +97,96 @@ impl TransformParts {
             * t(-self.scaling_pivot)
     }
 
-    /// The rest transform relative to a parent whose local and global
-    /// transforms are `parent` (identity for a root), following
-    /// `InheritType` for the parent's scale.
-    pub fn rest_local(&self, parent: Option<(DMat4, DMat4)>) -> DMat4 {
-        let (parent_local, parent_global) = parent.unwrap_or((DMat4::IDENTITY, DMat4::IDENTITY));
-        let local_rotation = DMat4::from_quat(self.rotation_with(self.rotation));
-        let parent_rotation = rotation_part(parent_global);
-        let parent_translation = DMat4::from_translation(parent_global.w_axis.truncate());
-        let parent_rs = parent_translation.inverse() * parent_global;
-        let parent_scale = parent_rotation.inverse() * parent_rs;
-        let local_scale = DMat4::from_scale(self.scale);
-        let global_rs = match self.inherit {
-            0 => parent_rotation * local_rotation * parent_scale * local_scale,
-            1 => parent_rotation * parent_scale * local_rotation * local_scale,
-            _ => {
-                let parent_local_scale = DMat4::from_scale(column_lengths(parent_local));
-                parent_rotation
-                    * local_rotation
-                    * parent_scale
-                    * parent_local_scale.inverse()
-                    * local_scale
-            }
-        };
-        let full = self.local_with(self.translation, self.rotation, self.scale);
-        let global_translation = parent_global.transform_point3(full.w_axis.truncate());
-        let global = DMat4::from_translation(global_translation) * global_rs;
-        parent_global.inverse() * global
+    /// The model's own values: `Lcl Translation`, `Lcl Rotation`, `Lcl Scaling`.
+    pub fn rest_values(&self) -> Values {
+        (self.translation, self.rotation, self.scale)
     }
+
+    /// The model's transform at `values` relative to the node it hangs
+    /// from in the scene graph, its parent's scale taken as `how` says.
+    pub fn graph_local(&self, (translation, rotation, scale): Values, how: Inheritance) -> DMat4 {
+        let local = self.local_with(translation, rotation, scale);
+        match how {
+            Inheritance::Whole => local,
+            Inheritance::Compensated(parent_scale) => {
+                local * DMat4::from_scale(reciprocal(parent_scale))
+            }
+            Inheritance::Frame {
+                scale: parent,
+                keeps,
+            } => {
+                let mut out = if keeps {
+                    local * DMat4::from_scale(parent)
+                } else {
+                    local
+                };
+                out.w_axis = (local.w_axis.truncate() * parent).extend(1.0);
+                out
+            }
+        }
+    }
+}
+
+impl Inheritance {
+    /// The scale along the model's own axes in the scene graph for its
+    /// own scale `scale`: the scale of [`TransformParts::graph_local`]'s
+    /// matrix, sign kept.
+    pub fn scale_of(self, scale: DVec3) -> DVec3 {
+        match self {
+            Inheritance::Compensated(parent) => scale * reciprocal(parent),
+            Inheritance::Frame {
+                scale: parent,
+                keeps: true,
+            } => scale * parent,
+            _ => scale,
+        }
+    }
+}
+
+/// A model's translation, rotation (degrees) and scale, as `Lcl` values.
+pub type Values = (DVec3, DVec3, DVec3);
+
+/// How a model takes its parent's scale in the scene graph (FBX's
+/// `InheritType`, as MotionBuilder and Maya evaluate it):
+///
+/// - `RSrs` (1): the parent's whole transform, `W = W_P · L`;
+/// - `Rrs` (2, Maya's segment scale compensation): the parent's own scale
+///   `S_P` undone after the child's translation, `W = W_P · T · S_P⁻¹ · L'`
+///   (`L'` being `L` without `T`);
+/// - `RrSs` (0, MotionBuilder's default): the parent's world scale `S_W`
+///   applied along the child's own axes, `W = T_W · R_P · R · S_W · S`.
+///
+/// Where `S_P` (or `S_W`) is the same along all three axes, these are
+/// translation, rotation and scale relative to the parent. Otherwise the
+/// model hangs from a frame node between it and its parent, whose scale
+/// `S⁻¹` undoes the parent's, and is itself `T(S t) · R · S` (`RrSs`) or
+/// `T(S t) · R` (`Rrs`) under it: exact, where keeping the model under its
+/// parent would need a shear no node holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Inheritance {
+    /// `L` itself: `RSrs`, a root, or `RrSs` under an even scale.
+    Whole,
+    /// `Rrs` under its parent's own even scale `S_P`: `L · S_P⁻¹`.
+    Compensated(DVec3),
+    /// Under a frame node of scale `scale⁻¹`: the translation scaled by
+    /// `scale`, and the scale too where the model keeps it (`RrSs`).
+    Frame {
+        /// The parent's scale the frame undoes.
+        scale: DVec3,
+        /// Whether the model takes that scale along its own axes (`RrSs`).
+        keeps: bool,
+    },
+}
+
+/// `1 / v` per axis, 1 where an axis is 0.
+pub fn reciprocal(v: DVec3) -> DVec3 {
+    DVec3::select(v.abs().cmpgt(DVec3::splat(1e-12)), v.recip(), DVec3::ONE)
+}
+
+/// Whether `v`'s three entries are the same (to a millionth of their size).
+pub fn is_even(v: DVec3) -> bool {
+    let v = v.abs();
+    v.max_element() - v.min_element() <= 1e-6 * v.max_element()
 }
 
 /// The rotation of Euler angles `degrees` in FBX order `order`: order
@@ -147,30 +207,11 @@ pub fn euler(degrees: DVec3, order: u8) -> DQuat {
 }
 
 /// The lengths of a matrix's first three columns.
-fn column_lengths(m: DMat4) -> DVec3 {
+pub fn column_lengths(m: DMat4) -> DVec3 {
     DVec3::new(
         m.x_axis.truncate().length(),
         m.y_axis.truncate().length(),
         m.z_axis.truncate().length(),
-    )
-}
-
-/// The rotation of `m`: its first three columns divided by their lengths
-/// (three.js's `extractRotation`), no translation.
-fn rotation_part(m: DMat4) -> DMat4 {
-    let s = column_lengths(m);
-    let div = |v: glam::DVec4, l: f64| {
-        if l > 0.0 {
-            v.truncate() / l
-        } else {
-            DVec3::ZERO
-        }
-    };
-    DMat4::from_cols(
-        div(m.x_axis, s.x).extend(0.0),
-        div(m.y_axis, s.y).extend(0.0),
-        div(m.z_axis, s.z).extend(0.0),
-        glam::DVec4::W,
     )
 }
 
@@ -217,7 +258,7 @@ mod tests {
             inherit: 1,
         };
         // The pivot stays put; the origin goes to the far side of it.
-        let m = parts.rest_local(None);
+        let m = parts.graph_local(parts.rest_values(), Inheritance::Whole);
         assert!(m.transform_point3(DVec3::X).abs_diff_eq(DVec3::X, 1e-12));
         assert!(m
             .transform_point3(DVec3::ZERO)
