@@ -88,73 +88,82 @@ fn no_automatic_method_parts_the_copies_of_a_vertex() {
 #[test]
 fn the_brush_paints_the_copies_of_a_place_alike_and_typed_weights_may_part_them() {
     use skinlab::weights::paint::{Brush, Falloff, PaintMode};
-    let mut fox = Lab::from_gltf(&common::model_text("Fox")).unwrap();
-    assert_eq!(
-        fox.seams_apart(),
-        0,
-        "the file's weights keep its copies together"
-    );
-    let rest = fox.scene().mesh.positions_model.clone();
-    let first = first_copies(&rest, 1e-6);
-    // A place with copies, painted from the side (x, y as the brush's space).
-    let copy = first
-        .iter()
-        .enumerate()
-        .find(|(v, f)| **f as usize != *v)
-        .unwrap()
-        .0;
-    let place = rest[copy];
-    let points: Vec<glam::Vec2> = rest.iter().map(|p| glam::Vec2::new(p.z, p.y)).collect();
-    // Only the vertices on one side may be painted: the copies on the far
-    // side of a seam are reached by the copying alone.
-    let paintable: Vec<bool> = (0..rest.len()).map(|v| v == copy).collect();
-    let brush = Brush {
-        radius: 5.0,
-        strength: 1.0,
-        falloff: Falloff::Constant,
-        mode: PaintMode::Add,
-        value: 1.0,
-    };
-    let bone = (0..fox.bone_count())
-        .find(|&b| {
-            fox.bone_deforms(b).unwrap()
-                && fox
-                    .influences(copy)
-                    .unwrap()
-                    .iter()
-                    .all(|&(x, _)| usize::from(x) != b)
-        })
-        .unwrap();
-    let report = fox
-        .paint_dab(
-            &points,
-            &paintable,
-            bone,
-            glam::Vec2::new(place.z, place.y),
-            &brush,
-            false,
-        )
-        .unwrap();
-    assert!(report.touched > 0);
-    let group: Vec<usize> = (0..rest.len())
-        .filter(|&v| first[v] == first[copy])
-        .collect();
-    assert!(group.len() > 1);
-    for &v in &group {
+    // Readied or not, painting gives the same weights.
+    let mut painted = Vec::new();
+    for prepared in [false, true] {
+        let mut fox = Lab::from_gltf(&common::model_text("Fox")).unwrap();
+        if prepared {
+            fox.prepare_painting();
+        }
         assert_eq!(
-            fox.influences(v).unwrap(),
-            fox.influences(copy).unwrap(),
-            "copy {v} of {copy}"
+            fox.seams_apart(),
+            0,
+            "the file's weights keep its copies together"
         );
+        let rest = fox.scene().mesh.positions_model.clone();
+        let first = first_copies(&rest, 1e-6);
+        // A place with copies, painted from the side (x, y as the brush's space).
+        let copy = first
+            .iter()
+            .enumerate()
+            .find(|(v, f)| **f as usize != *v)
+            .unwrap()
+            .0;
+        let place = rest[copy];
+        let points: Vec<glam::Vec2> = rest.iter().map(|p| glam::Vec2::new(p.z, p.y)).collect();
+        // Only the vertices on one side may be painted: the copies on the far
+        // side of a seam are reached by the copying alone.
+        let paintable: Vec<bool> = (0..rest.len()).map(|v| v == copy).collect();
+        let brush = Brush {
+            radius: 5.0,
+            strength: 1.0,
+            falloff: Falloff::Constant,
+            mode: PaintMode::Add,
+            value: 1.0,
+        };
+        let bone = (0..fox.bone_count())
+            .find(|&b| {
+                fox.bone_deforms(b).unwrap()
+                    && fox
+                        .influences(copy)
+                        .unwrap()
+                        .iter()
+                        .all(|&(x, _)| usize::from(x) != b)
+            })
+            .unwrap();
+        let report = fox
+            .paint_dab(
+                &points,
+                &paintable,
+                bone,
+                glam::Vec2::new(place.z, place.y),
+                &brush,
+                false,
+            )
+            .unwrap();
+        assert!(report.touched > 0);
+        let group: Vec<usize> = (0..rest.len())
+            .filter(|&v| first[v] == first[copy])
+            .collect();
+        assert!(group.len() > 1);
+        for &v in &group {
+            assert_eq!(
+                fox.influences(v).unwrap(),
+                fox.influences(copy).unwrap(),
+                "copy {v} of {copy}"
+            );
+        }
+        assert_eq!(fox.seams_apart(), 0);
+        // Typed apart on purpose: allowed, and counted.
+        let other = (0..fox.bone_count())
+            .find(|&b| b != bone && fox.bone_deforms(b).unwrap())
+            .unwrap();
+        fox.set_influences(copy, &[(bone as u32, 0.5), (other as u32, 0.5)])
+            .unwrap();
+        assert_eq!(fox.seams_apart(), 1);
+        painted.push(fox.scene().influences.clone());
     }
-    assert_eq!(fox.seams_apart(), 0);
-    // Typed apart on purpose: allowed, and counted.
-    let other = (0..fox.bone_count())
-        .find(|&b| b != bone && fox.bone_deforms(b).unwrap())
-        .unwrap();
-    fox.set_influences(copy, &[(bone as u32, 0.5), (other as u32, 0.5)])
-        .unwrap();
-    assert_eq!(fox.seams_apart(), 1);
+    assert_eq!(painted[0], painted[1]);
 }
 
 /// A body of two meshes that meet at a ring (as a character's body and its

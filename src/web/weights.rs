@@ -130,6 +130,14 @@ impl JsLab {
         crate::formats::weight_edits::encode(&edits)
     }
 
+    /// Readies painting on this mesh (the copies of each place a stroke
+    /// paints alike), so that the first stroke does not wait for it: what
+    /// the page calls when idle after the Weights mode opens.
+    #[wasm_bindgen(js_name = preparePainting)]
+    pub fn prepare_painting(&mut self) {
+        self.inner.prepare_painting();
+    }
+
     /// How many places of the mesh hold copies (a seam, meshes that meet)
     /// with different weights: places that part when posed. Automatic
     /// weights and the brush give copies the same weights; typed weights
