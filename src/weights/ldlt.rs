@@ -143,8 +143,9 @@ impl Ldlt {
                 let yi = y[i];
                 y[i] = 0.0;
                 let end = starts[i] + filled[i];
-                for p in starts[i]..end {
-                    y[rows[p] as usize] -= factor[p] * yi;
+                // Zipped slices: one bounds check per entry (on `y`), not three.
+                for (&row, &l) in rows[starts[i]..end].iter().zip(&factor[starts[i]..end]) {
+                    y[row as usize] -= l * yi;
                 }
                 let l_ki = yi / diagonal[i];
                 pivot -= l_ki * yi;
@@ -182,8 +183,9 @@ impl Ldlt {
         for j in 0..n {
             let zj = z[j];
             if zj != 0.0 {
-                for p in self.starts[j]..self.starts[j + 1] {
-                    z[self.rows[p] as usize] -= self.values[p] * zj;
+                let span = self.starts[j]..self.starts[j + 1];
+                for (&row, &l) in self.rows[span.clone()].iter().zip(&self.values[span]) {
+                    z[row as usize] -= l * zj;
                 }
             }
         }
