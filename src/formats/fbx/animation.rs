@@ -497,8 +497,15 @@ fn solve_holds(times: &[f64], values: &[f64], keys: &[(i64, Option<AttributeData
         leaving.push(right);
         left = next_left;
     }
-    // A file's slopes, or a bias it gives, may be absurd: kept within a
-    // bound that keeps every value along the curve finite.
+    holds_of(&kinds, &arriving, &leaving)
+}
+
+/// Each key's hold from its kind (and whether its segment is cubic) and
+/// the tangents arriving at and leaving each key: a cubic segment runs from
+/// a key's leaving tangent to the next key's arriving one. A file's slopes,
+/// or a bias it gives, may be absurd: they are kept within a bound that
+/// keeps every value along the curve finite.
+fn holds_of(kinds: &[(Hold, bool)], arriving: &[Side], leaving: &[Side]) -> Vec<Hold> {
     let bounded = |slope: f64| {
         if slope.is_finite() {
             slope.clamp(-MAX_SLOPE, MAX_SLOPE)
@@ -506,6 +513,7 @@ fn solve_holds(times: &[f64], values: &[f64], keys: &[(i64, Option<AttributeData
             0.0
         }
     };
+    let n = kinds.len();
     (0..n)
         .map(|i| match kinds[i] {
             (_, true) if i + 1 < n => Hold::Cubic(Tangents {

@@ -301,53 +301,10 @@ pub fn skin_of(
         let Some((bone, _)) = objects.children_of_class(cluster.id, "Model").next() else {
             continue; // a cluster without a bone moves nothing
         };
-        // Without a TransformLink the bone was bound where it rests.
-        let link = match cluster.node.child("TransformLink") {
-            None => None,
-            Some(node) => Some(
-                node.reals()
-                    .filter(|m| m.len() == 16)
-                    .map(|m| DMat4::from_cols_slice(&m))
-                    .ok_or_else(|| FbxError::Malformed {
-                        path: cluster.at("TransformLink"),
-                        problem: "not 16 numbers".to_owned(),
-                    })?,
-            ),
-        };
-        let mesh_to_bone = cluster
-            .node
-            .child("Transform")
-            .and_then(|n| n.reals())
-            .filter(|m| m.len() == 16)
-            .map(|m| DMat4::from_cols_slice(&m))
-            .filter(|m| m.is_finite() && m.determinant().abs() > 1e-300 && !objects.by_maya);
         let joint = joints.len();
+        let (link, mesh_to_bone) = cluster_binds(cluster, objects.by_maya)?;
         joints.push((bone.id, link, mesh_to_bone));
-        let (Some(indexes), Some(weights)) =
-            (cluster.node.child("Indexes"), cluster.node.child("Weights"))
-        else {
-            continue;
-        };
-        let indexes = indexes.ints().unwrap_or_default();
-        let weights = weights.reals().unwrap_or_default();
-        if indexes.len() != weights.len() {
-            return Err(FbxError::Malformed {
-                path: cluster.at("Weights"),
-                problem: format!("{} weights for {} indexes", weights.len(), indexes.len()),
-            });
-        }
-        for (&point, &weight) in indexes.iter().zip(&weights) {
-            let slot = usize::try_from(point)
-                .ok()
-                .and_then(|p| influences.get_mut(p))
-                .ok_or_else(|| FbxError::Malformed {
-                    path: cluster.at("Indexes"),
-                    problem: format!("point {point} is past the {point_count} points"),
-                })?;
-            if weight > 0.0 && weight.is_finite() {
-                slot.push((joint, weight as f32));
-            }
-        }
+        cluster_weights(cluster, joint, &mut influences)?;
     }
     if joints.is_empty() {
         return Ok(None);
@@ -364,6 +321,71 @@ pub fn skin_of(
         }
     }
     Ok(Some(Skin { joints, influences }))
+}
+
+/// A cluster's bind: its `TransformLink` (the bone's world at bind; none
+/// where the bone was bound where it rests) and its `Transform` (the mesh
+/// in the bone's frame at bind), the latter left out in files Maya wrote.
+fn cluster_binds(
+    cluster: &Object,
+    by_maya: bool,
+) -> Result<(Option<DMat4>, Option<DMat4>), FbxError> {
+    let link = match cluster.node.child("TransformLink") {
+        None => None,
+        Some(node) => Some(
+            node.reals()
+                .filter(|m| m.len() == 16)
+                .map(|m| DMat4::from_cols_slice(&m))
+                .ok_or_else(|| FbxError::Malformed {
+                    path: cluster.at("TransformLink"),
+                    problem: "not 16 numbers".to_owned(),
+                })?,
+        ),
+    };
+    let mesh_to_bone = cluster
+        .node
+        .child("Transform")
+        .and_then(|n| n.reals())
+        .filter(|m| m.len() == 16)
+        .map(|m| DMat4::from_cols_slice(&m))
+        .filter(|m| m.is_finite() && m.determinant().abs() > 1e-300 && !by_maya);
+    Ok((link, mesh_to_bone))
+}
+
+/// Adds a cluster's positive weights, as joint `joint`, to the
+/// influences of the control points it names.
+fn cluster_weights(
+    cluster: &Object,
+    joint: usize,
+    influences: &mut [Vec<(usize, f32)>],
+) -> Result<(), FbxError> {
+    let (Some(indexes), Some(weights)) =
+        (cluster.node.child("Indexes"), cluster.node.child("Weights"))
+    else {
+        return Ok(());
+    };
+    let indexes = indexes.ints().unwrap_or_default();
+    let weights = weights.reals().unwrap_or_default();
+    if indexes.len() != weights.len() {
+        return Err(FbxError::Malformed {
+            path: cluster.at("Weights"),
+            problem: format!("{} weights for {} indexes", weights.len(), indexes.len()),
+        });
+    }
+    let point_count = influences.len();
+    for (&point, &weight) in indexes.iter().zip(&weights) {
+        let slot = usize::try_from(point)
+            .ok()
+            .and_then(|p| influences.get_mut(p))
+            .ok_or_else(|| FbxError::Malformed {
+                path: cluster.at("Indexes"),
+                problem: format!("point {point} is past the {point_count} points"),
+            })?;
+        if weight > 0.0 && weight.is_finite() {
+            slot.push((joint, weight as f32));
+        }
+    }
+    Ok(())
 }
 
 /// The blend shape channels deforming `geometry`: for a channel with
