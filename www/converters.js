@@ -45,6 +45,17 @@ export function useConverters() {
 export const convertersReady = () => ready;
 
 /**
+ * Whether the readers can be called now; if not, loads them and then calls
+ * `then` (or `failed` with the error): `if (!whenConverters(job)) return;`
+ * at the top of `job` runs it again once they are there.
+ */
+export function whenConverters(then, failed = () => {}) {
+  if (ready) return true;
+  loadConverters().then(then, failed);
+  return false;
+}
+
+/**
  * Whether example `name` needs the readers' module (and so may open a
  * moment later): the page's module builds the lecture notes' figures and
  * leaves the motion capture and the larger figures to it.

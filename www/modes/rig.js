@@ -17,7 +17,7 @@
 // right twin too, mirrored across the mesh's middle (x).
 import { ARROWS, el, placeCircle } from '../dom.js';
 import { boneLabel } from '../parts/bones.js';
-import { convertersReady, exampleLab, loadConverters } from '../converters.js';
+import { exampleLab, loadConverters, whenConverters } from '../converters.js';
 
 /** The Rig mode of `app` (see app.js for what `app` offers). */
 export function createRigMode(app) {
@@ -145,10 +145,7 @@ export function createRigMode(app) {
     if (template() === 'chain') given.bones = Number($('#rig-chain-bones').value);
     if (template() === 'humanoid') given.fingers = Number($('#rig-fingers').value);
     // The templates are fitted by the file readers' module.
-    if (!convertersReady()) {
-      loadConverters().then(fit, (error) => app.showNotice(error.message, 'error'));
-      return;
-    }
+    if (!whenConverters(fit, (error) => app.showNotice(error.message, 'error'))) return;
     const added = edit(() => app.lab.fitSkeleton(template(), given));
     if (added === null) return;
     markers = null;
@@ -298,10 +295,7 @@ export function createRigMode(app) {
   /** The mesh report, with what each figure means for binding. */
   function showReport() {
     // The report is measured by the file readers' module.
-    if (!convertersReady()) {
-      loadConverters().then(() => { if (app.lab && app.shows('rig')) showReport(); }, () => {});
-      return;
-    }
+    if (!whenConverters(() => { if (app.lab && app.shows('rig')) showReport(); })) return;
     const report = app.lab.meshReport();
     const list = $('#rig-report');
     list.textContent = '';

@@ -6,7 +6,7 @@
 // sentence too, and each word boundary it reports pulls the face to that
 // word's first shape, so mouth and voice stay together.
 import { playClip } from './clip-player.js';
-import { convertersReady, loadConverters } from '../converters.js';
+import { whenConverters } from '../converters.js';
 
 const VOICE_LANG = { en: 'en-US', de: 'de-DE', zh: 'zh-CN' };
 // The core's letter rules are English and German; Chinese is typed as
@@ -43,10 +43,7 @@ export function createSpeech(app) {
   }
 
   function say() {
-    if (!convertersReady()) {
-      loadConverters().then(say, (error) => app.showNotice(error.message, 'error'));
-      return;
-    }
+    if (!whenConverters(say, (error) => app.showNotice(error.message, 'error'))) return;
     const text = $('#speech-text').value.slice(0, 300);
     const lang = currentLanguage();
     let said;
