@@ -615,3 +615,94 @@ fn text_that_is_not_fbx_is_refused_as_such() {
     assert_eq!(fbx_error(b"{\"asset\": {}}"), FbxError::NotFbx);
     assert_eq!(fbx_error(&[0xff, 0xfe, 0, 1]), FbxError::NotFbx);
 }
+
+/// An ASCII FBX file of a triangle under a chain of `count` models, each
+/// of `InheritType` 0 (its parent's world scale along its own axes) and
+/// turned 30° about Z, whose scale one take animates unevenly through
+/// `keys` keys (X between 1 and 1.001, Y and Z at 1): the first model's
+/// alone, or every model's.
+fn inheriting_chain(count: usize, keys: usize, every_model_scaled: bool) -> String {
+    let times: Vec<String> = (0..keys)
+        .map(|k| (k as u64 * 1_924_423_250).to_string())
+        .collect();
+    let x: Vec<&str> = (0..keys)
+        .map(|k| if k % 2 == 0 { "1" } else { "1.001" })
+        .collect();
+    let curve = |id: usize, values: &str| {
+        format!(
+            "\tAnimationCurve: {id}, \"AnimCurve::\", \"\" {{\n\t\tKeyTime: *{keys} {{\n\t\t\ta: {}\n\t\t}}\n\t\tKeyValueFloat: *{keys} {{\n\t\t\ta: {values}\n\t\t}}\n\t\tKeyAttrFlags: *1 {{\n\t\t\ta: 4\n\t\t}}\n\t\tKeyAttrRefCount: *1 {{\n\t\t\ta: {keys}\n\t\t}}\n\t}}\n",
+            times.join(",")
+        )
+    };
+    let ones = vec!["1"; keys].join(",");
+    let mut objects = String::from(
+        "\tGeometry: 1, \"Geometry::tri\", \"Mesh\" {\n\t\tVertices: *9 {\n\t\t\ta: 0,0,0,1,0,0,0,1,0\n\t\t}\n\t\tPolygonVertexIndex: *3 {\n\t\t\ta: 0,1,-3\n\t\t}\n\t}\n\tAnimationStack: 2, \"AnimStack::grow\", \"\" {\n\t}\n\tAnimationLayer: 3, \"AnimLayer::base\", \"\" {\n\t}\n",
+    );
+    let mut connections = String::from("\tC: \"OO\",3,2\n");
+    for k in 0..count {
+        let model = 1000 + k;
+        objects.push_str(&format!(
+            "\tModel: {model}, \"Model::m{k}\", \"Null\" {{\n\t\tProperties70:  {{\n\t\t\tP: \"InheritType\", \"enum\", \"\", \"\",0\n\t\t\tP: \"Lcl Translation\", \"Lcl Translation\", \"\", \"A\",1,0,0\n\t\t\tP: \"Lcl Rotation\", \"Lcl Rotation\", \"\", \"A\",0,0,30\n\t\t}}\n\t}}\n"
+        ));
+        let parent = if k == 0 { 0 } else { model - 1 };
+        connections.push_str(&format!("\tC: \"OO\",{model},{parent}\n"));
+        if k == 0 || every_model_scaled {
+            let node = 100_000 + 10 * k;
+            objects.push_str(&format!(
+                "\tAnimationCurveNode: {node}, \"AnimCurveNode::S\", \"\" {{\n\t}}\n"
+            ));
+            connections.push_str(&format!(
+                "\tC: \"OO\",{node},3\n\tC: \"OP\",{node},{model}, \"Lcl Scaling\"\n"
+            ));
+            for (offset, axis, values) in [
+                (1, "X", x.join(",")),
+                (2, "Y", ones.clone()),
+                (3, "Z", ones.clone()),
+            ] {
+                objects.push_str(&curve(node + offset, &values));
+                connections.push_str(&format!(
+                    "\tC: \"OP\",{},{node}, \"d|{axis}\"\n",
+                    node + offset
+                ));
+            }
+        }
+    }
+    let tri = 1000 + count;
+    objects.push_str(&format!(
+        "\tModel: {tri}, \"Model::tri\", \"Mesh\" {{\n\t}}\n"
+    ));
+    connections.push_str(&format!(
+        "\tC: \"OO\",1,{tri}\n\tC: \"OO\",{tri},{}\n",
+        tri - 1
+    ));
+    format!(
+        "; FBX 7.4.0 project file\nObjects:  {{\n{objects}}}\nConnections:  {{\n{connections}}}\n"
+    )
+}
+
+#[test]
+fn a_long_chain_following_its_parents_uneven_scale_is_read_or_refused_in_bounded_time() {
+    // Each model hangs from a frame node that follows its parent's scale,
+    // which the take changes: its worlds are composed once per model and
+    // time, so 1,000 models under one scaled root read at once.
+    let started = std::time::Instant::now();
+    let scene = scene_from_fbx(inheriting_chain(1_000, 2, false).as_bytes()).unwrap();
+    assert!(scene.skeleton.len() > 2_000, "the models and their frames");
+    assert!(scene.not_drawn.is_empty(), "{:?}", scene.not_drawn);
+    println!("1,000 models under a scaled root: {:?}", started.elapsed());
+    // Every model scaled: each follows every ancestor's scale between each
+    // two keys, steps that grow with the chain's square and the keys;
+    // refused past the bound, naming it.
+    let started = std::time::Instant::now();
+    match scene_from_fbx(inheriting_chain(1_000, 60, true).as_bytes()) {
+        Err(error @ FbxError::InheritanceTooDeep { .. }) => {
+            assert!(error.to_string().contains("the take 'grow'"), "{error}");
+            println!(
+                "1,000 models each scaled: refused in {:?}: {error}",
+                started.elapsed()
+            );
+        }
+        Err(other) => panic!("refused for another reason: {other}"),
+        Ok(scene) => panic!("read, with {} bones", scene.skeleton.len()),
+    }
+}

@@ -68,11 +68,16 @@ pub(super) fn gltf_of(
         nodes.push(json!({"name": "body", "mesh": 0, "skin": 0}));
         roots.push(nodes.len() - 1);
     }
-    let animations: Vec<Value> = takes
-        .iter()
-        .map(|take| clip(take, &models, &read, &basis, &mut builder))
-        .filter(|a| a["channels"].as_array().is_some_and(|c| !c.is_empty()))
-        .collect();
+    let mut animations: Vec<Value> = Vec::with_capacity(takes.len());
+    for take in &takes {
+        let animation = clip(take, &models, &read, &basis, &mut builder)?;
+        if animation["channels"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty())
+        {
+            animations.push(animation);
+        }
+    }
     let mut document = json!({
         "asset": {"version": "2.0", "generator": "Skinlab FBX reader"},
         "scene": 0,

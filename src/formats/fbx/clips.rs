@@ -3,6 +3,9 @@
 //! where glTF's interpolation would leave FBX's path), each mesh's animated
 //! blend shapes as a weights channel.
 
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
 use glam::{DMat4, DQuat, DVec3};
 use serde_json::{json, Value};
 
@@ -11,6 +14,7 @@ use super::basis::Basis;
 use super::geometry::ReadMesh;
 use super::models::{inheritance_of, Frame, Models};
 use super::transform::{column_lengths, reciprocal, Inheritance, TransformParts, Values};
+use super::FbxError;
 use crate::formats::gltf_write::{floats, Builder, FLOAT};
 
 /// One take as a glTF animation: per animated model a translation,
@@ -23,7 +27,7 @@ pub(super) fn clip(
     meshes: &[ReadMesh],
     basis: &Basis,
     builder: &mut Builder,
-) -> Value {
+) -> Result<Value, FbxError> {
     let mut channels = Channels::default();
     let scene = TakeScene::of(take, models);
     for node in (0..models.list.len()).filter(|&n| scene.animated[n]) {
@@ -42,8 +46,23 @@ pub(super) fn clip(
             channels.add(builder, (mesh.node, "weights"), &times, weights, "SCALAR");
         }
     }
-    json!({"name": take.name, "samplers": channels.samplers, "channels": channels.channels})
+    if scene.steps.get() > MAX_INHERIT_STEPS {
+        return Err(FbxError::InheritanceTooDeep {
+            take: take.name.clone(),
+            max: MAX_INHERIT_STEPS,
+        });
+    }
+    Ok(json!({"name": take.name, "samplers": channels.samplers, "channels": channels.channels}))
 }
+
+/// The most steps (a model's world composed at a time, a parent's scale
+/// compared between two times) a take may take to follow its models'
+/// parents' uneven scales: a bound on a hostile file's long chain of such
+/// models, each following all of its ancestors' scales (1,000 of them over
+/// 60 keys would take 30 million), far above a character's (100 models
+/// over 10,000 keys, each following a few scaled ancestors, about 3
+/// million).
+pub const MAX_INHERIT_STEPS: usize = 10_000_000;
 
 /// A glTF animation's samplers and channels as they are written.
 #[derive(Default)]
@@ -114,7 +133,7 @@ fn model_channels(scene: &TakeScene, node: usize, basis: &Basis, add: &mut AddCh
         );
         (pivoted && turns_or_scales)
             || (0..3).any(|k| s0[k] * s1[k] <= 0.0 && s0[k] != s1[k])
-            || sources.changes(t0, t1)
+            || (scene.step(sources.list.len()) && sources.changes(t0, t1))
     };
     let own = curves.iter().flatten().flatten();
     let keys = refined(&Take::times(own.chain(sources.curves())), leaves_path);
@@ -167,7 +186,7 @@ fn frame_scales(
     let sources = scene.frame_sources(parent, frame);
     sources.curves().next()?;
     let keys = refined(&Take::times(sources.curves()), |t0, t1| {
-        sources.changes(t0, t1)
+        scene.step(sources.list.len()) && sources.changes(t0, t1)
     });
     let (times, keys) = key_times_of(keys);
     let mut scales = Vec::with_capacity(3 * keys.len());
@@ -211,6 +230,14 @@ struct TakeScene<'t, 'm, 'o, 'a> {
     take: &'t Take,
     models: &'m Models<'o, 'a>,
     animated: Vec<bool>,
+    /// Per model, itself or its nearest ancestor whose scale the take
+    /// animates.
+    scaled_up: Vec<Option<usize>>,
+    /// Worlds composed so far, by model and time's bits.
+    worlds: RefCell<HashMap<(usize, u64), DMat4>>,
+    /// Steps taken (see [`MAX_INHERIT_STEPS`]); past it, parents' scales
+    /// are no longer followed and [`clip`] refuses the take.
+    steps: Cell<usize>,
 }
 
 /// Curves of models whose scale another model's transform depends on.
@@ -235,10 +262,22 @@ impl ScaleSources<'_> {
 
 impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
     fn of(take: &'t Take, models: &'m Models<'o, 'a>) -> Self {
+        let mut scaled_up: Vec<Option<usize>> = Vec::with_capacity(models.list.len());
+        for n in 0..models.list.len() {
+            let scaled = take
+                .models
+                .get(&models.list[n].id)
+                .is_some_and(|c| c[2].iter().any(Option::is_some));
+            let above = models.parent[n].and_then(|p| scaled_up[p]);
+            scaled_up.push(if scaled { Some(n) } else { above });
+        }
         let mut scene = TakeScene {
             take,
             models,
             animated: Vec::new(),
+            scaled_up,
+            worlds: RefCell::new(HashMap::new()),
+            steps: Cell::new(0),
         };
         scene.animated = (0..models.list.len())
             .map(|n| {
@@ -291,7 +330,16 @@ impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
         let list = match frame {
             Frame::None => Vec::new(),
             Frame::Own => vec![of(parent)],
-            Frame::World => self.models.ancestry(parent).map(of).collect(),
+            Frame::World => {
+                // The scaled ancestors, one step each.
+                let mut list = Vec::new();
+                let mut next = self.scaled_up[parent];
+                while let Some(m) = next.filter(|_| self.step(1)) {
+                    list.push(of(m));
+                    next = self.models.parent[m].and_then(|p| self.scaled_up[p]);
+                }
+                list
+            }
         };
         let list = list
             .into_iter()
@@ -329,11 +377,37 @@ impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
         }
     }
 
-    /// Model `m`'s world at `time`, as the scene graph composes it: each
-    /// ancestor's local and frame from the root down, once each.
+    /// Takes `count` steps; whether the take is still within
+    /// [`MAX_INHERIT_STEPS`].
+    fn step(&self, count: usize) -> bool {
+        self.steps.set(self.steps.get().saturating_add(count));
+        self.steps.get() <= MAX_INHERIT_STEPS
+    }
+
+    /// Model `m`'s world at `time`, as the scene graph composes it: from
+    /// its nearest ancestor whose world at `time` is known down, each
+    /// world kept (at most a million, then all forgotten). Past
+    /// [`MAX_INHERIT_STEPS`], the rest world.
     fn world_at(&self, m: usize, time: f64) -> DMat4 {
-        let path: Vec<usize> = self.models.ancestry(m).collect();
+        let key = |a: usize| (a, time.to_bits());
+        let mut path = Vec::new();
         let mut world = DMat4::IDENTITY;
+        let mut next = Some(m);
+        while let Some(a) = next {
+            if let Some(known) = self.worlds.borrow().get(&key(a)) {
+                world = *known;
+                break;
+            }
+            path.push(a);
+            next = self.models.parent[a];
+        }
+        if !self.step(path.len()) {
+            return self.models.world[m];
+        }
+        let mut worlds = self.worlds.borrow_mut();
+        if worlds.len() + path.len() > 1 << 20 {
+            worlds.clear();
+        }
         for &a in path.iter().rev() {
             let how = self.inheritance_under(a, time, world);
             if let Inheritance::Frame { scale, .. } = how {
@@ -345,6 +419,7 @@ impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
             } else {
                 self.models.local[a]
             };
+            worlds.insert(key(a), world);
         }
         world
     }

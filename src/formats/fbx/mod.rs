@@ -129,6 +129,15 @@ pub enum FbxError {
         /// What went wrong.
         problem: String,
     },
+    /// A take whose models follow their parents' uneven scales through
+    /// more steps than [`clips::MAX_INHERIT_STEPS`].
+    #[error("FBX: the take '{take}': following its parents' uneven scales (InheritType 0 or 2) would take more than {max} steps")]
+    InheritanceTooDeep {
+        /// The take's name.
+        take: String,
+        /// [`clips::MAX_INHERIT_STEPS`].
+        max: usize,
+    },
     /// The converted scene was refused.
     #[error("FBX: {0}")]
     Scene(String),
