@@ -143,8 +143,7 @@ fn model_nodes(models: &Models, basis: &Basis) -> Vec<Value> {
         })
         .collect();
     for &(p, frame) in &models.frames {
-        let child = (0..count).find(|&c| models.parent[c] == Some(p) && models.frame[c] == frame);
-        let local = child.map_or(DMat4::IDENTITY, |c| models.frame_local(c, models.world[p]));
+        let local = models.frame_of(p, frame, models.world[p]);
         let name = format!("{} {}", models.list[p].name, frame.name());
         nodes.push(node(&name, local, children.next().unwrap_or_default()));
     }

@@ -279,10 +279,19 @@ impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
             worlds: RefCell::new(HashMap::new()),
             steps: Cell::new(0),
         };
+        // Moved by its curves, or by a parent's scale it follows: the
+        // parent's own (`Rrs`), or the parent's or an ancestor's (`RrSs`).
         scene.animated = (0..models.list.len())
             .map(|n| {
+                let parent = models.parent[n];
                 take.models.contains_key(&models.list[n].id)
-                    || scene.scale_sources(n).curves().next().is_some()
+                    || match parent {
+                        Some(p) if TransformParts::of(models.list[n]).inherit == 2 => {
+                            scene.scaled_up[p] == Some(p)
+                        }
+                        Some(p) if models.frame[n] == Frame::World => scene.scaled_up[p].is_some(),
+                        _ => false,
+                    }
             })
             .collect();
         scene

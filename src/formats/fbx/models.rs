@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use glam::{DMat4, DVec3};
 
-use super::animation::{sample, Take};
+use super::animation::{sample, Curves3, Take};
 use super::objects::{Object, Objects};
 use super::transform::{as_trs, column_lengths, from_trs, is_even, Inheritance, TransformParts};
 use super::tree::{Node, Value as FbxValue};
@@ -28,10 +28,12 @@ pub(super) struct Models<'o, 'a> {
     /// The frame nodes, each a parent's and of a kind; glTF node
     /// `list.len() + k` is `frames[k]`.
     pub(super) frames: Vec<(usize, Frame)>,
+    /// Each frame's `k` in `frames`.
+    frame_index: HashMap<(usize, Frame), usize>,
 }
 
 /// Which of its parent's scales a frame node undoes (see [`Inheritance`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Frame {
     /// None: the model hangs from its parent.
     None,
@@ -110,17 +112,23 @@ impl<'o, 'a> Models<'o, 'a> {
             world: vec![DMat4::IDENTITY; list.len()],
             frame: vec![Frame::None; list.len()],
             frames: Vec::new(),
+            frame_index: HashMap::new(),
             list,
             parent,
             node_of,
         };
+        // Whether a take animates each model's scale or an ancestor's.
+        let mut scaled_above: Vec<bool> = Vec::with_capacity(models.list.len());
         for n in 0..models.list.len() {
+            let own = models.scale_curves(n, takes).next().is_some();
+            scaled_above.push(own || models.parent[n].is_some_and(|p| scaled_above[p]));
             let parts = TransformParts::of(models.list[n]);
-            models.frame[n] = models.frame_needed(n, &parts, takes);
-            if let Some(p) = models.parent[n] {
-                if models.frame[n] != Frame::None && !models.frames.contains(&(p, models.frame[n]))
-                {
-                    models.frames.push((p, models.frame[n]));
+            models.frame[n] = models.frame_needed(n, &parts, takes, &scaled_above);
+            if let Some(p) = models.parent[n].filter(|_| models.frame[n] != Frame::None) {
+                let key = (p, models.frame[n]);
+                if !models.frame_index.contains_key(&key) {
+                    models.frame_index.insert(key, models.frames.len());
+                    models.frames.push(key);
                 }
             }
             let how = models.inheritance(n, &parts, models.parent_own_scale(n));
@@ -195,22 +203,22 @@ impl<'o, 'a> Models<'o, 'a> {
     /// model under a parent whose own scale is uneven at rest or in a take,
     /// an `RrSs` model under a parent whose world scale is uneven at rest
     /// or whose scale, or an ancestor's, a take animates.
-    fn frame_needed(&self, n: usize, parts: &TransformParts, takes: &[Take]) -> Frame {
+    /// `scaled_above` tells, for `n`'s ancestors, whether a take animates
+    /// their scale or an ancestor's.
+    fn frame_needed(
+        &self,
+        n: usize,
+        parts: &TransformParts,
+        takes: &[Take],
+        scaled_above: &[bool],
+    ) -> Frame {
         let Some(p) = self.parent[n] else {
             return Frame::None;
-        };
-        let scale_curves = |m: usize| {
-            takes.iter().filter_map(move |take| {
-                take.models
-                    .get(&self.list[m].id)
-                    .map(|c| &c[2])
-                    .filter(|c| c.iter().any(Option::is_some))
-            })
         };
         match parts.inherit {
             2 => {
                 let rest = TransformParts::of(self.list[p]).scale;
-                let uneven_in_a_take = scale_curves(p).any(|curves| {
+                let uneven_in_a_take = self.scale_curves(p, takes).any(|curves| {
                     Take::times(curves.iter().flatten())
                         .into_iter()
                         .any(|t| !is_even(sample(curves, t, rest)))
@@ -222,8 +230,7 @@ impl<'o, 'a> Models<'o, 'a> {
                 }
             }
             0 => {
-                let animated = self.ancestry(p).any(|m| scale_curves(m).next().is_some());
-                if animated || !is_even(column_lengths(self.world[p])) {
+                if scaled_above[p] || !is_even(column_lengths(self.world[p])) {
                     Frame::World
                 } else {
                     Frame::None
@@ -233,9 +240,15 @@ impl<'o, 'a> Models<'o, 'a> {
         }
     }
 
-    /// Model `m` and its ancestors, nearest first.
-    pub(super) fn ancestry(&self, m: usize) -> impl Iterator<Item = usize> + '_ {
-        std::iter::successors(Some(m), |&a| self.parent[a])
+    /// Model `m`'s scale curves in each take that animates its scale.
+    fn scale_curves<'t>(&self, m: usize, takes: &'t [Take]) -> impl Iterator<Item = &'t Curves3> {
+        let id = self.list[m].id;
+        takes.iter().filter_map(move |take| {
+            take.models
+                .get(&id)
+                .map(|c| &c[2])
+                .filter(|c| c.iter().any(Option::is_some))
+        })
     }
 
     /// Model `n`'s parent's own rest scale (`Lcl Scaling`, its size along
@@ -256,10 +269,19 @@ impl<'o, 'a> Models<'o, 'a> {
     /// The frame model `n` hangs from, relative to its parent whose world
     /// is `parent_world` (the identity where it hangs from its parent).
     pub(super) fn frame_local(&self, n: usize, parent_world: DMat4) -> DMat4 {
-        let scale = match self.frame[n] {
+        match self.parent[n] {
+            Some(p) => self.frame_of(p, self.frame[n], parent_world),
+            None => DMat4::IDENTITY,
+        }
+    }
+
+    /// Frame `frame` of model `p` at rest, relative to `p`, whose world is
+    /// `world`: the inverse of `p`'s own or world scale.
+    pub(super) fn frame_of(&self, p: usize, frame: Frame, world: DMat4) -> DMat4 {
+        let scale = match frame {
             Frame::None => return DMat4::IDENTITY,
-            Frame::Own => self.parent_own_scale(n),
-            Frame::World => column_lengths(parent_world),
+            Frame::Own => TransformParts::of(self.list[p]).scale.abs(),
+            Frame::World => column_lengths(world),
         };
         DMat4::from_scale(super::transform::reciprocal(scale))
     }
@@ -274,7 +296,7 @@ impl<'o, 'a> Models<'o, 'a> {
     /// The glTF node of the frame model `n` hangs from, if any.
     pub(super) fn frame_node(&self, n: usize) -> Option<usize> {
         let p = self.parent[n]?;
-        let k = self.frames.iter().position(|&f| f == (p, self.frame[n]))?;
+        let k = self.frame_index.get(&(p, self.frame[n]))?;
         Some(self.list.len() + k)
     }
 }
