@@ -34,14 +34,16 @@ export async function gesture(page, tag, moves) {
       const { lab } = skinlab;
       // The vertex nearest the middle of the view among every 97th, and its
       // heaviest bone; not one under a bone's glyph, where a press with the
-      // paint tool picks that bone instead of painting.
+      // paint tool picks that bone instead of painting, and one of two
+      // bones or more: adding to a bone that holds a vertex whole, amid
+      // others it holds whole, would change nothing.
       let best = 0;
       let bestDistance = Infinity;
       const rect = document.querySelector('#view').getBoundingClientRect();
       for (let v = 0; v < lab.vertexCount(); v += 97) {
         const p = skinlab.vertexScreenPoint(v);
         const d = Math.hypot(p[0] - rect.width / 2, p[1] - rect.height / 2);
-        if (d < bestDistance && skinlab.viewer.pickBone(lab, p[0], p[1]) === null) { bestDistance = d; best = v; }
+        if (d < bestDistance && lab.influences(v).length > 1 && skinlab.viewer.pickBone(lab, p[0], p[1]) === null) { bestDistance = d; best = v; }
       }
       skinlab.selectBone(lab.influences(best)[0][0]);
       skinlab.setTool('paint');
