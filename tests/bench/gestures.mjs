@@ -19,42 +19,82 @@ export async function longTasksAfter(page) {
 }
 
 /**
+ * In the page: the vertex nearest the middle of the view, among every 97th,
+ * that a paint stroke can start on, kept as `window.paintableSpotFound`;
+ * whether there is one. Not one under a bone's glyph, where a press with
+ * the paint tool picks that bone instead of painting; one the view shows
+ * (the vertex a click there picks: the brush paints the faces turned to
+ * the viewer); and one of two bones or more: adding to a bone that holds a
+ * vertex whole, amid others it holds whole, changes nothing.
+ */
+function paintableSpot() {
+  const { skinlab } = window;
+  const { lab } = skinlab;
+  let best = null;
+  let bestDistance = Infinity;
+  const rect = document.querySelector('#view').getBoundingClientRect();
+  for (let v = 0; v < lab.vertexCount(); v += 97) {
+    const p = skinlab.vertexScreenPoint(v);
+    const d = Math.hypot(p[0] - rect.width / 2, p[1] - rect.height / 2);
+    if (d >= bestDistance || lab.influences(v).length < 2) continue;
+    if (skinlab.viewer.pickBone(lab, p[0], p[1]) !== null) continue;
+    const shown = skinlab.viewer.pickVertex(lab, p[0], p[1]);
+    if (shown === null || shown === undefined) continue;
+    const [sx, sy] = skinlab.vertexScreenPoint(shown);
+    if (shown === v || Math.hypot(sx - p[0], sy - p[1]) < 2) {
+      bestDistance = d;
+      best = v;
+    }
+  }
+  window.paintableSpotFound = best;
+  return best !== null;
+}
+
+/**
  * `moves` pointer moves of a gesture, a frame each: `drag` turns bone 2;
- * `stroke` paints, with the paint tool, the bone heaviest at a vertex
- * near the mesh's middle, around that vertex; `ik` moves the IK target ring.
- * Resolves to whether the gesture changed the scene (a benchmark of a
- * gesture that missed would measure nothing).
+ * `stroke` paints, with the paint tool, the heaviest bone of a vertex near
+ * the view's middle around that vertex (see `paintableSpot`; where a
+ * slender mesh has none, the view is zoomed in until it has, as a user
+ * would); `ik` moves the IK target ring. Resolves to whether the gesture
+ * changed the scene (a benchmark of a gesture that missed would measure
+ * nothing).
  */
 export async function gesture(page, tag, moves) {
+  if (tag === 'stroke') {
+    // The paint tool opens the Weights mode, whose panel may resize the
+    // view: switched to first, and its layout drawn, before any point on
+    // the view is measured.
+    await page.evaluate(() => window.skinlab.setTool('paint'));
+    await nextFrame(page);
+    await nextFrame(page);
+    const view = await page.locator('#view').boundingBox();
+    for (let k = 0; k < 8 && !(await page.evaluate(paintableSpot)); k++) {
+      await page.mouse.move(view.x + view.width / 2, view.y + view.height / 2);
+      await page.mouse.wheel(0, -300);
+      await nextFrame(page);
+      await nextFrame(page);
+    }
+  }
   const box = await page.locator('#view').boundingBox();
   const ring = tag === 'ik' ? await page.locator('#ik-target').boundingBox() : null;
-  const grab = ring ? { x: ring.x + ring.width / 2 - box.x, y: ring.y + ring.height / 2 - box.y } : tag === 'stroke'
-    ? await page.evaluate(() => {
+  let grab;
+  if (ring) {
+    grab = { x: ring.x + ring.width / 2 - box.x, y: ring.y + ring.height / 2 - box.y };
+  } else if (tag === 'stroke') {
+    grab = await page.evaluate(() => {
       const { skinlab } = window;
-      const { lab } = skinlab;
-      // The vertex nearest the middle of the view among every 97th, and its
-      // heaviest bone; not one under a bone's glyph, where a press with the
-      // paint tool picks that bone instead of painting, and one of two
-      // bones or more: adding to a bone that holds a vertex whole, amid
-      // others it holds whole, would change nothing.
-      let best = 0;
-      let bestDistance = Infinity;
-      const rect = document.querySelector('#view').getBoundingClientRect();
-      for (let v = 0; v < lab.vertexCount(); v += 97) {
-        const p = skinlab.vertexScreenPoint(v);
-        const d = Math.hypot(p[0] - rect.width / 2, p[1] - rect.height / 2);
-        if (d < bestDistance && lab.influences(v).length > 1 && skinlab.viewer.pickBone(lab, p[0], p[1]) === null) { bestDistance = d; best = v; }
-      }
-      skinlab.selectBone(lab.influences(best)[0][0]);
-      skinlab.setTool('paint');
+      const best = window.paintableSpotFound ?? 0;
+      skinlab.selectBone(skinlab.lab.influences(best)[0][0]);
       skinlab.setBrush({ radius: 60, strength: 0.3, mode: 'add' });
       const [x, y] = skinlab.vertexScreenPoint(best);
       return { x, y };
-    })
-    : await page.evaluate(() => {
+    });
+  } else {
+    grab = await page.evaluate(() => {
       const [x, y] = window.skinlab.boneScreenPoint(2);
       return { x, y };
     });
+  }
   const revision = () => page.evaluate(() => window.skinlab.lab.revision());
   const before = await revision();
   await page.mouse.move(box.x + grab.x, box.y + grab.y);
