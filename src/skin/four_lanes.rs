@@ -355,7 +355,10 @@ impl RigidLanes {
     #[inline(always)]
     fn apply(&self, x: Vec3x4) -> Vec3x4 {
         let u = self.v.cross(x).add(self.d);
-        let sum = u.scale(self.w).add(self.v.cross(u)).sub(self.v.scale(self.d_w));
+        let sum = u
+            .scale(self.w)
+            .add(self.v.cross(u))
+            .sub(self.v.scale(self.d_w));
         x.add(sum.scale(self.s))
     }
 
