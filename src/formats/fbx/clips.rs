@@ -13,7 +13,7 @@ use super::animation::{sample, Curves3, Take};
 use super::basis::Basis;
 use super::geometry::ReadMesh;
 use super::models::{inheritance_of, Frame, Models};
-use super::transform::{column_lengths, reciprocal, Inheritance, TransformParts, Values};
+use super::transform::{column_lengths, reciprocal, Inheritance, Values};
 use super::FbxError;
 use crate::formats::gltf_write::{floats, Builder, FLOAT};
 
@@ -115,7 +115,7 @@ type AddChannel<'a> = dyn FnMut(&str, &[f32], Vec<f32>, &str) + 'a;
 /// as `(path, times, values, kind)`.
 fn model_channels(scene: &TakeScene, node: usize, basis: &Basis, add: &mut AddChannel<'_>) {
     let curves = scene.curves(node);
-    let parts = TransformParts::of(scene.models.list[node]);
+    let parts = &scene.models.parts[node];
     let sources = scene.scale_sources(node);
     let pivoted = [
         parts.rotation_offset,
@@ -286,9 +286,7 @@ impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
                 let parent = models.parent[n];
                 take.models.contains_key(&models.list[n].id)
                     || match parent {
-                        Some(p) if TransformParts::of(models.list[n]).inherit == 2 => {
-                            scene.scaled_up[p] == Some(p)
-                        }
+                        Some(p) if models.parts[n].inherit == 2 => scene.scaled_up[p] == Some(p),
                         Some(p) if models.frame[n] == Frame::World => scene.scaled_up[p].is_some(),
                         _ => false,
                     }
@@ -308,7 +306,7 @@ impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
 
     /// Model `n`'s `Lcl` values at `time`.
     fn values(&self, n: usize, time: f64) -> Values {
-        let parts = TransformParts::of(self.models.list[n]);
+        let parts = &self.models.parts[n];
         let curves = self.curves(n);
         (
             sample(&curves[0], time, parts.translation),
@@ -322,9 +320,7 @@ impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
     /// model under an `RrSs` frame.
     fn scale_sources(&self, n: usize) -> ScaleSources<'t> {
         match self.models.parent[n] {
-            Some(p) if TransformParts::of(self.models.list[n]).inherit == 2 => {
-                self.frame_sources(p, Frame::Own)
-            }
+            Some(p) if self.models.parts[n].inherit == 2 => self.frame_sources(p, Frame::Own),
             Some(p) if self.models.frame[n] == Frame::World => self.frame_sources(p, Frame::World),
             _ => ScaleSources { list: Vec::new() },
         }
@@ -333,7 +329,7 @@ impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
     /// The models whose scale curves move the frame `(parent, frame)`.
     fn frame_sources(&self, parent: usize, frame: Frame) -> ScaleSources<'t> {
         let of = |m: usize| {
-            let rest = TransformParts::of(self.models.list[m]).scale;
+            let rest = self.models.parts[m].scale;
             (&self.curves(m)[2], rest)
         };
         let list = match frame {
@@ -373,7 +369,7 @@ impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
         let Some(p) = self.models.parent[n] else {
             return Inheritance::Whole;
         };
-        let inherit = TransformParts::of(self.models.list[n]).inherit;
+        let inherit = self.models.parts[n].inherit;
         let own = self.values(p, time).2.abs();
         inheritance_of(inherit, self.models.frame[n], own, parent_world)
     }
@@ -423,7 +419,7 @@ impl<'t, 'm, 'o, 'a> TakeScene<'t, 'm, 'o, 'a> {
                 world *= DMat4::from_scale(reciprocal(scale));
             }
             world *= if self.animated[a] {
-                let parts = TransformParts::of(self.models.list[a]);
+                let parts = &self.models.parts[a];
                 parts.graph_local(self.values(a, time), how)
             } else {
                 self.models.local[a]

@@ -18,6 +18,8 @@ pub(super) struct Models<'o, 'a> {
     pub(super) list: Vec<&'o Object<'a>>,
     pub(super) parent: Vec<Option<usize>>,
     pub(super) node_of: HashMap<i64, usize>,
+    /// Each model's transform parts, read once from its properties.
+    pub(super) parts: Vec<TransformParts>,
     /// Rest transforms relative to the node each hangs from (its parent,
     /// or its parent's frame), file units.
     pub(super) local: Vec<DMat4>,
@@ -113,6 +115,7 @@ impl<'o, 'a> Models<'o, 'a> {
             frame: vec![Frame::None; list.len()],
             frames: Vec::new(),
             frame_index: HashMap::new(),
+            parts: list.iter().map(|model| TransformParts::of(model)).collect(),
             list,
             parent,
             node_of,
@@ -122,8 +125,7 @@ impl<'o, 'a> Models<'o, 'a> {
         for n in 0..models.list.len() {
             let own = models.scale_curves(n, takes).next().is_some();
             scaled_above.push(own || models.parent[n].is_some_and(|p| scaled_above[p]));
-            let parts = TransformParts::of(models.list[n]);
-            models.frame[n] = models.frame_needed(n, &parts, takes, &scaled_above);
+            models.frame[n] = models.frame_needed(n, takes, &scaled_above);
             if let Some(p) = models.parent[n].filter(|_| models.frame[n] != Frame::None) {
                 let key = (p, models.frame[n]);
                 if !models.frame_index.contains_key(&key) {
@@ -131,7 +133,8 @@ impl<'o, 'a> Models<'o, 'a> {
                     models.frames.push(key);
                 }
             }
-            let how = models.inheritance(n, &parts, models.parent_own_scale(n));
+            let how = models.inheritance(n, models.parent_own_scale(n));
+            let parts = &models.parts[n];
             models.local[n] = from_trs(as_trs(parts.graph_local(parts.rest_values(), how)));
             models.world[n] = models.above(n) * models.local[n];
         }
@@ -199,25 +202,19 @@ impl<'o, 'a> Models<'o, 'a> {
         }
     }
 
-    /// Whether model `n` (with `parts`) must hang from a frame: an `Rrs`
+    /// Whether model `n` must hang from a frame: an `Rrs`
     /// model under a parent whose own scale is uneven at rest or in a take,
     /// an `RrSs` model under a parent whose world scale is uneven at rest
     /// or whose scale, or an ancestor's, a take animates.
     /// `scaled_above` tells, for `n`'s ancestors, whether a take animates
     /// their scale or an ancestor's.
-    fn frame_needed(
-        &self,
-        n: usize,
-        parts: &TransformParts,
-        takes: &[Take],
-        scaled_above: &[bool],
-    ) -> Frame {
+    fn frame_needed(&self, n: usize, takes: &[Take], scaled_above: &[bool]) -> Frame {
         let Some(p) = self.parent[n] else {
             return Frame::None;
         };
-        match parts.inherit {
+        match self.parts[n].inherit {
             2 => {
-                let rest = TransformParts::of(self.list[p]).scale;
+                let rest = self.parts[p].scale;
                 let uneven_in_a_take = self.scale_curves(p, takes).any(|curves| {
                     Take::times(curves.iter().flatten())
                         .into_iter()
@@ -254,16 +251,16 @@ impl<'o, 'a> Models<'o, 'a> {
     /// Model `n`'s parent's own rest scale (`Lcl Scaling`, its size along
     /// each axis); 1 for a root.
     pub(super) fn parent_own_scale(&self, n: usize) -> DVec3 {
-        self.parent[n].map_or(DVec3::ONE, |p| TransformParts::of(self.list[p]).scale.abs())
+        self.parent[n].map_or(DVec3::ONE, |p| self.parts[p].scale.abs())
     }
 
     /// How model `n` takes its parent's scale, at rest, its parent's own
     /// scale being `own` and its parent's world `self.world`.
-    fn inheritance(&self, n: usize, parts: &TransformParts, own: DVec3) -> Inheritance {
+    fn inheritance(&self, n: usize, own: DVec3) -> Inheritance {
         let Some(p) = self.parent[n] else {
             return Inheritance::Whole;
         };
-        inheritance_of(parts.inherit, self.frame[n], own, self.world[p])
+        inheritance_of(self.parts[n].inherit, self.frame[n], own, self.world[p])
     }
 
     /// The frame model `n` hangs from, relative to its parent whose world
@@ -280,7 +277,7 @@ impl<'o, 'a> Models<'o, 'a> {
     pub(super) fn frame_of(&self, p: usize, frame: Frame, world: DMat4) -> DMat4 {
         let scale = match frame {
             Frame::None => return DMat4::IDENTITY,
-            Frame::Own => TransformParts::of(self.list[p]).scale.abs(),
+            Frame::Own => self.parts[p].scale.abs(),
             Frame::World => column_lengths(world),
         };
         DMat4::from_scale(super::transform::reciprocal(scale))
