@@ -4,6 +4,9 @@
 // the old one's state over whole: Viewer.rebuilt).
 import { placeCircle } from './dom.js';
 
+// How far, CSS pixels, a press on a bone's glyph may move and still be a click.
+const CLICK_SLOP = 4;
+
 /**
  * The canvas of `app`, which offers `lab`, `viewer` (and `setViewer`),
  * `requestRender`, `showNotice`, `showMessage` and `beforeDrag`.
@@ -36,6 +39,9 @@ export function createCanvas(app) {
     };
     // A drag a mode took (`{move(x, y, event), end()}`), until the pointer is up.
     let modeDrag = null;
+    // A press on a bone's glyph with the paint tool, not yet a click or a
+    // stroke (`{bone, x, y, event}`).
+    let glyphPress = null;
     canvas.addEventListener('pointerdown', (event) => {
       const { viewer, lab } = app;
       const [x, y] = point(event);
@@ -61,17 +67,25 @@ export function createCanvas(app) {
           return;
         }
       }
-      // While painting, a press on a bone's glyph picks that bone to paint;
-      // painting starts anywhere else.
+      // While painting, a press on a bone's glyph is a click that picks that
+      // bone, unless the pointer moves before it is let go: then it is a
+      // stroke, which paints from where it was pressed. On a slender
+      // character the glyphs' reach covers most of the skin.
       if (viewer.tool() === 'paint' && event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey) {
         const bone = viewer.pickBone(lab, x, y);
         if (bone !== null) {
-          app.selectBone(bone);
+          glyphPress = { bone, x, y, event };
+          canvas.setPointerCapture(event.pointerId);
           return;
         }
-        // A bone that deforms nothing takes no paint: said, not painted.
-        if (app.deforming.refuses(viewer.selectedBone())) return;
       }
+      beginDrag(x, y, event);
+    });
+    // The viewer's drag for a press at (x, y): paint, turn, move or orbit.
+    const beginDrag = (x, y, event) => {
+      const { viewer, lab } = app;
+      // A bone that deforms nothing takes no paint: said, not painted.
+      if (viewer.tool() === 'paint' && event.button === 0 && app.deforming.refuses(viewer.selectedBone())) return;
       if (event.button === 0) app.beforeDrag();
       const began = viewer.pointerDown(lab, { x, y, button: event.button, shift: event.shiftKey, reach: event.altKey || event.ctrlKey });
       if (began === 'none') {
@@ -81,7 +95,7 @@ export function createCanvas(app) {
       canvas.setPointerCapture(event.pointerId);
       canvas.classList.add('dragging');
       app.requestRender();
-    });
+    };
     canvas.addEventListener('pointermove', (event) => {
       const [x, y] = point(event);
       moveCursor(x, y);
@@ -90,6 +104,11 @@ export function createCanvas(app) {
         app.requestRender();
         return;
       }
+      if (glyphPress && Math.hypot(x - glyphPress.x, y - glyphPress.y) > CLICK_SLOP) {
+        const press = glyphPress;
+        glyphPress = null;
+        beginDrag(press.x, press.y, press.event);
+      }
       if (!app.viewer.dragging()) return;
       const started = performance.now();
       if (app.viewer.pointerMove(app.lab, x, y)) app.requestRender();
@@ -97,8 +116,13 @@ export function createCanvas(app) {
       if (inputTimes.length > 240) inputTimes.shift();
     });
     canvas.addEventListener('pointerleave', () => { cursor.hidden = true; });
-    const end = () => {
+    const end = (event) => {
       const { viewer } = app;
+      if (glyphPress) {
+        if (event.type === 'pointerup') app.selectBone(glyphPress.bone);
+        glyphPress = null;
+        return;
+      }
       if (modeDrag) {
         modeDrag.end();
         modeDrag = null;

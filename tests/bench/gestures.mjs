@@ -21,8 +21,7 @@ export async function longTasksAfter(page) {
 /**
  * In the page: the vertex nearest the middle of the view, among every 97th,
  * that a paint stroke can start on, kept as `window.paintableSpotFound`;
- * whether there is one. Not one under a bone's glyph, where a press with
- * the paint tool picks that bone instead of painting; one the view shows
+ * whether there is one. One the view shows
  * (the vertex a click there picks: the brush paints the faces turned to
  * the viewer); and one of two bones or more: adding to a bone that holds a
  * vertex whole, amid others it holds whole, changes nothing.
@@ -37,7 +36,6 @@ function paintableSpot() {
     const p = skinlab.vertexScreenPoint(v);
     const d = Math.hypot(p[0] - rect.width / 2, p[1] - rect.height / 2);
     if (d >= bestDistance || lab.influences(v).length < 2) continue;
-    if (skinlab.viewer.pickBone(lab, p[0], p[1]) !== null) continue;
     const shown = skinlab.viewer.pickVertex(lab, p[0], p[1]);
     if (shown === null || shown === undefined) continue;
     const [sx, sy] = skinlab.vertexScreenPoint(shown);
@@ -53,9 +51,9 @@ function paintableSpot() {
 /**
  * `moves` pointer moves of a gesture, a frame each: `drag` turns bone 2;
  * `stroke` paints, with the paint tool, the heaviest bone of a vertex near
- * the view's middle around that vertex (see `paintableSpot`; where a
- * slender mesh has none, the view is zoomed in until it has, as a user
- * would); `ik` moves the IK target ring. Resolves to whether the gesture
+ * the view's middle around that vertex, at the view's zoom (see
+ * `paintableSpot`; on a bone's glyph too, since a press there that moves
+ * is a stroke); `ik` moves the IK target ring. Resolves to whether the gesture
  * changed the scene (a benchmark of a gesture that missed would measure
  * nothing).
  */
@@ -67,13 +65,7 @@ export async function gesture(page, tag, moves) {
     await page.evaluate(() => window.skinlab.setTool('paint'));
     await nextFrame(page);
     await nextFrame(page);
-    const view = await page.locator('#view').boundingBox();
-    for (let k = 0; k < 8 && !(await page.evaluate(paintableSpot)); k++) {
-      await page.mouse.move(view.x + view.width / 2, view.y + view.height / 2);
-      await page.mouse.wheel(0, -300);
-      await nextFrame(page);
-      await nextFrame(page);
-    }
+    await page.evaluate(paintableSpot);
   }
   const box = await page.locator('#view').boundingBox();
   const ring = tag === 'ik' ? await page.locator('#ik-target').boundingBox() : null;

@@ -1,6 +1,6 @@
 // What a lecturer meets in front of a hall: a typo in a link gets a word on
-// screen, the Weights mode shows a bone's weights at once and a click on a
-// bone's glyph picks the bone to paint, a lesson gives back the overlays it
+// screen, the Weights mode shows a bone's weights at once, a click on a
+// bone's glyph picks the bone to paint and a stroke from there paints, a lesson gives back the overlays it
 // turned on, the caption can be hidden, and the rotations lesson draws its
 // bodies in the main view.
 import test, { after, before } from 'node:test';
@@ -44,6 +44,47 @@ test('the Weights mode opens on a bone\'s weights, and a click on a bone\'s glyp
   assert.equal(await page.evaluate(() => window.skinlab.selectedBone()), 1);
   assert.equal(await page.evaluate(() => window.skinlab.tool()), 'paint', 'still painting');
   assert.equal(await page.evaluate(() => window.skinlab.lab.sceneJson()), weightsBefore, 'nothing painted');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a stroke that starts on a bone\'s glyph paints the selected bone from the press on', async () => {
+  // On a slender character the glyphs' reach covers most of the skin.
+  const { page, errors } = await openAt('?example=tube&autosave=0');
+  await waitForSkinlab(page);
+  await nextFrame(page, () => page.locator('[data-mode="weights"]').click());
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.selectBone(0);
+    window.skinlab.setBrush({ radius: 30, strength: 1, mode: 'add' });
+  }));
+  // A point of the skin under another bone's glyph: a click there would pick that bone.
+  const [glyph, x, y] = await page.evaluate(() => {
+    const { lab, viewer } = window.skinlab;
+    for (let v = 0; v < lab.vertexCount(); v++) {
+      const [vx, vy] = window.skinlab.vertexScreenPoint(v);
+      const bone = viewer.pickBone(lab, vx, vy);
+      if (bone !== null && bone !== 0) return [bone, vx, vy];
+    }
+    return [null, 0, 0];
+  });
+  assert.notEqual(glyph, null, 'the skin lies under another bone\'s glyph');
+  // Bone 0's weight summed over the skin.
+  const total = () => page.evaluate(() => {
+    const { lab } = window.skinlab;
+    let sum = 0;
+    for (let v = 0; v < lab.vertexCount(); v++) sum += lab.influences(v).find(([b]) => b === 0)?.[1] ?? 0;
+    return sum;
+  });
+  const before = await total();
+  const box = await page.locator('#view').boundingBox();
+  await page.mouse.move(box.x + x, box.y + y);
+  await page.mouse.down();
+  for (let k = 1; k <= 6; k++) await nextFrame(page, () => page.mouse.move(box.x + x + 2 * k, box.y + y));
+  await nextFrame(page, () => page.mouse.up());
+  assert.equal(await page.evaluate(() => window.skinlab.selectedBone()), 0, `bone ${glyph}, under the press, is not picked`);
+  const after = await total();
+  assert.ok(after > before + 1, `bone 0's weight over the skin grew: ${before} → ${after}`);
+  assert.ok(await page.evaluate(() => window.skinlab.viewer.lastStrokeTouched()) > 0, 'the stroke touched vertices');
   assert.deepEqual(errors, []);
   await page.close();
 });
