@@ -4,8 +4,9 @@
 // the old one's state over whole: Viewer.rebuilt).
 import { placeCircle } from './dom.js';
 
-// How far, CSS pixels, a press on a bone's glyph may move and still be a click.
-const CLICK_SLOP = 4;
+// How far, CSS pixels, a press on a bone's glyph may move and still be a
+// click: a finger wavers more than a mouse or a pen.
+const clickSlop = (event) => (event.pointerType === 'touch' ? 10 : 4);
 
 /**
  * The canvas of `app`, which offers `lab`, `viewer` (and `setViewer`),
@@ -104,7 +105,7 @@ export function createCanvas(app) {
         app.requestRender();
         return;
       }
-      if (glyphPress && Math.hypot(x - glyphPress.x, y - glyphPress.y) > CLICK_SLOP) {
+      if (glyphPress && Math.hypot(x - glyphPress.x, y - glyphPress.y) > clickSlop(glyphPress.event)) {
         const press = glyphPress;
         glyphPress = null;
         beginDrag(press.x, press.y, press.event);
