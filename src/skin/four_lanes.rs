@@ -303,31 +303,19 @@ pub(crate) struct RigidLanes {
 }
 
 impl RigidLanes {
-    /// Blends the rigid parts of four vertices' influences.
+    /// Blends the rigid parts of four vertices' influences; `called`: each
+    /// vertex's blend through a call (see [`blend_dual_called`]).
     #[inline(always)]
-    fn blend(influences: &[VertexInfluences], palette: &[RigidScale]) -> Self {
-        let blend = |influence: &VertexInfluences| {
-            let (w, b) = (influence.weights, influence.bones);
-            let first = &palette[usize::from(b[0])].rigid;
-            let pivot = Vec4::from(first.real);
-            let mut real = pivot * w[0];
-            let mut dual = Vec4::from(first.dual) * w[0];
-            for k in 1..MAX_INFLUENCES {
-                let entry = &palette[usize::from(b[k])].rigid;
-                let entry_real = Vec4::from(entry.real);
-                let sign = if entry_real.dot(pivot) < 0.0 {
-                    -w[k]
-                } else {
-                    w[k]
-                };
-                real += entry_real * sign;
-                dual += Vec4::from(entry.dual) * sign;
-            }
-            (real, dual)
+    fn blend(influences: &[VertexInfluences], palette: &[RigidScale], called: bool) -> Self {
+        let lanes = if called {
+            per_lane(influences, |influence| {
+                blend_dual_called(influence, palette)
+            })
+        } else {
+            per_lane(influences, |influence| blend_dual(influence, palette))
         };
-        let lanes = per_lane(influences, blend);
-        let (v, w) = Vec3x4::from_lanes(lanes.map(|(real, _)| real));
-        let (d, d_w) = Vec3x4::from_lanes(lanes.map(|(_, dual)| dual));
+        let (v, w) = Vec3x4::from_lanes(lanes.map(|[real, _]| real));
+        let (d, d_w) = Vec3x4::from_lanes(lanes.map(|[_, dual]| dual));
         let length_squared = v.dot(v) + w * w;
         // A blend that cancels out (opposite quaternions, equal weights) is
         // taken as the identity, as in the one-vertex loop.
@@ -370,6 +358,40 @@ impl RigidLanes {
     }
 }
 
+/// [`blend_dual`] as a function of its own in wasm, as [`blend_rows`] is
+/// for LBS, for the positions alone: in Node 20 on 100,000 vertices, 96–101
+/// → 103–109 M vertices/s in four alternating runs (1,000,000: 97 → 101
+/// M). With the normals, whose turn keeps the blend alive longer, it was
+/// slower (80–83 → 75–78 M), so there the blends stay inlined.
+#[cfg_attr(target_arch = "wasm32", inline(never))]
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn blend_dual_called(influence: &VertexInfluences, palette: &[RigidScale]) -> [Vec4; 2] {
+    blend_dual(influence, palette)
+}
+
+/// One vertex's blended dual quaternion `Σ w_i s_i q̂_i`, its real part
+/// first, each `s_i` the sign that puts `q_i` in the first's hemisphere.
+#[inline(always)]
+fn blend_dual(influence: &VertexInfluences, palette: &[RigidScale]) -> [Vec4; 2] {
+    let (w, b) = (influence.weights, influence.bones);
+    let first = &palette[usize::from(b[0])].rigid;
+    let pivot = Vec4::from(first.real);
+    let mut real = pivot * w[0];
+    let mut dual = Vec4::from(first.dual) * w[0];
+    for k in 1..MAX_INFLUENCES {
+        let entry = &palette[usize::from(b[k])].rigid;
+        let entry_real = Vec4::from(entry.real);
+        let sign = if entry_real.dot(pivot) < 0.0 {
+            -w[k]
+        } else {
+            w[k]
+        };
+        real += entry_real * sign;
+        dual += Vec4::from(entry.dual) * sign;
+    }
+    [real, dual]
+}
+
 /// `cof(M) n = (b × c) n_x + (c × a) n_y + (a × b) n_z` for the 3x3 matrix
 /// with columns `a`, `b`, `c`, turned round where `det M = a · (b × c) < 0`:
 /// the inverse-transpose's direction, not normalised.
@@ -395,26 +417,25 @@ pub(crate) fn dqs_rigid(
     out_positions: &mut [Vec3],
     out_normals: &mut [Vec3],
 ) {
-    let rigid = dqs_rigid_positions(positions, influences, palette, out_positions);
+    let rigid = RigidLanes::blend(influences, palette, false);
+    // A vertex without influence blends to nothing, taken as the identity:
+    // it keeps its rest position without a select.
+    rigid.apply(Vec3x4::load(positions)).store(out_positions);
     let keep = influenced(influences);
     let n = Vec3x4::load(normals);
     Vec3x4::select(keep, rigid.turn(n), n).store(out_normals);
 }
 
-/// The positions alone of [`dqs_rigid`], stored; returns the blend for the
-/// normals.
+/// The positions alone of [`dqs_rigid`], stored.
 #[inline(always)]
 pub(crate) fn dqs_rigid_positions(
     positions: &[Vec3],
     influences: &[VertexInfluences],
     palette: &[RigidScale],
     out_positions: &mut [Vec3],
-) -> RigidLanes {
-    let rigid = RigidLanes::blend(influences, palette);
-    // A vertex without influence blends to nothing, taken as the identity:
-    // it keeps its rest position without a select.
+) {
+    let rigid = RigidLanes::blend(influences, palette, true);
     rigid.apply(Vec3x4::load(positions)).store(out_positions);
-    rigid
 }
 
 /// DQS of four vertices with scale or shear in the palette: the
@@ -430,7 +451,7 @@ pub(crate) fn dqs_scaled(
     out_positions: &mut [Vec3],
     out_normals: &mut [Vec3],
 ) {
-    let rigid = RigidLanes::blend(influences, palette);
+    let rigid = RigidLanes::blend(influences, palette, false);
     let blend = |influence: &VertexInfluences| {
         let (w, b) = (influence.weights, influence.bones);
         let columns = |bone: u16| {
