@@ -24,6 +24,13 @@ export function createCanvas(app) {
   let snapshotTimer = 0;
   // Main-thread ms of the last pointer moves of a drag (for the benchmark).
   const inputTimes = [];
+  // The brush's circle over the view.
+  let cursor = null;
+  // A drag a mode took (`{move(x, y, event), end()}`), until the pointer is up.
+  let modeDrag = null;
+  // A press on a bone's glyph with the paint tool, not yet a click or a
+  // stroke (`{bone, x, y, event}`).
+  let glyphPress = null;
 
   const point = (event) => {
     const rect = canvas.getBoundingClientRect();
@@ -31,116 +38,12 @@ export function createCanvas(app) {
   };
 
   function wire() {
-    const cursor = $('#brush-cursor');
-    const moveCursor = (x, y) => {
-      const show = app.viewer.tool() === 'paint';
-      cursor.hidden = !show;
-      if (!show) return;
-      placeCircle(cursor, x, y, app.viewer.brushRadius());
-    };
-    // A drag a mode took (`{move(x, y, event), end()}`), until the pointer is up.
-    let modeDrag = null;
-    // A press on a bone's glyph with the paint tool, not yet a click or a
-    // stroke (`{bone, x, y, event}`).
-    let glyphPress = null;
-    canvas.addEventListener('pointerdown', (event) => {
-      const { viewer, lab } = app;
-      const [x, y] = point(event);
-      canvas.focus();
-      // A mode that places things by clicking (the Rig mode) takes the
-      // press first; it may answer with a drag of its own.
-      const taken = event.button === 0 && !event.altKey && !event.ctrlKey && app.viewClick?.(x, y, event);
-      if (taken) {
-        if (typeof taken === 'object') {
-          modeDrag = taken;
-          canvas.setPointerCapture(event.pointerId);
-        }
-        app.requestRender();
-        return;
-      }
-      // A click on a vertex (not on a bone) shows its weights.
-      if (viewer.tool() === 'pose' && event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey
-        && viewer.pickBone(lab, x, y) === null) {
-        const vertex = viewer.pickVertex(lab, x, y);
-        viewer.selectVertex(lab, vertex);
-        if (vertex !== null) {
-          app.requestRender();
-          return;
-        }
-      }
-      // While painting, a press on a bone's glyph is a click that picks that
-      // bone, unless the pointer moves before it is let go: then it is a
-      // stroke, which paints from where it was pressed. On a slender
-      // character the glyphs' reach covers most of the skin.
-      if (viewer.tool() === 'paint' && event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey) {
-        const bone = viewer.pickBone(lab, x, y);
-        if (bone !== null) {
-          glyphPress = { bone, x, y, event };
-          canvas.setPointerCapture(event.pointerId);
-          return;
-        }
-      }
-      beginDrag(x, y, event);
-    });
-    // The viewer's drag for a press at (x, y): paint, turn, move or orbit.
-    const beginDrag = (x, y, event) => {
-      const { viewer, lab } = app;
-      // A bone that deforms nothing takes no paint: said, not painted.
-      if (viewer.tool() === 'paint' && event.button === 0 && app.deforming.refuses(viewer.selectedBone())) return;
-      if (event.button === 0) app.beforeDrag();
-      const began = viewer.pointerDown(lab, { x, y, button: event.button, shift: event.shiftKey, reach: event.altKey || event.ctrlKey });
-      if (began === 'none') {
-        app.showNotice(t('needBone'), 'info', 'needBone');
-        return;
-      }
-      canvas.setPointerCapture(event.pointerId);
-      canvas.classList.add('dragging');
-      app.requestRender();
-    };
-    canvas.addEventListener('pointermove', (event) => {
-      const [x, y] = point(event);
-      moveCursor(x, y);
-      if (modeDrag) {
-        modeDrag.move(x, y, event);
-        app.requestRender();
-        return;
-      }
-      if (glyphPress && Math.hypot(x - glyphPress.x, y - glyphPress.y) > clickSlop(glyphPress.event)) {
-        const press = glyphPress;
-        glyphPress = null;
-        beginDrag(press.x, press.y, press.event);
-      }
-      if (!app.viewer.dragging()) return;
-      const started = performance.now();
-      if (app.viewer.pointerMove(app.lab, x, y)) app.requestRender();
-      inputTimes.push(performance.now() - started);
-      if (inputTimes.length > 240) inputTimes.shift();
-    });
+    cursor = $('#brush-cursor');
+    modeDrag = null;
+    glyphPress = null;
+    canvas.addEventListener('pointerdown', press);
+    canvas.addEventListener('pointermove', move);
     canvas.addEventListener('pointerleave', () => { cursor.hidden = true; });
-    const end = (event) => {
-      const { viewer } = app;
-      if (glyphPress) {
-        if (event.type === 'pointerup') app.selectBone(glyphPress.bone);
-        glyphPress = null;
-        return;
-      }
-      if (modeDrag) {
-        modeDrag.end();
-        modeDrag = null;
-        app.requestRender();
-        return;
-      }
-      if (!viewer.dragging()) return;
-      const painting = viewer.tool() === 'paint';
-      viewer.pointerUp();
-      canvas.classList.remove('dragging');
-      if (painting && viewer.lastStrokePruned() > 0) {
-        app.showNotice(t('msg.strokePruned', { n: num(viewer.lastStrokePruned()) }));
-      }
-      // Said once, as the drag ends: what it changed.
-      app.tell.say(painting ? t('tell.painted', { n: num(viewer.lastStrokeTouched()) }) : app.tell.boneNow());
-      app.requestRender();
-    };
     canvas.addEventListener('pointerup', end);
     canvas.addEventListener('pointercancel', end);
     canvas.addEventListener('contextmenu', (event) => event.preventDefault());
@@ -162,6 +65,121 @@ export function createCanvas(app) {
       }),
     ];
     for (const observer of observers) observer.observe(canvas);
+  }
+
+  /** The brush's circle at (x, y) while the paint tool is on. */
+  function moveCursor(x, y) {
+    const show = app.viewer.tool() === 'paint';
+    cursor.hidden = !show;
+    if (!show) return;
+    placeCircle(cursor, x, y, app.viewer.brushRadius());
+  }
+
+  /** A press on the view: a mode's click, a vertex shown, a bone picked, or a drag begun. */
+  function press(event) {
+    const { viewer, lab } = app;
+    const [x, y] = point(event);
+    canvas.focus();
+    // A mode that places things by clicking (the Rig mode) takes the
+    // press first; it may answer with a drag of its own.
+    const taken = event.button === 0 && !event.altKey && !event.ctrlKey && app.viewClick?.(x, y, event);
+    if (taken) {
+      if (typeof taken === 'object') {
+        modeDrag = taken;
+        canvas.setPointerCapture(event.pointerId);
+      }
+      app.requestRender();
+      return;
+    }
+    // A click on a vertex (not on a bone) shows its weights.
+    if (viewer.tool() === 'pose' && event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey
+      && viewer.pickBone(lab, x, y) === null) {
+      const vertex = viewer.pickVertex(lab, x, y);
+      viewer.selectVertex(lab, vertex);
+      if (vertex !== null) {
+        app.requestRender();
+        return;
+      }
+    }
+    // While painting, a press on a bone's glyph is a click that picks that
+    // bone, unless the pointer moves before it is let go: then it is a
+    // stroke, which paints from where it was pressed. On a slender
+    // character the glyphs' reach covers most of the skin.
+    if (viewer.tool() === 'paint' && event.button === 0 && !event.shiftKey && !event.altKey && !event.ctrlKey) {
+      const bone = viewer.pickBone(lab, x, y);
+      if (bone !== null) {
+        glyphPress = { bone, x, y, event };
+        canvas.setPointerCapture(event.pointerId);
+        return;
+      }
+    }
+    beginDrag(x, y, event);
+  }
+
+  /** The viewer's drag for a press at (x, y): paint, turn, move or orbit. */
+  function beginDrag(x, y, event) {
+    const { viewer, lab } = app;
+    // A bone that deforms nothing takes no paint: said, not painted.
+    if (viewer.tool() === 'paint' && event.button === 0 && app.deforming.refuses(viewer.selectedBone())) return;
+    if (event.button === 0) app.beforeDrag();
+    const began = viewer.pointerDown(lab, { x, y, button: event.button, shift: event.shiftKey, reach: event.altKey || event.ctrlKey });
+    if (began === 'none') {
+      app.showNotice(t('needBone'), 'info', 'needBone');
+      return;
+    }
+    canvas.setPointerCapture(event.pointerId);
+    canvas.classList.add('dragging');
+    app.requestRender();
+  }
+
+  /**
+   * A pointer move: the brush's circle, a mode's drag, a press on a glyph
+   * that becomes a stroke, the viewer's drag.
+   */
+  function move(event) {
+    const [x, y] = point(event);
+    moveCursor(x, y);
+    if (modeDrag) {
+      modeDrag.move(x, y, event);
+      app.requestRender();
+      return;
+    }
+    if (glyphPress && Math.hypot(x - glyphPress.x, y - glyphPress.y) > clickSlop(glyphPress.event)) {
+      const held = glyphPress;
+      glyphPress = null;
+      beginDrag(held.x, held.y, held.event);
+    }
+    if (!app.viewer.dragging()) return;
+    const started = performance.now();
+    if (app.viewer.pointerMove(app.lab, x, y)) app.requestRender();
+    inputTimes.push(performance.now() - started);
+    if (inputTimes.length > 240) inputTimes.shift();
+  }
+
+  /** The pointer let go (or lost): a glyph's click picks its bone; a drag ends and is said. */
+  function end(event) {
+    const { viewer } = app;
+    if (glyphPress) {
+      if (event.type === 'pointerup') app.selectBone(glyphPress.bone);
+      glyphPress = null;
+      return;
+    }
+    if (modeDrag) {
+      modeDrag.end();
+      modeDrag = null;
+      app.requestRender();
+      return;
+    }
+    if (!viewer.dragging()) return;
+    const painting = viewer.tool() === 'paint';
+    viewer.pointerUp();
+    canvas.classList.remove('dragging');
+    if (painting && viewer.lastStrokePruned() > 0) {
+      app.showNotice(t('msg.strokePruned', { n: num(viewer.lastStrokePruned()) }));
+    }
+    // Said once, as the drag ends: what it changed.
+    app.tell.say(painting ? t('tell.painted', { n: num(viewer.lastStrokeTouched()) }) : app.tell.boneNow());
+    app.requestRender();
   }
 
   /** Matches the drawing buffer to the canvas' CSS size and pixel ratio. */

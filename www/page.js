@@ -587,12 +587,7 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       showMessage(t('msg.noWasm', { error: error.message }));
       return;
     }
-    const known = [...Lab.exampleNames(), ...LARGE_EXAMPLES, ...MODEL_NAMES];
-    if (settings.example && !known.includes(settings.example)) {
-      console.warn(`Skinlab: unknown example '${settings.example}' in the URL; known: ${known.join(', ')}`);
-      unknown(settings, 'example', settings.example, known);
-      delete settings.example;
-    }
+    checkExample();
     controls.buildExampleMenu();
     try {
       viewer = new Viewer(canvas.element);
@@ -601,6 +596,30 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       return;
     }
     canvas.wire();
+    await openFromAddress();
+    if (closed) return;
+    pages.add(instance);
+    api = createApi();
+    ready(api);
+    beginFromAddress();
+  }
+
+  /** Drops an example the address names that Skinlab does not have, saying so. */
+  function checkExample() {
+    const known = [...Lab.exampleNames(), ...LARGE_EXAMPLES, ...MODEL_NAMES];
+    if (settings.example && !known.includes(settings.example)) {
+      console.warn(`Skinlab: unknown example '${settings.example}' in the URL; known: ${known.join(', ')}`);
+      unknown(settings, 'example', settings.example, known);
+      delete settings.example;
+    }
+  }
+
+  /**
+   * The view as the address asks: projector, overlays, mode, example,
+   * method and tool, then the pose and weights its hash holds; a typo or
+   * a broken hash is said on screen.
+   */
+  async function openFromAddress() {
     if (settings.projector === '1') setProjector(true);
     for (const part of Object.values(modes)) part.applyToViewer?.();
     for (const name of settings.overlays ? OVERLAYS : []) modes.skin.api.setOverlay(name, settings.overlays.includes(name));
@@ -622,8 +641,38 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       url.hash = '';
       address.replace(url);
     }
-    pages.add(instance);
-    api = {
+  }
+
+  /**
+   * Once the API is out: the lesson step the address names (a slide's
+   * ?lesson=NAME&step=K), or the Lessons mode begun, and elsewhere the
+   * last session's scene offered.
+   */
+  function beginFromAddress() {
+    if (settings.lesson) {
+      try {
+        modes.lessons.api.startLesson(settings.lesson, settings.step ?? 1);
+      } catch (error) {
+        showNotice(error.message, 'error');
+      }
+    } else if (mode.name === 'lessons') {
+      // ?mode=lessons opened the mode before the scene was there: begin now,
+      // as the Lessons button does.
+      mode.enter();
+    }
+    // A lesson step is what its link is for; elsewhere (a reload too, whose
+    // link holds pose and weights but not clips or paths) the last session's
+    // scene is offered.
+    if (!settings.lesson) autosave.offer();
+  }
+
+  /**
+   * The lab's API, handed out by `ready` (window.skinlab for the page's
+   * own lab; docs/api.md). Longer than a screen: one entry a line, each
+   * handing on to the part that does the work.
+   */
+  function createApi() {
+    return {
       get lab() { return watched(lab); },
       get example() { return exampleName; },
       get viewer() { return viewer; },
@@ -708,23 +757,6 @@ export function createPage(root, { address, embedded = false, remembersLanguage 
       setStepsPhase: (phase) => ghosts.setPhase(phase),
       playSteps: () => ghosts.playSteps(),
     };
-    ready(api);
-    // A lesson step from the URL, for a slide: ?lesson=NAME&step=K.
-    if (settings.lesson) {
-      try {
-        modes.lessons.api.startLesson(settings.lesson, settings.step ?? 1);
-      } catch (error) {
-        showNotice(error.message, 'error');
-      }
-    } else if (mode.name === 'lessons') {
-      // ?mode=lessons opened the mode before the scene was there: begin now,
-      // as the Lessons button does.
-      mode.enter();
-    }
-    // A lesson step is what its link is for; elsewhere (a reload too, whose
-    // link holds pose and weights but not clips or paths) the last session's
-    // scene is offered.
-    if (!settings.lesson) autosave.offer();
   }
 
   /**
