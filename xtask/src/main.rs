@@ -559,15 +559,16 @@ fn bench() -> Result<(), String> {
         };
         // wasm: the positions alone (as three.js gives them), and with the
         // normals (as the native figures are).
-        let (Some(wl), Some(wln), Some(wdn)) = (
+        let (Some(wl), Some(wd), Some(wln), Some(wdn)) = (
             get("wasm_lbs"),
+            get("wasm_dqs"),
             get("wasm_lbs_normals"),
             get("wasm_dqs_normals"),
         ) else {
             continue;
         };
         println!(
-            "{count:>9} vertices: wasm LBS {wl:.0} M/s positions (target ≥ 100), {wln:.0} M/s with normals · \
+            "{count:>9} vertices: wasm LBS {wl:.0} M/s, DQS {wd:.0} M/s positions (target ≥ 100), LBS {wln:.0} M/s with normals · \
              wasm LBS / three.js {:5.1}× (target ≥ 25×) · with normals wasm / native LBS {:.2} DQS {:.2} (target ≥ 0.5) · \
              native LBS {nl:.0} M/s (target ≥ 150) · DQS time / LBS time native {:.2} wasm {:.2} (target ≤ 1.4)",
             wl / three,
