@@ -531,6 +531,68 @@ impl Lab {
         self.refuse_overflow(&[(bone, before)])
     }
 
+    /// Sets every bone's animation at once: `rotations` (`x, y, z, w` per
+    /// bone), `translations` and `scales` (`x, y, z` per bone), in bone
+    /// order, each validated as [`Lab::set_bone_pose`] validates one. The
+    /// posed frames and palettes are made once for the whole pose, where
+    /// setting the bones one by one makes them once per bone. A bad entry,
+    /// or a pose whose frames overflow, refuses the whole pose and leaves
+    /// the one before.
+    pub fn set_pose_arrays(
+        &mut self,
+        rotations: &[f32],
+        translations: &[f32],
+        scales: &[f32],
+    ) -> Result<(), EditError> {
+        let n = self.bone_count();
+        let arrays = [
+            ("rotations", 4, rotations.len()),
+            ("translations", 3, translations.len()),
+            ("scales", 3, scales.len()),
+        ];
+        for (what, per_bone, found) in arrays {
+            if found != per_bone * n {
+                return Err(EditError::WrongArity {
+                    what,
+                    expected: per_bone * n,
+                    found,
+                });
+            }
+        }
+        let mut pose = Vec::with_capacity(n);
+        for bone in 0..n {
+            let three =
+                |values: &[f32]| [values[3 * bone], values[3 * bone + 1], values[3 * bone + 2]];
+            let rotation = [0, 1, 2, 3].map(|k| rotations[4 * bone + k]);
+            let mut transform = bone_transform(
+                &format!("pose[{bone}]"),
+                Some(rotation),
+                Some(three(translations)),
+                Some(three(scales)),
+            )?;
+            if let (true, Some(limit)) = (self.settings.limit_posing, self.scene.limits[bone]) {
+                transform.rotation = limit.clamp(transform.rotation);
+            }
+            pose.push(transform);
+        }
+        let before: Vec<(usize, BoneTransform)> =
+            self.scene.pose.iter().copied().enumerate().collect();
+        self.scene.pose = pose;
+        self.changed();
+        self.refuse_overflow(&before)
+    }
+
+    /// Every bone's animation as [`Lab::set_pose_arrays`] takes it:
+    /// rotations (4 numbers a bone), translations and scales (3 each).
+    pub fn pose_arrays(&self) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+        let pose = &self.scene.pose;
+        (
+            pose.iter().flat_map(|t| t.rotation.to_array()).collect(),
+            pose.iter().flat_map(|t| t.translation.to_array()).collect(),
+            pose.iter().flat_map(|t| t.scale.to_array()).collect(),
+        )
+    }
+
     /// Puts the bones of `before` back as they were, and says so, when the
     /// pose just set overflows a posed frame ([`EditError::PoseOverflows`]).
     fn refuse_overflow(&mut self, before: &[(usize, BoneTransform)]) -> Result<(), EditError> {

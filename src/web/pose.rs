@@ -63,6 +63,43 @@ impl JsLab {
             .map_err(|e| js_error(METHOD, e))
     }
 
+    /// Sets every bone's pose at once from three arrays in bone order
+    /// (`Float32Array`s or arrays of numbers): `rotations` (`x, y, z, w`
+    /// per bone), `translations` and `scales` (`x, y, z` per bone), as
+    /// [`JsLab::pose_arrays`] gives them. Each bone is validated as
+    /// `setBonePose` validates one; a bad one throws and changes nothing.
+    /// One call for a whole pose costs one update of the posed frames,
+    /// where a `setBonePose` per bone costs one per bone.
+    #[wasm_bindgen(js_name = setPoseArrays)]
+    pub fn set_pose_arrays(
+        &mut self,
+        rotations: &[f32],
+        translations: &[f32],
+        scales: &[f32],
+    ) -> Result<(), JsError> {
+        self.inner
+            .set_pose_arrays(rotations, translations, scales)
+            .map_err(|e| js_error("setPoseArrays", e))
+    }
+
+    /// Every bone's pose as `{rotations, translations, scales}`, three
+    /// `Float32Array`s in bone order (4, 3 and 3 numbers a bone).
+    #[wasm_bindgen(js_name = poseArrays)]
+    pub fn pose_arrays(&self) -> Result<JsValue, JsError> {
+        let (rotations, translations, scales) = self.inner.pose_arrays();
+        let view = js_sys::Object::new();
+        for (key, values) in [
+            ("rotations", rotations),
+            ("translations", translations),
+            ("scales", scales),
+        ] {
+            let array = js_sys::Float32Array::from(values.as_slice());
+            js_sys::Reflect::set(&view, &key.into(), &array.into())
+                .map_err(|_| js_error("poseArrays", "could not build the result"))?;
+        }
+        Ok(view.into())
+    }
+
     /// Turns bone `bone` and its parent so that `bone`'s tip reaches
     /// `target` (`[x, y, z]`, model space) by analytic two-bone IK, bending
     /// in the current bend's plane (or the XY plane when straight).

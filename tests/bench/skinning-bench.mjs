@@ -162,6 +162,32 @@ for (const count of SIZES) {
   console.log(`BENCH wasm_dqs_normals_${count}=${wasm.dqsNormals.toFixed(3)}`);
   console.log(`BENCH three_${count}=${three.toFixed(3)}`);
 }
+/**
+ * Posing every bone of the 64-bone chain from JavaScript: a `setBonePose`
+ * per bone (each makes the posed frames and palettes again) against one
+ * `setPoseArrays`; microseconds per whole pose, the fastest of five rounds.
+ */
+function wholePoseMicros() {
+  const lab = Lab.fromSceneJson(sceneJson(1000));
+  const rotations = new Float32Array(4 * BONES);
+  for (let b = 0; b < BONES; b++) {
+    const q = turn(b);
+    rotations.set([q.x, q.y, q.z, q.w], 4 * b);
+  }
+  const translations = new Float32Array(3 * BONES);
+  const scales = new Float32Array(3 * BONES).fill(1);
+  const perPose = (job) => fastest(5, () => { for (let k = 0; k < 200; k++) job(); }) / 200 * 1e6;
+  const bone = perPose(() => {
+    for (let b = 0; b < BONES; b++) lab.setBonePose(b, { rotation: Array.from(rotations.subarray(4 * b, 4 * b + 4)) });
+  });
+  const whole = perPose(() => lab.setPoseArrays(rotations, translations, scales));
+  lab.free();
+  return { bone, whole };
+}
+const pose = wholePoseMicros();
+console.log(`wasm   posing all ${BONES} bones from JavaScript: ${pose.bone.toFixed(0)} µs with a setBonePose per bone, ${pose.whole.toFixed(1)} µs with one setPoseArrays`);
+console.log(`BENCH pose_per_bone_us=${pose.bone.toFixed(1)}`);
+console.log(`BENCH pose_arrays_us=${pose.whole.toFixed(2)}`);
 const wasm = readFileSync(new URL('../../www/pkg/skinlab_bg.wasm', import.meta.url));
 console.log(`BENCH wasm_bytes=${wasm.length}`);
 console.log(`BENCH wasm_gzip_bytes=${gzipSync(wasm, { level: 9 }).length}`);

@@ -60,6 +60,30 @@ test('bonePose, resetPose and sceneJson round trip', () => {
   assert.deepEqual(lab.bonePose(0).scale, [1, 1, 1]);
 });
 
+test('a whole pose in one call: the positions of its bones set one by one, given back, refused whole when bad', () => {
+  const whole = Lab.example('y-junction');
+  const each = Lab.example('y-junction');
+  const n = whole.boneCount();
+  const rotations = [];
+  for (let b = 0; b < n; b++) rotations.push(...aboutZ(0.3 * (b + 1)));
+  const translations = Array.from({ length: 3 * n }, (_, k) => (k % 3 === 0 ? 0.1 : 0));
+  const scales = new Array(3 * n).fill(1);
+  whole.setPoseArrays(new Float32Array(rotations), translations, scales);
+  for (let b = 0; b < n; b++) {
+    each.setBonePose(b, { rotation: rotations.slice(4 * b, 4 * b + 4), translation: translations.slice(3 * b, 3 * b + 3) });
+  }
+  assert.deepEqual(whole.skinnedPositions('lbs'), each.skinnedPositions('lbs'));
+  const back = whole.poseArrays();
+  assert.ok(back.rotations instanceof Float32Array && back.rotations.length === 4 * n);
+  assert.deepEqual(Array.from(back.translations), Array.from(new Float32Array(translations)));
+  const before = whole.skinnedPositions('lbs');
+  assert.throws(() => whole.setPoseArrays(rotations.slice(4), translations, scales), /setPoseArrays: rotations: expected \d+ numbers, got/);
+  assert.throws(() => whole.setPoseArrays(rotations.map((r, k) => (k === 4 * n - 1 ? NaN : r)), translations, scales), /setPoseArrays/);
+  assert.deepEqual(whole.skinnedPositions('lbs'), before, 'the pose before kept');
+  whole.free();
+  each.free();
+});
+
 test('influences and setInfluences normalise and prune', () => {
   const lab = Lab.example('y-junction');
   assert.deepEqual(lab.influences(0), [[0, 1]]);
