@@ -89,6 +89,51 @@ test('a stroke that starts on a bone\'s glyph paints the selected bone from the 
   await page.close();
 });
 
+test('on a phone a finger that wavers on a bone\'s glyph picks the bone, and a finger drawn from it paints', async () => {
+  const { page, errors } = await openAt('?example=tube&autosave=0');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await waitForSkinlab(page);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 });
+  await nextFrame(page, () => page.evaluate(() => {
+    window.skinlab.setTool('paint');
+    window.skinlab.selectBone(0);
+    window.skinlab.setBrush({ radius: 30, strength: 1, mode: 'add' });
+  }));
+  await nextFrame(page);
+  const box = await page.locator('#view').boundingBox();
+  const [x, y] = await page.evaluate(() => window.skinlab.boneScreenPoint(1));
+  const touch = async (points) => {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [points[0]] });
+    for (const point of points.slice(1)) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [point] });
+      await nextFrame(page);
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await nextFrame(page);
+  };
+  const total = () => page.evaluate(() => {
+    const { lab } = window.skinlab;
+    let sum = 0;
+    for (let v = 0; v < lab.vertexCount(); v++) sum += lab.influences(v).find(([b]) => b === 0)?.[1] ?? 0;
+    return sum;
+  });
+  const before = await total();
+  // A tap that wavers 6 px: a click, which picks bone 1 and paints nothing.
+  const at = (dx) => ({ x: box.x + x + dx, y: box.y + y });
+  await touch([at(0), at(3), at(6)]);
+  assert.equal(await page.evaluate(() => window.skinlab.selectedBone()), 1, 'the tap picked bone 1');
+  assert.equal(await total(), before, 'the tap painted nothing');
+  // Bone 0 again, then a finger drawn 30 px from bone 1's glyph: a stroke.
+  await nextFrame(page, () => page.evaluate(() => window.skinlab.selectBone(0)));
+  await touch([0, 6, 12, 18, 24, 30].map(at));
+  assert.equal(await page.evaluate(() => window.skinlab.selectedBone()), 0, 'the stroke picked no bone');
+  const after = await total();
+  assert.ok(after > before + 1, `bone 0's weight grew under the finger: ${before} → ${after}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a lesson gives back the overlays, method and sections it turned on when it ends or another example opens, but not what the student changed', async () => {
   const { page, errors } = await openAt('?autosave=0');
   await waitForSkinlab(page);
