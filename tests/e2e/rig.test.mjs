@@ -45,7 +45,9 @@ async function clickView(page, [x, y]) {
 test('bones placed by clicks inside an OBJ, edited by keys and the panel, undone, and bound', async () => {
   const { page, errors } = await openTubeInRig('en');
   assert.equal(await page.locator('#mode-rig').isVisible(), true);
-  // The report: an open tube has open edges, marked.
+  // The report: an open tube has open edges, marked. It is written once
+  // the file readers' module has loaded, which may come after the mode.
+  await page.waitForFunction(() => document.querySelectorAll('#rig-report li').length > 0, null, { timeout: 20000 });
   const report = await page.locator('#rig-report li').allTextContents();
   assert.equal(report.length, 7);
   assert.match(report.find((line) => /open edges/.test(line)), /^32 open edges/);
