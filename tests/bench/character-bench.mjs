@@ -72,11 +72,7 @@ async function play(gpuCompositing) {
     await nextFrame(page);
     const before = await page.evaluate(() => window.skinlab.frameTimes().length);
     // Long tasks (over 50 ms) while the clip plays and in the 3 s after.
-    await page.evaluate(() => {
-      window.longTasks = [];
-      new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => e.duration)))
-        .observe({ type: 'longtask' });
-    });
+    await watchLongTasks(page);
     await page.locator('#play').click();
     await page.waitForTimeout(2000);
     await page.locator('#play').click();
