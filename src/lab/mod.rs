@@ -521,14 +521,19 @@ impl Lab {
         transform: BoneTransform,
     ) -> Result<(), EditError> {
         self.check_bone(bone)?;
-        let mut transform = transform;
+        let before = self.scene.pose[bone];
+        self.scene.pose[bone] = self.within_limits(bone, transform);
+        self.changed();
+        self.refuse_overflow(&[(bone, before)])
+    }
+
+    /// `transform` with its rotation clamped to bone `bone`'s limits while
+    /// posing keeps to them.
+    fn within_limits(&self, bone: usize, mut transform: BoneTransform) -> BoneTransform {
         if let (true, Some(limit)) = (self.settings.limit_posing, self.scene.limits[bone]) {
             transform.rotation = limit.clamp(transform.rotation);
         }
-        let before = self.scene.pose[bone];
-        self.scene.pose[bone] = transform;
-        self.changed();
-        self.refuse_overflow(&[(bone, before)])
+        transform
     }
 
     /// Sets every bone's animation at once: `rotations` (`x, y, z, w` per
@@ -564,16 +569,13 @@ impl Lab {
             let three =
                 |values: &[f32]| [values[3 * bone], values[3 * bone + 1], values[3 * bone + 2]];
             let rotation = [0, 1, 2, 3].map(|k| rotations[4 * bone + k]);
-            let mut transform = bone_transform(
+            let transform = bone_transform(
                 &format!("pose[{bone}]"),
                 Some(rotation),
                 Some(three(translations)),
                 Some(three(scales)),
             )?;
-            if let (true, Some(limit)) = (self.settings.limit_posing, self.scene.limits[bone]) {
-                transform.rotation = limit.clamp(transform.rotation);
-            }
-            pose.push(transform);
+            pose.push(self.within_limits(bone, transform));
         }
         let before: Vec<(usize, BoneTransform)> =
             self.scene.pose.iter().copied().enumerate().collect();

@@ -11,6 +11,14 @@ import { openElement } from '../support/screens.mjs';
 const fixture = useBrowser(before, after);
 const openAt = (query) => openPage(fixture.browser, `${fixture.server.url}${query}`);
 
+/** Bone `bone`'s weight summed over the skin. */
+const boneWeightTotal = (page, bone) => page.evaluate((b) => {
+  const { lab } = window.skinlab;
+  let sum = 0;
+  for (let v = 0; v < lab.vertexCount(); v++) sum += lab.influences(v).find(([k]) => k === b)?.[1] ?? 0;
+  return sum;
+}, bone);
+
 test('an unknown example, mode or method in the link is named on screen with the known ones', async () => {
   const { page } = await openAt('?example=y-junktion&mode=wieghts&method=dqx&autosave=0&lang=de');
   await waitForSkinlab(page);
@@ -68,21 +76,14 @@ test('a stroke that starts on a bone\'s glyph paints the selected bone from the 
     return [null, 0, 0];
   });
   assert.notEqual(glyph, null, 'the skin lies under another bone\'s glyph');
-  // Bone 0's weight summed over the skin.
-  const total = () => page.evaluate(() => {
-    const { lab } = window.skinlab;
-    let sum = 0;
-    for (let v = 0; v < lab.vertexCount(); v++) sum += lab.influences(v).find(([b]) => b === 0)?.[1] ?? 0;
-    return sum;
-  });
-  const before = await total();
+  const before = await boneWeightTotal(page, 0);
   const box = await page.locator('#view').boundingBox();
   await page.mouse.move(box.x + x, box.y + y);
   await page.mouse.down();
   for (let k = 1; k <= 6; k++) await nextFrame(page, () => page.mouse.move(box.x + x + 2 * k, box.y + y));
   await nextFrame(page, () => page.mouse.up());
   assert.equal(await page.evaluate(() => window.skinlab.selectedBone()), 0, `bone ${glyph}, under the press, is not picked`);
-  const after = await total();
+  const after = await boneWeightTotal(page, 0);
   assert.ok(after > before + 1, `bone 0's weight over the skin grew: ${before} → ${after}`);
   assert.ok(await page.evaluate(() => window.skinlab.viewer.lastStrokeTouched()) > 0, 'the stroke touched vertices');
   assert.deepEqual(errors, []);
@@ -112,23 +113,17 @@ test('on a phone a finger that wavers on a bone\'s glyph picks the bone, and a f
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
     await nextFrame(page);
   };
-  const total = () => page.evaluate(() => {
-    const { lab } = window.skinlab;
-    let sum = 0;
-    for (let v = 0; v < lab.vertexCount(); v++) sum += lab.influences(v).find(([b]) => b === 0)?.[1] ?? 0;
-    return sum;
-  });
-  const before = await total();
+  const before = await boneWeightTotal(page, 0);
   // A tap that wavers 6 px: a click, which picks bone 1 and paints nothing.
   const at = (dx) => ({ x: box.x + x + dx, y: box.y + y });
   await touch([at(0), at(3), at(6)]);
   assert.equal(await page.evaluate(() => window.skinlab.selectedBone()), 1, 'the tap picked bone 1');
-  assert.equal(await total(), before, 'the tap painted nothing');
+  assert.equal(await boneWeightTotal(page, 0), before, 'the tap painted nothing');
   // Bone 0 again, then a finger drawn 30 px from bone 1's glyph: a stroke.
   await nextFrame(page, () => page.evaluate(() => window.skinlab.selectBone(0)));
   await touch([0, 6, 12, 18, 24, 30].map(at));
   assert.equal(await page.evaluate(() => window.skinlab.selectedBone()), 0, 'the stroke picked no bone');
-  const after = await total();
+  const after = await boneWeightTotal(page, 0);
   assert.ok(after > before + 1, `bone 0's weight grew under the finger: ${before} → ${after}`);
   assert.deepEqual(errors, []);
   await page.close();
